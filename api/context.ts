@@ -1,0 +1,33 @@
+import type { DataSource } from 'typeorm';
+import type Koa from 'koa';
+import type { ApiKey, AuthSession, User } from '../entities';
+import type { ArtifactStore } from '../platform/artifact-store';
+import type { Config } from '../platform/config';
+import type { Logger } from '../platform/logger';
+import type { Mailer } from '../platform/mail';
+import type { TemporalGateway } from '../platform/temporal-client';
+
+/** What every route handler is built from: handed over once at startup. */
+export interface AppDeps {
+  config: Config;
+  ds: DataSource;
+  temporal: TemporalGateway;
+  mailer: Mailer;
+  store: ArtifactStore;
+  log: Logger;
+}
+
+export interface Principal {
+  user: User;
+  via: 'session' | 'api_key';
+  session?: AuthSession;
+  apiKey?: ApiKey;
+}
+
+export interface AppState {
+  requestId: string;
+  log: Logger;
+  principal?: Principal;
+}
+
+export type AppContext = Koa.ParameterizedContext<AppState>;

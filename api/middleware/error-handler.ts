@@ -1,0 +1,47 @@
+import type Koa from 'koa';
+import type { AppState } from '../context';
+import { HttpError } from '../errors';
+
+interface PgLikeError {
+  code?: string;
+  driverError?: { code?: string };
+}
+
+/**
+ * Maps every thrown error to the spec's body and code. Known faults (HttpError, body
+ * parser limits, unique violations) keep their meaning; anything else is a logged 500
+ * whose body says nothing about internals.
+ */
+export function errorHandler(): Koa.Middleware<AppState> {
+  return async (ctx, next) => {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) {
+        ctx.status = 404;
+        ctx.body = { detail: 'Not found' };
+      }
+    } catch (err) {
+      const { status, detail, headers } = classify(err);
+      if (status >= 500) ctx.state.log?.error({ err }, 'request failed');
+      ctx.status = status;
+      for (const [k, v] of Object.entries(headers)) ctx.set(k, v);
+      ctx.body = { detail };
+    }
+  };
+}
+
+function classify(err: unknown): { status: number; detail: unknown; headers: Record<string, string> } {
+  if (err instanceof HttpError) return { status: err.status, detail: err.detail, headers: err.headers };
+  const e = err as { status?: number; statusCode?: number; expose?: boolean; message?: string; type?: string } & PgLikeError;
+  const code = e?.code ?? e?.driverError?.code;
+  if (code === '23505') return { status: 409, detail: 'Resource already exists', headers: {} };
+  if (code === '22P02') return { status: 422, detail: 'Invalid identifier', headers: {} };
+  const status = e?.status ?? e?.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    if (status === 413) return { status, detail: 'Request body too large', headers: {} };
+    if (status === 415) return { status, detail: 'Unsupported content type', headers: {} };
+    if (status === 400 && /json/i.test(e.message ?? '')) return { status, detail: 'Malformed JSON body', headers: {} };
+    return { status, detail: e.expose && e.message ? e.message : 'Bad request', headers: {} };
+  }
+  return { status: 500, detail: 'Internal server error', headers: {} };
+}

@@ -1,0 +1,70 @@
+import type { Router, RouterMiddleware } from '@koa/router';
+import { z } from 'zod';
+import type { AppContext, AppDeps } from './context';
+import { parseOrThrow } from './validation';
+import type { RequiredScope } from './scopes';
+import type { RateBucket } from './middleware/rate-limit';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/**
+ * Who may call a route: `public` (no credentials), `session` (cookie login only; API keys
+ * refused), `user` (cookie or API key).
+ */
+export type AuthMode = 'public' | 'session' | 'user';
+
+export interface RouteInput<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+}
+
+export interface RouteDef<P = unknown, Q = unknown, B = unknown> {
+  method: HttpMethod;
+  /** Koa path with `:param` segments. */
+  path: string;
+  summary: string;
+  tag: string;
+  auth: AuthMode;
+  /** Scope an API key needs; published in OpenAPI as `x-required-scope`. */
+  scope?: RequiredScope;
+  /** Rate-limit bucket; authenticated routes default to `general`. */
+  rateLimit?: RateBucket | 'none';
+  params?: z.ZodType<P>;
+  query?: z.ZodType<Q>;
+  body?: z.ZodType<B>;
+  /** Request content type when not JSON (uploads). */
+  requestContentType?: 'multipart/form-data';
+  responses: Record<number, { description: string; contentType?: string }>;
+  handler: (ctx: AppContext, input: RouteInput<P, Q, B>) => Promise<unknown>;
+}
+
+/** Keeps the generic types of a route definition while collecting it in a list. */
+export function route<P = Record<string, never>, Q = Record<string, never>, B = undefined>(def: RouteDef<P, Q, B>): RouteDef {
+  return def as unknown as RouteDef;
+}
+
+export type RouteModule = (deps: AppDeps) => RouteDef[];
+
+/**
+ * Mounts route definitions: authentication, CSRF, rate limit and scope middleware in
+ * that order, then validation, then the handler. A handler's return value becomes the JSON
+ * body unless it wrote the response itself.
+ */
+export function mount(router: Router, defs: RouteDef[], guards: (def: RouteDef) => RouterMiddleware[]): void {
+  for (const def of defs) {
+    router[def.method](def.path, ...guards(def), async (ctx) => {
+      const c = ctx as unknown as AppContext;
+      const input = {
+        params: def.params ? parseOrThrow(def.params, ctx.params, 'path') : ctx.params,
+        query: def.query ? parseOrThrow(def.query, ctx.query, 'query') : ctx.query,
+        body: def.body ? parseOrThrow(def.body, (ctx.request as { body?: unknown }).body ?? {}, 'body') : undefined,
+      };
+      const out = await def.handler(c, input);
+      if (out !== undefined) {
+        if (ctx.status === 404 && ctx.body === undefined) ctx.status = 200;
+        ctx.body = out;
+      }
+    });
+  }
+}

@@ -1,0 +1,170 @@
+import { PassThrough } from 'node:stream';
+import { z } from 'zod';
+import { Project, PROJECT_ROLES, ProjectMember, User } from '../../entities';
+import { MissingArtifactError, writeProjectArchive } from '../../platform/project-archive';
+import type { AppDeps } from '../context';
+import { conflict } from '../errors';
+import { route, RouteDef } from '../route';
+import { projectForUser } from '../services/access';
+import { JobService } from '../services/jobs';
+import {
+  cleanProjectName,
+  createProject,
+  listProjects,
+  PROJECT_SORT_FIELDS,
+  projectSummary,
+  removeMember,
+  upsertMember,
+} from '../services/projects';
+import { listQuery, pageQuery, uuidParam } from '../validation';
+
+const projectParams = z.object({ project_id: uuidParam });
+const description = z.string().max(5000).default('');
+
+/** Projects, members, timeline and exports. */
+export function projectRoutes(deps: AppDeps): RouteDef[] {
+  const { ds } = deps;
+  const jobs = new JobService(ds, deps.temporal, deps.config, deps.log);
+  const tag = 'projects';
+  return [
+    route({
+      method: 'get', path: '/api/projects', tag, auth: 'user', scope: 'read:projects',
+      summary: 'Projects the caller is a member of',
+      query: listQuery(PROJECT_SORT_FIELDS),
+      responses: { 200: { description: 'List envelope of project summaries' } },
+      handler: async (ctx, { query }) => listProjects(ds, ctx.state.principal!.user.id, query),
+    }),
+    route({
+      method: 'post', path: '/api/projects', tag, auth: 'user', scope: 'write:projects',
+      summary: 'Create a project; the caller becomes its owner',
+      body: z.object({ name: z.string().max(200), description }),
+      responses: { 201: { description: '{id, project_id, project}' }, 422: { description: 'Project name must not be empty' } },
+      handler: async (ctx, { body }) => {
+        const p = await createProject(ds, ctx.state.principal!.user.id, body.name, body.description);
+        ctx.status = 201;
+        return { id: p.id, project_id: p.id, project: { id: p.id, name: p.name, description: p.description, created_at: p.createdAt } };
+      },
+    }),
+    route({
+      method: 'get', path: '/api/projects/:project_id', tag, auth: 'user', scope: 'read:projects',
+      summary: 'One project', params: projectParams,
+      responses: { 200: { description: '{project}' }, 404: { description: 'Project not found' } },
+      handler: async (ctx, { params }) => ({ project: await projectSummary(ds, ctx.state.principal!.user.id, params.project_id) }),
+    }),
+    route({
+      method: 'put', path: '/api/projects/:project_id', tag, auth: 'user', scope: 'write:projects',
+      summary: 'Rename or describe a project (editor or above)', params: projectParams,
+      body: z.object({ name: z.string().max(200), description: z.string().max(5000).optional() }),
+      responses: { 200: { description: '{project}' }, 404: { description: 'Project not found' } },
+      handler: async (ctx, { params, body }) => {
+        const { project } = await projectForUser(ds.manager, ctx.state.principal!.user.id, params.project_id, 'editor');
+        project.name = cleanProjectName(body.name);
+        if (body.description !== undefined) project.description = body.description;
+        await ds.getRepository(Project).update({ id: project.id }, { name: project.name, description: project.description });
+        return { project: { id: project.id, name: project.name, description: project.description } };
+      },
+    }),
+    route({
+      method: 'delete', path: '/api/projects/:project_id', tag, auth: 'user', scope: 'write:projects',
+      summary: 'Delete a project and all it holds (owner only)', params: projectParams,
+      responses: { 200: { description: '{ok}' }, 404: { description: 'Project not found' } },
+      handler: async (ctx, { params }) => {
+        const { project } = await projectForUser(ds.manager, ctx.state.principal!.user.id, params.project_id, 'owner');
+        const files: { storage_key: string }[] = await ds.query('SELECT storage_key FROM artifacts WHERE project_id = $1', [project.id]);
+        await ds.getRepository(Project).delete({ id: project.id });
+        for (const f of files) deps.store.remove(f.storage_key);
+        return { ok: true };
+      },
+    }),
+    route({
+      method: 'get', path: '/api/projects/:project_id/members', tag, auth: 'user', scope: 'read:projects',
+      summary: 'Members and their roles', params: projectParams, query: pageQuery(100),
+      responses: { 200: { description: 'List envelope of members' } },
+      handler: async (ctx, { params, query }) => {
+        await projectForUser(ds.manager, ctx.state.principal!.user.id, params.project_id);
+        const qb = ds
+          .getRepository(ProjectMember)
+          .createQueryBuilder('m')
+          .innerJoin(User, 'u', 'u.id = m.user_id')
+          .select(['m.user_id AS user_id', 'u.email AS email', 'u.name AS name', 'm.role AS role', 'm.created_at AS created_at'])
+          .where('m.project_id = :p', { p: params.project_id });
+        const total = await qb.getCount();
+        const items = await qb.orderBy('m.created_at', 'ASC').addOrderBy('m.user_id', 'ASC').offset(query.offset).limit(query.limit).getRawMany();
+        return { items, total, limit: query.limit, offset: query.offset };
+      },
+    }),
+    route({
+      method: 'post', path: '/api/projects/:project_id/members', tag, auth: 'user', scope: 'write:projects',
+      summary: 'Add a registered user or change a role (owner only; never above your own role)', params: projectParams,
+      body: z.object({ email: z.string().max(320), role: z.enum(PROJECT_ROLES).default('editor') }),
+      responses: { 201: { description: '{member}' }, 403: { description: 'Not the owner' }, 404: { description: 'Project not found' } },
+      handler: async (ctx, { params, body }) => {
+        const { role } = await projectForUser(ds.manager, ctx.state.principal!.user.id, params.project_id);
+        const member = await ds.transaction((em) => upsertMember(em, params.project_id, role, body.email, body.role));
+        ctx.status = 201;
+        return { member };
+      },
+    }),
+    route({
+      method: 'delete', path: '/api/projects/:project_id/members/:user_id', tag, auth: 'user', scope: 'write:projects',
+      summary: 'Remove a member (owner only), or leave the project yourself',
+      params: z.object({ project_id: uuidParam, user_id: uuidParam }),
+      responses: { 200: { description: '{ok}' }, 404: { description: 'Project or member not found' }, 409: { description: 'Last owner' } },
+      handler: async (ctx, { params }) => {
+        const me = ctx.state.principal!.user.id;
+        const { role } = await projectForUser(ds.manager, me, params.project_id);
+        await ds.transaction((em) => removeMember(em, params.project_id, { id: me, role }, params.user_id));
+        return { ok: true };
+      },
+    }),
+    route({
+      method: 'get', path: '/api/projects/:project_id/timeline', tag, auth: 'user', scope: 'read:projects',
+      summary: 'Dataset and experiment events of the project, newest first', params: projectParams,
+      responses: { 200: { description: '{project_id, events}' } },
+      handler: async (ctx, { params }) => {
+        await projectForUser(ds.manager, ctx.state.principal!.user.id, params.project_id);
+        // Datasets and experiments add their events here when their tables exist.
+        const events: unknown[] = [];
+        return { project_id: params.project_id, events };
+      },
+    }),
+    route({
+      method: 'get', path: '/api/projects/:project_id/export', tag, auth: 'user', scope: 'read:projects',
+      summary: 'ZIP of manifest.json and every artifact of the project, streamed', params: projectParams,
+      responses: { 200: { description: 'ZIP archive', contentType: 'application/zip' } },
+      handler: async (ctx, { params }) => {
+        const { project } = await projectForUser(ds.manager, ctx.state.principal!.user.id, params.project_id);
+        const body = new PassThrough();
+        // Any fault after headers are sent can only cut the stream; check files first.
+        const done = writeProjectArchive(ds, deps.store, project.id, body);
+        try {
+          await Promise.race([done, new Promise((r) => body.once('readable', r))]);
+        } catch (err) {
+          if (err instanceof MissingArtifactError) throw conflict(err.message);
+          throw err;
+        }
+        done.catch((err) => {
+          ctx.state.log.error({ err }, 'project export stream failed');
+          body.destroy(err);
+        });
+        ctx.type = 'application/zip';
+        ctx.attachment(`${project.name.replace(/[^A-Za-z0-9_-]+/g, '_') || 'project'}-export.zip`);
+        ctx.body = body;
+        return undefined;
+      },
+    }),
+    route({
+      method: 'post', path: '/api/projects/:project_id/export/jobs', tag, auth: 'user', scope: 'read:projects',
+      summary: 'Prepare the project ZIP in the background (a `project_export` job); the archive lands as an artifact', params: projectParams,
+      responses: { 201: { description: '{id, job_id, status: queued}' } },
+      handler: async (ctx, { params }) => {
+        const userId = ctx.state.principal!.user.id;
+        await projectForUser(ds.manager, userId, params.project_id);
+        const job = await ds.transaction((em) => jobs.create(em, { kind: 'project_export', projectId: params.project_id, entityId: params.project_id, createdBy: userId }));
+        await jobs.start(job);
+        ctx.status = 201;
+        return { id: job.id, job_id: job.id, status: 'queued' };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,189 @@
+import type { DataSource } from 'typeorm';
+import { AuthSession, EmailToken, EmailTokenPurpose, User } from '../../entities';
+import type { Config } from '../../platform/config';
+import type { Mailer } from '../../platform/mail';
+import { badRequest, conflict, forbidden, unauthorized, unprocessable } from '../errors';
+import { hashPassword, randomToken, sha256, verifyPassword } from './secrets';
+
+export const PASSWORD_TOO_SHORT = 'Password must be at least 8 characters';
+export const EMAIL_NOT_VERIFIED = 'Email not verified. Please check your inbox for the activation link.';
+
+export function assertPasswordStrength(password: string): void {
+  if (password.length < 8) throw unprocessable(PASSWORD_TOO_SHORT);
+  if (password.length > 1024) throw unprocessable('Password must be at most 1024 characters');
+}
+
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+/** Registration, login, mailed tokens and password changes. */
+export class Accounts {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly config: Config,
+    private readonly mailer: Mailer,
+  ) {}
+
+  async register(input: { email: string; name: string; password: string }): Promise<User> {
+    assertPasswordStrength(input.password);
+    const email = normalizeEmail(input.email);
+    const repo = this.ds.getRepository(User);
+    if (await repo.existsBy({ email })) throw conflict('User already exists');
+    const user = repo.create({ email, name: input.name.trim(), passwordHash: await hashPassword(input.password), emailVerifiedAt: null });
+    try {
+      await repo.insert(user);
+    } catch (err) {
+      if ((err as { code?: string }).code === '23505') throw conflict('User already exists');
+      throw err;
+    }
+    await this.sendVerification(user);
+    return user;
+  }
+
+  /** Checks the password first, so the "not verified" answer reveals nothing to a guesser. */
+  async checkLogin(emailRaw: string, password: string): Promise<User> {
+    const user = await this.ds
+      .getRepository(User)
+      .createQueryBuilder('u')
+      .addSelect('u.passwordHash')
+      .where('u.email = :email', { email: normalizeEmail(emailRaw) })
+      .getOne();
+    if (!user || !(await verifyPassword(user.passwordHash, password))) throw unauthorized('Invalid email or password');
+    if (!user.emailVerifiedAt) throw forbidden(EMAIL_NOT_VERIFIED);
+    return user;
+  }
+
+  async createSession(user: User, opts: { remember: boolean; userAgent?: string; ip?: string }) {
+    const token = randomToken();
+    const csrfToken = randomToken(24);
+    const ttlMs = opts.remember ? this.config.auth.rememberTtlDays * 86_400_000 : this.config.auth.sessionTtlHours * 3_600_000;
+    const session = this.ds.getRepository(AuthSession).create({
+      userId: user.id,
+      tokenHash: sha256(token),
+      csrfToken,
+      remember: opts.remember,
+      userAgent: opts.userAgent?.slice(0, 500) ?? null,
+      ip: opts.ip ?? null,
+      expiresAt: new Date(Date.now() + ttlMs),
+      lastSeenAt: new Date(),
+      revokedAt: null,
+    });
+    await this.ds.getRepository(AuthSession).insert(session);
+    return { session, token, csrfToken };
+  }
+
+  async revokeSessions(userId: string, exceptSessionId?: string): Promise<void> {
+    const qb = this.ds
+      .getRepository(AuthSession)
+      .createQueryBuilder()
+      .update()
+      .set({ revokedAt: () => 'now()' })
+      .where('user_id = :userId AND revoked_at IS NULL', { userId });
+    if (exceptSessionId) qb.andWhere('id <> :exceptSessionId', { exceptSessionId });
+    await qb.execute();
+  }
+
+  async sendVerification(user: User): Promise<void> {
+    const token = await this.issueToken(user.id, 'verify_email', this.config.auth.emailVerifyTtlHours * 3_600_000);
+    const link = `${this.config.appBaseUrl}/api/auth/verify-email?token=${encodeURIComponent(token)}`;
+    await this.mailer.send({
+      to: user.email,
+      subject: 'Activate your account',
+      text: `Hello ${user.name},\n\nOpen this link to activate your account:\n${link}\n\nThe link expires in ${this.config.auth.emailVerifyTtlHours} hours.`,
+      html: `<p>Hello ${escapeHtml(user.name)},</p><p><a href="${link}">Activate your account</a></p><p>The link expires in ${this.config.auth.emailVerifyTtlHours} hours.</p>`,
+    });
+  }
+
+  async resendVerification(emailRaw: string): Promise<void> {
+    const user = await this.ds.getRepository(User).findOneBy({ email: normalizeEmail(emailRaw) });
+    if (user && !user.emailVerifiedAt) await this.sendVerification(user);
+  }
+
+  /** Marks the email verified. A link opened twice still answers "verified". */
+  async verifyEmail(token: string): Promise<User> {
+    const row = await this.findToken(token, 'verify_email', true);
+    const users = this.ds.getRepository(User);
+    const user = await users.findOneByOrFail({ id: row.userId });
+    if (row.usedAt) {
+      if (user.emailVerifiedAt) return user;
+      throw badRequest('Invalid or expired verification link');
+    }
+    await this.ds.transaction(async (em) => {
+      await em.getRepository(EmailToken).update({ id: row.id }, { usedAt: new Date() });
+      if (!user.emailVerifiedAt) await em.getRepository(User).update({ id: user.id }, { emailVerifiedAt: new Date() });
+    });
+    return users.findOneByOrFail({ id: user.id });
+  }
+
+  async forgotPassword(emailRaw: string): Promise<void> {
+    const user = await this.ds.getRepository(User).findOneBy({ email: normalizeEmail(emailRaw) });
+    if (!user) return;
+    const minutes = this.config.auth.passwordResetTtlMinutes;
+    const token = await this.issueToken(user.id, 'reset_password', minutes * 60_000);
+    const link = `${this.config.appBaseUrl}/auth/reset-password?token=${encodeURIComponent(token)}`;
+    await this.mailer.send({
+      to: user.email,
+      subject: 'Reset your password',
+      text: `Hello ${user.name},\n\nOpen this link to choose a new password:\n${link}\n\nThe link expires in ${minutes} minutes and works once. If you did not ask for it, ignore this mail.`,
+      html: `<p>Hello ${escapeHtml(user.name)},</p><p><a href="${link}">Choose a new password</a></p><p>The link expires in ${minutes} minutes and works once.</p>`,
+    });
+  }
+
+  /** Single use; a reset also proves the mailbox, so it verifies the email, and ends every session. */
+  async resetPassword(token: string, password: string): Promise<void> {
+    assertPasswordStrength(password);
+    const row = await this.findToken(token, 'reset_password', false);
+    const passwordHash = await hashPassword(password);
+    await this.ds.transaction(async (em) => {
+      const used = await em
+        .getRepository(EmailToken)
+        .createQueryBuilder()
+        .update()
+        .set({ usedAt: () => 'now()' })
+        .where('id = :id AND used_at IS NULL', { id: row.id })
+        .execute();
+      if (!used.affected) throw badRequest('Invalid or expired reset token');
+      await em
+        .getRepository(User)
+        .createQueryBuilder()
+        .update()
+        .set({ passwordHash, emailVerifiedAt: () => 'COALESCE(email_verified_at, now())' })
+        .where('id = :id', { id: row.userId })
+        .execute();
+      await em.getRepository(AuthSession).createQueryBuilder().update().set({ revokedAt: () => 'now()' }).where('user_id = :u AND revoked_at IS NULL', { u: row.userId }).execute();
+    });
+  }
+
+  async changePassword(userId: string, current: string, next: string, keepSessionId?: string): Promise<void> {
+    const user = await this.ds.getRepository(User).createQueryBuilder('u').addSelect('u.passwordHash').where('u.id = :userId', { userId }).getOneOrFail();
+    if (!(await verifyPassword(user.passwordHash, current))) throw badRequest('Current password is incorrect');
+    assertPasswordStrength(next);
+    await this.ds.getRepository(User).update({ id: userId }, { passwordHash: await hashPassword(next) });
+    await this.revokeSessions(userId, keepSessionId);
+  }
+
+  async checkPassword(userId: string, password: string): Promise<boolean> {
+    const user = await this.ds.getRepository(User).createQueryBuilder('u').addSelect('u.passwordHash').where('u.id = :userId', { userId }).getOneOrFail();
+    return verifyPassword(user.passwordHash, password);
+  }
+
+  private async issueToken(userId: string, purpose: EmailTokenPurpose, ttlMs: number): Promise<string> {
+    const token = randomToken();
+    await this.ds.getRepository(EmailToken).insert(
+      this.ds.getRepository(EmailToken).create({ userId, purpose, tokenHash: sha256(token), expiresAt: new Date(Date.now() + ttlMs), usedAt: null }),
+    );
+    return token;
+  }
+
+  private async findToken(token: string, purpose: EmailTokenPurpose, allowUsed: boolean): Promise<EmailToken> {
+    const invalid = purpose === 'verify_email' ? 'Invalid or expired verification link' : 'Invalid or expired reset token';
+    const row = await this.ds.getRepository(EmailToken).findOneBy({ tokenHash: sha256(token), purpose });
+    if (!row || row.expiresAt.getTime() < Date.now() || (!allowUsed && row.usedAt)) throw badRequest(invalid);
+    return row;
+  }
+}
+
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+}

@@ -1,0 +1,83 @@
+import { Column, Entity, Index, UpdateDateColumn } from 'typeorm';
+import { BaseEntity } from './base.entity';
+
+export const JOB_KINDS = [
+  'project_export',
+  'automl_train',
+  'report_generate',
+  'synthgen_train',
+  'synthgen_generate',
+  'privacy_detect',
+  'privacy_transform',
+  'drift_compute',
+] as const;
+/** A jsonb payload; `any` because TypeORM's deep-partial typing cannot follow `unknown`. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type JsonMap = Record<string, any>;
+
+export type JobKind = (typeof JOB_KINDS)[number];
+
+export const JOB_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'canceled'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+export const TERMINAL_JOB_STATUSES: readonly JobStatus[] = ['succeeded', 'failed', 'canceled'];
+
+/**
+ * The source of truth for every long-running request. The workflow id is derived from the
+ * job id (`job-<id>`), so starting it twice is idempotent.
+ */
+@Entity('jobs')
+export class Job extends BaseEntity {
+  @Index()
+  @Column('uuid', { name: 'project_id' })
+  projectId: string;
+
+  @Column('text')
+  kind: JobKind;
+
+  @Column('uuid', { name: 'entity_id', nullable: true })
+  entityId: string | null;
+
+  @Index()
+  @Column('text')
+  status: JobStatus;
+
+  @Column('integer', { default: 0 })
+  progress: number;
+
+  @Column('text', { nullable: true })
+  message: string | null;
+
+  @Column('text', { nullable: true })
+  error: string | null;
+
+  /** Input given to the workflow (ids only) so the reconciler can start it again. */
+  @Column('jsonb', { default: {} })
+  input: JsonMap;
+
+  @Column('jsonb', { nullable: true })
+  result: JsonMap | null;
+
+  @Column('text', { name: 'workflow_id' })
+  workflowId: string;
+
+  @Column('text', { name: 'run_id', nullable: true })
+  runId: string | null;
+
+  @Column('text', { name: 'task_queue' })
+  taskQueue: string;
+
+  @Column('integer', { default: 0 })
+  attempt: number;
+
+  @Column('uuid', { name: 'created_by', nullable: true })
+  createdBy: string | null;
+
+  @Column('timestamptz', { name: 'started_at', nullable: true })
+  startedAt: Date | null;
+
+  @Column('timestamptz', { name: 'finished_at', nullable: true })
+  finishedAt: Date | null;
+
+  @UpdateDateColumn({ type: 'timestamptz', name: 'updated_at' })
+  updatedAt: Date;
+}

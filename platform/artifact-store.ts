@@ -1,0 +1,82 @@
+import { createHash, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { Readable, Transform } from 'node:stream';
+
+export interface StoredObject {
+  storageKey: string;
+  sizeBytes: number;
+  sha256: string;
+}
+
+/**
+ * Artifact bytes on the local disk, addressed by storage key. Writes go to a temporary
+ * name and are renamed into place, so a failed write never leaves a half file behind.
+ */
+export class ArtifactStore {
+  constructor(readonly root: string) {
+    fs.mkdirSync(path.join(root, 'tmp'), { recursive: true });
+  }
+
+  pathOf(storageKey: string): string {
+    const p = path.resolve(this.root, storageKey);
+    if (!p.startsWith(path.resolve(this.root) + path.sep)) throw new Error('storage key escapes the store');
+    return p;
+  }
+
+  /** Streams `source` into the store under `projectId/<uuid>/<filename>`. */
+  async put(projectId: string, filename: string, source: Readable | Buffer): Promise<StoredObject> {
+    const storageKey = path.posix.join(projectId, randomUUID(), safeName(filename));
+    const finalPath = this.pathOf(storageKey);
+    const tmp = path.join(this.root, 'tmp', randomUUID());
+    const hash = createHash('sha256');
+    let size = 0;
+    const meter = new Transform({
+      transform(chunk: Buffer, _enc, cb) {
+        hash.update(chunk);
+        size += chunk.length;
+        cb(null, chunk);
+      },
+    });
+    try {
+      const input = Buffer.isBuffer(source) ? Readable.from([source]) : source;
+      await pipeline(input, meter, fs.createWriteStream(tmp));
+      fs.mkdirSync(path.dirname(finalPath), { recursive: true });
+      fs.renameSync(tmp, finalPath);
+    } catch (err) {
+      fs.rmSync(tmp, { force: true });
+      throw err;
+    }
+    return { storageKey, sizeBytes: size, sha256: hash.digest('hex') };
+  }
+
+  /** Moves an existing file (already on this disk) into the store. */
+  async adopt(projectId: string, filename: string, filePath: string): Promise<StoredObject> {
+    return this.put(projectId, filename, fs.createReadStream(filePath));
+  }
+
+  exists(storageKey: string): boolean {
+    return fs.existsSync(this.pathOf(storageKey));
+  }
+
+  read(storageKey: string): fs.ReadStream {
+    return fs.createReadStream(this.pathOf(storageKey));
+  }
+
+  remove(storageKey: string): void {
+    const p = this.pathOf(storageKey);
+    fs.rmSync(p, { force: true });
+    const dir = path.dirname(p);
+    try {
+      fs.rmdirSync(dir);
+    } catch {
+      /* not empty or gone */
+    }
+  }
+}
+
+function safeName(name: string): string {
+  const base = path.basename(name).replace(/[^A-Za-z0-9._-]+/g, '_');
+  return base.length > 0 && base !== '.' && base !== '..' ? base.slice(0, 200) : 'file';
+}

@@ -1,0 +1,167 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * The one place that reads the environment. Parsed once, typed, validated: a bad value
+ * stops startup with a message naming the variable. Every variable is listed in the README.
+ */
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().default('0.0.0.0'),
+  PORT: int(8000),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DATA_DIR: z.string().default('./data'),
+  /** postgres://… of an external server; unset: the embedded engine under DATA_DIR/pg. */
+  DATABASE_URL: z.string().url().optional(),
+  DATABASE_POOL_SIZE: int(10, 1),
+  EMBEDDED_DB_PORT: int(54329, 0),
+  /** host:port of a Temporal frontend; unset: the local dev server is started. */
+  TEMPORAL_ADDRESS: z.string().optional(),
+  TEMPORAL_NAMESPACE: z.string().default('default'),
+  TEMPORAL_DEV_PORT: int(7233, 0),
+  TEMPORAL_UI_PORT: int(8233, 0),
+  TEMPORAL_UI_URL: z.string().url().optional(),
+  /** Prefix for task queue names, to run several isolated stacks against one cluster. */
+  TASK_QUEUE_PREFIX: z.string().default(''),
+  /** Seconds a GPU task may wait for a GPU worker before falling back to ml-cpu. */
+  GPU_SCHEDULE_TO_START_SECS: int(60, 1),
+  ARTIFACT_DIR: z.string().optional(),
+  SMTP_URL: z.string().url().optional(),
+  MAIL_FROM: z.string().default('ML Service <no-reply@localhost>'),
+  MAIL_OUTBOX_DIR: z.string().optional(),
+  APP_BASE_URL: z.string().url().optional(),
+  SESSION_TTL_HOURS: int(24, 1),
+  REMEMBER_TTL_DAYS: int(30, 1),
+  EMAIL_VERIFY_TTL_HOURS: int(48, 1),
+  PASSWORD_RESET_TTL_MINUTES: int(60, 1),
+  /** Secure cookies: `auto` sets Secure when the request arrived over TLS (or X-Forwarded-Proto https). */
+  COOKIE_SECURE: z.enum(['auto', 'true', 'false']).default('auto'),
+  TRUST_PROXY: bool.default(false),
+  RATE_LIMIT_WINDOW_SECS: int(60, 1),
+  RATE_LIMIT_GENERAL: int(100, 1),
+  RATE_LIMIT_AUTH: int(10, 1),
+  RATE_LIMIT_PREDICT: int(50, 1),
+  RATE_LIMIT_TRAIN: int(5, 1),
+  RATE_LIMIT_REPORT: int(20, 1),
+  RATE_LIMIT_AI: int(30, 1),
+  MAX_DATASET_UPLOAD_BYTES: int(100 * 1024 * 1024, 1),
+  MAX_JSON_BODY_BYTES: int(1024 * 1024, 1),
+  RECONCILE_INTERVAL_SECS: int(60, 0),
+  /** Which workers `npm start` runs beside the API: comma list of io,cpu,gpu, or `none`. */
+  START_WORKERS: z.string().default('io,cpu,gpu'),
+});
+
+export type Env = z.infer<typeof EnvSchema>;
+
+export interface Config {
+  env: Env['NODE_ENV'];
+  host: string;
+  port: number;
+  logLevel: Env['LOG_LEVEL'];
+  dataDir: string;
+  databaseUrl?: string;
+  databasePoolSize: number;
+  embeddedDbPort: number;
+  temporal: {
+    address?: string;
+    namespace: string;
+    devPort: number;
+    uiPort: number;
+    uiUrl: string;
+    gpuScheduleToStartSecs: number;
+  };
+  taskQueues: { cpu: string; gpu: string; io: string };
+  artifactDir: string;
+  mail: { smtpUrl?: string; from: string; outboxDir: string };
+  appBaseUrl: string;
+  auth: {
+    sessionTtlHours: number;
+    rememberTtlDays: number;
+    emailVerifyTtlHours: number;
+    passwordResetTtlMinutes: number;
+    cookieSecure: 'auto' | 'true' | 'false';
+  };
+  trustProxy: boolean;
+  rateLimits: {
+    windowSecs: number;
+    general: number;
+    auth: number;
+    predict: number;
+    train: number;
+    report: number;
+    ai: number;
+  };
+  limits: { maxDatasetUploadBytes: number; maxJsonBodyBytes: number };
+  reconcileIntervalSecs: number;
+  startWorkers: string[];
+}
+
+export class ConfigError extends Error {}
+
+/** Parses an environment (process.env by default) into the typed config. */
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  const raw: Record<string, string> = {};
+  for (const key of Object.keys(EnvSchema.shape)) {
+    const v = source[key];
+    if (v !== undefined && v !== '') raw[key] = v;
+  }
+  const parsed = EnvSchema.safeParse(raw);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  const prefix = e.TASK_QUEUE_PREFIX;
+  return {
+    env: e.NODE_ENV,
+    host: e.HOST,
+    port: e.PORT,
+    logLevel: e.LOG_LEVEL,
+    dataDir,
+    databaseUrl: e.DATABASE_URL,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
+    embeddedDbPort: e.EMBEDDED_DB_PORT,
+    temporal: {
+      address: e.TEMPORAL_ADDRESS,
+      namespace: e.TEMPORAL_NAMESPACE,
+      devPort: e.TEMPORAL_DEV_PORT,
+      uiPort: e.TEMPORAL_UI_PORT,
+      uiUrl: e.TEMPORAL_UI_URL ?? `http://localhost:${e.TEMPORAL_UI_PORT}`,
+      gpuScheduleToStartSecs: e.GPU_SCHEDULE_TO_START_SECS,
+    },
+    taskQueues: { cpu: `${prefix}ml-cpu`, gpu: `${prefix}ml-gpu`, io: `${prefix}io` },
+    artifactDir: path.resolve(e.ARTIFACT_DIR ?? path.join(dataDir, 'artifacts')),
+    mail: {
+      smtpUrl: e.SMTP_URL,
+      from: e.MAIL_FROM,
+      outboxDir: path.resolve(e.MAIL_OUTBOX_DIR ?? path.join(dataDir, 'outbox')),
+    },
+    appBaseUrl: (e.APP_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    auth: {
+      sessionTtlHours: e.SESSION_TTL_HOURS,
+      rememberTtlDays: e.REMEMBER_TTL_DAYS,
+      emailVerifyTtlHours: e.EMAIL_VERIFY_TTL_HOURS,
+      passwordResetTtlMinutes: e.PASSWORD_RESET_TTL_MINUTES,
+      cookieSecure: e.COOKIE_SECURE,
+    },
+    trustProxy: e.TRUST_PROXY,
+    rateLimits: {
+      windowSecs: e.RATE_LIMIT_WINDOW_SECS,
+      general: e.RATE_LIMIT_GENERAL,
+      auth: e.RATE_LIMIT_AUTH,
+      predict: e.RATE_LIMIT_PREDICT,
+      train: e.RATE_LIMIT_TRAIN,
+      report: e.RATE_LIMIT_REPORT,
+      ai: e.RATE_LIMIT_AI,
+    },
+    limits: { maxDatasetUploadBytes: e.MAX_DATASET_UPLOAD_BYTES, maxJsonBodyBytes: e.MAX_JSON_BODY_BYTES },
+    reconcileIntervalSecs: e.RECONCILE_INTERVAL_SECS,
+    startWorkers: e.START_WORKERS === 'none' ? [] : e.START_WORKERS.split(',').map((s) => s.trim()).filter(Boolean),
+  };
+}

@@ -1,0 +1,106 @@
+import 'reflect-metadata';
+import { ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import { startApi } from '../api/server';
+import { ArtifactStore } from '../platform/artifact-store';
+import { loadConfig } from '../platform/config';
+import { connectAndMigrate, createDataSource } from '../platform/database';
+import { embeddedDbDir, startEmbeddedPostgres } from '../platform/embedded-postgres';
+import { createLogger } from '../platform/logger';
+import { createMailer } from '../platform/mail';
+import { TemporalGateway } from '../platform/temporal-client';
+import { startTemporalDevServer } from '../platform/temporal-dev';
+
+/**
+ * `npm start`: the API, the workers and, where DATABASE_URL / TEMPORAL_ADDRESS are unset,
+ * the embedded PostgreSQL and the local Temporal dev server.
+ */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const log = createLogger(config.logLevel, 'start');
+  const stops: (() => Promise<void>)[] = [];
+
+  let databaseUrl = config.databaseUrl;
+  let poolSize = config.databasePoolSize;
+  if (!databaseUrl) {
+    const pg = await startEmbeddedPostgres(embeddedDbDir(config.dataDir), config.embeddedDbPort, log);
+    databaseUrl = pg.url;
+    poolSize = 1; // one backend behind the socket: larger pools break prepared statements
+    stops.push(pg.stop);
+  }
+  let temporalAddress = config.temporal.address;
+  if (!temporalAddress) {
+    const dev = await startTemporalDevServer({
+      dbFile: path.join(config.dataDir, 'temporal', 'dev.sqlite'),
+      port: config.temporal.devPort,
+      uiPort: config.temporal.uiPort,
+      namespace: config.temporal.namespace,
+      log: (m) => log.info(m),
+    });
+    temporalAddress = dev.address;
+    log.info({ address: dev.address, ui: dev.uiUrl }, 'Temporal dev server up');
+    stops.push(dev.stop);
+  }
+  const runtimeConfig = { ...config, databaseUrl, temporal: { ...config.temporal, address: temporalAddress } };
+
+  const ds = createDataSource({ url: databaseUrl, poolSize });
+  const applied = await connectAndMigrate(ds);
+  if (applied.length) log.info({ applied }, 'migrations applied');
+  const temporal = new TemporalGateway(temporalAddress, config.temporal.namespace);
+  const deps = {
+    config: runtimeConfig,
+    ds,
+    temporal,
+    mailer: createMailer(config.mail, log),
+    store: new ArtifactStore(config.artifactDir),
+    log,
+  };
+  const api = await startApi(deps, config.port, config.host);
+  log.info({ url: `http://localhost:${api.port}`, docs: `http://localhost:${api.port}/api/openapi.json` }, 'API listening');
+
+  const workers = config.startWorkers.length ? superviseWorkers(config.startWorkers, { DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress }, log) : undefined;
+
+  const shutdown = async () => {
+    log.info('shutting down');
+    workers?.stop();
+    await api.stop();
+    await temporal.close();
+    await ds.destroy();
+    for (const stop of stops.reverse()) await stop().catch(() => undefined);
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown());
+  process.once('SIGTERM', () => void shutdown());
+}
+
+/** Runs the worker process and restarts it (with backoff) if it dies. */
+function superviseWorkers(families: string[], env: Record<string, string>, log: ReturnType<typeof createLogger>) {
+  let child: ChildProcess | undefined;
+  let stopping = false;
+  let delay = 1000;
+  const launch = () => {
+    const started = Date.now();
+    child = spawn(process.execPath, [path.join(__dirname, '..', 'workers', 'run-workers.js'), ...families], {
+      stdio: 'inherit',
+      env: { ...process.env, ...env },
+    });
+    child.on('exit', (code, signal) => {
+      if (stopping) return;
+      delay = Date.now() - started > 60_000 ? 1000 : Math.min(delay * 2, 30_000);
+      log.warn({ code, signal, retryInMs: delay }, 'worker process exited; restarting');
+      setTimeout(launch, delay);
+    });
+  };
+  launch();
+  return {
+    stop() {
+      stopping = true;
+      child?.kill('SIGTERM');
+    },
+  };
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,43 @@
+import path from 'node:path';
+import { NativeConnection, Worker, WorkerOptions } from '@temporalio/worker';
+import type { DataSource } from 'typeorm';
+import { createActivities } from '../activities';
+import type { Config } from '../platform/config';
+import { ArtifactStore } from '../platform/artifact-store';
+import type { QueueFamily } from '../workflows/job-kinds';
+
+export interface WorkerSetOptions {
+  config: Config;
+  dataSource: DataSource;
+  families: QueueFamily[];
+  /** Prebuilt workflow bundle (tests build it once); otherwise workflows are bundled at start. */
+  workflowBundlePath?: string;
+  connection?: NativeConnection;
+}
+
+/**
+ * Creates one Worker per queue family. `io` and `cpu` run workflows and activities; the
+ * `gpu` worker registers activities only (GPU machines run nothing else).
+ */
+export async function createWorkers(opts: WorkerSetOptions): Promise<{ workers: Worker[]; connection: NativeConnection }> {
+  const { config } = opts;
+  const connection = opts.connection ?? (await NativeConnection.connect({ address: config.temporal.address }));
+  const activities = createActivities({ dataSource: opts.dataSource, store: new ArtifactStore(config.artifactDir) });
+  const workflowSource: Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> = opts.workflowBundlePath
+    ? { workflowBundle: { codePath: opts.workflowBundlePath } }
+    : { workflowsPath: path.join(__dirname, '..', 'workflows', 'index.js') };
+  const workers: Worker[] = [];
+  for (const family of opts.families) {
+    const base: WorkerOptions = {
+      connection,
+      namespace: config.temporal.namespace,
+      taskQueue: config.taskQueues[family],
+      activities,
+      // CPU-heavy activities run in worker threads; keep concurrency at the core count.
+      maxConcurrentActivityTaskExecutions: family === 'io' ? 20 : 2,
+      shutdownGraceTime: '5s',
+    };
+    workers.push(await Worker.create(family === 'gpu' ? base : { ...base, ...workflowSource }));
+  }
+  return { workers, connection };
+}

@@ -1,0 +1,2 @@
+/** Every workflow the workers register. One file per job kind. */
+export { projectExportWorkflow } from './project-export';
