@@ -170,7 +170,13 @@ export function authRoutes(deps: AppDeps): RouteDef[] {
       responses: { ...ok, 404: { description: 'Session not found' } },
       handler: async (ctx, { params }) => {
         const p = ctx.state.principal!;
-        const r = await deps.ds.getRepository(AuthSession).update({ id: params.session_id, userId: p.user.id }, { revokedAt: new Date() });
+        const r = await deps.ds
+          .getRepository(AuthSession)
+          .createQueryBuilder()
+          .update()
+          .set({ revokedAt: () => 'now()' })
+          .where('id = :id AND user_id = :u AND revoked_at IS NULL', { id: params.session_id, u: p.user.id })
+          .execute();
         if (!r.affected) throw notFound('Session not found');
         if (params.session_id === p.session?.id) clearSessionCookies(ctx, config);
         return { ok: true };

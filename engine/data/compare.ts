@@ -1,0 +1,144 @@
+/**
+ * Comparison of two stored dataset versions: schema changes, per-column moments and PSI (see psi.ts for the
+ * binning and epsilon). PSI is computed inside DuckDB so high-cardinality columns never leave the database.
+ */
+import { DuckDBConnection } from '@duckdb/node-api';
+import { Dtype } from './dtypes';
+import { queryOne, sqlIdent, toNumber, withConnection } from './duck';
+import { sqlDouble } from './histogram';
+import { PSI_BINS, PSI_EPSILON, ShiftLevel, shiftLevel } from './psi';
+import { isNumeric, openTable } from './table';
+
+/** Per-column differences between versions (columns present in both). */
+export interface ColumnDiff {
+  type: 'numeric' | 'categorical';
+  v1_dtype: Dtype;
+  v2_dtype: Dtype;
+  v1_mean: number | null;
+  v2_mean: number | null;
+  v1_std: number | null;
+  v2_std: number | null;
+  missing_v1: number;
+  missing_v2: number;
+  /** (v2_mean − v1_mean) / |v1_mean| × 100; null when v1_mean is 0 or undefined. */
+  mean_shift_pct: number | null;
+  psi: number;
+  shift_level: ShiftLevel;
+}
+
+/** Result of {@link compareVersions}. */
+export interface VersionComparison {
+  summary: {
+    v1_rows: number;
+    v2_rows: number;
+    rows_diff: number;
+    v1_columns: number;
+    v2_columns: number;
+    columns_added: string[];
+    columns_removed: string[];
+    /** Columns present in both versions whose dtype differs. */
+    columns_type_changed: { column: string; v1_dtype: Dtype; v2_dtype: Dtype }[];
+  };
+  column_diffs: Record<string, ColumnDiff>;
+}
+
+const EPS = sqlDouble(PSI_EPSILON);
+
+/** SQL summing PSI terms over a relation with columns e (expected share) and a (actual share). */
+function psiSum(rel: string): string {
+  return `SELECT coalesce(sum((a2 - e2) * ln(a2 / e2)), 0) AS psi FROM (
+            SELECT CASE WHEN a > 0 THEN a ELSE ${EPS} END AS a2, CASE WHEN e > 0 THEN e ELSE ${EPS} END AS e2 FROM (${rel}))`;
+}
+
+/** Numeric PSI with bins from v1's deciles, computed by DuckDB over views `v1` and `v2`. */
+export async function numericPsiSql(conn: DuckDBConnection, column: string, bins = PSI_BINS): Promise<number> {
+  const c = `CAST(${sqlIdent(column)} AS DOUBLE)`;
+  const qs = Array.from({ length: bins - 1 }, (_, i) => (i + 1) / bins).join(', ');
+  const bin = `len(list_filter((SELECT edges FROM ed), e -> e < ${c}))`;
+  const row = await queryOne(
+    conn,
+    `WITH ed AS (SELECT list_distinct(quantile_cont(${c}, [${qs}])) AS edges FROM v1),
+          b1 AS (SELECT ${bin} AS b, count(*) / sum(count(*)) OVER () AS e FROM v1 WHERE ${c} IS NOT NULL GROUP BY 1),
+          b2 AS (SELECT ${bin} AS b, count(*) / sum(count(*)) OVER () AS a FROM v2 WHERE ${c} IS NOT NULL GROUP BY 1)
+     ${psiSum('SELECT coalesce(e, 0) AS e, coalesce(a, 0) AS a FROM b1 FULL OUTER JOIN b2 USING (b)')}`,
+  );
+  return toNumber(row.psi) ?? 0;
+}
+
+/** Categorical PSI over category shares of views `v1` and `v2` (values compared as text). */
+export async function categoricalPsiSql(conn: DuckDBConnection, column: string): Promise<number> {
+  const c = `CAST(${sqlIdent(column)} AS VARCHAR)`;
+  const row = await queryOne(
+    conn,
+    `WITH s1 AS (SELECT ${c} AS k, count(*) / sum(count(*)) OVER () AS e FROM v1 WHERE ${c} IS NOT NULL GROUP BY 1),
+          s2 AS (SELECT ${c} AS k, count(*) / sum(count(*)) OVER () AS a FROM v2 WHERE ${c} IS NOT NULL GROUP BY 1)
+     ${psiSum('SELECT coalesce(e, 0) AS e, coalesce(a, 0) AS a FROM s1 FULL OUTER JOIN s2 USING (k)')}`,
+  );
+  return toNumber(row.psi) ?? 0;
+}
+
+/**
+ * Compares two stored versions of a dataset.
+ * @param pathV1 reference (older) Parquet file; PSI bins come from it
+ * @param pathV2 newer Parquet file
+ */
+export async function compareVersions(pathV1: string, pathV2: string): Promise<VersionComparison> {
+  return withConnection(async (conn) => {
+    const c1 = await openTable(conn, pathV1, 'v1');
+    const c2 = await openTable(conn, pathV2, 'v2');
+    const n1 = Number((await queryOne(conn, 'SELECT count(*) AS n FROM v1')).n);
+    const n2 = Number((await queryOne(conn, 'SELECT count(*) AS n FROM v2')).n);
+    const t1 = new Map(c1.map((c) => [c.name, c.dtype]));
+    const t2 = new Map(c2.map((c) => [c.name, c.dtype]));
+    const common = c1.filter((c) => t2.has(c.name)).map((c) => c.name);
+    const diffs: Record<string, ColumnDiff> = {};
+    for (const name of common) {
+      const d1 = t1.get(name) as Dtype;
+      const d2 = t2.get(name) as Dtype;
+      const numeric = isNumeric(d1) && isNumeric(d2);
+      const col = sqlIdent(name);
+      const stats = async (view: string): Promise<{ mean: number | null; std: number | null; missing: number }> => {
+        const r = await queryOne(
+          conn,
+          numeric
+            ? `SELECT avg(${col}) AS m, stddev_samp(${col}) AS s, count(*) - count(${col}) AS miss FROM ${view}`
+            : `SELECT NULL AS m, NULL AS s, count(*) - count(${col}) AS miss FROM ${view}`,
+        );
+        return { mean: toNumber(r.m), std: toNumber(r.s), missing: Number(r.miss) };
+      };
+      const s1 = await stats('v1');
+      const s2 = await stats('v2');
+      const psi = numeric ? await numericPsiSql(conn, name) : await categoricalPsiSql(conn, name);
+      diffs[name] = {
+        type: numeric ? 'numeric' : 'categorical',
+        v1_dtype: d1,
+        v2_dtype: d2,
+        v1_mean: s1.mean,
+        v2_mean: s2.mean,
+        v1_std: s1.std,
+        v2_std: s2.std,
+        missing_v1: s1.missing,
+        missing_v2: s2.missing,
+        mean_shift_pct:
+          s1.mean !== null && s2.mean !== null && s1.mean !== 0 ? ((s2.mean - s1.mean) / Math.abs(s1.mean)) * 100 : null,
+        psi,
+        shift_level: shiftLevel(psi),
+      };
+    }
+    return {
+      summary: {
+        v1_rows: n1,
+        v2_rows: n2,
+        rows_diff: n2 - n1,
+        v1_columns: c1.length,
+        v2_columns: c2.length,
+        columns_added: c2.filter((c) => !t1.has(c.name)).map((c) => c.name),
+        columns_removed: c1.filter((c) => !t2.has(c.name)).map((c) => c.name),
+        columns_type_changed: common
+          .filter((n) => t1.get(n) !== t2.get(n))
+          .map((n) => ({ column: n, v1_dtype: t1.get(n) as Dtype, v2_dtype: t2.get(n) as Dtype })),
+      },
+      column_diffs: diffs,
+    };
+  });
+}

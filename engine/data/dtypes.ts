@@ -1,0 +1,108 @@
+/**
+ * The six column dtypes of the service contract and how DuckDB types map onto them.
+ *
+ * Mapping (DuckDB → dtype):
+ * - TINYINT..BIGINT, UTINYINT..UINTEGER → int64 (stored as BIGINT)
+ * - UBIGINT, HUGEINT, UHUGEINT (may not fit in 64 signed bits), FLOAT, DOUBLE, DECIMAL → float64 (stored as DOUBLE)
+ * - BOOLEAN → bool
+ * - DATE, TIMESTAMP*, TIMESTAMP WITH TIME ZONE (converted to UTC) → datetime64 (stored as TIMESTAMP)
+ * - VARCHAR → category when it has at most {@link CATEGORY_MAX_DISTINCT} distinct values AND the distinct values are
+ *   at most {@link CATEGORY_MAX_UNIQUE_RATIO} of the non-null values; otherwise object.
+ * - anything else (TIME, INTERVAL, BLOB, UUID, LIST, STRUCT, ...) → object (stored as its VARCHAR rendering).
+ */
+import { DuckDBConnection } from '@duckdb/node-api';
+import { queryOne, queryRows, sqlIdent } from './duck';
+
+/** Column dtypes of the service contract. */
+export type Dtype = 'int64' | 'float64' | 'object' | 'bool' | 'datetime64' | 'category';
+
+/** A named column with its dtype. */
+export interface ColumnInfo {
+  name: string;
+  dtype: Dtype;
+}
+
+/** A VARCHAR column with more distinct values than this is never a category. */
+export const CATEGORY_MAX_DISTINCT = 50;
+/** A VARCHAR column whose distinct/non-null ratio exceeds this is never a category (e.g. 3 distinct in 4 rows). */
+export const CATEGORY_MAX_UNIQUE_RATIO = 0.5;
+
+/** The dtype a DuckDB type maps to, before the category/object split of VARCHAR (returned as 'object'). */
+export function baseDtype(duckType: string): Dtype {
+  const t = duckType.toUpperCase();
+  if (/^(TINYINT|SMALLINT|INTEGER|BIGINT|UTINYINT|USMALLINT|UINTEGER)$/.test(t)) return 'int64';
+  if (/^(UBIGINT|HUGEINT|UHUGEINT|FLOAT|DOUBLE|REAL|DECIMAL.*)$/.test(t)) return 'float64';
+  if (t === 'BOOLEAN') return 'bool';
+  if (t === 'DATE' || t.startsWith('TIMESTAMP')) return 'datetime64';
+  return 'object';
+}
+
+/**
+ * SQL expression converting a column of `duckType` into its canonical stored type
+ * (BIGINT, DOUBLE with NaN → NULL, BOOLEAN, TIMESTAMP, VARCHAR).
+ */
+export function canonicalExpr(name: string, duckType: string): string {
+  const col = sqlIdent(name);
+  const t = duckType.toUpperCase();
+  switch (baseDtype(duckType)) {
+    case 'int64':
+      return t === 'BIGINT' ? col : `CAST(${col} AS BIGINT)`;
+    case 'float64':
+      // pandas treats NaN as missing; storing NULL makes every later count agree with that.
+      return `CASE WHEN isnan(CAST(${col} AS DOUBLE)) THEN NULL ELSE CAST(${col} AS DOUBLE) END`;
+    case 'bool':
+      return col;
+    case 'datetime64':
+      if (t === 'TIMESTAMP') return col;
+      if (t.includes('TIME ZONE') || t === 'TIMESTAMPTZ') return `timezone('UTC', ${col})`;
+      return `CAST(${col} AS TIMESTAMP)`;
+    default:
+      return t === 'VARCHAR' ? col : `CAST(${col} AS VARCHAR)`;
+  }
+}
+
+/** Whether a VARCHAR column with these counts is a category (see module doc). */
+export function isCategory(distinct: number, nonNull: number): boolean {
+  return distinct > 0 && distinct <= CATEGORY_MAX_DISTINCT && distinct <= CATEGORY_MAX_UNIQUE_RATIO * nonNull;
+}
+
+/** A column as DuckDB describes it. */
+export interface DuckColumn {
+  name: string;
+  duckType: string;
+}
+
+/** Column names and DuckDB types of a table expression (e.g. `read_parquet('x')`). */
+export async function describeColumns(conn: DuckDBConnection, source: string): Promise<DuckColumn[]> {
+  const rows = await queryRows(conn, `DESCRIBE SELECT * FROM ${source}`);
+  return rows.map((r) => ({ name: String(r.column_name), duckType: String(r.column_type) }));
+}
+
+/**
+ * Infers the contract dtype of every column of `source`. VARCHAR columns cost one scan: HyperLogLog
+ * (approx_count_distinct) first, because exact distinct counts of a high-cardinality column of a
+ * multi-GB file are expensive, then an exact count only for the columns that could be categories.
+ */
+export async function inferDtypes(conn: DuckDBConnection, source: string): Promise<ColumnInfo[]> {
+  const cols = await describeColumns(conn, source);
+  const varchar = cols.filter((c) => baseDtype(c.duckType) === 'object' && c.duckType.toUpperCase() === 'VARCHAR');
+  const categories = new Set<string>();
+  if (varchar.length > 0) {
+    const approxSel = varchar
+      .map((c, i) => `count(${sqlIdent(c.name)}) AS n${i}, approx_count_distinct(${sqlIdent(c.name)}) AS d${i}`)
+      .join(', ');
+    const approx = await queryOne(conn, `SELECT ${approxSel} FROM ${source}`);
+    // HLL error is a few percent; 2x margin guarantees no true category is dropped before the exact check.
+    const candidates = varchar
+      .map((c, i) => ({ c, nonNull: Number(approx[`n${i}`]), d: Number(approx[`d${i}`]) }))
+      .filter((x) => x.d <= CATEGORY_MAX_DISTINCT * 2 && x.nonNull > 0);
+    if (candidates.length > 0) {
+      const exactSel = candidates.map((x, i) => `count(DISTINCT ${sqlIdent(x.c.name)}) AS d${i}`).join(', ');
+      const exact = await queryOne(conn, `SELECT ${exactSel} FROM ${source}`);
+      candidates.forEach((x, i) => {
+        if (isCategory(Number(exact[`d${i}`]), x.nonNull)) categories.add(x.c.name);
+      });
+    }
+  }
+  return cols.map((c) => ({ name: c.name, dtype: categories.has(c.name) ? 'category' : baseDtype(c.duckType) }));
+}

@@ -1,0 +1,89 @@
+/**
+ * Thin helpers around @duckdb/node-api shared by the data engine: connection lifetime,
+ * SQL literal quoting and JSON-safe value conversion.
+ */
+import {
+  DuckDBConnection,
+  DuckDBDateValue,
+  DuckDBInstance,
+  DuckDBTimestampValue,
+  DuckDBValue,
+} from '@duckdb/node-api';
+
+/** A value that survives JSON.stringify unchanged: no bigint, no NaN, no DuckDB value objects. */
+export type JsonSafe = string | number | boolean | null;
+
+/**
+ * Runs `fn` with a fresh in-memory DuckDB connection and always closes it.
+ * A fresh instance per call keeps calls independent (no shared catalog state) and costs ~1 ms.
+ */
+export async function withConnection<T>(fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
+  const instance = await DuckDBInstance.create(':memory:');
+  const conn = await instance.connect();
+  try {
+    return await fn(conn);
+  } finally {
+    conn.closeSync();
+    instance.closeSync();
+  }
+}
+
+/** Quotes a string as a SQL string literal. */
+export function sqlString(value: string): string {
+  return `'${value.replace(/'/g, "''")}'`;
+}
+
+/** Quotes a name as a SQL identifier. */
+export function sqlIdent(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+/** `read_parquet(...)` table expression for a path. */
+export function parquetSource(path: string): string {
+  return `read_parquet(${sqlString(path)})`;
+}
+
+/** Runs a query and returns its rows as objects with raw DuckDB values. */
+export async function queryRows(conn: DuckDBConnection, sql: string): Promise<Record<string, DuckDBValue>[]> {
+  const reader = await conn.runAndReadAll(sql);
+  return reader.getRowObjects();
+}
+
+/** Runs a query expected to return exactly one row. */
+export async function queryOne(conn: DuckDBConnection, sql: string): Promise<Record<string, DuckDBValue>> {
+  const rows = await queryRows(conn, sql);
+  if (rows.length !== 1) throw new Error(`expected one row, got ${rows.length}`);
+  return rows[0];
+}
+
+const MICROS_PER_MS = 1000n;
+
+/**
+ * Converts a DuckDB value into something JSON can carry: bigint → number (precision loss above 2^53 is accepted:
+ * the API speaks JSON numbers), non-finite doubles → null, dates/timestamps → ISO-8601 strings, anything else
+ * (decimals, intervals, lists...) → its DuckDB string form.
+ */
+export function toJsonSafe(value: DuckDBValue): JsonSafe {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'bigint') return Number(value);
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  if (typeof value === 'string' || typeof value === 'boolean') return value;
+  if (value instanceof DuckDBTimestampValue) {
+    const ms = value.micros / MICROS_PER_MS;
+    const date = new Date(Number(ms));
+    return Number.isNaN(date.getTime()) ? value.toString() : date.toISOString();
+  }
+  if (value instanceof DuckDBDateValue) {
+    const date = new Date(value.days * 86_400_000);
+    return Number.isNaN(date.getTime()) ? value.toString() : date.toISOString().slice(0, 10);
+  }
+  return String(value);
+}
+
+/** Converts a DuckDB value to a finite number or null (for statistics columns). */
+export function toNumber(value: DuckDBValue): number | null {
+  const v = toJsonSafe(value);
+  if (typeof v === 'number') return v;
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  return null;
+}

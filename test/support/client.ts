@@ -1,0 +1,111 @@
+import { linkIn, SmtpSink } from './smtp-sink';
+
+export interface Res<T = any> {
+  status: number;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test responses are inspected field by field
+  body: T;
+  headers: Headers;
+  raw?: Buffer;
+}
+
+/**
+ * A browser-like HTTP client: keeps cookies, echoes the csrf_token cookie in X-CSRF-Token
+ * (unless told not to), or sends a Bearer key instead.
+ */
+export class ApiClient {
+  readonly cookies = new Map<string, string>();
+  bearer?: string;
+  sendCsrf = true;
+
+  constructor(readonly baseUrl: string) {}
+
+  withKey(key: string): ApiClient {
+    const c = new ApiClient(this.baseUrl);
+    c.bearer = key;
+    return c;
+  }
+
+  async request(method: string, path: string, body?: unknown, opts: { headers?: Record<string, string>; raw?: boolean; rawBody?: string | Buffer } = {}): Promise<Res> {
+    const headers: Record<string, string> = { ...opts.headers };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (this.bearer) headers.authorization = `Bearer ${this.bearer}`;
+    if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const csrf = this.cookies.get('csrf_token');
+    if (this.sendCsrf && csrf && method !== 'GET') headers['x-csrf-token'] = csrf;
+    const res = await fetch(this.baseUrl + path, {
+      method,
+      headers,
+      body: opts.rawBody ?? (body === undefined ? undefined : JSON.stringify(body)),
+      redirect: 'manual',
+    });
+    for (const c of res.headers.getSetCookie()) {
+      const [pair, ...attrs] = c.split(';');
+      const [k, v] = [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)];
+      const expired = attrs.some((a) => /expires=thu, 01 jan 1970/i.test(a.trim()));
+      if (!v || expired) this.cookies.delete(k);
+      else this.cookies.set(k, v);
+    }
+    const buf = Buffer.from(await res.arrayBuffer());
+    const type = res.headers.get('content-type') ?? '';
+    const parsed = type.includes('json') && buf.length ? JSON.parse(buf.toString('utf8')) : buf.toString('utf8');
+    return { status: res.status, body: parsed, headers: res.headers, raw: buf };
+  }
+
+  get(path: string, opts?: { headers?: Record<string, string> }) {
+    return this.request('GET', path, undefined, opts);
+  }
+  post(path: string, body?: unknown, opts?: { headers?: Record<string, string>; rawBody?: string | Buffer }) {
+    return this.request('POST', path, body, opts);
+  }
+  put(path: string, body?: unknown) {
+    return this.request('PUT', path, body);
+  }
+  patch(path: string, body?: unknown) {
+    return this.request('PATCH', path, body);
+  }
+  del(path: string) {
+    return this.request('DELETE', path);
+  }
+}
+
+let counter = 0;
+
+/** A unique email for a test user. */
+export function uniqueEmail(tag = 'user'): string {
+  counter += 1;
+  return `${tag}-${Date.now().toString(36)}-${counter}@example.test`;
+}
+
+/** Registers, follows the mailed activation link and logs in: a ready cookie client. */
+export async function signUp(baseUrl: string, mail: SmtpSink, o: { email?: string; name?: string; password?: string } = {}) {
+  const email = o.email ?? uniqueEmail();
+  const password = o.password ?? 'correct horse battery';
+  const name = o.name ?? 'Test User';
+  const client = new ApiClient(baseUrl);
+  const reg = await client.post('/api/auth/register', { email, name, password });
+  if (reg.status !== 201) throw new Error(`register failed: ${reg.status} ${JSON.stringify(reg.body)}`);
+  const m = await mail.waitFor(email, /verify-email\?token=/);
+  const link = linkIn(m, 'verify-email?token=');
+  const v = await client.get(new URL(link).pathname + new URL(link).search);
+  if (v.status !== 200) throw new Error(`verify failed: ${v.status}`);
+  const login = await client.post('/api/auth/login', { email, password });
+  if (login.status !== 200) throw new Error(`login failed: ${login.status}`);
+  return { client, email, password, user: login.body.user as { id: string; email: string; name: string } };
+}
+
+export async function createProject(client: ApiClient, name = 'Project'): Promise<string> {
+  const r = await client.post('/api/projects', { name, description: `${name} description` });
+  if (r.status !== 201) throw new Error(`create project failed: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body.id as string;
+}
+
+/** Polls `fn` until it returns a truthy value. */
+export async function eventually<T>(fn: () => Promise<T | undefined | null | false>, timeoutMs = 60_000, everyMs = 200): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}

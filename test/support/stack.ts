@@ -1,0 +1,113 @@
+import 'reflect-metadata';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client as PgClient } from 'pg';
+import type { NativeConnection, Worker } from '@temporalio/worker';
+import type { DataSource } from 'typeorm';
+import { startApi, RunningApi } from '../../api/server';
+import { ArtifactStore } from '../../platform/artifact-store';
+import { Config, loadConfig } from '../../platform/config';
+import { connectAndMigrate, createDataSource } from '../../platform/database';
+import { createLogger } from '../../platform/logger';
+import { createMailer } from '../../platform/mail';
+import { TemporalGateway } from '../../platform/temporal-client';
+import { createWorkers } from '../../workers/worker-factory';
+import type { QueueFamily } from '../../workflows/job-kinds';
+import { SmtpSink } from './smtp-sink';
+import { STACK_FILE, StackInfo } from './stack-file';
+
+export interface TestStack {
+  baseUrl: string;
+  config: Config;
+  ds: DataSource;
+  store: ArtifactStore;
+  mail: SmtpSink;
+  info: StackInfo;
+  databaseUrl: string;
+  /** Environment for a worker started as a separate process against this stack. */
+  workerEnv: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+/**
+ * A whole service for one test file: its own database (migrated by the real migrations),
+ * its own task-queue prefix on the shared Temporal dev server, its own artifact folder and
+ * SMTP sink, the API on a free port, and in-process workers unless told otherwise.
+ */
+export async function startStack(opts: { env?: Record<string, string>; workers?: QueueFamily[] } = {}): Promise<TestStack> {
+  const info = JSON.parse(fs.readFileSync(STACK_FILE, 'utf8')) as StackInfo;
+  const suffix = randomBytes(5).toString('hex');
+  const dbName = `t_${suffix}`;
+  const admin = new PgClient({ connectionString: info.adminDatabaseUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${dbName}`);
+  await admin.end();
+  const u = new URL(info.adminDatabaseUrl);
+  u.pathname = `/${dbName}`;
+  const databaseUrl = u.toString();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mlsvc-test-'));
+
+  const mail = new SmtpSink();
+  await mail.start();
+  const env: Record<string, string> = {
+    NODE_ENV: 'test',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl,
+    TEMPORAL_ADDRESS: info.temporalAddress,
+    TASK_QUEUE_PREFIX: `t${suffix}-`,
+    SMTP_URL: mail.url,
+    APP_BASE_URL: 'http://app.test',
+    RECONCILE_INTERVAL_SECS: '0',
+    RATE_LIMIT_GENERAL: '100000',
+    RATE_LIMIT_AUTH: '100000',
+    ...opts.env,
+  };
+  const config = loadConfig(env);
+  const log = createLogger(config.logLevel, 'test');
+  const ds = createDataSource({ url: databaseUrl, poolSize: 5 });
+  await connectAndMigrate(ds);
+  const store = new ArtifactStore(config.artifactDir);
+  const temporal = new TemporalGateway(info.temporalAddress, config.temporal.namespace);
+  const api: RunningApi = await startApi({ config, ds, temporal, mailer: createMailer(config.mail, log), store, log }, 0, '127.0.0.1');
+
+  let workers: Worker[] = [];
+  let connection: NativeConnection | undefined;
+  let running: Promise<unknown> = Promise.resolve();
+  const families = opts.workers ?? ['io', 'cpu'];
+  if (families.length) {
+    const wds = createDataSource({ url: databaseUrl, poolSize: 3 });
+    await wds.initialize();
+    const created = await createWorkers({ config, dataSource: wds, families, workflowBundlePath: info.workflowBundlePath });
+    workers = created.workers;
+    connection = created.connection;
+    running = Promise.all(workers.map((w) => w.run())).finally(() => wds.destroy());
+  }
+
+  return {
+    baseUrl: `http://127.0.0.1:${api.port}`,
+    config,
+    ds,
+    store,
+    mail,
+    info,
+    databaseUrl,
+    workerEnv: { ...env, LOG_LEVEL: 'warn' },
+    async stop() {
+      workers.forEach((w) => w.shutdown());
+      await running.catch(() => undefined);
+      await connection?.close();
+      await api.stop();
+      await temporal.close();
+      await ds.destroy();
+      await mail.stop();
+      const a = new PgClient({ connectionString: info.adminDatabaseUrl });
+      await a.connect();
+      await a.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+      await a.end();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
