@@ -16,8 +16,8 @@ export function repoRoot(): string {
   return dir;
 }
 
-/** Folder of the shared real-world CSV datasets. */
-export const DATASETS_DIR = process.env.DATASETS_DIR ?? '/work/shared/datasets';
+/** Folder of the shared real-world CSV datasets: `shared/datasets` beside the clone. */
+export const DATASETS_DIR = process.env.DATASETS_DIR ?? join(repoRoot(), '..', 'shared', 'datasets');
 
 /** Path of a shared dataset CSV. */
 export function dataset(name: string): string {
