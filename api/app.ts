@@ -13,6 +13,7 @@ import { apiKeyRoutes } from './routes/api-keys';
 import { artifactRoutes } from './routes/artifacts';
 import { authRoutes } from './routes/auth';
 import { jobRoutes } from './routes/jobs';
+import { pageRoutes } from './routes/pages';
 import { projectRoutes } from './routes/projects';
 import { systemRoutes } from './routes/system';
 import { scopeAllows } from './scopes';
@@ -20,7 +21,7 @@ import { scopeAllows } from './scopes';
 const VERSION = '0.1.0';
 
 /** Every route module of the API, in the order they appear in the OpenAPI document. */
-const ROUTE_MODULES = [systemRoutes, authRoutes, apiKeyRoutes, projectRoutes, jobRoutes, artifactRoutes];
+const ROUTE_MODULES = [systemRoutes, authRoutes, apiKeyRoutes, projectRoutes, jobRoutes, artifactRoutes, pageRoutes];
 
 /**
  * Builds the Koa application from its dependencies. Per route, in order: client-address

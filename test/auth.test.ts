@@ -269,3 +269,26 @@ describe('profile, data export and account deletion', () => {
     expect(n).toBe(0);
   });
 });
+
+describe('reset page for the mailed link', () => {
+  it('serves a script-free form and resets the password from a form post', async () => {
+    const { email } = await signUp(stack.baseUrl, stack.mail);
+    await anon().post('/api/auth/forgot-password', { email });
+    const link = new URL(linkIn(await stack.mail.waitFor(email, /reset-password\?token=/), 'reset-password?token='));
+    const form = await anon().get(link.pathname + link.search);
+    expect(form.status).toBe(200);
+    expect(form.body).toContain('<form method="post" action="/auth/reset-password">');
+    expect(form.body).not.toContain('<script');
+    const token = link.searchParams.get('token')!;
+    const post = (password: string) =>
+      anon().post('/auth/reset-password', undefined, { rawBody: new URLSearchParams({ token, password }).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const short = await post('short');
+    expect(short.status).toBe(422);
+    expect(short.body).toContain('Password must be at least 8 characters');
+    const ok = await post('form password 1');
+    expect(ok.status).toBe(200);
+    expect(ok.body).toContain('Password changed');
+    expect((await anon().post('/api/auth/login', { email, password: 'form password 1' })).status).toBe(200);
+    expect((await post('form password 2')).status).toBe(400);
+  });
+});

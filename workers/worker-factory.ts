@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { NativeConnection, Worker, WorkerOptions } from '@temporalio/worker';
+import { bundleWorkflowCode, NativeConnection, Worker, WorkerOptions } from '@temporalio/worker';
 import type { DataSource } from 'typeorm';
 import { createActivities } from '../activities';
 import type { Config } from '../platform/config';
@@ -23,9 +23,13 @@ export async function createWorkers(opts: WorkerSetOptions): Promise<{ workers: 
   const { config } = opts;
   const connection = opts.connection ?? (await NativeConnection.connect({ address: config.temporal.address }));
   const activities = createActivities({ dataSource: opts.dataSource, store: new ArtifactStore(config.artifactDir) });
-  const workflowSource: Pick<WorkerOptions, 'workflowBundle' | 'workflowsPath'> = opts.workflowBundlePath
+  // Bundle the workflows once per process, not once per worker.
+  const needsWorkflows = opts.families.some((f) => f !== 'gpu');
+  const workflowSource: Pick<WorkerOptions, 'workflowBundle'> = opts.workflowBundlePath
     ? { workflowBundle: { codePath: opts.workflowBundlePath } }
-    : { workflowsPath: path.join(__dirname, '..', 'workflows', 'index.js') };
+    : needsWorkflows
+      ? { workflowBundle: await bundleWorkflowCode({ workflowsPath: path.join(__dirname, '..', 'workflows', 'index.js') }) }
+      : {};
   const workers: Worker[] = [];
   for (const family of opts.families) {
     const base: WorkerOptions = {

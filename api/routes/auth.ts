@@ -5,6 +5,7 @@ import { clearSessionCookies, setSessionCookies } from '../cookies';
 import { badRequest, notFound } from '../errors';
 import { presentUser } from '../presenters/user';
 import { route, RouteDef } from '../route';
+import { htmlPage } from './pages';
 import { Accounts, escapeHtml } from '../services/accounts';
 import { deleteAccount, exportMyData } from '../services/my-data';
 import { pageQuery, uuidParam } from '../validation';
@@ -209,8 +210,6 @@ export function authRoutes(deps: AppDeps): RouteDef[] {
 }
 
 function html(ctx: AppContext, status: number, title: string, message: string): string {
-  ctx.status = status;
-  ctx.type = 'text/html; charset=utf-8';
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body><h1>${title}</h1><p>${message}</p></body></html>`;
+  return htmlPage(ctx, status, title, `<p>${message}</p>`);
 }
 

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import type { AppContext, AppDeps } from '../context';
+import { HttpError } from '../errors';
+import { route, RouteDef } from '../route';
+import { Accounts, escapeHtml } from '../services/accounts';
+
+/**
+ * The page behind the mailed reset link: a plain HTML form (no JavaScript) that posts the
+ * token and the new password back here.
+ */
+export function pageRoutes(deps: AppDeps): RouteDef[] {
+  const accounts = new Accounts(deps.ds, deps.config, deps.mailer);
+  return [
+    route({
+      method: 'get', path: '/auth/reset-password', tag: 'pages', auth: 'public', rateLimit: 'none',
+      summary: 'Browser page: choose a new password (form for the mailed link)',
+      query: z.object({ token: z.string().max(200).default('') }),
+      responses: { 200: { description: 'HTML form', contentType: 'text/html' } },
+      handler: async (ctx, { query }) =>
+        htmlPage(ctx, 200, 'Choose a new password', `<form method="post" action="/auth/reset-password">
+<input type="hidden" name="token" value="${escapeHtml(query.token)}">
+<label>New password (at least 8 characters) <input type="password" name="password" minlength="8" required autocomplete="new-password"></label>
+<button type="submit">Set password</button></form>`),
+    }),
+    route({
+      method: 'post', path: '/auth/reset-password', tag: 'pages', auth: 'public', rateLimit: 'auth',
+      summary: 'Browser page: submit the reset form (application/x-www-form-urlencoded)',
+      body: z.object({ token: z.string().max(200).default(''), password: z.string().max(4096).default('') }),
+      responses: { 200: { description: 'HTML result', contentType: 'text/html' } },
+      handler: async (ctx, { body }) => {
+        try {
+          await accounts.resetPassword(body.token, body.password);
+          return htmlPage(ctx, 200, 'Password changed', 'Your password is changed. You can now log in.');
+        } catch (err) {
+          if (!(err instanceof HttpError)) throw err;
+          const msg = typeof err.detail === 'string' ? err.detail : 'The form was not valid';
+          return htmlPage(ctx, err.status, 'Password not changed', escapeHtml(msg));
+        }
+      },
+    }),
+  ];
+}
+
+/** A minimal HTML page (no scripts) for links opened in a browser. */
+export function htmlPage(ctx: AppContext, status: number, title: string, bodyHtml: string): string {
+  ctx.status = status;
+  ctx.type = 'text/html; charset=utf-8';
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body><h1>${escapeHtml(title)}</h1>${bodyHtml}</body></html>`;
+}
