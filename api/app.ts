@@ -12,6 +12,7 @@ import { mount, route, RouteDef } from './route';
 import { apiKeyRoutes } from './routes/api-keys';
 import { artifactRoutes } from './routes/artifacts';
 import { authRoutes } from './routes/auth';
+import { datasetRoutes } from './routes/datasets';
 import { jobRoutes } from './routes/jobs';
 import { pageRoutes } from './routes/pages';
 import { projectRoutes } from './routes/projects';
@@ -21,7 +22,7 @@ import { scopeAllows } from './scopes';
 const VERSION = '0.1.0';
 
 /** Every route module of the API, in the order they appear in the OpenAPI document. */
-const ROUTE_MODULES = [systemRoutes, authRoutes, apiKeyRoutes, projectRoutes, jobRoutes, artifactRoutes, pageRoutes];
+const ROUTE_MODULES = [systemRoutes, authRoutes, apiKeyRoutes, projectRoutes, datasetRoutes, jobRoutes, artifactRoutes, pageRoutes];
 
 /**
  * Builds the Koa application from its dependencies. Per route, in order: client-address

@@ -1,23 +1,30 @@
 import { ApiKey } from './api-key.entity';
 import { Artifact } from './artifact.entity';
 import { AuthSession } from './auth-session.entity';
+import { Dataset } from './dataset.entity';
+import { DatasetVersion } from './dataset-version.entity';
 import { EmailToken } from './email-token.entity';
 import { Job } from './job.entity';
 import { InitialSchema1732300000000 } from './migrations/1732300000000-initial-schema';
+import { Datasets1732310000000 } from './migrations/1732310000000-datasets';
 import { Project } from './project.entity';
 import { ProjectMember } from './project-member.entity';
+import { ProjectQualityPolicy } from './quality-policy.entity';
 import { RateLimitWindow } from './rate-limit-window.entity';
 import { User } from './user.entity';
 
 export * from './api-key.entity';
 export * from './artifact.entity';
 export * from './auth-session.entity';
+export * from './dataset.entity';
+export * from './dataset-version.entity';
 export * from './email-token.entity';
 export * from './job.entity';
 export * from './project.entity';
 export * from './project-member.entity';
+export * from './quality-policy.entity';
 export * from './rate-limit-window.entity';
 export * from './user.entity';
 
-export const ENTITIES = [User, AuthSession, ApiKey, EmailToken, Project, ProjectMember, Job, Artifact, RateLimitWindow];
-export const MIGRATIONS = [InitialSchema1732300000000];
+export const ENTITIES = [User, AuthSession, ApiKey, EmailToken, Project, ProjectMember, Job, Artifact, RateLimitWindow, Dataset, DatasetVersion, ProjectQualityPolicy];
+export const MIGRATIONS = [InitialSchema1732300000000, Datasets1732310000000];

@@ -123,8 +123,15 @@ export function projectRoutes(deps: AppDeps): RouteDef[] {
       responses: { 200: { description: '{project_id, events}' } },
       handler: async (ctx, { params }) => {
         await projectForUser(ds.manager, ctx.state.principal!.user.id, params.project_id);
-        // Datasets and experiments add their events here when their tables exist.
-        const events: unknown[] = [];
+        // Experiments add their events here when their table exists.
+        const datasetEvents: { id: string; name: string; version: number; rows: string; columns: number; timestamp: Date }[] = await ds.query(
+          `SELECT v.id, d.name, v.version, v.row_count AS rows, v.column_count AS columns, v.created_at AS timestamp
+             FROM dataset_versions v JOIN datasets d ON d.id = v.dataset_id WHERE d.project_id = $1`,
+          [params.project_id],
+        );
+        const events = datasetEvents
+          .map((e) => ({ id: e.id, type: 'dataset' as const, name: e.name, version: e.version, rows: Number(e.rows), columns: e.columns, timestamp: new Date(e.timestamp).toISOString() }))
+          .sort((a, b) => b.timestamp.localeCompare(a.timestamp));
         return { project_id: params.project_id, events };
       },
     }),

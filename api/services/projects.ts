@@ -5,11 +5,11 @@ import { likePattern } from '../validation';
 import { roleRank } from './access';
 
 /**
- * Per-project counts as SQL expressions over `p`. They read 0 until the datasets,
- * experiments and models tables exist; each of those issues replaces its line here.
+ * Per-project counts as SQL expressions over `p`. Experiments and models read 0 until their
+ * tables exist; each of those issues replaces its line here.
  */
 export const PROJECT_COUNTS: Record<'dataset_count' | 'experiment_count' | 'model_count', string> = {
-  dataset_count: '0',
+  dataset_count: 'SELECT count(*) FROM datasets d WHERE d.project_id = p.id',
   experiment_count: '0',
   model_count: '0',
 };

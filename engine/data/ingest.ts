@@ -111,6 +111,13 @@ async function sniffDialect(conn: DuckDBConnection, path: string): Promise<CsvDi
   };
   if (columns.length === 0) throw new DataValidationError('The file has no columns');
   if (columns.length === 1) await diagnoseSingleColumn(conn, path, columns[0]);
+  // The sniffer skips leading lines that do not fit the table it found; accepting that would
+  // silently drop rows, so a skip means the rows disagree on their field count.
+  if (dialect.skipRows > 0) {
+    throw new DataValidationError(
+      `Ragged rows: the first ${dialect.skipRows} line(s) do not have the same number of '${dialect.delimiter}'-separated fields as the rest; every row must have the same number of fields`,
+    );
+  }
   // An all-numeric first row is data: real headers are names (the UCI files without header rows rely on this).
   if (dialect.hasHeader && columns.every((c) => NUMERIC_NAME.test(c))) dialect.hasHeader = false;
   if (!dialect.hasHeader) dialect.columnNames = columns.map((_, i) => `column_${i + 1}`);

@@ -25,7 +25,7 @@ export class ApiClient {
     return c;
   }
 
-  async request(method: string, path: string, body?: unknown, opts: { headers?: Record<string, string>; raw?: boolean; rawBody?: string | Buffer } = {}): Promise<Res> {
+  async request(method: string, path: string, body?: unknown, opts: { headers?: Record<string, string>; raw?: boolean; rawBody?: string | Buffer | FormData } = {}): Promise<Res> {
     const headers: Record<string, string> = { ...opts.headers };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (this.bearer) headers.authorization = `Bearer ${this.bearer}`;
@@ -49,6 +49,14 @@ export class ApiClient {
     const type = res.headers.get('content-type') ?? '';
     const parsed = type.includes('json') && buf.length ? JSON.parse(buf.toString('utf8')) : buf.toString('utf8');
     return { status: res.status, body: parsed, headers: res.headers, raw: buf };
+  }
+
+  /** multipart/form-data POST with text fields and an optional `file` part. */
+  upload(path: string, fields: Record<string, string>, file?: { name: string; data: Buffer | string }) {
+    const fd = new FormData();
+    for (const [k, v] of Object.entries(fields)) fd.append(k, v);
+    if (file) fd.append('file', new Blob([typeof file.data === 'string' ? file.data : new Uint8Array(file.data)]), file.name);
+    return this.request('POST', path, undefined, { rawBody: fd });
   }
 
   get(path: string, opts?: { headers?: Record<string, string> }) {
