@@ -5,7 +5,7 @@ import { Artifact } from '../../entities';
 import type { AppDeps } from '../context';
 import { notFound, unprocessable } from '../errors';
 import { route, RouteDef } from '../route';
-import { projectForUser } from '../services/access';
+import { assertProjectAccess } from '../services/access';
 import { uuidParam } from '../validation';
 
 const PREVIEW_ROWS = 20;
@@ -18,11 +18,7 @@ export function artifactRoutes(deps: AppDeps): RouteDef[] {
   async function artifactForUser(userId: string, artifactId: string): Promise<Artifact> {
     const a = await ds.getRepository(Artifact).findOneBy({ id: artifactId });
     if (!a) throw notFound('Artifact not found');
-    try {
-      await projectForUser(ds.manager, userId, a.projectId);
-    } catch {
-      throw notFound('Artifact not found');
-    }
+    await assertProjectAccess(ds.manager, userId, a.projectId, 'Artifact not found');
     if (!deps.store.exists(a.storageKey)) throw notFound('Artifact not found');
     return a;
   }

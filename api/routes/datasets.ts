@@ -7,7 +7,7 @@ import type { AppContext, AppDeps } from '../context';
 import { conflict, notFound, unprocessable } from '../errors';
 import { route, RouteDef } from '../route';
 import { projectForUser } from '../services/access';
-import { commitVersion, datasetForUser, deleteVersionFiles, ingestUpload, projectQualityPolicy, versionOf } from '../services/datasets';
+import { commitVersion, datasetForUser, deleteVersionFiles, ingestUpload, projectQualityPolicy, versionForUser, versionOf } from '../services/datasets';
 import { receiveUpload } from '../uploads';
 import { likePattern, listQuery, pageQuery, uuidParam } from '../validation';
 
@@ -99,7 +99,7 @@ export function datasetRoutes(deps: AppDeps): RouteDef[] {
         return await commitVersion(ds, store, {
           projectId,
           dataset: { id: dataset?.id, name, description },
-          description: target.datasetId ? description : description,
+          description,
           upload,
           originalName: received.file.filename,
           userId: me(ctx),
@@ -356,13 +356,7 @@ export function datasetRoutes(deps: AppDeps): RouteDef[] {
       summary: 'One dataset version', params: z.object({ dataset_version_id: uuidParam }),
       responses: { 200: { description: '{id, dataset_id, version, row_count, column_count, columns, created_at}' } },
       handler: async (ctx, { params }) => {
-        const v = await ds.getRepository(DatasetVersion).findOneBy({ id: params.dataset_version_id });
-        if (!v) throw notFound('Dataset version not found');
-        try {
-          await datasetForUser(ds.manager, me(ctx), v.datasetId);
-        } catch {
-          throw notFound('Dataset version not found');
-        }
+        const v = await versionForUser(ds.manager, me(ctx), params.dataset_version_id);
         return presentVersion(v);
       },
     }),
@@ -372,13 +366,7 @@ export function datasetRoutes(deps: AppDeps): RouteDef[] {
       query: z.object({ n: z.coerce.number().int().min(1).max(10_000).default(100), seed: z.coerce.number().int().min(0).max(2 ** 31 - 1).default(42) }),
       responses: { 200: { description: '{dataset_version_id, rows, count}' } },
       handler: async (ctx, { params, query }) => {
-        const v = await ds.getRepository(DatasetVersion).findOneBy({ id: params.dataset_version_id });
-        if (!v) throw notFound('Dataset version not found');
-        try {
-          await datasetForUser(ds.manager, me(ctx), v.datasetId);
-        } catch {
-          throw notFound('Dataset version not found');
-        }
+        const v = await versionForUser(ds.manager, me(ctx), params.dataset_version_id);
         const rows = await sample(await parquetOf(v), query.n, query.seed);
         return { dataset_version_id: v.id, rows, count: rows.length };
       },

@@ -3,7 +3,7 @@ import { Job, JOB_KINDS, JOB_STATUSES } from '../../entities';
 import type { AppDeps } from '../context';
 import { notFound } from '../errors';
 import { route, RouteDef } from '../route';
-import { projectForUser } from '../services/access';
+import { assertProjectAccess } from '../services/access';
 import { JobService, presentJob } from '../services/jobs';
 import { listQuery, uuidParam } from '../validation';
 
@@ -18,12 +18,7 @@ export function jobRoutes(deps: AppDeps): RouteDef[] {
   async function jobForUser(userId: string, jobId: string, minRole: 'viewer' | 'editor' = 'viewer'): Promise<Job> {
     const job = await ds.getRepository(Job).findOneBy({ id: jobId });
     if (!job) throw notFound('Job not found');
-    try {
-      await projectForUser(ds.manager, userId, job.projectId, minRole);
-    } catch (err) {
-      if ((err as { status?: number }).status === 404) throw notFound('Job not found');
-      throw err;
-    }
+    await assertProjectAccess(ds.manager, userId, job.projectId, 'Job not found', minRole);
     return job;
   }
 

@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { Project, PROJECT_ROLES, ProjectMember, ProjectRole } from '../../entities';
-import { forbidden, notFound } from '../errors';
+import { forbidden, HttpError, notFound } from '../errors';
 
 export function roleRank(role: ProjectRole): number {
   return PROJECT_ROLES.indexOf(role);
@@ -28,6 +28,19 @@ export async function projectForUser(
   const role = row.raw[0].member_role as ProjectRole;
   if (roleRank(role) < roleRank(minRole)) throw forbidden(`This action requires the ${minRole} role in the project`);
   return { project, role };
+}
+
+/**
+ * Access check for a resource that belongs to a project: a non-member gets the resource's
+ * own 404 text (for example `Dataset not found`), never a hint that the project exists.
+ */
+export async function assertProjectAccess(em: EntityManager, userId: string, projectId: string, notFoundDetail: string, minRole: ProjectRole = 'viewer') {
+  try {
+    return await projectForUser(em, userId, projectId, minRole);
+  } catch (err) {
+    if (err instanceof HttpError && err.status === 404) throw notFound(notFoundDetail);
+    throw err;
+  }
 }
 
 /** Project ids the user can see, for filtering lists of project-owned resources. */

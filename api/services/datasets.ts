@@ -6,7 +6,7 @@ import { Artifact, Dataset, DatasetVersion, ProjectQualityPolicy } from '../../e
 import { DataValidationError, ingestFile, IngestResult, qualityReport, QualityPolicy, QualityReport, UnsupportedFileTypeError } from '../../engine/data';
 import type { ArtifactStore } from '../../platform/artifact-store';
 import { notFound, unprocessable } from '../errors';
-import { projectForUser } from './access';
+import { assertProjectAccess } from './access';
 
 export interface IngestedUpload {
   ingest: IngestResult;
@@ -111,13 +111,17 @@ function safeStem(name: string): string {
 export async function datasetForUser(em: EntityManager, userId: string, datasetId: string, minRole: 'viewer' | 'editor' = 'viewer'): Promise<Dataset> {
   const dataset = await em.getRepository(Dataset).findOneBy({ id: datasetId });
   if (!dataset) throw notFound('Dataset not found');
-  try {
-    await projectForUser(em, userId, dataset.projectId, minRole);
-  } catch (err) {
-    if ((err as { status?: number }).status === 404) throw notFound('Dataset not found');
-    throw err;
-  }
+  await assertProjectAccess(em, userId, dataset.projectId, 'Dataset not found', minRole);
   return dataset;
+}
+
+/** A dataset version the user can reach; otherwise 404 `Dataset version not found`. */
+export async function versionForUser(em: EntityManager, userId: string, versionId: string): Promise<DatasetVersion> {
+  const v = await em.getRepository(DatasetVersion).findOneBy({ id: versionId });
+  if (!v) throw notFound('Dataset version not found');
+  const dataset = await em.getRepository(Dataset).findOneByOrFail({ id: v.datasetId });
+  await assertProjectAccess(em, userId, dataset.projectId, 'Dataset version not found');
+  return v;
 }
 
 /** The latest version, or a given version number, of a dataset; 404 `Dataset version not found`. */
