@@ -1,5 +1,36 @@
-import type { DataSource } from 'typeorm';
-import { Job, JobStatus, TERMINAL_JOB_STATUSES } from '../entities';
+import type { DataSource, EntityManager } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { Job, JobStatus, JsonMap } from '../entities';
+
+/**
+ * Resources whose status moves with their job, in the spelling the spec gives the resource.
+ * Called in the same transaction as the job update.
+ */
+const RESOURCE_STATUS: Partial<Record<Job['kind'], (em: EntityManager, job: Job, status: JobStatus, error: string | null) => Promise<void>>> = {
+  automl_train: async (em, job, status, error) => {
+    const started = status === 'running' ? ', started_at = COALESCE(started_at, now())' : '';
+    const finished = ['succeeded', 'failed', 'canceled'].includes(status) ? ', finished_at = now()' : '';
+    await em.query(
+      `UPDATE experiments SET status = $2, error = $3, updated_at = now()${started}${finished} WHERE id = $1 AND status NOT IN ('succeeded','failed','canceled')`,
+      [job.entityId, status, error],
+    );
+  },
+};
+
+async function setStatus(ds: DataSource, jobId: string, patch: QueryDeepPartialEntity<Job>, allowedFrom: JobStatus[]): Promise<void> {
+  await ds.transaction(async (em) => {
+    const r = await em
+      .getRepository(Job)
+      .createQueryBuilder()
+      .update(Job)
+      .set(patch)
+      .where('id = :jobId AND status IN (:...allowedFrom)', { jobId, allowedFrom })
+      .execute();
+    if (!r.affected) return;
+    const job = await em.getRepository(Job).findOneByOrFail({ id: jobId });
+    await RESOURCE_STATUS[job.kind]?.(em, job, job.status, job.error);
+  });
+}
 
 export interface JobActivities {
   markJobRunning(jobId: string): Promise<void>;
@@ -8,18 +39,12 @@ export interface JobActivities {
 
 /** Status writes of the job row, called by every job workflow through `runJob`. */
 export function createJobActivities(ds: DataSource): JobActivities {
-  const repo = () => ds.getRepository(Job);
   return {
     async markJobRunning(jobId) {
-      await repo()
-        .createQueryBuilder()
-        .update(Job)
-        .set({ status: 'running', startedAt: () => 'COALESCE(started_at, now())', message: 'running' })
-        .where('id = :jobId AND status IN (:...open)', { jobId, open: ['queued', 'running'] })
-        .execute();
+      await setStatus(ds, jobId, { status: 'running', startedAt: () => 'COALESCE(started_at, now())', message: 'running' }, ['queued', 'running']);
     },
     async markJobFinished(jobId, outcome) {
-      const patch: Partial<Job> = {
+      const patch: QueryDeepPartialEntity<Job> = {
         status: outcome.status,
         finishedAt: new Date(),
         error: outcome.error ?? null,
@@ -27,14 +52,9 @@ export function createJobActivities(ds: DataSource): JobActivities {
       };
       if (outcome.status === 'succeeded') {
         patch.progress = 100;
-        patch.result = outcome.result ?? {};
+        patch.result = (outcome.result ?? {}) as JsonMap;
       }
-      await repo()
-        .createQueryBuilder()
-        .update(Job)
-        .set(patch)
-        .where('id = :jobId AND status NOT IN (:...done)', { jobId, done: TERMINAL_JOB_STATUSES })
-        .execute();
+      await setStatus(ds, jobId, patch, ['queued', 'running']);
     },
   };
 }

@@ -13,7 +13,10 @@ import { apiKeyRoutes } from './routes/api-keys';
 import { artifactRoutes } from './routes/artifacts';
 import { authRoutes } from './routes/auth';
 import { datasetRoutes } from './routes/datasets';
+import { experimentRoutes } from './routes/experiments';
 import { jobRoutes } from './routes/jobs';
+import { modelRoutes } from './routes/models';
+import { ModelServing } from './services/model-serving';
 import { pageRoutes } from './routes/pages';
 import { projectRoutes } from './routes/projects';
 import { systemRoutes } from './routes/system';
@@ -22,7 +25,7 @@ import { scopeAllows } from './scopes';
 const VERSION = '0.1.0';
 
 /** Every route module of the API, in the order they appear in the OpenAPI document. */
-const ROUTE_MODULES = [systemRoutes, authRoutes, apiKeyRoutes, projectRoutes, datasetRoutes, jobRoutes, artifactRoutes, pageRoutes];
+const ROUTE_MODULES = [systemRoutes, authRoutes, apiKeyRoutes, projectRoutes, datasetRoutes, experimentRoutes, jobRoutes, artifactRoutes, pageRoutes];
 
 /**
  * Builds the Koa application from its dependencies. Per route, in order: client-address
@@ -31,7 +34,8 @@ const ROUTE_MODULES = [systemRoutes, authRoutes, apiKeyRoutes, projectRoutes, da
 export function createApp(deps: AppDeps): Koa<AppState> {
   const app = new Koa<AppState>({ proxy: deps.config.trustProxy });
   const limiter = new RateLimiter(deps.ds, deps.config.rateLimits);
-  const defs: RouteDef[] = ROUTE_MODULES.flatMap((m) => m(deps));
+  const serving = deps.serving ?? new ModelServing(deps.ds, deps.store);
+  const defs: RouteDef[] = [...ROUTE_MODULES.flatMap((m) => m(deps)), ...modelRoutes(deps, serving)];
   const openapi = buildOpenApi(
     [...defs, route({ method: 'get', path: '/api/openapi.json', tag: 'system', auth: 'public', rateLimit: 'none', summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1' } }, handler: async () => undefined })],
     VERSION,

@@ -6,6 +6,7 @@ import type { Config } from '../platform/config';
 import type { Logger } from '../platform/logger';
 import type { Mailer } from '../platform/mail';
 import type { TemporalGateway } from '../platform/temporal-client';
+import type { ModelServing } from './services/model-serving';
 
 /** What every route handler is built from: handed over once at startup. */
 export interface AppDeps {
@@ -15,6 +16,8 @@ export interface AppDeps {
   mailer: Mailer;
   store: ArtifactStore;
   log: Logger;
+  /** Model scoring with its ONNX session pool; created by the app when not given. */
+  serving?: ModelServing;
 }
 
 export interface Principal {

@@ -3,6 +3,7 @@ import type { AppDeps } from './context';
 import { createApp } from './app';
 import { reconcileJobs } from './services/job-reconciler';
 import { JobService } from './services/jobs';
+import { ModelServing } from './services/model-serving';
 
 export interface RunningApi {
   server: http.Server;
@@ -12,7 +13,8 @@ export interface RunningApi {
 
 /** Listens on `port` (0: any free port) and runs the job reconciler on its interval. */
 export async function startApi(deps: AppDeps, port: number, host: string): Promise<RunningApi> {
-  const app = createApp(deps);
+  const serving = deps.serving ?? new ModelServing(deps.ds, deps.store);
+  const app = createApp({ ...deps, serving });
   const server = http.createServer(app.callback());
   server.requestTimeout = 0; // uploads and exports stream for as long as they need
   await new Promise<void>((resolve) => server.listen(port, host, resolve));
@@ -30,6 +32,7 @@ export async function startApi(deps: AppDeps, port: number, host: string): Promi
     stop: async () => {
       if (timer) clearInterval(timer);
       server.closeAllConnections();
+      await serving.close();
       await new Promise<void>((r) => server.close(() => r()));
     },
   };

@@ -18,12 +18,13 @@ export async function runWorkerProcess(families: QueueFamily[]): Promise<void> {
   const ds = createDataSource({ url: config.databaseUrl, poolSize: 2 });
   // The API process owns migrations; workers only connect.
   await ds.initialize();
-  const { workers, connection } = await createWorkers({ config, dataSource: ds, families });
+  const { workers, connection, trainingPool } = await createWorkers({ config, dataSource: ds, families });
   log.info({ queues: families.map((f) => config.taskQueues[f]) }, 'workers polling');
   const stop = () => workers.forEach((w) => w.shutdown());
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   await Promise.all(workers.map((w) => w.run()));
+  await trainingPool.close();
   await connection.close();
   await ds.destroy();
 }

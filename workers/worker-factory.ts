@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { bundleWorkflowCode, NativeConnection, Worker, WorkerOptions } from '@temporalio/worker';
 import type { DataSource } from 'typeorm';
-import { createActivities } from '../activities';
+import { createActivities, TrainingPool } from '../activities';
 import type { Config } from '../platform/config';
 import { ArtifactStore } from '../platform/artifact-store';
 import type { QueueFamily } from '../workflows/job-kinds';
@@ -19,10 +19,11 @@ export interface WorkerSetOptions {
  * Creates one Worker per queue family. `io` and `cpu` run workflows and activities; the
  * `gpu` worker registers activities only (GPU machines run nothing else).
  */
-export async function createWorkers(opts: WorkerSetOptions): Promise<{ workers: Worker[]; connection: NativeConnection }> {
+export async function createWorkers(opts: WorkerSetOptions): Promise<{ workers: Worker[]; connection: NativeConnection; trainingPool: TrainingPool }> {
   const { config } = opts;
   const connection = opts.connection ?? (await NativeConnection.connect({ address: config.temporal.address }));
-  const activities = createActivities({ dataSource: opts.dataSource, store: new ArtifactStore(config.artifactDir) });
+  const trainingPool = new TrainingPool();
+  const activities = createActivities({ dataSource: opts.dataSource, store: new ArtifactStore(config.artifactDir), trainingPool });
   // Bundle the workflows once per process, not once per worker.
   const needsWorkflows = opts.families.some((f) => f !== 'gpu');
   const workflowSource: Pick<WorkerOptions, 'workflowBundle'> = opts.workflowBundlePath
@@ -43,5 +44,5 @@ export async function createWorkers(opts: WorkerSetOptions): Promise<{ workers: 
     };
     workers.push(await Worker.create(family === 'gpu' ? base : { ...base, ...workflowSource }));
   }
-  return { workers, connection };
+  return { workers, connection, trainingPool };
 }

@@ -1,2 +1,3 @@
 /** Every workflow the workers register. One file per job kind. */
 export { projectExportWorkflow } from './project-export';
+export { automlTrainWorkflow } from './automl-train';

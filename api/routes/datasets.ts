@@ -70,6 +70,13 @@ export function datasetRoutes(deps: AppDeps): RouteDef[] {
     ctx.body = stream;
   }
 
+  /** Experiments keep their training data: a version they use cannot be deleted under them. */
+  async function assertNoExperiments(versionIds: string[]) {
+    if (!versionIds.length) return;
+    const [{ n }] = await ds.query('SELECT count(*)::int AS n FROM experiments WHERE dataset_version_id = ANY($1)', [versionIds]);
+    if (n > 0) throw conflict(`The data is used by ${n} experiment(s); delete them first`);
+  }
+
   async function upload(ctx: AppContext, target: { datasetId?: string }) {
     const received = await receiveUpload(ctx, tmpRoot, config.limits.maxDatasetUploadBytes);
     try {
@@ -284,8 +291,16 @@ export function datasetRoutes(deps: AppDeps): RouteDef[] {
       responses: { 200: { description: '{experiments, models, deployments}' } },
       handler: async (ctx, { params }) => {
         await datasetForUser(ds.manager, me(ctx), params.dataset_id);
-        // Experiments, models and deployments link here when their tables exist.
-        return { experiments: [], models: [], deployments: [] };
+        const experiments: { id: string; name: string; target_column: string; problem_type: string; status: string; model_count: number }[] = await ds.query(
+          `SELECT e.id, e.name, e.target_column, e.problem_type, e.status, (SELECT count(*)::int FROM models m WHERE m.experiment_id = e.id) AS model_count
+             FROM experiments e JOIN dataset_versions v ON v.id = e.dataset_version_id WHERE v.dataset_id = $1 ORDER BY e.created_at`,
+          [params.dataset_id],
+        );
+        const models: { id: string; name: string; algorithm: string; experiment_id: string }[] = experiments.length
+          ? await ds.query(`SELECT m.id, m.name, m.algo AS algorithm, m.experiment_id FROM models m WHERE m.experiment_id = ANY($1) ORDER BY m.created_at`, [experiments.map((e) => e.id)])
+          : [];
+        // Deployments join here when they exist.
+        return { experiments, models, deployments: [] };
       },
     }),
     route({
@@ -295,6 +310,7 @@ export function datasetRoutes(deps: AppDeps): RouteDef[] {
       handler: async (ctx, { params }) => {
         const d = await datasetForUser(ds.manager, me(ctx), params.dataset_id, 'editor');
         const versions = await ds.getRepository(DatasetVersion).findBy({ datasetId: d.id });
+        await assertNoExperiments(versions.map((v) => v.id));
         await ds.getRepository(Dataset).delete({ id: d.id });
         await deleteVersionFiles(ds, store, versions.map((v) => v.artifactId));
         return { ok: true };
@@ -333,6 +349,7 @@ export function datasetRoutes(deps: AppDeps): RouteDef[] {
         const v = await versionOf(ds.manager, d.id, params.version);
         const count = await ds.getRepository(DatasetVersion).countBy({ datasetId: d.id });
         if (count <= 1) throw conflict('Cannot delete the only version of a dataset; delete the dataset instead');
+        await assertNoExperiments([v.id]);
         await ds.getRepository(DatasetVersion).delete({ id: v.id });
         await deleteVersionFiles(ds, store, [v.artifactId]);
         return { ok: true };

@@ -123,15 +123,25 @@ export function projectRoutes(deps: AppDeps): RouteDef[] {
       responses: { 200: { description: '{project_id, events}' } },
       handler: async (ctx, { params }) => {
         await projectForUser(ds.manager, ctx.state.principal!.user.id, params.project_id);
-        // Experiments add their events here when their table exists.
         const datasetEvents: { id: string; name: string; version: number; rows: string; columns: number; timestamp: Date }[] = await ds.query(
           `SELECT v.id, d.name, v.version, v.row_count AS rows, v.column_count AS columns, v.created_at AS timestamp
              FROM dataset_versions v JOIN datasets d ON d.id = v.dataset_id WHERE d.project_id = $1`,
           [params.project_id],
         );
-        const events = datasetEvents
-          .map((e) => ({ id: e.id, type: 'dataset' as const, name: e.name, version: e.version, rows: Number(e.rows), columns: e.columns, timestamp: new Date(e.timestamp).toISOString() }))
-          .sort((a, b) => b.timestamp.localeCompare(a.timestamp));
+        const experimentEvents: { id: string; name: string; status: string; target_column: string; problem_type: string; best_model_type: string | null; started_at: Date | null; finished_at: Date | null; timestamp: Date }[] = await ds.query(
+          `SELECT e.id, e.name, e.status, e.target_column, e.problem_type, m.algo AS best_model_type, e.started_at, e.finished_at, e.created_at AS timestamp
+             FROM experiments e LEFT JOIN models m ON m.id = e.best_model_id WHERE e.project_id = $1`,
+          [params.project_id],
+        );
+        const events = [
+          ...datasetEvents.map((e) => ({ id: e.id, type: 'dataset' as const, name: e.name, version: e.version, rows: Number(e.rows), columns: e.columns, timestamp: new Date(e.timestamp).toISOString() })),
+          ...experimentEvents.map((e) => ({
+            id: e.id, type: 'experiment' as const, name: e.name, status: e.status, target_column: e.target_column, problem_type: e.problem_type,
+            best_model_type: e.best_model_type,
+            duration: e.started_at && e.finished_at ? (new Date(e.finished_at).getTime() - new Date(e.started_at).getTime()) / 1000 : null,
+            timestamp: new Date(e.timestamp).toISOString(),
+          })),
+        ].sort((a, b) => b.timestamp.localeCompare(a.timestamp));
         return { project_id: params.project_id, events };
       },
     }),

@@ -4,14 +4,11 @@ import { conflict, forbidden, notFound, unprocessable } from '../errors';
 import { likePattern } from '../validation';
 import { roleRank } from './access';
 
-/**
- * Per-project counts as SQL expressions over `p`. Experiments and models read 0 until their
- * tables exist; each of those issues replaces its line here.
- */
+/** Per-project counts as SQL expressions over `p`. */
 export const PROJECT_COUNTS: Record<'dataset_count' | 'experiment_count' | 'model_count', string> = {
   dataset_count: 'SELECT count(*) FROM datasets d WHERE d.project_id = p.id',
-  experiment_count: '0',
-  model_count: '0',
+  experiment_count: 'SELECT count(*) FROM experiments e WHERE e.project_id = p.id',
+  model_count: 'SELECT count(*) FROM models m WHERE m.project_id = p.id',
 };
 
 export const PROJECT_SORT_FIELDS = ['created_at', 'name', 'dataset_count', 'model_count', 'experiment_count'] as const;

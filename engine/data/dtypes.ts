@@ -78,29 +78,31 @@ export async function describeColumns(conn: DuckDBConnection, source: string): P
   return rows.map((r) => ({ name: String(r.column_name), duckType: String(r.column_type) }));
 }
 
+/** Rows read to rule out category candidates before any full scan (see {@link inferDtypes}). */
+export const CATEGORY_SAMPLE_ROWS = 100_000;
+
 /**
- * Infers the contract dtype of every column of `source`. VARCHAR columns cost one scan: HyperLogLog
- * (approx_count_distinct) first, because exact distinct counts of a high-cardinality column of a
- * multi-GB file are expensive, then an exact count only for the columns that could be categories.
+ * Infers the contract dtype of every column of `source`. A VARCHAR column is a category only with at most
+ * {@link CATEGORY_MAX_DISTINCT} distinct values; a bounded sample already proves most text columns are not
+ * (more distinct values in the sample than the limit means more in the whole column), so the full scan
+ * (exact counts) only touches the remaining low-cardinality candidates, which hash-aggregate cheaply.
  */
 export async function inferDtypes(conn: DuckDBConnection, source: string): Promise<ColumnInfo[]> {
   const cols = await describeColumns(conn, source);
   const varchar = cols.filter((c) => baseDtype(c.duckType) === 'object' && c.duckType.toUpperCase() === 'VARCHAR');
   const categories = new Set<string>();
   if (varchar.length > 0) {
-    const approxSel = varchar
-      .map((c, i) => `count(${sqlIdent(c.name)}) AS n${i}, approx_count_distinct(${sqlIdent(c.name)}) AS d${i}`)
-      .join(', ');
-    const approx = await queryOne(conn, `SELECT ${approxSel} FROM ${source}`);
-    // HLL error is a few percent; 2x margin guarantees no true category is dropped before the exact check.
-    const candidates = varchar
-      .map((c, i) => ({ c, nonNull: Number(approx[`n${i}`]), d: Number(approx[`d${i}`]) }))
-      .filter((x) => x.d <= CATEGORY_MAX_DISTINCT * 2 && x.nonNull > 0);
+    // Exact distinct counts on the sample, capped: a sample that already exceeds the limit decides the column.
+    const sampleSel = varchar.map((c, i) => `count(DISTINCT ${sqlIdent(c.name)}) AS d${i}`).join(', ');
+    const sample = await queryOne(conn, `SELECT ${sampleSel} FROM (SELECT * FROM ${source} LIMIT ${CATEGORY_SAMPLE_ROWS})`);
+    const candidates = varchar.filter((_, i) => Number(sample[`d${i}`]) <= CATEGORY_MAX_DISTINCT);
     if (candidates.length > 0) {
-      const exactSel = candidates.map((x, i) => `count(DISTINCT ${sqlIdent(x.c.name)}) AS d${i}`).join(', ');
+      const exactSel = candidates
+        .map((c, i) => `count(${sqlIdent(c.name)}) AS n${i}, count(DISTINCT ${sqlIdent(c.name)}) AS d${i}`)
+        .join(', ');
       const exact = await queryOne(conn, `SELECT ${exactSel} FROM ${source}`);
-      candidates.forEach((x, i) => {
-        if (isCategory(Number(exact[`d${i}`]), x.nonNull)) categories.add(x.c.name);
+      candidates.forEach((c, i) => {
+        if (isCategory(Number(exact[`d${i}`]), Number(exact[`n${i}`]))) categories.add(c.name);
       });
     }
   }

@@ -2,6 +2,7 @@
  * Thin helpers around @duckdb/node-api shared by the data engine: connection lifetime,
  * SQL literal quoting and JSON-safe value conversion.
  */
+import { availableParallelism } from 'node:os';
 import {
   DuckDBConnection,
   DuckDBDateValue,
@@ -18,7 +19,8 @@ export type JsonSafe = string | number | boolean | null;
  * A fresh instance per call keeps calls independent (no shared catalog state) and costs ~1 ms.
  */
 export async function withConnection<T>(fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
-  const instance = await DuckDBInstance.create(':memory:');
+  // Explicit: DuckDB's own guess can miss CPU quotas of containers, and every scan here parallelises.
+  const instance = await DuckDBInstance.create(':memory:', { threads: String(availableParallelism()) });
   const conn = await instance.connect();
   try {
     return await fn(conn);

@@ -2,8 +2,8 @@
  * Equal-width histograms computed by DuckDB with numpy.histogram's exact binning rules, so counts
  * match `numpy.histogram(x, bins)` bit for bit (edges from linspace, last bin closed on the right).
  */
-import { DuckDBConnection } from '@duckdb/node-api';
-import { queryRows, sqlIdent, sqlString } from './duck';
+import { DuckDBMapValue, DuckDBValue } from '@duckdb/node-api';
+import { sqlString } from './duck';
 
 /** Counts per bin and the bins' edges (length counts.length + 1). */
 export interface Histogram {
@@ -34,39 +34,34 @@ export function sqlDouble(x: number): string {
 }
 
 /**
- * Histogram of non-null `column` of `table` between `min` and `max`.
- * Mirrors numpy: index = floor((x - first) * bins / (last - first)), then corrected against the edges.
+ * numpy's bin of `x` (a DOUBLE SQL expression) as a SQL expression, for DuckDB's `histogram()` aggregate, so the
+ * counts come out of the same scan as other statistics. Mirrors numpy: index = floor((x - first) * bins /
+ * (last - first)), clamped, then corrected by one against the linspace edges. `counts` turns the aggregate's MAP
+ * into the counts array.
  */
-export async function histogram(
-  conn: DuckDBConnection,
-  table: string,
-  column: string,
+export function histogramBins(
+  x: string,
   min: number,
   max: number,
   bins = HISTOGRAM_BINS,
-): Promise<Histogram> {
+): { index: string; edges: number[]; counts: (map: DuckDBValue) => Histogram } {
   const edges = equalWidthEdges(min, max, bins);
   const first = edges[0];
   const norm = bins / (edges[bins] - first);
   const e = `[${edges.map(sqlDouble).join(', ')}]`;
-  const x = `CAST(${sqlIdent(column)} AS DOUBLE)`;
-  const rows = await queryRows(
-    conn,
-    `WITH b AS (
-       SELECT ${x} AS x, least(greatest(CAST(floor((${x} - ${sqlDouble(first)}) * ${sqlDouble(norm)}) AS BIGINT), 0), ${bins - 1}) AS i0
-       FROM ${table} WHERE ${sqlIdent(column)} IS NOT NULL
-     ), c AS (
-       SELECT CASE WHEN x < (${e})[i0 + 1] THEN i0 - 1
-                   WHEN i0 <> ${bins - 1} AND x >= (${e})[i0 + 2] THEN i0 + 1
-                   ELSE i0 END AS i
-       FROM b
-     )
-     SELECT i, count(*) AS n FROM c GROUP BY i`,
-  );
-  const counts = new Array<number>(bins).fill(0);
-  for (const r of rows) {
-    const i = Number(r.i);
-    if (i >= 0 && i < bins) counts[i] += Number(r.n);
-  }
-  return { counts, bin_edges: edges };
+  const i0 = `least(greatest(CAST(floor((${x} - ${sqlDouble(first)}) * ${sqlDouble(norm)}) AS BIGINT), 0), ${bins - 1})`;
+  const index = `CASE WHEN ${x} < (${e})[${i0} + 1] THEN ${i0} - 1
+    WHEN ${i0} <> ${bins - 1} AND ${x} >= (${e})[${i0} + 2] THEN ${i0} + 1
+    ELSE ${i0} END`;
+  const counts = (map: DuckDBValue): Histogram => {
+    const out = new Array<number>(bins).fill(0);
+    if (map instanceof DuckDBMapValue) {
+      for (const { key, value } of map.entries) {
+        const i = Number(key);
+        if (i >= 0 && i < bins) out[i] += Number(value);
+      }
+    }
+    return { counts: out, bin_edges: edges };
+  };
+  return { index, edges, counts };
 }

@@ -4,10 +4,10 @@
  * 'linear'), skewness is the adjusted Fisher-Pearson coefficient (pandas skew), kurtosis is the bias-corrected
  * excess kurtosis (pandas kurt), missing counts NULL and NaN.
  */
-import { DuckDBConnection } from '@duckdb/node-api';
+import { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { Dtype } from './dtypes';
 import { queryOne, queryRows, sqlIdent, toJsonSafe, toNumber, withConnection } from './duck';
-import { HISTOGRAM_BINS, Histogram, histogram, sqlDouble } from './histogram';
+import { HISTOGRAM_BINS, Histogram, histogramBins, sqlDouble } from './histogram';
 import { isNumeric, openTable } from './table';
 
 /** Statistics of an int64/float64 column. Values are null when undefined (e.g. std of one value). */
@@ -71,25 +71,12 @@ function pct(part: number, whole: number): number {
 }
 
 /**
- * Skewness and excess kurtosis with pandas' bias corrections, from central moments computed by DuckDB in a
- * second pass around the mean. DuckDB's own skewness()/kurtosis() use raw power sums, which lose ~8 digits to
+ * Skewness and excess kurtosis with pandas' bias corrections, from central moment sums (s2, s3, s4) computed by
+ * DuckDB around the mean. DuckDB's own skewness()/kurtosis() use raw power sums, which lose ~8 digits to
  * cancellation when the mean is large relative to the spread (diamonds.depth: 6e-8 relative error vs pandas).
  */
-async function shapeMoments(
-  conn: DuckDBConnection,
-  name: string,
-  n: number,
-  mean: number | null,
-): Promise<{ skewness: number | null; kurtosis: number | null }> {
-  if (mean === null || n < 3) return { skewness: null, kurtosis: null };
-  const d = `(CAST(${sqlIdent(name)} AS DOUBLE) - ${sqlDouble(mean)})`;
-  const m = await queryOne(
-    conn,
-    `SELECT sum(${d} * ${d}) AS s2, sum(${d} * ${d} * ${d}) AS s3, sum(${d} * ${d} * ${d} * ${d}) AS s4 FROM ${VIEW}`,
-  );
-  const s2 = toNumber(m.s2) ?? 0;
-  const s3 = toNumber(m.s3) ?? 0;
-  const s4 = toNumber(m.s4) ?? 0;
+function shapeMoments(n: number, s2: number, s3: number, s4: number): { skewness: number | null; kurtosis: number | null } {
+  if (n < 3) return { skewness: null, kurtosis: null };
   // pandas reports 0 (not NaN) for a constant column.
   if (s2 === 0) return { skewness: 0, kurtosis: n < 4 ? null : 0 };
   const m2 = s2 / n;
@@ -99,6 +86,39 @@ async function shapeMoments(
       ? null
       : ((n + 1) * n * (n - 1) * s4) / ((n - 2) * (n - 3) * s2 * s2) - (3 * (n - 1) * (n - 1)) / ((n - 2) * (n - 3));
   return { skewness, kurtosis };
+}
+
+/**
+ * The statistics that need the first pass's mean, quartiles and range, in one scan of the column:
+ * central moment sums, 1.5-IQR outliers and the histogram.
+ */
+async function secondPass(
+  conn: DuckDBConnection,
+  name: string,
+  mean: number,
+  p25: number,
+  p75: number,
+  min: number,
+  max: number,
+): Promise<{ s2: number; s3: number; s4: number; outliers: number; hist: Histogram }> {
+  const x = `CAST(${sqlIdent(name)} AS DOUBLE)`;
+  const d = `(${x} - ${sqlDouble(mean)})`;
+  const iqr = p75 - p25;
+  const bins = histogramBins(x, min, max);
+  const r = await queryOne(
+    conn,
+    `SELECT sum(${d} * ${d}) AS s2, sum(${d} * ${d} * ${d}) AS s3, sum(${d} * ${d} * ${d} * ${d}) AS s4,
+       count(*) FILTER (WHERE ${x} < ${sqlDouble(p25 - 1.5 * iqr)} OR ${x} > ${sqlDouble(p75 + 1.5 * iqr)}) AS o,
+       histogram(${bins.index}) FILTER (WHERE ${x} IS NOT NULL) AS h
+     FROM ${VIEW}`,
+  );
+  return {
+    s2: toNumber(r.s2) ?? 0,
+    s3: toNumber(r.s3) ?? 0,
+    s4: toNumber(r.s4) ?? 0,
+    outliers: Number(r.o),
+    hist: bins.counts(r.h),
+  };
 }
 
 async function numericProfiles(
@@ -132,20 +152,16 @@ async function numericProfiles(
     const min = toNumber(agg[`min${i}`]);
     const max = toNumber(agg[`max${i}`]);
     const mean = toNumber(agg[`mean${i}`]);
-    const { skewness, kurtosis } = await shapeMoments(conn, name, nonNull, mean);
+    let shape: { skewness: number | null; kurtosis: number | null } = { skewness: null, kurtosis: null };
     let outliers = 0;
     let hist: Histogram = { counts: new Array<number>(HISTOGRAM_BINS).fill(0), bin_edges: [] };
-    if (min !== null && max !== null && iqr !== null && p25 !== null && p75 !== null) {
-      const lo = p25 - 1.5 * iqr;
-      const hi = p75 + 1.5 * iqr;
-      const c = sqlIdent(name);
-      const o = await queryOne(
-        conn,
-        `SELECT count(*) AS n FROM ${VIEW} WHERE ${c} < CAST('${lo}' AS DOUBLE) OR ${c} > CAST('${hi}' AS DOUBLE)`,
-      );
-      outliers = Number(o.n);
-      hist = await histogram(conn, VIEW, name, min, max);
+    if (mean !== null && min !== null && max !== null && p25 !== null && p75 !== null) {
+      const second = await secondPass(conn, name, mean, p25, p75, min, max);
+      shape = shapeMoments(nonNull, second.s2, second.s3, second.s4);
+      outliers = second.outliers;
+      hist = second.hist;
     }
+    const { skewness, kurtosis } = shape;
     out[name] = {
       type: 'numeric',
       dtype: 'float64',
@@ -191,18 +207,27 @@ async function categoricalProfile(
   rowCount: number,
 ): Promise<CategoricalProfile> {
   const c = sqlIdent(name);
+  // One hash aggregation gives the distinct count and the top values: the number of groups, and the 10 smallest
+  // (count desc, value asc) by a struct key, i.e. what topValues' ORDER BY ... LIMIT returns.
+  const key = '{a: -n, b: v}';
   const agg = await queryOne(
     conn,
-    `SELECT count(${c}) AS n, count(DISTINCT ${c}) AS u, min(${c}) AS mn, max(${c}) AS mx FROM ${VIEW}`,
+    `SELECT count(*) AS u, coalesce(sum(n), 0) AS nn, min(v) AS mn, max(v) AS mx,
+       min_by(v, ${key}, ${TOP_VALUES}) AS tv, min_by(n, ${key}, ${TOP_VALUES}) AS tn
+     FROM (SELECT ${c} AS v, count(*) AS n FROM ${VIEW} WHERE ${c} IS NOT NULL GROUP BY 1)`,
   );
-  const missing = rowCount - Number(agg.n);
+  const missing = rowCount - Number(agg.nn);
+  const values = (agg.tv as { items?: DuckDBValue[] } | null)?.items ?? [];
+  const counts = (agg.tn as { items?: DuckDBValue[] } | null)?.items ?? [];
+  const top: Record<string, number> = {};
+  values.forEach((v, i) => (top[String(toJsonSafe(v))] = Number(counts[i])));
   const profile: CategoricalProfile = {
     type: 'categorical',
     dtype,
     unique: Number(agg.u),
     missing,
     missing_percent: pct(missing, rowCount),
-    top_values: await topValues(conn, VIEW, name),
+    top_values: top,
   };
   if (dtype === 'datetime64') {
     const mn = toJsonSafe(agg.mn);
@@ -216,6 +241,7 @@ async function categoricalProfile(
 async function correlations(
   conn: DuckDBConnection,
   names: string[],
+  unique: Record<string, number>,
 ): Promise<Record<string, Record<string, number | null>>> {
   const out: Record<string, Record<string, number | null>> = {};
   for (const n of names) out[n] = {};
@@ -228,17 +254,36 @@ async function correlations(
           `SELECT ${pairs.map(([a, b], k) => `corr(CAST(${sqlIdent(a)} AS DOUBLE), CAST(${sqlIdent(b)} AS DOUBLE)) AS c${k}`).join(', ')} FROM ${VIEW}`,
         )
       : {};
-  for (const n of names) {
-    // pandas reports 1 on the diagonal whenever the column has at least two distinct values.
-    const s = await queryOne(conn, `SELECT count(DISTINCT ${sqlIdent(n)}) AS u FROM ${VIEW}`);
-    out[n][n] = Number(s.u) > 1 ? 1 : null;
-  }
+  // pandas reports 1 on the diagonal whenever the column has at least two distinct values.
+  for (const n of names) out[n][n] = (unique[n] ?? 0) > 1 ? 1 : null;
   pairs.forEach(([a, b], k) => {
     const v = toNumber(row[`c${k}`]);
     out[a][b] = v;
     out[b][a] = v;
   });
   return out;
+}
+
+/**
+ * Rows equal to an earlier row, exactly, without hashing whole rows into one big table: rows are grouped by a
+ * 64-bit hash of all columns (8 bytes per row instead of the row), and only rows whose hash occurs more than once
+ * are compared in full. Equal rows always share a hash, so rows outside those groups are all distinct.
+ */
+async function duplicateRows(conn: DuckDBConnection, names: string[]): Promise<number> {
+  if (names.length === 0) return 0;
+  const h = `hash(${names.map(sqlIdent).join(', ')})`;
+  await conn.run(`CREATE OR REPLACE TEMP TABLE dup_hashes AS SELECT h, count(*) AS c FROM (SELECT ${h} AS h FROM ${VIEW}) GROUP BY h HAVING count(*) > 1`);
+  try {
+    const cand = await queryOne(conn, `SELECT count(*) AS k, coalesce(sum(c), 0) AS rows FROM dup_hashes`);
+    if (Number(cand.k) === 0) return 0;
+    const distinct = await queryOne(
+      conn,
+      `SELECT count(*) AS n FROM (SELECT DISTINCT * FROM ${VIEW} WHERE ${h} IN (SELECT h FROM dup_hashes))`,
+    );
+    return Number(cand.rows) - Number(distinct.n);
+  } finally {
+    await conn.run('DROP TABLE IF EXISTS dup_hashes');
+  }
 }
 
 /**
@@ -256,7 +301,7 @@ export async function analyze(parquetPath: string): Promise<DatasetProfile> {
       if (isNumeric(c.dtype)) columns[c.name] = { ...numeric[c.name], dtype: c.dtype };
       else columns[c.name] = await categoricalProfile(conn, c.name, c.dtype, rowCount);
     }
-    const distinctRows = Number((await queryOne(conn, `SELECT count(*) AS n FROM (SELECT DISTINCT * FROM ${VIEW})`)).n);
+    const duplicates = await duplicateRows(conn, cols.map((c) => c.name));
     const memSel = cols
       .map((c) => {
         if (c.dtype === 'bool') return `count(*)`;
@@ -269,9 +314,9 @@ export async function analyze(parquetPath: string): Promise<DatasetProfile> {
     return {
       columns,
       row_count: rowCount,
-      duplicate_rows: rowCount - distinctRows,
+      duplicate_rows: duplicates,
       memory_usage: mem,
-      correlations: await correlations(conn, numericNames),
+      correlations: await correlations(conn, numericNames, Object.fromEntries(numericNames.map((n) => [n, columns[n].unique]))),
     };
   });
 }

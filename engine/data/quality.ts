@@ -181,15 +181,20 @@ export async function qualityReport(parquetPath: string, policy: Partial<Quality
   const { mixed, classCounts } = await withConnection(async (conn) => {
     const cols = await openTable(conn, parquetPath, 't');
     const mixedCols: string[] = [];
-    for (const c of cols) {
-      if (c.dtype !== 'object' && c.dtype !== 'category') continue;
-      const col = sqlIdent(c.name);
-      const r = await queryOne(conn, `SELECT count(${col}) AS n, count(TRY_CAST(trim(${col}) AS DOUBLE)) AS num FROM t`);
-      const n = Number(r.n);
-      const num = Number(r.num);
-      if (n > 0 && num < n && num / n >= pol.mixed_type_numeric_share) {
-        mixedCols.push(`${c.name} (${fmt((num / n) * 100)}% numeric)`);
-      }
+    const text = cols.filter((c) => c.dtype === 'object' || c.dtype === 'category');
+    if (text.length > 0) {
+      // One scan for every text column rather than one per column.
+      const sel = text
+        .map((c, i) => `count(${sqlIdent(c.name)}) AS n${i}, count(TRY_CAST(trim(${sqlIdent(c.name)}) AS DOUBLE)) AS num${i}`)
+        .join(', ');
+      const r = await queryOne(conn, `SELECT ${sel} FROM t`);
+      text.forEach((c, i) => {
+        const n = Number(r[`n${i}`]);
+        const num = Number(r[`num${i}`]);
+        if (n > 0 && num < n && num / n >= pol.mixed_type_numeric_share) {
+          mixedCols.push(`${c.name} (${fmt((num / n) * 100)}% numeric)`);
+        }
+      });
     }
     // top_values only holds 10 classes; an int64 target is counted in full here.
     let counts: number[] | null = null;

@@ -75,6 +75,7 @@ export async function startStack(opts: { env?: Record<string, string>; workers?:
 
   let workers: Worker[] = [];
   let connection: NativeConnection | undefined;
+  let trainingPool: { close(): Promise<void> } | undefined;
   let running: Promise<unknown> = Promise.resolve();
   const families = opts.workers ?? ['io', 'cpu'];
   if (families.length) {
@@ -83,6 +84,7 @@ export async function startStack(opts: { env?: Record<string, string>; workers?:
     const created = await createWorkers({ config, dataSource: wds, families, workflowBundlePath: info.workflowBundlePath });
     workers = created.workers;
     connection = created.connection;
+    trainingPool = created.trainingPool;
     running = Promise.all(workers.map((w) => w.run())).finally(() => wds.destroy());
   }
 
@@ -98,6 +100,7 @@ export async function startStack(opts: { env?: Record<string, string>; workers?:
     async stop() {
       workers.forEach((w) => w.shutdown());
       await running.catch(() => undefined);
+      await trainingPool?.close();
       await connection?.close();
       await api.stop();
       await temporal.close();

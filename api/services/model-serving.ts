@@ -1,0 +1,205 @@
+import type { DataSource } from 'typeorm';
+import { Artifact, DatasetVersion, Experiment, Model } from '../../entities';
+import type { ColumnSchema } from '../../entities';
+import { categoricalFromStrings, Column, Frame, makeFrame } from '../../engine/automl/frame';
+import { ModelJSON, TreeEnsembleModel } from '../../engine/automl/model';
+import { onnxFeedData } from '../../engine/automl/onnx/feeds';
+import { shapRecords } from '../../engine/automl/treeshap';
+import { OnnxSessionPool } from '../../engine/serving/onnx-pool';
+import type { ArtifactStore } from '../../platform/artifact-store';
+import { HttpError, ValidationIssue } from '../errors';
+
+export type InputRow = Record<string, unknown>;
+
+interface Loaded {
+  model: TreeEnsembleModel;
+  schema: ColumnSchema[];
+  threshold: number | null;
+  onnxArtifact: Artifact;
+}
+
+export interface PredictionOut {
+  prediction: string | number;
+  probabilities?: Record<string, number>;
+}
+
+const NUMERIC_DTYPES = new Set(['int64', 'float64']);
+const BOOL_WORDS = new Map<string, boolean>([
+  ['true', true], ['false', false], ['t', true], ['f', false], ['yes', true], ['no', false], ['y', true], ['n', false], ['1', true], ['0', false],
+]);
+
+/**
+ * Scores models with ONNX Runtime (sessions cached in a bounded pool), converting request
+ * rows with the training schema, and explains them with TreeSHAP on the TypeScript model.
+ */
+export class ModelServing {
+  private readonly models = new Map<string, Loaded>();
+
+  constructor(
+    private readonly ds: DataSource,
+    private readonly store: ArtifactStore,
+    readonly pool = new OnnxSessionPool(32),
+    private readonly capacity = 64,
+  ) {}
+
+  private async load(m: Model): Promise<Loaded> {
+    const hit = this.models.get(m.id);
+    if (hit) return hit;
+    const exp = await this.ds.getRepository(Experiment).findOneByOrFail({ id: m.experimentId });
+    const version = await this.ds.getRepository(DatasetVersion).findOneBy({ id: exp.datasetVersionId });
+    const artifact = await this.ds.getRepository(Artifact).findOneByOrFail({ id: m.artifactId });
+    const onnxArtifact = await this.ds.getRepository(Artifact).findOneByOrFail({ id: m.onnxArtifactId as string });
+    const json = JSON.parse(await readAll(this.store, artifact.storageKey)) as ModelJSON;
+    const model = TreeEnsembleModel.fromJSON(json);
+    const schema = (version?.columns ?? model.features.map((f) => ({ name: f.name, dtype: f.kind === 'numeric' ? 'float64' : 'object' }))).filter((c) => c.name !== exp.targetColumn);
+    const threshold = typeof m.metrics.threshold === 'number' ? m.metrics.threshold : null;
+    const loaded = { model, schema, threshold, onnxArtifact };
+    this.models.set(m.id, loaded);
+    while (this.models.size > this.capacity) this.models.delete(this.models.keys().next().value as string);
+    return loaded;
+  }
+
+  /** Input schema of a model: feature name → dtype, as users send it (target excluded). */
+  async schema(m: Model): Promise<ColumnSchema[]> {
+    return (await this.load(m)).schema;
+  }
+
+  /**
+   * Predicts rows. Binary labels use the model's persisted operating threshold.
+   * Throws 422 naming the column for inputs that do not fit the schema.
+   */
+  async predict(m: Model, rows: InputRow[], opts: { contributions?: boolean } = {}) {
+    const l = await this.load(m);
+    const frame = rowsToFrame(rows, l.schema);
+    return this.predictFrame(m, l, frame, opts);
+  }
+
+  async predictFrame(m: Model, l: Loaded | null, frame: Frame, opts: { contributions?: boolean } = {}) {
+    const loaded = l ?? (await this.load(m));
+    const { model } = loaded;
+    const hit = await this.pool.ensure(m.id, async () => Buffer.from(await readAll(this.store, loaded.onnxArtifact.storageKey, null)));
+    let out;
+    try {
+      out = await this.pool.run(m.id, onnxFeedData(model, frame));
+    } catch (err) {
+      throw new HttpError(500, 'Prediction failed');
+    }
+    const n = frame.nrows;
+    const predictions: PredictionOut[] = [];
+    if (model.kind === 'regression') {
+      const v = out.variable.data as number[];
+      for (let i = 0; i < n; i++) predictions.push({ prediction: v[i] });
+    } else {
+      const probs = out.probabilities.data as number[];
+      const K = model.classes.length;
+      for (let i = 0; i < n; i++) {
+        const p: Record<string, number> = {};
+        let best = 0;
+        for (let k = 0; k < K; k++) {
+          p[model.classes[k]] = probs[i * K + k];
+          if (probs[i * K + k] > probs[i * K + best]) best = k;
+        }
+        if (model.kind === 'binary' && loaded.threshold !== null) best = probs[i * K + 1] >= loaded.threshold ? 1 : 0;
+        predictions.push({ prediction: model.classes[best], probabilities: p });
+      }
+    }
+    let contributions: { feature: string; value: number }[][] | undefined;
+    if (opts.contributions) {
+      if (model.kind === 'multiclass') {
+        // One output per class: explain the class each row was predicted as.
+        contributions = predictions.map((p, i) => shapRecords(model, sliceFrame(frame, i), model.classes.indexOf(String(p.prediction)))[0]);
+      } else {
+        contributions = shapRecords(model, frame, 0);
+      }
+    }
+    return { predictions, contributions, cache: hit ? 'hit' : 'miss', threshold: loaded.threshold, classes: model.classes, kind: model.kind };
+  }
+
+  forget(modelId: string): void {
+    this.models.delete(modelId);
+  }
+
+  async close(): Promise<void> {
+    await this.pool.close();
+  }
+}
+
+function sliceFrame(frame: Frame, i: number): Frame {
+  return makeFrame(
+    frame.names,
+    frame.columns.map((c): Column => {
+      if (c.kind === 'numeric') return { kind: 'numeric', values: c.values.subarray(i, i + 1) };
+      if (c.kind === 'datetime') return { kind: 'datetime', epochMs: c.epochMs.subarray(i, i + 1) };
+      return { kind: 'categorical', codes: c.codes.subarray(i, i + 1), levels: c.levels };
+    }),
+  );
+}
+
+async function readAll(store: ArtifactStore, key: string, encoding: BufferEncoding | null = 'utf8'): Promise<string & Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const c of store.read(key)) chunks.push(c as Buffer);
+  const buf = Buffer.concat(chunks);
+  return (encoding ? buf.toString(encoding) : buf) as string & Buffer;
+}
+
+/**
+ * Request rows → a frame typed by the training schema. Numbers may come as numeric strings;
+ * datetimes as ISO strings or epoch milliseconds; unknown keys are ignored; absent features
+ * are missing values (trees route them by their learned default).
+ */
+export function rowsToFrame(rows: InputRow[], schema: ColumnSchema[]): Frame {
+  const issues: ValidationIssue[] = [];
+  const columns: Column[] = schema.map((c) => {
+    if (NUMERIC_DTYPES.has(c.dtype)) {
+      const values = new Float64Array(rows.length);
+      rows.forEach((r, i) => {
+        const v = r[c.name];
+        if (v === null || v === undefined || v === '') values[i] = NaN;
+        else if (typeof v === 'number' && Number.isFinite(v)) values[i] = v;
+        else if (typeof v === 'boolean') values[i] = Number(v);
+        else if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) values[i] = Number(v);
+        else issues.push({ loc: ['body', 'inputs', i, c.name], msg: `${c.name} must be a number`, type: 'type_error' });
+      });
+      return { kind: 'numeric', values };
+    }
+    if (c.dtype === 'datetime64') {
+      const epochMs = new Float64Array(rows.length);
+      rows.forEach((r, i) => {
+        const v = r[c.name];
+        const t = v === null || v === undefined || v === '' ? NaN : typeof v === 'number' ? v : typeof v === 'string' ? Date.parse(v) : NaN;
+        if (Number.isNaN(t) && v !== null && v !== undefined && v !== '') issues.push({ loc: ['body', 'inputs', i, c.name], msg: `${c.name} must be a date/time`, type: 'type_error' });
+        epochMs[i] = t;
+      });
+      return { kind: 'datetime', epochMs };
+    }
+    if (c.dtype === 'bool') {
+      // Stored booleans read back as 'true'/'false'; accept the spellings CSV files use.
+      return categoricalFromStrings(
+        rows.map((r, i) => {
+          const v = r[c.name];
+          if (v === null || v === undefined || v === '') return null;
+          const b = typeof v === 'boolean' ? v : BOOL_WORDS.get(String(v).trim().toLowerCase());
+          if (b === undefined) {
+            issues.push({ loc: ['body', 'inputs', i, c.name], msg: `${c.name} must be a boolean`, type: 'type_error' });
+            return null;
+          }
+          return b ? 'true' : 'false';
+        }),
+      );
+    }
+    return categoricalFromStrings(
+      rows.map((r, i) => {
+        const v = r[c.name];
+        if (v === null || v === undefined) return null;
+        if (typeof v === 'object') {
+          issues.push({ loc: ['body', 'inputs', i, c.name], msg: `${c.name} must be a string, number or boolean`, type: 'type_error' });
+          return null;
+        }
+        // Booleans are stored as the strings DuckDB writes for them.
+        return typeof v === 'boolean' ? (v ? 'true' : 'false') : String(v);
+      }),
+    );
+  });
+  if (issues.length) throw new HttpError(422, issues);
+  return makeFrame(schema.map((c) => c.name), columns);
+}

@@ -1,0 +1,210 @@
+import { binFrame } from './binning';
+import { Column, categoricalFromStrings, makeFrame } from './frame';
+import { HistogramBuilder } from './histogram';
+import { Rng } from './random';
+import { syntheticData } from './testutil';
+import { DEFAULT_TREE_PARAMS, Tree, TreeLearner, TreeParams, leafOfBinnedRow, leafOfRow } from './tree';
+
+function gradients(y: Float64Array): { g: Float64Array; h: Float64Array } {
+  const g = Float64Array.from(y, (v) => -v);
+  return { g, h: new Float64Array(y.length).fill(1) };
+}
+
+function depthOf(t: Tree, node = 0): number {
+  return t.feature[node] < 0 ? 0 : 1 + Math.max(depthOf(t, t.left[node]), depthOf(t, t.right[node]));
+}
+
+function allRows(n: number): Uint32Array {
+  return Uint32Array.from({ length: n }, (_, i) => i);
+}
+
+describe('binning', () => {
+  it('numeric: at most 255 quantile bins with float32 edges, plus a missing bin', () => {
+    const rng = new Rng(3);
+    const n = 20000;
+    const v = Float64Array.from({ length: n }, () => (rng.next() < 0.1 ? NaN : rng.next() * 1000));
+    const b = binFrame(makeFrame(['v'], [{ kind: 'numeric', values: v }]));
+    const f = b.features[0];
+    expect(f.nbins).toBeLessThanOrEqual(255);
+    expect(f.nbins).toBeGreaterThan(200);
+    for (let k = 0; k < f.nbins; k++) expect(Math.fround(f.upper[k])).toBe(f.upper[k]);
+    const counts = new Array<number>(f.nbins + 1).fill(0);
+    for (let i = 0; i < n; i++) {
+      const bin = f.bins[i];
+      counts[bin]++;
+      if (Number.isNaN(v[i])) expect(bin).toBe(f.nbins);
+      else {
+        expect(Math.fround(v[i]) <= f.upper[bin]).toBe(true);
+        if (bin > 0) expect(Math.fround(v[i]) > f.upper[bin - 1]).toBe(true);
+      }
+    }
+    // Quantile bins are roughly equally filled.
+    expect(Math.max(...counts.slice(0, f.nbins))).toBeLessThan((3 * n) / f.nbins);
+  });
+
+  it('numeric with few distinct values: one bin per value', () => {
+    const b = binFrame(makeFrame(['v'], [{ kind: 'numeric', values: Float64Array.from([3, 1, 2, 3, NaN, 1]) }]));
+    expect(Array.from(b.features[0].upper)).toEqual([1, 2, 3]);
+    expect(Array.from(b.features[0].bins)).toEqual([2, 0, 1, 2, 3, 0]);
+  });
+
+  it('categorical: rare levels beyond the cap share one bin', () => {
+    const values: (string | null)[] = [];
+    for (let k = 0; k < 300; k++) for (let r = 0; r < 300 - k; r++) values.push(`L${k}`);
+    values.push(null);
+    const b = binFrame(makeFrame(['c'], [categoricalFromStrings(values)]));
+    const f = b.features[0];
+    expect(f.nbins).toBe(255);
+    expect(f.codesOfBin[254].length).toBe(300 - 254);
+    expect(f.bins[values.length - 1]).toBe(255);
+    // The most frequent level gets the first bin.
+    expect(f.codesOfBin[0]).toEqual([f.levels.indexOf('L0')]);
+  });
+});
+
+describe('histograms', () => {
+  it('sibling by subtraction equals a direct build', () => {
+    const d = syntheticData(500, 'regression', 2);
+    const b = binFrame(d.features);
+    const { g, h } = gradients(d.target.y);
+    const hb = new HistogramBuilder(b);
+    const features = Int32Array.from(b.features.map((_, j) => j));
+    const index = allRows(500);
+    const parent = new Float64Array(b.totalBins * 3);
+    const left = new Float64Array(b.totalBins * 3);
+    const right = new Float64Array(b.totalBins * 3);
+    hb.build(parent, features, index, 0, 500, g, h);
+    hb.build(left, features, index, 0, 200, g, h);
+    hb.build(right, features, index, 200, 500, g, h);
+    hb.subtract(parent, left, features);
+    for (let s = 0; s < parent.length; s++) expect(parent[s]).toBeCloseTo(right[s], 9);
+  });
+
+  it('any feature order and subset gives the same per-feature histograms', () => {
+    const d = syntheticData(700, 'regression', 3);
+    const b = binFrame(d.features);
+    const { g, h } = gradients(d.target.y);
+    const hb = new HistogramBuilder(b);
+    const index = allRows(700);
+    const sorted = new Float64Array(b.totalBins * 3);
+    const shuffled = new Float64Array(b.totalBins * 3);
+    const subset = new Float64Array(b.totalBins * 3);
+    hb.build(sorted, Int32Array.from([0, 1, 2, 3, 4]), index, 50, 650, g, h);
+    hb.build(shuffled, Int32Array.from([4, 0, 2, 1, 3]), index, 50, 650, g, h);
+    hb.build(subset, Int32Array.from([3, 1]), index, 50, 650, g, h, false);
+    expect(Array.from(shuffled)).toEqual(Array.from(sorted));
+    for (const f of [1, 3]) {
+      const a = b.offsets[f] * 3;
+      const e = a + (b.features[f].nbins + 1) * 3;
+      for (let s = a; s < e; s++) expect(subset[s]).toBe((s - a) % 3 === 2 ? 0 : sorted[s]);
+    }
+  });
+});
+
+describe('TreeLearner', () => {
+  const d = syntheticData(2000, 'regression', 5);
+  const b = binFrame(d.features);
+  const { g, h } = gradients(d.target.y);
+  const features = Int32Array.from(b.features.map((_, j) => j));
+  const grow = (p: Partial<TreeParams>, lr = 1) => new TreeLearner(b, { ...DEFAULT_TREE_PARAMS, lambda: 0, minChildWeight: 0, ...p }).grow(allRows(2000), g, h, features, new Rng(1), lr);
+
+  it('leaves partition the rows and hold Newton weights; binned and raw traversal agree', () => {
+    const { tree, leaves, index, masks } = grow({ maxDepth: 5, lambda: 2 }, 0.5);
+    const seen = new Uint8Array(2000);
+    const x = d.features.columns.map((c: Column) => (c.kind === 'numeric' ? c.values : Float64Array.from(c.kind === 'categorical' ? c.codes : [])));
+    for (let q = 0; q < leaves.length; q += 3) {
+      const [node, start, end] = [leaves[q], leaves[q + 1], leaves[q + 2]];
+      let G = 0;
+      for (let i = start; i < end; i++) {
+        const r = index[i];
+        expect(seen[r]).toBe(0);
+        seen[r] = 1;
+        G += g[r];
+        expect(leafOfBinnedRow(tree, masks, b, r)).toBe(node);
+        expect(leafOfRow(tree, Float64Array.from(x, (col) => col[r]))).toBe(node);
+      }
+      expect(tree.count[node]).toBe(end - start);
+      expect(tree.value[node]).toBe(Math.fround((-G / (end - start + 2)) * 0.5));
+    }
+    expect(seen.every((s) => s === 1)).toBe(true);
+    expect(depthOf(tree)).toBeLessThanOrEqual(5);
+    // Covers add up.
+    for (let i = 0; i < tree.feature.length; i++) if (tree.feature[i] >= 0) expect(tree.cover[i]).toBeCloseTo(tree.cover[tree.left[i]] + tree.cover[tree.right[i]], 9);
+  });
+
+  it('lossguide respects max_leaves; depthwise respects min_rows', () => {
+    const lg = grow({ growPolicy: 'lossguide', maxDepth: 0, maxLeaves: 7 }).tree;
+    expect(Array.from(lg.feature).filter((f) => f < 0).length).toBe(7);
+    const dw = grow({ maxDepth: 8, minRows: 50 }).tree;
+    for (let i = 0; i < dw.feature.length; i++) if (dw.feature[i] < 0) expect(dw.count[i]).toBeGreaterThanOrEqual(50);
+  });
+
+  it('gamma blocks weak splits; max_delta_step clips leaf weights', () => {
+    expect(grow({ gamma: 1e12 }).tree.feature.length).toBe(1);
+    const t = grow({ maxDepth: 3, maxDeltaStep: 0.25 }).tree;
+    for (let i = 0; i < t.value.length; i++) expect(Math.abs(t.value[i])).toBeLessThanOrEqual(0.25 + 1e-7);
+  });
+
+  it('finds the best category grouping and learns where missing values go', () => {
+    const n = 600;
+    const levels = ['a', 'b', 'c', 'd', 'e', 'f'];
+    const cats = Array.from({ length: n }, (_, i) => levels[i % 6]);
+    const xs = Float64Array.from({ length: n }, (_, i) => (i % 10 === 0 ? NaN : i % 7));
+    // y is high for {b, e} and for missing x.
+    const y = Float64Array.from({ length: n }, (_, i) => (cats[i] === 'b' || cats[i] === 'e' ? 5 : 0) + (Number.isNaN(xs[i]) ? 3 : 0));
+    const f = makeFrame(['c', 'x'], [categoricalFromStrings(cats), { kind: 'numeric', values: xs }]);
+    const bd = binFrame(f);
+    const gr = gradients(y);
+    const tree = new TreeLearner(bd, { ...DEFAULT_TREE_PARAMS, maxDepth: 2, lambda: 0, minChildWeight: 0 }).grow(allRows(n), gr.g, gr.h, Int32Array.from([0, 1]), new Rng(1), 1).tree;
+    expect(tree.feature[0]).toBe(0);
+    expect(tree.categorical[0]).toBe(1);
+    const set = Array.from(tree.catCodes.subarray(tree.catStart[0], tree.catStart[0] + tree.catLength[0])).map((c) => levels[c]).sort();
+    expect([['b', 'e'], ['a', 'c', 'd', 'f']]).toContainEqual(set);
+    // Second level splits on x: missing (NaN) rows must follow the high side.
+    const child = tree.left[0];
+    expect(tree.feature[child]).toBe(1);
+    const nanLeaf = leafOfRow(tree, [set.includes('b') ? 1 : 0, NaN]);
+    const valLeaf = leafOfRow(tree, [set.includes('b') ? 1 : 0, 3]);
+    expect(tree.value[nanLeaf]).toBeGreaterThan(tree.value[valLeaf] + 2);
+  });
+});
+
+describe('parallel histograms', () => {
+  it('helper threads give the same histogram as one thread', () => {
+    const d = syntheticData(3000, 'regression', 8);
+    const b = binFrame(d.features);
+    const { g, h } = gradients(d.target.y);
+    const features = Int32Array.from([0, 2, 4]);
+    const index = allRows(3000);
+    const one = new Float64Array(b.totalBins * 3);
+    const two = new Float64Array(b.totalBins * 3);
+    new HistogramBuilder(b, 1).build(one, features, index, 100, 2900, g, h);
+    const hb = new HistogramBuilder(b, 2, 10);
+    try {
+      expect(hb.threads).toBe(2);
+      hb.build(two, features, index, 100, 2900, g, h);
+      hb.build(two, features, index, 100, 2900, g, h);
+    } finally {
+      hb.dispose();
+    }
+    for (let s = 0; s < one.length; s++) expect(two[s]).toBeCloseTo(one[s], 9);
+  });
+
+  it('training with two threads is deterministic and matches one thread closely', () => {
+    const d = syntheticData(25000, 'binary', 9);
+    const b = binFrame(d.features);
+    const features = Int32Array.from(b.features.map((_, j) => j));
+    const { g, h } = gradients(d.target.y.map((v) => v - 0.5));
+    const grow = (threads: number) => {
+      const l = new TreeLearner(b, { ...DEFAULT_TREE_PARAMS, maxDepth: 4 }, threads);
+      try {
+        return JSON.stringify(Array.from(l.grow(allRows(25000), g, h, features, new Rng(1), 0.3).tree.value));
+      } finally {
+        l.dispose();
+      }
+    };
+    const a = grow(2);
+    expect(grow(2)).toBe(a);
+    expect(grow(1)).toBe(a);
+  });
+});

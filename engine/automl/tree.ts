@@ -1,0 +1,594 @@
+/**
+ * The histogram tree learner shared by GBM, XGBoost-style boosting and random forests, and the
+ * flat tree representation they all produce.
+ *
+ * Rows live in one Uint32Array permuted in place; every node owns a [start, end) range of it.
+ * Histograms are built only for the smaller child of a split; the larger child's histogram is
+ * the parent's minus the smaller one's, computed in the parent's buffer.
+ *
+ * Split gain is XGBoost's: score(L) + score(R) - score(parent) with
+ * score(G, H) = T(G)^2 / (H + lambda), T the L1 soft threshold by alpha (or the weight-based form
+ * when max_delta_step clips the weight). For squared error with unit hessians this is exactly the
+ * reduction of the squared error, which is what H2O reports as variable importance.
+ *
+ * Categorical splits follow LightGBM: the node's non-empty categories (missing counted as one) are
+ * sorted by sum_gradient / (sum_hessian + cat_smooth) and the best prefix of that order goes left,
+ * which is the optimal partition for squared error (Fisher 1958) and a good one in general.
+ */
+import { BinnedData } from './binning';
+import { HistogramBuilder, HistogramPool } from './histogram';
+import { Rng } from './random';
+
+/** A tree in flat arrays; node 0 is the root, leaves have feature -1. */
+export interface Tree {
+  feature: Int32Array;
+  /** Numeric split: rows with Math.fround(x) <= threshold go left. A float32 value. */
+  threshold: Float64Array;
+  /** 1 when the split is a category-set split. */
+  categorical: Uint8Array;
+  /** Category-set split: codes catCodes[catStart[i] .. catStart[i] + catLength[i]) go left. */
+  catStart: Int32Array;
+  catLength: Int32Array;
+  catCodes: Int32Array;
+  left: Int32Array;
+  right: Int32Array;
+  /** Where missing values (NaN, code -1 or an unknown level) go. */
+  defaultLeft: Uint8Array;
+  /** Leaf output (already scaled by the learning rate, rounded to float32); internal nodes: the weight they would have. */
+  value: Float64Array;
+  /** Sum of hessians of the training rows in the node (row count for squared error). */
+  cover: Float64Array;
+  count: Float64Array;
+  /** Split gain (loss reduction); 0 for leaves. */
+  gain: Float64Array;
+}
+
+export interface TreeParams {
+  /** Maximum depth; 0 = unlimited. */
+  maxDepth: number;
+  /** Maximum number of leaves; 0 = unlimited. */
+  maxLeaves: number;
+  growPolicy: 'depthwise' | 'lossguide';
+  /** Minimum rows in each child (H2O min_rows). */
+  minRows: number;
+  /** Minimum hessian sum in each child (XGBoost min_child_weight). */
+  minChildWeight: number;
+  lambda: number;
+  alpha: number;
+  /** Minimum split gain (XGBoost gamma / min_split_loss). */
+  gamma: number;
+  maxDeltaStep: number;
+  /** Fraction of the tree's features drawn for each depth level. */
+  colsampleByLevel: number;
+  /** Fraction of the level's features drawn for each node. */
+  colsampleByNode: number;
+  /** When > 0, the number of features drawn for each node (random forest mtries); overrides colsampleByNode. */
+  mtries: number;
+  /** Extremely randomized trees: one random threshold per feature and node. */
+  randomSplits: boolean;
+  /** Smoothing added to the hessian when ordering categories. */
+  catSmooth: number;
+  /**
+   * Use the hessian sum as the row count in split checks and skip counting rows in histograms
+   * (a third fewer memory updates). Exact when hessians are all 1 (GBM, DRF); with other
+   * hessians only valid when minRows <= 0 (then "count" only needs to be positive).
+   */
+  countsFromHessian: boolean;
+}
+
+export const DEFAULT_TREE_PARAMS: TreeParams = {
+  maxDepth: 6,
+  maxLeaves: 0,
+  growPolicy: 'depthwise',
+  minRows: 1,
+  minChildWeight: 1,
+  lambda: 1,
+  alpha: 0,
+  gamma: 0,
+  maxDeltaStep: 0,
+  colsampleByLevel: 1,
+  colsampleByNode: 1,
+  mtries: 0,
+  randomSplits: false,
+  catSmooth: 10,
+  countsFromHessian: false,
+};
+
+interface Split {
+  gain: number;
+  feature: number;
+  /** goLeft[bin] for every bin of the feature, the missing bin included. */
+  mask: Uint8Array;
+  GL: number;
+  HL: number;
+  CL: number;
+}
+
+interface Pending {
+  id: number;
+  start: number;
+  end: number;
+  depth: number;
+  G: number;
+  H: number;
+  C: number;
+  hist: Float64Array | null;
+  split: Split | null;
+}
+
+/** A grown tree plus what the trainer needs to update training predictions cheaply. */
+export interface GrownTree {
+  tree: Tree;
+  /** goLeft mask over bins for each internal node (null for leaves): traversal of binned rows. */
+  masks: (Uint8Array | null)[];
+  /** Leaves as (node, start, end) triples over `index`. */
+  leaves: Int32Array;
+  /** The permuted row index; leaf ranges refer to it. Valid until the next grow(). */
+  index: Uint32Array;
+}
+
+function thresholdL1(g: number, alpha: number): number {
+  return g > alpha ? g - alpha : g < -alpha ? g + alpha : 0;
+}
+
+/** Tree learner bound to one binned data set; reuse it for every tree to reuse its buffers. */
+export class TreeLearner {
+  private readonly index: Uint32Array;
+  private readonly scratch: Uint32Array;
+  private readonly pool: HistogramPool;
+  private readonly builder: HistogramBuilder;
+  private readonly order = new Int32Array(256);
+  private readonly ratio = new Float64Array(256);
+
+  /** nthreads > 1 builds the histograms of large nodes on that many threads. Call dispose() when done. */
+  constructor(private readonly data: BinnedData, private readonly p: TreeParams, nthreads = 1) {
+    this.index = new Uint32Array(data.nrows);
+    this.scratch = new Uint32Array(data.nrows);
+    this.pool = new HistogramPool(data.totalBins * 3);
+    this.builder = new HistogramBuilder(data, nthreads);
+    this.co = p.countsFromHessian ? 1 : 2;
+  }
+
+  /** Offset of the row-count measure within a histogram slot: 2 (counts) or 1 (hessians). */
+  private readonly co: number;
+
+  /** Stops helper threads, if any were started. */
+  dispose(): void {
+    this.builder.dispose();
+  }
+
+  /** Leaf weight before the learning rate. */
+  weight(G: number, H: number): number {
+    const d = H + this.p.lambda;
+    if (d <= 0) return 0;
+    let w = -thresholdL1(G, this.p.alpha) / d;
+    const mds = this.p.maxDeltaStep;
+    if (mds > 0) w = Math.max(-mds, Math.min(mds, w));
+    return w;
+  }
+
+  private score(G: number, H: number): number {
+    const d = H + this.p.lambda;
+    if (d <= 0) return 0;
+    if (this.p.maxDeltaStep > 0) {
+      const w = this.weight(G, H);
+      return -(2 * G * w + d * w * w);
+    }
+    const t = thresholdL1(G, this.p.alpha);
+    return (t * t) / d;
+  }
+
+  /**
+   * Grows one tree on the given rows (a subset of the binned data's rows; only their indices are
+   * copied) with the given gradients, considering only `features`.
+   */
+  grow(rows: Uint32Array, grad: Float64Array, hess: Float64Array, features: Int32Array, rng: Rng, learningRate: number): GrownTree {
+    const p = this.p;
+    const n = rows.length;
+    const index = this.index;
+    index.set(rows);
+    const b = new TreeBuilder();
+    let G = 0;
+    let H = 0;
+    for (let i = 0; i < n; i++) {
+      G += grad[rows[i]];
+      H += hess[rows[i]];
+    }
+    const levelFeatures = new Map<number, Int32Array>();
+    const featuresAt = (depth: number): Int32Array => {
+      let fs = levelFeatures.get(depth);
+      if (!fs) {
+        fs = sampleFeatures(features, p.colsampleByLevel, 0, rng);
+        levelFeatures.set(depth, fs);
+      }
+      return fs;
+    };
+    // Uses the real row count (end - start); Pending.C is the count measure histograms carry.
+    const splittable = (depth: number, rows: number): boolean => (p.maxDepth === 0 || depth < p.maxDepth) && rows >= 2 * p.minRows && rows >= 2;
+    const root: Pending = { id: b.add(H, n, this.weight(G, H) * learningRate), start: 0, end: n, depth: 0, G, H, C: this.co === 2 ? n : H, hist: null, split: null };
+    if (splittable(0, n)) {
+      root.hist = this.pool.acquire();
+      this.builder.build(root.hist, features, index, 0, n, grad, hess, this.co === 2);
+      root.split = this.findSplit(root, root.hist, featuresAt(0), rng);
+    }
+    const queue: Pending[] = [root];
+    const leafList: number[] = [];
+    const masks: (Uint8Array | null)[] = [];
+    let leaves = 1;
+    const finish = (node: Pending): void => {
+      if (node.hist) this.pool.release(node.hist);
+      node.hist = null;
+      b.value[node.id] = Math.fround(this.weight(node.G, node.H) * learningRate);
+      leafList.push(node.id, node.start, node.end);
+    };
+    while (queue.length) {
+      let pick = 0;
+      if (p.growPolicy === 'lossguide') {
+        for (let q = 1; q < queue.length; q++) {
+          const gq = queue[q].split?.gain ?? -Infinity;
+          const gp = queue[pick].split?.gain ?? -Infinity;
+          if (gq > gp) pick = q;
+        }
+      }
+      const node = queue.splice(pick, 1)[0];
+      const split = node.split;
+      if (!split || (p.maxLeaves > 0 && leaves >= p.maxLeaves)) {
+        finish(node);
+        continue;
+      }
+      const mid = this.partition(node.start, node.end, this.data.features[split.feature].bins, split.mask);
+      if (mid === node.start || mid === node.end) {
+        // Rounding in subtracted histograms can make an empty side look non-empty; keep a leaf.
+        finish(node);
+        continue;
+      }
+      const GR = node.G - split.GL;
+      const HR = node.H - split.HL;
+      const CR = node.C - split.CL;
+      const lid = b.add(split.HL, mid - node.start, this.weight(split.GL, split.HL) * learningRate);
+      const rid = b.add(HR, node.end - mid, this.weight(GR, HR) * learningRate);
+      b.setSplit(node.id, split.feature, split.mask, lid, rid, split.gain);
+      masks[node.id] = split.mask;
+      leaves++;
+      const L: Pending = { id: lid, start: node.start, end: mid, depth: node.depth + 1, G: split.GL, H: split.HL, C: split.CL, hist: null, split: null };
+      const R: Pending = { id: rid, start: mid, end: node.end, depth: node.depth + 1, G: GR, H: HR, C: CR, hist: null, split: null };
+      const canL = splittable(L.depth, L.end - L.start);
+      const canR = splittable(R.depth, R.end - R.start);
+      if ((canL || canR) && node.hist) {
+        const small = L.end - L.start <= R.end - R.start ? L : R;
+        const large = small === L ? R : L;
+        const smallHist = this.pool.acquire();
+        this.builder.build(smallHist, features, index, small.start, small.end, grad, hess, this.co === 2);
+        this.builder.subtract(node.hist, smallHist, features);
+        small.hist = smallHist;
+        large.hist = node.hist;
+        node.hist = null;
+        const fs = featuresAt(L.depth);
+        if (canL) L.split = this.findSplit(L, L.hist as Float64Array, fs, rng);
+        if (canR) R.split = this.findSplit(R, R.hist as Float64Array, fs, rng);
+      } else if (node.hist) {
+        this.pool.release(node.hist);
+        node.hist = null;
+      }
+      for (const child of [L, R]) {
+        if (child.split) queue.push(child);
+        else finish(child);
+      }
+    }
+    const tree = b.finish(this.data);
+    while (masks.length < tree.feature.length) masks.push(null);
+    return { tree, masks, leaves: Int32Array.from(leafList), index };
+  }
+
+  /**
+   * Stable partition: rows keep ascending order inside every node (the root's rows are sorted),
+   * so histogram passes read the row-major bins at increasing addresses, which the hardware
+   * prefetcher handles far better than the scattered order an in-place swap partition leaves.
+   */
+  private partition(start: number, end: number, bins: Uint8Array, mask: Uint8Array): number {
+    const index = this.index;
+    const scratch = this.scratch;
+    let l = start;
+    let r = 0;
+    for (let i = start; i < end; i++) {
+      const row = index[i];
+      if (mask[bins[row]]) index[l++] = row;
+      else scratch[r++] = row;
+    }
+    index.set(scratch.subarray(0, r), l);
+    return l;
+  }
+
+  private findSplit(node: Pending, hist: Float64Array, levelFeatures: Int32Array, rng: Rng): Split | null {
+    const p = this.p;
+    const fs = sampleFeatures(levelFeatures, p.colsampleByNode, p.mtries, rng);
+    const parentScore = this.score(node.G, node.H);
+    let best: Split | null = null;
+    for (let k = 0; k < fs.length; k++) {
+      const f = fs[k];
+      const feat = this.data.features[f];
+      const base = this.data.offsets[f] * 3;
+      const s =
+        feat.kind === 'numeric'
+          ? this.numericSplit(node, hist, base, feat.nbins, parentScore, rng)
+          : this.categoricalSplit(node, hist, base, feat.nbins, parentScore, rng);
+      if (s && s.gain > (best ? best.gain : 0)) {
+        s.feature = f;
+        best = s;
+      }
+    }
+    return best;
+  }
+
+  private valid(GL: number, HL: number, CL: number, node: Pending): boolean {
+    const p = this.p;
+    const CR = node.C - CL;
+    const HR = node.H - HL;
+    return CL >= p.minRows && CR >= p.minRows && CL > 0 && CR > 0 && HL >= p.minChildWeight && HR >= p.minChildWeight;
+  }
+
+  private gainOf(GL: number, HL: number, node: Pending, parentScore: number): number {
+    return this.score(GL, HL) + this.score(node.G - GL, node.H - HL) - parentScore;
+  }
+
+  private numericSplit(node: Pending, hist: Float64Array, base: number, nbins: number, parentScore: number, rng: Rng): Split | null {
+    const ms = base + nbins * 3;
+    const gm = hist[ms];
+    const hm = hist[ms + 1];
+    const co = this.co;
+    const cm = hist[ms + co];
+    let lo = -1;
+    let hi = -1;
+    for (let b = 0; b < nbins; b++) {
+      if (hist[base + b * 3 + co] > 0) {
+        if (lo < 0) lo = b;
+        hi = b;
+      }
+    }
+    if (lo < 0) return null;
+    let bestGain = this.p.gamma;
+    let bestBin = -1;
+    let bestMissLeft = false;
+    let bestGL = 0;
+    let bestHL = 0;
+    let bestCL = 0;
+    const consider = (b: number, GL: number, HL: number, CL: number): void => {
+      // Missing right (also the only option when there are no missing rows), then missing left.
+      if (this.valid(GL, HL, CL, node)) {
+        const g = this.gainOf(GL, HL, node, parentScore);
+        if (g > bestGain) {
+          bestGain = g;
+          bestBin = b;
+          bestMissLeft = false;
+          bestGL = GL;
+          bestHL = HL;
+          bestCL = CL;
+        }
+      }
+      if (cm > 0 && b < hi && this.valid(GL + gm, HL + hm, CL + cm, node)) {
+        const g = this.gainOf(GL + gm, HL + hm, node, parentScore);
+        if (g > bestGain) {
+          bestGain = g;
+          bestBin = b;
+          bestMissLeft = true;
+          bestGL = GL + gm;
+          bestHL = HL + hm;
+          bestCL = CL + cm;
+        }
+      }
+    };
+    // With missing rows present the last non-empty bin is a candidate too: "all values vs missing".
+    const last = cm > 0 ? hi : hi - 1;
+    if (this.p.randomSplits) {
+      if (last < lo) return null;
+      const cut = lo + rng.int(last - lo + 1);
+      let GL = 0;
+      let HL = 0;
+      let CL = 0;
+      for (let b = 0; b <= cut; b++) {
+        GL += hist[base + b * 3];
+        HL += hist[base + b * 3 + 1];
+        CL += hist[base + b * 3 + co];
+      }
+      consider(cut, GL, HL, CL);
+    } else {
+      let GL = 0;
+      let HL = 0;
+      let CL = 0;
+      for (let b = 0; b <= last; b++) {
+        const s = base + b * 3;
+        if (hist[s + co] === 0) continue;
+        GL += hist[s];
+        HL += hist[s + 1];
+        CL += hist[s + co];
+        consider(b, GL, HL, CL);
+      }
+    }
+    if (bestBin < 0) return null;
+    const mask = new Uint8Array(nbins + 1);
+    for (let b = 0; b <= bestBin; b++) mask[b] = 1;
+    // Without missing rows in the node, send future missing values with the heavier child.
+    mask[nbins] = cm > 0 ? (bestMissLeft ? 1 : 0) : bestHL >= node.H - bestHL ? 1 : 0;
+    return { gain: bestGain, feature: -1, mask, GL: bestGL, HL: bestHL, CL: bestCL };
+  }
+
+  private categoricalSplit(node: Pending, hist: Float64Array, base: number, nbins: number, parentScore: number, rng: Rng): Split | null {
+    const order = this.order;
+    const ratio = this.ratio;
+    const co = this.co;
+    let m = 0;
+    for (let b = 0; b <= nbins; b++) {
+      const s = base + b * 3;
+      if (hist[s + co] > 0) {
+        order[m++] = b;
+        ratio[b] = hist[s] / (hist[s + 1] + this.p.catSmooth);
+      }
+    }
+    if (m < 2) return null;
+    const sorted = Array.from(order.subarray(0, m)).sort((a, b) => ratio[a] - ratio[b] || a - b);
+    let bestGain = this.p.gamma;
+    let bestK = -1;
+    let bestGL = 0;
+    let bestHL = 0;
+    let bestCL = 0;
+    let GL = 0;
+    let HL = 0;
+    let CL = 0;
+    const cut = this.p.randomSplits ? rng.int(m - 1) : -1;
+    for (let k = 0; k < m - 1; k++) {
+      const s = base + sorted[k] * 3;
+      GL += hist[s];
+      HL += hist[s + 1];
+      CL += hist[s + co];
+      if (cut >= 0 && k !== cut) continue;
+      if (!this.valid(GL, HL, CL, node)) continue;
+      const g = this.gainOf(GL, HL, node, parentScore);
+      if (g > bestGain) {
+        bestGain = g;
+        bestK = k;
+        bestGL = GL;
+        bestHL = HL;
+        bestCL = CL;
+      }
+    }
+    if (bestK < 0) return null;
+    const mask = new Uint8Array(nbins + 1);
+    for (let k = 0; k <= bestK; k++) mask[sorted[k]] = 1;
+    if (hist[base + nbins * 3 + co] === 0) mask[nbins] = bestHL >= node.H - bestHL ? 1 : 0;
+    return { gain: bestGain, feature: -1, mask, GL: bestGL, HL: bestHL, CL: bestCL };
+  }
+}
+
+/** Draws round(fraction * n) features (at least one), or `count` when count > 0; keeps order. */
+export function sampleFeatures(features: Int32Array, fraction: number, count: number, rng: Rng): Int32Array {
+  const n = features.length;
+  const k = count > 0 ? Math.min(n, count) : fraction >= 1 ? n : Math.max(1, Math.round(fraction * n));
+  if (k >= n) return features;
+  const picked = Array.from(features);
+  for (let i = 0; i < k; i++) {
+    const j = i + rng.int(n - i);
+    const t = picked[i];
+    picked[i] = picked[j];
+    picked[j] = t;
+  }
+  return Int32Array.from(picked.slice(0, k).sort((a, b) => a - b));
+}
+
+/** Accumulates nodes in growable arrays during growth, then freezes them into a Tree. */
+class TreeBuilder {
+  feature: number[] = [];
+  masks: (Uint8Array | null)[] = [];
+  left: number[] = [];
+  right: number[] = [];
+  value: number[] = [];
+  cover: number[] = [];
+  count: number[] = [];
+  gain: number[] = [];
+
+  add(H: number, C: number, value: number): number {
+    this.feature.push(-1);
+    this.masks.push(null);
+    this.left.push(-1);
+    this.right.push(-1);
+    this.value.push(value);
+    this.cover.push(H);
+    this.count.push(C);
+    this.gain.push(0);
+    return this.feature.length - 1;
+  }
+
+  setSplit(id: number, feature: number, mask: Uint8Array, l: number, r: number, gain: number): void {
+    this.feature[id] = feature;
+    this.masks[id] = mask;
+    this.left[id] = l;
+    this.right[id] = r;
+    this.gain[id] = gain;
+  }
+
+  /** Converts bin masks into raw thresholds and category sets. */
+  finish(data: BinnedData): Tree {
+    const n = this.feature.length;
+    const t: Tree = {
+      feature: Int32Array.from(this.feature),
+      threshold: new Float64Array(n),
+      categorical: new Uint8Array(n),
+      catStart: new Int32Array(n),
+      catLength: new Int32Array(n),
+      catCodes: new Int32Array(0),
+      left: Int32Array.from(this.left),
+      right: Int32Array.from(this.right),
+      defaultLeft: new Uint8Array(n),
+      value: Float64Array.from(this.value),
+      cover: Float64Array.from(this.cover),
+      count: Float64Array.from(this.count),
+      gain: Float64Array.from(this.gain),
+    };
+    const codes: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const f = this.feature[i];
+      const mask = this.masks[i];
+      if (f < 0 || !mask) continue;
+      const feat = data.features[f];
+      t.defaultLeft[i] = mask[feat.nbins];
+      if (feat.kind === 'numeric') {
+        let b = 0;
+        while (b + 1 < feat.nbins && mask[b + 1]) b++;
+        t.threshold[i] = feat.upper[b];
+        continue;
+      }
+      t.categorical[i] = 1;
+      const leftSet: number[] = [];
+      const rightSet: number[] = [];
+      for (let b = 0; b < feat.nbins; b++) for (const c of feat.codesOfBin[b]) (mask[b] ? leftSet : rightSet).push(c);
+      let set = leftSet;
+      // Store the shorter side: the ONNX export turns each stored category into one node.
+      if (rightSet.length < leftSet.length) {
+        set = rightSet;
+        const l = t.left[i];
+        t.left[i] = t.right[i];
+        t.right[i] = l;
+        t.defaultLeft[i] = mask[feat.nbins] ? 0 : 1;
+        mask.forEach((v, k) => (mask[k] = v ? 0 : 1));
+      }
+      set.sort((a, b) => a - b);
+      t.catStart[i] = codes.length;
+      t.catLength[i] = set.length;
+      codes.push(...set);
+    }
+    t.catCodes = Int32Array.from(codes);
+    return t;
+  }
+}
+
+/** Leaf reached by a binned training row, using the growth-time bin masks. */
+export function leafOfBinnedRow(tree: Tree, masks: (Uint8Array | null)[], data: BinnedData, row: number): number {
+  let node = 0;
+  while (tree.feature[node] >= 0) {
+    const mask = masks[node] as Uint8Array;
+    node = mask[data.features[tree.feature[node]].bins[row]] ? tree.left[node] : tree.right[node];
+  }
+  return node;
+}
+
+/**
+ * Leaf reached by one row given as feature values: numeric value (NaN = missing) or category code
+ * (-1 = missing or unknown) per feature. Numeric comparisons are done in float32, as ONNX does.
+ */
+export function leafOfRow(tree: Tree, x: ArrayLike<number>): number {
+  let node = 0;
+  while (tree.feature[node] >= 0) node = nextNode(tree, node, x[tree.feature[node]]);
+  return node;
+}
+
+/** The child a value goes to at an internal node. */
+export function nextNode(tree: Tree, node: number, v: number): number {
+  if (tree.categorical[node]) {
+    if (!(v >= 0)) return tree.defaultLeft[node] ? tree.left[node] : tree.right[node];
+    const s = tree.catStart[node];
+    const e = s + tree.catLength[node];
+    for (let k = s; k < e; k++) if (tree.catCodes[k] === v) return tree.left[node];
+    return tree.right[node];
+  }
+  if (Number.isNaN(v)) return tree.defaultLeft[node] ? tree.left[node] : tree.right[node];
+  return Math.fround(v) <= tree.threshold[node] ? tree.left[node] : tree.right[node];
+}
