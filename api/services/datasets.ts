@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
-import { Artifact, Dataset, DatasetVersion, ProjectQualityPolicy } from '../../entities';
+import { Artifact, Dataset, DatasetVersion, JsonMap, ProjectQualityPolicy } from '../../entities';
 import { DataValidationError, ingestFile, IngestResult, qualityReport, QualityPolicy, QualityReport, UnsupportedFileTypeError } from '../../engine/data';
 import type { ArtifactStore } from '../../platform/artifact-store';
 import { notFound, unprocessable } from '../errors';
@@ -91,7 +91,8 @@ export async function commitVersion(
         artifactId: artifact.id,
         source: { filename: p.originalName, format: ingest.format, encoding: ingest.encoding, delimiter: ingest.delimiter, has_header: ingest.has_header, bytes: ingest.bytes },
         quality: { overall_score: quality.overall_score, checks: quality.checks, target: quality.target },
-        statistics: null,
+        // The quality checks already profiled the data: `analyze` answers from this.
+        statistics: quality.profile as unknown as JsonMap,
         createdBy: p.userId,
       });
       await em.getRepository(DatasetVersion).insert(version);

@@ -56,6 +56,8 @@ export interface QualityReport {
   checks: QualityCheck[];
   /** The target column the class-balance check used, if any. */
   target: string | null;
+  /** The full profile the checks were computed from (what `analyze` returns), kept to avoid a second pass. */
+  profile: DatasetProfile;
 }
 
 /** Column names treated as the target when present (case-insensitive), before falling back to the last column. */
@@ -223,5 +225,5 @@ export async function qualityReport(parquetPath: string, policy: Partial<Quality
     classBalanceCheck(profile, pol, target, classCounts),
   ];
   const passed = checks.filter((c) => c.passed).length;
-  return { overall_score: Math.round((passed / checks.length) * 1000) / 10, checks, target };
+  return { overall_score: Math.round((passed / checks.length) * 1000) / 10, checks, target, profile };
 }
