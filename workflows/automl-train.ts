@@ -21,12 +21,12 @@ const retry: RetryPolicy = { maximumAttempts: 3, initialInterval: '2s', backoffC
  * pick the best model. A cancel keeps the models trained so far.
  */
 export async function automlTrainWorkflow(input: AutomlTrainInput): Promise<{ best_model_id: string | null; model_count: number }> {
-  const cpu = proxyActivities<TrainingActivities>({ taskQueue: input.queues.cpu, startToCloseTimeout: '6h', heartbeatTimeout: '60s', retry });
+  const cpu = proxyActivities<TrainingActivities>({ taskQueue: input.queues.cpu, startToCloseTimeout: '6h', heartbeatTimeout: '20s', retry });
   const gpu = proxyActivities<TrainingActivities>({
     taskQueue: input.queues.gpu,
     startToCloseTimeout: '6h',
     scheduleToStartTimeout: `${input.gpuScheduleToStartSecs}s`,
-    heartbeatTimeout: '60s',
+    heartbeatTimeout: '20s',
     retry: { ...retry, maximumAttempts: 1 },
   });
   const { experimentId } = input;
