@@ -102,6 +102,14 @@ describe('a binary classification experiment end to end', () => {
     expect(serviceOnly.body.count).toBeLessThan(logs.body.count);
     const file = await owner.client.get(`/api/experiments/${expId}/logs/download`);
     expect(file.headers.get('content-type')).toMatch(/text\/plain/);
+    const nb = await owner.client.get(`/api/experiments/${expId}/notebook`);
+    expect(nb.headers.get('content-disposition')).toMatch(/\.ipynb/);
+    expect(nb.body.nbformat).toBe(4);
+    expect(JSON.stringify(nb.body.cells)).toContain(expId);
+    const runs = await owner.client.get(`/api/experiments/${expId}/engine-runs`);
+    expect(runs.body.runs[0]).toMatchObject({ id: jobId, kind: 'automl_train', status: 'succeeded', temporal_ui_url: expect.any(String) });
+    expect((await owner.client.get('/api/experiments/capabilities')).body.algorithms).toContain('StackedEnsemble');
+    expect((await owner.client.get('/api/experiments/automl-engines')).body.engines[0].serving).toBe('onnxruntime');
   });
 
   it('lists, explains and re-chooses the best model', async () => {

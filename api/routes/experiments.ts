@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Experiment, ExperimentLog, Job, Model } from '../../entities';
+import { DatasetVersion, Experiment, ExperimentLog, Job, Model } from '../../entities';
 import { ALGOS, AutoMLConfig, compareByMetric, metricKey, SORT_METRICS } from '../../engine/automl/driver';
 import type { AppContext, AppDeps } from '../context';
 import { notFound, unprocessable } from '../errors';
@@ -7,6 +7,7 @@ import { route, RouteDef } from '../route';
 import { projectForUser } from '../services/access';
 import { deleteModels, experimentForUser, validateExperimentRequest } from '../services/experiments';
 import { JobService, presentJob } from '../services/jobs';
+import { experimentNotebook } from '../services/notebook';
 import { likePattern, listQuery, queryBool, uuidParam } from '../validation';
 
 const SORT = ['created_at', 'name', 'status'] as const;
@@ -203,6 +204,17 @@ export function experimentRoutes(deps: AppDeps): RouteDef[] {
         const exp = await experimentForUser(ds, me(ctx), params.experiment_id);
         const runs = await ds.getRepository(Job).find({ where: { entityId: exp.id, kind: 'automl_train' }, order: { createdAt: 'ASC' } });
         return { experiment_id: exp.id, runs: runs.map((j) => presentJob(j, { temporal_ui_url: jobs.temporalUiUrl(j) })) };
+      },
+    }),
+    route({
+      method: 'get', path: '/api/experiments/:experiment_id/notebook', tag, auth: 'user', scope: 'read:experiments',
+      summary: 'A Jupyter notebook that reproduces the leaderboard and a prediction through this API', params: expParams,
+      responses: { 200: { description: 'nbformat 4 JSON', contentType: 'application/x-ipynb+json' } },
+      handler: async (ctx, { params }) => {
+        const exp = await experimentForUser(ds, me(ctx), params.experiment_id);
+        const version = await ds.getRepository(DatasetVersion).findOneBy({ id: exp.datasetVersionId });
+        ctx.set('Content-Disposition', `attachment; filename="experiment-${exp.id}.ipynb"`);
+        return experimentNotebook(exp, deps.config.appBaseUrl, version?.columns ?? []);
       },
     }),
     route({
