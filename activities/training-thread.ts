@@ -8,6 +8,8 @@ import { AutoMLConfig, ModelSpec, planModels, prepareExperiment, PreparedExperim
 import type { RequestedKind } from '../engine/automl/frame';
 import { TreeEnsembleModel } from '../engine/automl/model';
 import { exportOnnx } from '../engine/automl/onnx/export';
+import { selectRows } from '../engine/automl/frame';
+import { shapRecords } from '../engine/automl/treeshap';
 
 export interface PrepareRequest {
   type: 'prepare';
@@ -27,6 +29,25 @@ export interface TrainRequest extends Omit<PrepareRequest, 'type'> {
 export type ThreadRequest = (PrepareRequest | TrainRequest) & { id: number };
 
 const cache = new Map<string, PreparedExperiment>();
+/** Rows explained for a model's SHAP summary: enough for a stable ranking, cheap to compute. */
+const SHAP_SUMMARY_ROWS = 200;
+
+/** Mean |contribution| per feature over evenly spaced training rows, largest first. */
+function shapSummary(model: TreeEnsembleModel, pe: PreparedExperiment): { feature: string; mean_abs_contribution: number }[] {
+  const n = pe.data.features.nrows;
+  const step = Math.max(1, Math.floor(n / SHAP_SUMMARY_ROWS));
+  const rows = Uint32Array.from({ length: Math.min(n, SHAP_SUMMARY_ROWS) }, (_, i) => i * step);
+  const sums = new Map<string, number>();
+  const outputs = model.kind === 'multiclass' ? model.classes.length : 1;
+  for (let k = 0; k < outputs; k++) {
+    for (const row of shapRecords(model, selectRows(pe.data.features, rows), k)) {
+      for (const c of row) if (c.feature !== 'BiasTerm') sums.set(c.feature, (sums.get(c.feature) ?? 0) + Math.abs(c.value));
+    }
+  }
+  return [...sums]
+    .map(([feature, s]) => ({ feature, mean_abs_contribution: s / (rows.length * outputs) }))
+    .sort((a, b) => b.mean_abs_contribution - a.mean_abs_contribution);
+}
 const MAX_CACHED = 2;
 
 async function prepared(req: Omit<PrepareRequest, 'type'>): Promise<PreparedExperiment> {
@@ -48,8 +69,9 @@ async function handle(req: ThreadRequest): Promise<unknown> {
     deadlineMs: req.deadlineMs,
     onProgress: (fraction, message) => parentPort!.postMessage({ id: req.id, type: 'progress', fraction, message }),
   });
-  const onnx = exportOnnx(TreeEnsembleModel.fromJSON(result.model));
-  return { ...result, onnx };
+  const model = TreeEnsembleModel.fromJSON(result.model);
+  const onnx = exportOnnx(model);
+  return { ...result, onnx, shapSummary: shapSummary(model, pe) };
 }
 
 parentPort!.on('message', (req: ThreadRequest) => {

@@ -91,12 +91,12 @@ export function createTrainingActivities(ds: DataSource, store: ArtifactStore, p
       const beat = setInterval(() => ctx.heartbeat(last), 2000);
       await progress(experimentId, { current: spec.name, current_algo: spec.algo });
       await appendExperimentLog(ds, experimentId, 'service', [`training ${spec.name} (${spec.algo}), model ${sequence}`]);
-      let result: CandidateResult & { onnx: Uint8Array };
+      let result: CandidateResult & { onnx: Uint8Array; shapSummary: unknown };
       try {
         result = (await pool.run(
           { type: 'train', ...base, spec, deadlineMs },
           { signal: ctx.cancellationSignal, onProgress: (fraction, message) => (last = { fraction, message }) },
-        )) as CandidateResult & { onnx: Uint8Array };
+        )) as CandidateResult & { onnx: Uint8Array; shapSummary: unknown };
       } catch (err) {
         if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason ?? err;
         if (err instanceof ThreadError && err.errorName === 'ModelBudgetExceeded') {
@@ -131,6 +131,7 @@ export function createTrainingActivities(ds: DataSource, store: ArtifactStore, p
               variable_importance: result.varimp,
               roc_curve: result.roc ? { fpr: Array.from(result.roc.fpr), tpr: Array.from(result.roc.tpr) } : null,
               scoring_history: result.scoringHistory,
+              shap_summary: result.shapSummary,
               events: result.events,
             },
             artifactId: a1.id,

@@ -144,6 +144,7 @@ describe('a binary classification experiment end to end', () => {
     expect(Object.values(params.body.parameters)[0]).toEqual({ default: expect.anything(), actual: expect.anything() });
     const ex = await owner.client.get(`/api/models/${modelId}/explain`);
     expect(ex.body.explain.roc_curve.fpr.length).toBe(ex.body.explain.roc_curve.tpr.length);
+    expect(ex.body.explain.shap_summary[0]).toEqual({ feature: expect.any(String), mean_abs_contribution: expect.any(Number) });
     expect(ex.body.explain.variable_importance[0]).toEqual({ variable: expect.any(String), percentage: expect.any(Number), scaled_importance: 1 });
 
     const row = { pclass: 3, sex: 'male', age: 22, sibsp: 1, parch: 0, fare: 7.25, embarked: 'S', class: 'Third', who: 'man', adult_male: true, deck: null, embark_town: 'Southampton', alive: 'no', alone: false };

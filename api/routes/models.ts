@@ -104,7 +104,7 @@ export function modelRoutes(deps: AppDeps, serving: ModelServing): RouteDef[] {
             model_id: m.id,
             algo: m.algo,
             variable_importance: vi.map((v) => ({ variable: v.variable, percentage: v.percentage, scaled_importance: v.scaled_importance })),
-            shap_summary: null,
+            shap_summary: m.explain.shap_summary ?? null,
             confusion_matrix: m.metrics.confusion_matrix ?? null,
             roc_curve: m.explain.roc_curve ?? null,
             scoring_history: history.map((h) => ({

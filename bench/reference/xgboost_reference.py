@@ -2,7 +2,8 @@
 
 The data is a deterministic integer formula (reproduced exactly in the test) with fewer distinct
 values per feature than bins, so XGBoost's hist cuts and our bins coincide and the trees must be
-the same. Run: python3 bench/reference/xgboost_reference.py  (needs numpy, xgboost)
+the same: binary, multiclass, regression, lossguide, alpha/gamma/max_delta_step, missing values,
+and TreeSHAP contributions (pred_contribs). Run: python3 bench/reference/xgboost_reference.py  (needs numpy, xgboost)
 """
 import json
 import numpy as np
@@ -31,6 +32,18 @@ out = {
     "regression": [round(float(v), 6) for v in r.predict(dm)[:40]],
     "multiclass_probs": [round(float(v), 6) for v in mc.predict(dm)[:40].flatten()],
 }
+# Exact TreeSHAP (cover-weighted) of the regression model: features then bias, per row.
+out["regression_contribs"] = [round(float(v), 6) for v in r.predict(dm, pred_contribs=True)[:10].flatten()]
+# Best-first growth.
+lg = xgb.train({**common, "objective": "reg:squarederror", "base_score": 0.0, "grow_policy": "lossguide", "max_leaves": 6, "max_depth": 0},
+               xgb.DMatrix(X, yr), num_boost_round=5)
+out["lossguide"] = [round(float(v), 6) for v in lg.predict(dm)[:40]]
+# Regularization: L1 (alpha), min split loss (gamma), max_delta_step, with lambda 2 and
+# min_child_weight 3 at depth 4.
+reg_common = {**common, "max_depth": 4, "lambda": 2.0, "min_child_weight": 3.0}
+for name, extra in [("alpha", {"alpha": 5.0}), ("gamma", {"gamma": 20.0}), ("max_delta_step", {"max_delta_step": 0.3})]:
+    m = xgb.train({**reg_common, **extra, "objective": "reg:squarederror", "base_score": 0.0}, xgb.DMatrix(X, yr), num_boost_round=5)
+    out["reg_" + name] = [round(float(v), 6) for v in m.predict(dm)[:40]]
 # Missing values: the learned default directions must match too.
 Xm = X.copy()
 Xm[np.arange(n) % 9 == 0, 0] = np.nan
