@@ -5,6 +5,6 @@ const path = require('node:path');
 
 const root = path.join(__dirname, '..');
 if (!fs.existsSync(path.join(root, 'node_modules', '.package-lock.json'))) {
-  console.log('[start] node_modules missing: running npm install');
-  execSync('npm install --no-audit --no-fund', { cwd: root, stdio: 'inherit', env: { ...process.env, ONNXRUNTIME_NODE_INSTALL: 'skip' } });
+  console.log('[start] node_modules missing: running npm ci');
+  execSync('npm ci --no-audit --no-fund', { cwd: root, stdio: 'inherit', env: { ...process.env, ONNXRUNTIME_NODE_INSTALL: 'skip' } });
 }
