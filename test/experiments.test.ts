@@ -248,3 +248,22 @@ describe('other experiment outcomes', () => {
     expect(e.body.best_model_id).toBe(e.body.models[0].id);
   }, 300_000);
 });
+
+describe('project deletion', () => {
+  it('deletes a project with datasets, experiments and models, files included', async () => {
+    const u = await signUp(stack.baseUrl, stack.mail);
+    const pid = await createProject(u.client, 'Doomed');
+    const d = await uploadDataset(u.client, pid, 'penguins', datasetFile('penguins.csv'));
+    const r = await u.client.post('/api/experiments', { project_id: pid, dataset_version_id: d.versionId, name: 'p', target_column: 'species', problem_type: 'multiclass', config: { max_models: 1, nfolds: 2 } });
+    const done = await waitFinished(u.client, r.body.id);
+    expect(done.status).toBe('succeeded');
+    const e = (await u.client.get(`/api/experiments/${r.body.id}`)).body;
+    expect(e.experiment.problem_kind).toBe('multiclass');
+    expect(e.experiment.sort_metric).toBe('logloss');
+    const keys: { storage_key: string }[] = await stack.ds.query('SELECT storage_key FROM artifacts WHERE project_id = $1', [pid]);
+    expect(keys.length).toBeGreaterThanOrEqual(3);
+    expect((await u.client.del(`/api/projects/${pid}`)).body).toEqual({ ok: true });
+    for (const k of keys) expect(stack.store.exists(k.storage_key)).toBe(false);
+    expect((await u.client.get(`/api/experiments/${r.body.id}`)).status).toBe(404);
+  });
+});

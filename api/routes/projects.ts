@@ -10,6 +10,7 @@ import { JobService } from '../services/jobs';
 import {
   cleanProjectName,
   createProject,
+  deleteProjectsData,
   listProjects,
   PROJECT_SORT_FIELDS,
   projectSummary,
@@ -70,9 +71,8 @@ export function projectRoutes(deps: AppDeps): RouteDef[] {
       responses: { 200: { description: '{ok}' }, 404: { description: 'Project not found' } },
       handler: async (ctx, { params }) => {
         const { project } = await projectForUser(ds.manager, ctx.state.principal!.user.id, params.project_id, 'owner');
-        const files: { storage_key: string }[] = await ds.query('SELECT storage_key FROM artifacts WHERE project_id = $1', [project.id]);
-        await ds.getRepository(Project).delete({ id: project.id });
-        for (const f of files) deps.store.remove(f.storage_key);
+        const files = await ds.transaction((em) => deleteProjectsData(em, [project.id]));
+        for (const key of files) deps.store.remove(key);
         return { ok: true };
       },
     }),

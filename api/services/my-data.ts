@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
-import { ApiKey, Artifact, AuthSession, Project, ProjectMember, User } from '../../entities';
+import { ApiKey, AuthSession, Project, ProjectMember, User } from '../../entities';
+import { deleteProjectsData } from './projects';
 import type { ArtifactStore } from '../../platform/artifact-store';
 import { presentUser } from '../presenters/user';
 
@@ -36,9 +37,8 @@ export async function deleteAccount(ds: DataSource, store: ArtifactStore, userId
     [userId],
   );
   const ids = doomed.map((d) => d.id);
-  const files = ids.length ? await ds.getRepository(Artifact).createQueryBuilder('a').where('a.project_id IN (:...ids)', { ids }).getMany() : [];
-  await ds.transaction(async (em) => {
-    if (ids.length) await em.getRepository(Project).createQueryBuilder().delete().where('id IN (:...ids)', { ids }).execute();
+  const files = await ds.transaction(async (em) => {
+    const keys = await deleteProjectsData(em, ids);
     // Shared projects the user created stay; ownership passes to the remaining owners.
     await em.query(
       `UPDATE projects p SET owner_id = (SELECT o.user_id FROM project_members o WHERE o.project_id = p.id AND o.role = 'owner' AND o.user_id <> $1 ORDER BY o.created_at LIMIT 1)
@@ -46,6 +46,7 @@ export async function deleteAccount(ds: DataSource, store: ArtifactStore, userId
       [userId],
     );
     await em.getRepository(User).delete({ id: userId });
+    return keys;
   });
-  for (const f of files) store.remove(f.storageKey);
+  for (const key of files) store.remove(key);
 }

@@ -120,3 +120,20 @@ async function assertAnotherOwner(em: EntityManager, projectId: string, userId: 
     .getCount();
   if (others === 0) throw conflict('A project must keep at least one owner');
 }
+
+/**
+ * Deletes projects and everything they hold, children before the rows they reference
+ * (cascades alone would delete artifacts before the versions and models that point at them).
+ * Returns the storage keys of the artifact files, to remove after the transaction commits.
+ */
+export async function deleteProjectsData(em: EntityManager, projectIds: string[]): Promise<string[]> {
+  if (!projectIds.length) return [];
+  const files: { storage_key: string }[] = await em.query('SELECT storage_key FROM artifacts WHERE project_id = ANY($1)', [projectIds]);
+  await em.query('DELETE FROM models WHERE project_id = ANY($1)', [projectIds]);
+  await em.query('DELETE FROM experiments WHERE project_id = ANY($1)', [projectIds]);
+  await em.query('DELETE FROM dataset_versions v USING datasets d WHERE d.id = v.dataset_id AND d.project_id = ANY($1)', [projectIds]);
+  await em.query('DELETE FROM datasets WHERE project_id = ANY($1)', [projectIds]);
+  await em.query('DELETE FROM artifacts WHERE project_id = ANY($1)', [projectIds]);
+  await em.query('DELETE FROM projects WHERE id = ANY($1)', [projectIds]);
+  return files.map((f) => f.storage_key);
+}

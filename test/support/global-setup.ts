@@ -4,7 +4,7 @@ import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { ensureTemporalCli, freePort, startTemporalDevServer } from '../../platform/temporal-dev';
 import { startLocalPostgres } from './local-postgres';
-import { STACK_FILE, StackInfo } from './stack-file';
+import { newStackFile, StackInfo } from './stack-file';
 
 /**
  * Starts what the integration tests need, once per run: PostgreSQL (DATABASE_URL, else a
@@ -31,5 +31,5 @@ export default async function globalSetup(): Promise<void> {
   const workflowBundlePath = path.join(os.tmpdir(), `mlsvc-workflow-bundle-${process.pid}.js`);
   fs.writeFileSync(workflowBundlePath, bundle.code);
   const info: StackInfo = { adminDatabaseUrl, temporalAddress, workflowBundlePath, temporalCli, startedPostgresDir };
-  fs.writeFileSync(STACK_FILE, JSON.stringify(info));
+  fs.writeFileSync(newStackFile(), JSON.stringify(info));
 }

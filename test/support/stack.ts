@@ -16,7 +16,7 @@ import { TemporalGateway } from '../../platform/temporal-client';
 import { createWorkers } from '../../workers/worker-factory';
 import type { QueueFamily } from '../../workflows/job-kinds';
 import { SmtpSink } from './smtp-sink';
-import { STACK_FILE, StackInfo } from './stack-file';
+import { stackFile, StackInfo } from './stack-file';
 
 export interface TestStack {
   baseUrl: string;
@@ -37,7 +37,7 @@ export interface TestStack {
  * SMTP sink, the API on a free port, and in-process workers unless told otherwise.
  */
 export async function startStack(opts: { env?: Record<string, string>; workers?: QueueFamily[] } = {}): Promise<TestStack> {
-  const info = JSON.parse(fs.readFileSync(STACK_FILE, 'utf8')) as StackInfo;
+  const info = JSON.parse(fs.readFileSync(stackFile(), 'utf8')) as StackInfo;
   const suffix = randomBytes(5).toString('hex');
   const dbName = `t_${suffix}`;
   const admin = new PgClient({ connectionString: info.adminDatabaseUrl });
