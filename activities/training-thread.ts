@@ -4,12 +4,13 @@
  * the data is read and binned once per thread, not once per model.
  */
 import { parentPort } from 'node:worker_threads';
-import { AutoMLConfig, ModelSpec, planModels, prepareExperiment, PreparedExperiment, readParquetFrame, trainCandidate } from '../engine/automl/driver';
-import type { RequestedKind } from '../engine/automl/frame';
-import { TreeEnsembleModel } from '../engine/automl/model';
-import { exportOnnx } from '../engine/automl/onnx/export';
+import {
+  AutoMLConfig, CandidateResult, ModelSpec, planModels, prepareExperiment, PreparedExperiment, readParquetFrame, trainCandidate, trainStackedEnsembles,
+} from '../engine/automl/driver';
+import { initDeepLearningBackend } from '../engine/automl/deeplearning/train';
 import { selectRows } from '../engine/automl/frame';
-import { shapRecords } from '../engine/automl/treeshap';
+import type { RequestedKind } from '../engine/automl/frame';
+import { modelFromJSON, ScoringModel } from '../engine/automl/registry';
 
 export interface PrepareRequest {
   type: 'prepare';
@@ -26,29 +27,40 @@ export interface TrainRequest extends Omit<PrepareRequest, 'type'> {
   deadlineMs?: number;
 }
 
-export type ThreadRequest = (PrepareRequest | TrainRequest) & { id: number };
+/** The base models an ensemble stacks: what trainStackedEnsembles reads of each candidate. */
+export type EnsembleBase = Pick<CandidateResult, 'spec' | 'model' | 'metrics' | 'holdout' | 'predictTimePerRowMs'>;
 
+export interface EnsembleRequest extends Omit<PrepareRequest, 'type'> {
+  type: 'ensemble';
+  bases: EnsembleBase[];
+  deadlineMs?: number;
+}
+
+export type ThreadRequest = (PrepareRequest | TrainRequest | EnsembleRequest) & { id: number };
+
+const dlBackend = initDeepLearningBackend();
 const cache = new Map<string, PreparedExperiment>();
+const MAX_CACHED = 2;
 /** Rows explained for a model's SHAP summary: enough for a stable ranking, cheap to compute. */
 const SHAP_SUMMARY_ROWS = 200;
 
-/** Mean |contribution| per feature over evenly spaced training rows, largest first. */
-function shapSummary(model: TreeEnsembleModel, pe: PreparedExperiment): { feature: string; mean_abs_contribution: number }[] {
+/** Mean |contribution| per feature over evenly spaced training rows, largest first; null without contributions. */
+function shapSummary(model: ScoringModel, pe: PreparedExperiment): { feature: string; mean_abs_contribution: number }[] | null {
   const n = pe.data.features.nrows;
   const step = Math.max(1, Math.floor(n / SHAP_SUMMARY_ROWS));
   const rows = Uint32Array.from({ length: Math.min(n, SHAP_SUMMARY_ROWS) }, (_, i) => i * step);
+  const sample = selectRows(pe.data.features, rows);
   const sums = new Map<string, number>();
   const outputs = model.kind === 'multiclass' ? model.classes.length : 1;
   for (let k = 0; k < outputs; k++) {
-    for (const row of shapRecords(model, selectRows(pe.data.features, rows), k)) {
-      for (const c of row) if (c.feature !== 'BiasTerm') sums.set(c.feature, (sums.get(c.feature) ?? 0) + Math.abs(c.value));
-    }
+    const records = model.contributions(sample, k);
+    if (!records) return null;
+    for (const row of records) for (const c of row) if (c.feature !== 'BiasTerm') sums.set(c.feature, (sums.get(c.feature) ?? 0) + Math.abs(c.value));
   }
   return [...sums]
     .map(([feature, s]) => ({ feature, mean_abs_contribution: s / (rows.length * outputs) }))
     .sort((a, b) => b.mean_abs_contribution - a.mean_abs_contribution);
 }
-const MAX_CACHED = 2;
 
 async function prepared(req: Omit<PrepareRequest, 'type'>): Promise<PreparedExperiment> {
   const hit = cache.get(req.experimentId);
@@ -60,18 +72,23 @@ async function prepared(req: Omit<PrepareRequest, 'type'>): Promise<PreparedExpe
   return pe;
 }
 
+/** A trained result as the activity stores it: the candidate plus its ONNX graph and SHAP summary. */
+function withArtifacts<T extends Pick<CandidateResult, 'model'>>(result: T, pe: PreparedExperiment) {
+  const model = modelFromJSON(result.model);
+  return { ...result, onnx: model.toONNX(), shapSummary: shapSummary(model, pe) };
+}
+
 async function handle(req: ThreadRequest): Promise<unknown> {
+  await dlBackend;
   const pe = await prepared(req);
+  const progress = (fraction: number, message: string) => parentPort!.postMessage({ id: req.id, type: 'progress', fraction, message });
   if (req.type === 'prepare') {
     return { kind: pe.data.kind, rows: pe.data.target.y.length, features: pe.data.features.names, log: pe.log, plan: planModels(pe.config, pe.data.kind) };
   }
-  const result = trainCandidate(pe, req.spec, {
-    deadlineMs: req.deadlineMs,
-    onProgress: (fraction, message) => parentPort!.postMessage({ id: req.id, type: 'progress', fraction, message }),
-  });
-  const model = TreeEnsembleModel.fromJSON(result.model);
-  const onnx = exportOnnx(model);
-  return { ...result, onnx, shapSummary: shapSummary(model, pe) };
+  if (req.type === 'ensemble') {
+    return trainStackedEnsembles(pe, req.bases as CandidateResult[], { deadlineMs: req.deadlineMs, onProgress: progress }).map((r) => withArtifacts(r, pe));
+  }
+  return withArtifacts(trainCandidate(pe, req.spec, { deadlineMs: req.deadlineMs, onProgress: progress }), pe);
 }
 
 parentPort!.on('message', (req: ThreadRequest) => {

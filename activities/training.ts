@@ -8,6 +8,7 @@ import type { RequestedKind } from '../engine/automl/frame';
 import type { ArtifactStore } from '../platform/artifact-store';
 import { appendExperimentLog } from './experiment-log';
 import { ThreadError, TrainingPool } from './training-pool';
+import type { EnsembleBase } from './training-thread';
 
 export interface PreparedPlan {
   kind: string;
@@ -25,9 +26,36 @@ export interface TrainOutcome {
   message?: string;
 }
 
+/** What a training thread returns for one model: the candidate plus its ONNX graph and SHAP summary. */
+type Trained = Pick<CandidateResult, 'model' | 'metrics' | 'holdout' | 'roc' | 'varimp' | 'parameters' | 'scoringHistory' | 'trainingTimeMs' | 'predictTimePerRowMs' | 'events'> & {
+  spec: { name: string };
+  onnx: Uint8Array;
+  shapSummary: unknown;
+};
+
+/** Out-of-fold scores as bytes: [n: u32][rows: n x u32][scores: f64...]. */
+export function encodeHoldout(h: { rows: Uint32Array; scores: Float64Array }): Buffer {
+  const buf = Buffer.alloc(4 + h.rows.length * 4 + h.scores.length * 8);
+  buf.writeUInt32LE(h.rows.length, 0);
+  Buffer.from(h.rows.buffer, h.rows.byteOffset, h.rows.byteLength).copy(buf, 4);
+  Buffer.from(h.scores.buffer, h.scores.byteOffset, h.scores.byteLength).copy(buf, 4 + h.rows.length * 4);
+  return buf;
+}
+
+export function decodeHoldout(buf: Buffer): { rows: Uint32Array; scores: Float64Array } {
+  const n = buf.readUInt32LE(0);
+  const rows = new Uint32Array(n);
+  Buffer.from(rows.buffer).set(buf.subarray(4, 4 + n * 4));
+  const rest = buf.subarray(4 + n * 4);
+  const scores = new Float64Array(rest.length / 8);
+  Buffer.from(scores.buffer).set(rest);
+  return { rows, scores };
+}
+
 export interface TrainingActivities {
   prepareExperimentData(input: { experimentId: string }): Promise<PreparedPlan>;
   trainModel(input: { experimentId: string; spec: ModelSpec; sequence: number; deadlineMs: number }): Promise<TrainOutcome>;
+  trainEnsembles(input: { experimentId: string; deadlineMs: number }): Promise<{ trained: number }>;
   finishExperiment(input: { experimentId: string; outcome: 'succeeded' | 'canceled' }): Promise<{ best_model_id: string | null; model_count: number }>;
   logExperiment(input: { experimentId: string; lines: string[]; level?: 'info' | 'warn' }): Promise<void>;
 }
@@ -58,6 +86,65 @@ export function createTrainingActivities(ds: DataSource, store: ArtifactStore, p
 
   async function progress(experimentId: string, patch: Record<string, unknown>) {
     await ds.query(`UPDATE experiments SET progress = progress || $2::jsonb, updated_at = now() WHERE id = $1`, [experimentId, JSON.stringify(patch)]);
+  }
+
+  async function readArtifact(a: Artifact): Promise<Buffer> {
+    const chunks: Buffer[] = [];
+    for await (const c of store.read(a.storageKey)) chunks.push(c as Buffer);
+    return Buffer.concat(chunks);
+  }
+
+  /**
+   * Stores a trained model: its JSON, its ONNX graph and (for stacking) its out-of-fold scores
+   * as artifacts, and the model row with metrics and explanations, in one transaction. Files
+   * are removed again if the row cannot be written. A retried activity finds its row and stops.
+   */
+  async function recordModel(exp: Experiment, name: string, algo: string, sequence: number, result: Trained): Promise<string> {
+    const files: [string, string, string, Buffer][] = [
+      ['model_binary', `${name}.model.json`, 'application/json', Buffer.from(JSON.stringify(result.model))],
+      ['onnx', `${name}.onnx`, 'application/octet-stream', Buffer.from(result.onnx)],
+      ['cv_predictions', `${name}.holdout.bin`, 'application/octet-stream', encodeHoldout(result.holdout)],
+    ];
+    const stored = await Promise.all(files.map(([, filename, , bytes]) => store.put(exp.projectId, filename, bytes)));
+    try {
+      const modelId = await ds.transaction(async (em) => {
+        const model = em.getRepository(Model).create({ projectId: exp.projectId, experimentId: exp.id, name, algo, sequence });
+        const arts = files.map(([kind, filename, contentType], i) =>
+          em.getRepository(Artifact).create({ projectId: exp.projectId, kind, ownerType: 'model', ownerId: model.id, filename, contentType, sizeBytes: stored[i].sizeBytes, sha256: stored[i].sha256, storageKey: stored[i].storageKey }),
+        );
+        await em.getRepository(Artifact).insert(arts);
+        Object.assign(model, {
+          isBest: false, isProduction: false, isStaging: false, stagingDeploymentId: null,
+          metrics: result.metrics,
+          parameters: result.parameters,
+          explain: {
+            variable_importance: result.varimp,
+            roc_curve: result.roc ? { fpr: Array.from(result.roc.fpr), tpr: Array.from(result.roc.tpr) } : null,
+            scoring_history: result.scoringHistory,
+            shap_summary: result.shapSummary,
+            events: result.events,
+            cv_predictions_artifact_id: arts[2].id,
+          },
+          artifactId: arts[0].id,
+          onnxArtifactId: arts[1].id,
+          trainingTimeMs: result.trainingTimeMs,
+          predictTimePerRowMs: result.predictTimePerRowMs,
+        });
+        await em.getRepository(Model).insert(model);
+        return model.id;
+      });
+      const metric = (exp.config as AutoMLConfig).sort_metric;
+      const value = result.metrics[metricKey(metric)];
+      await appendExperimentLog(ds, exp.id, 'service', [`${name} done in ${(result.trainingTimeMs / 1000).toFixed(1)}s: ${metric} ${typeof value === 'number' ? value.toFixed(5) : value}`]);
+      await appendExperimentLog(ds, exp.id, 'engine', result.events);
+      const [{ n }] = await ds.query('SELECT count(*)::int AS n FROM models WHERE experiment_id = $1', [exp.id]);
+      await progress(exp.id, { models_done: n, current: null });
+      return modelId;
+    } catch (err) {
+      for (const o of stored) store.remove(o.storageKey);
+      if ((err as { code?: string }).code === '23505') return (await ds.getRepository(Model).findOneByOrFail({ experimentId: exp.id, name })).id;
+      throw err;
+    }
   }
 
   return {
@@ -91,12 +178,12 @@ export function createTrainingActivities(ds: DataSource, store: ArtifactStore, p
       const beat = setInterval(() => ctx.heartbeat(last), 2000);
       await progress(experimentId, { current: spec.name, current_algo: spec.algo });
       await appendExperimentLog(ds, experimentId, 'service', [`training ${spec.name} (${spec.algo}), model ${sequence}`]);
-      let result: CandidateResult & { onnx: Uint8Array; shapSummary: unknown };
+      let result: Trained;
       try {
         result = (await pool.run(
           { type: 'train', ...base, spec, deadlineMs },
           { signal: ctx.cancellationSignal, onProgress: (fraction, message) => (last = { fraction, message }) },
-        )) as CandidateResult & { onnx: Uint8Array; shapSummary: unknown };
+        )) as Trained;
       } catch (err) {
         if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason ?? err;
         if (err instanceof ThreadError && err.errorName === 'ModelBudgetExceeded') {
@@ -112,52 +199,46 @@ export function createTrainingActivities(ds: DataSource, store: ArtifactStore, p
         clearInterval(beat);
       }
 
-      const modelBytes = Buffer.from(JSON.stringify(result.model));
-      const storedModel = await store.put(exp.projectId, `${spec.name}.model.json`, modelBytes);
-      const storedOnnx = await store.put(exp.projectId, `${spec.name}.onnx`, Buffer.from(result.onnx));
-      try {
-        const modelId = await ds.transaction(async (em) => {
-          const model = em.getRepository(Model).create({ projectId: exp.projectId, experimentId, name: spec.name, algo: spec.algo, sequence });
-          const art = (kind: string, filename: string, contentType: string, o: typeof storedModel) =>
-            em.getRepository(Artifact).create({ projectId: exp.projectId, kind, ownerType: 'model', ownerId: model.id, filename, contentType, sizeBytes: o.sizeBytes, sha256: o.sha256, storageKey: o.storageKey });
-          const a1 = art('model_binary', `${spec.name}.model.json`, 'application/json', storedModel);
-          const a2 = art('onnx', `${spec.name}.onnx`, 'application/octet-stream', storedOnnx);
-          await em.getRepository(Artifact).insert([a1, a2]);
-          Object.assign(model, {
-            isBest: false, isProduction: false, isStaging: false, stagingDeploymentId: null,
-            metrics: result.metrics,
-            parameters: result.parameters,
-            explain: {
-              variable_importance: result.varimp,
-              roc_curve: result.roc ? { fpr: Array.from(result.roc.fpr), tpr: Array.from(result.roc.tpr) } : null,
-              scoring_history: result.scoringHistory,
-              shap_summary: result.shapSummary,
-              events: result.events,
-            },
-            artifactId: a1.id,
-            onnxArtifactId: a2.id,
-            trainingTimeMs: result.trainingTimeMs,
-            predictTimePerRowMs: result.predictTimePerRowMs,
-          });
-          await em.getRepository(Model).insert(model);
-          return model.id;
+      const modelId = await recordModel(exp, spec.name, spec.algo, sequence, result);
+      return { status: 'trained', modelId };
+    },
+
+    async trainEnsembles({ experimentId, deadlineMs }) {
+      const { exp, base } = await load(experimentId);
+      const models = (await ds.getRepository(Model).find({ where: { experimentId }, order: { sequence: 'ASC' } })).filter((m) => m.algo !== 'StackedEnsemble');
+      if (models.length < 2) return { trained: 0 };
+      const bases: EnsembleBase[] = [];
+      for (const m of models) {
+        const cv = m.explain.cv_predictions_artifact_id as string | undefined;
+        if (!cv) continue;
+        const [modelArt, cvArt] = await Promise.all([ds.getRepository(Artifact).findOneByOrFail({ id: m.artifactId }), ds.getRepository(Artifact).findOneByOrFail({ id: cv })]);
+        bases.push({
+          spec: { name: m.name, algo: m.algo as ModelSpec['algo'], params: {}, origin: 'default' },
+          model: JSON.parse((await readArtifact(modelArt)).toString('utf8')),
+          metrics: m.metrics as CandidateResult['metrics'],
+          holdout: decodeHoldout(await readArtifact(cvArt)),
+          predictTimePerRowMs: m.predictTimePerRowMs,
         });
-        const metric = (exp.config as AutoMLConfig).sort_metric;
-        const value = result.metrics[metricKey(metric)];
-        await appendExperimentLog(ds, experimentId, 'service', [`${spec.name} done in ${(result.trainingTimeMs / 1000).toFixed(1)}s: ${metric} ${typeof value === 'number' ? value.toFixed(5) : value}`]);
-        await appendExperimentLog(ds, experimentId, 'engine', result.events);
-        const [{ n }] = await ds.query('SELECT count(*)::int AS n FROM models WHERE experiment_id = $1', [experimentId]);
-        await progress(experimentId, { models_done: n, current: null });
-        return { status: 'trained', modelId };
-      } catch (err) {
-        store.remove(storedModel.storageKey);
-        store.remove(storedOnnx.storageKey);
-        if ((err as { code?: string }).code === '23505') {
-          const again = await ds.getRepository(Model).findOneByOrFail({ experimentId, name: spec.name });
-          return { status: 'trained', modelId: again.id };
-        }
-        throw err;
       }
+      const ctx = Context.current();
+      let last = { fraction: 0, message: 'stacking' };
+      const beat = setInterval(() => ctx.heartbeat(last), 2000);
+      await progress(experimentId, { current: 'StackedEnsemble', current_algo: 'StackedEnsemble' });
+      let results: Trained[];
+      try {
+        results = (await pool
+          .run({ type: 'ensemble', ...base, bases, deadlineMs }, { signal: ctx.cancellationSignal, onProgress: (fraction, message) => (last = { fraction, message }) })
+          .catch(classify)) as Trained[];
+      } finally {
+        clearInterval(beat);
+      }
+      let sequence = models.reduce((mx, m) => Math.max(mx, m.sequence), 0);
+      for (const r of results) {
+        if (await ds.getRepository(Model).existsBy({ experimentId, name: r.spec.name })) continue;
+        await appendExperimentLog(ds, experimentId, 'service', [`training ${r.spec.name} over ${bases.length} base models`]);
+        await recordModel(exp, r.spec.name, 'StackedEnsemble', ++sequence, r);
+      }
+      return { trained: results.length };
     },
 
     async finishExperiment({ experimentId, outcome }) {

@@ -22,7 +22,7 @@ async function waitFinished(client: ApiClient, id: string, timeoutMs = 240_000) 
 }
 
 beforeAll(async () => {
-  stack = await startStack({ env: { RATE_LIMIT_TRAIN: '1000', RATE_LIMIT_PREDICT: '1000' } });
+  stack = await startStack({ env: { RATE_LIMIT_TRAIN: '1000', RATE_LIMIT_PREDICT: '1000', GPU_SCHEDULE_TO_START_SECS: '2' } });
   owner = await signUp(stack.baseUrl, stack.mail);
   projectId = await createProject(owner.client, 'ML');
   titanic = await uploadDataset(owner.client, projectId, 'titanic', datasetFile('titanic.csv'));
@@ -80,16 +80,18 @@ describe('a binary classification experiment end to end', () => {
     jobId = r.body.job_id;
     const done = await waitFinished(owner.client, expId);
     expect(done.status).toBe('succeeded');
-    expect(done.progress.models_done).toBe(3);
+    // Three planned models, then the stacked ensemble over them.
+    expect(done.progress.models_done).toBe(4);
 
     const e = await owner.client.get(`/api/experiments/${expId}`);
-    expect(e.body.experiment).toMatchObject({ id: expId, status: 'succeeded', problem_type: 'classification', problem_kind: 'binary', sort_metric: 'AUC', max_models: 3, model_count: 3, project_name: 'ML', dataset_name: 'titanic' });
-    expect(e.body.models).toHaveLength(3);
+    expect(e.body.experiment).toMatchObject({ id: expId, status: 'succeeded', problem_type: 'classification', problem_kind: 'binary', sort_metric: 'AUC', max_models: 3, model_count: 4, project_name: 'ML', dataset_name: 'titanic' });
+    expect(e.body.models).toHaveLength(4);
+    expect(e.body.models.map((m: { algo: string }) => m.algo).sort()).toEqual(['GBM', 'GLM', 'StackedEnsemble', 'XGBoost']);
     const aucs = e.body.models.map((m: { metrics: { auc: number } }) => m.metrics.auc);
     expect([...aucs].sort((a, b) => b - a)).toEqual(aucs);
     expect(e.body.best_model_id).toBe(e.body.models[0].id);
     expect(e.body.experiment.best_model_algo).toBe(e.body.models[0].algo);
-    expect(e.body.artifact_links.length).toBe(6);
+    expect(e.body.artifact_links.length).toBe(8);
 
     const job = (await owner.client.get(`/api/jobs/${jobId}`)).body.job;
     expect(job).toMatchObject({ kind: 'automl_train', status: 'succeeded', progress: 100, entity_id: expId });
@@ -120,11 +122,11 @@ describe('a binary classification experiment end to end', () => {
 
     const ex = await owner.client.get(`/api/experiments/${expId}/explain`);
     expect(ex.body.explain.pareto_front.models.length).toBeGreaterThanOrEqual(1);
-    expect(ex.body.explain.varimp_heatmap.models).toHaveLength(3);
+    expect(ex.body.explain.varimp_heatmap.models).toHaveLength(4);
     expect(ex.body.explain.varimp_heatmap.matrix[0]).toHaveLength(ex.body.explain.varimp_heatmap.features.length);
 
     const models = (await owner.client.get(`/api/experiments/${expId}`)).body.models;
-    const last = models[2].id;
+    const last = models[3].id;
     expect((await owner.client.post(`/api/experiments/${expId}/best-model`, { model_id: last })).body).toEqual({ ok: true, experiment_id: expId, best_model_id: last });
     const other = await owner.client.post(`/api/experiments/${expId}/best-model`, { model_id: '00000000-0000-4000-8000-000000000000' });
     expect(other.status).toBe(422);
@@ -134,14 +136,18 @@ describe('a binary classification experiment end to end', () => {
   });
 
   it('serves models: get, parameters, explain, predict with contributions, batch predict', async () => {
-    const { best_model_id: modelId } = (await owner.client.get(`/api/experiments/${expId}`)).body;
+    const leaderboard = (await owner.client.get(`/api/experiments/${expId}`)).body.models;
+    // Contributions need a model that has them: the best non-ensemble model.
+    const modelId = leaderboard.find((x: { algo: string }) => x.algo !== 'StackedEnsemble').id;
     const m = await owner.client.get(`/api/models/${modelId}`);
-    expect(m.body.model).toMatchObject({ id: modelId, experiment_id: expId, project_id: projectId, is_best: true, experiment_name: 'Titanic', project_name: 'ML' });
+    expect(m.body.model).toMatchObject({ id: modelId, experiment_id: expId, project_id: projectId, experiment_name: 'Titanic', project_name: 'ML' });
     expect(m.body.model.metrics).toMatchObject({ auc: expect.any(Number), threshold: expect.any(Number), metric_context: { operating_threshold_metric: 'f1', split: 'cross_validation' } });
     expect(m.body.model.metrics.confusion_matrix.labels).toEqual(['0', '1']);
     expect(m.body.model.metrics.variable_importance.length).toBeGreaterThan(0);
     const params = await owner.client.get(`/api/models/${modelId}/parameters`);
-    expect(Object.values(params.body.parameters)[0]).toEqual({ default: expect.anything(), actual: expect.anything() });
+    const entries = Object.values(params.body.parameters) as { default: unknown; actual: unknown }[];
+    expect(entries.length).toBeGreaterThan(3);
+    for (const p of entries) expect(Object.keys(p).sort()).toEqual(['actual', 'default']);
     const ex = await owner.client.get(`/api/models/${modelId}/explain`);
     expect(ex.body.explain.roc_curve.fpr.length).toBe(ex.body.explain.roc_curve.tpr.length);
     expect(ex.body.explain.shap_summary[0]).toEqual({ feature: expect.any(String), mean_abs_contribution: expect.any(Number) });
@@ -159,6 +165,13 @@ describe('a binary classification experiment end to end', () => {
     expect(p2.headers.get('x-service-model-cache')).toBe('hit');
     expect(p2.body.predictions.map((p: { prediction: string }) => p.prediction)).toEqual(['0', '1']);
     expect(p2.body.contributions).toBeUndefined();
+    const se = leaderboard.find((x: { algo: string }) => x.algo === 'StackedEnsemble').id;
+    const sp = await owner.client.post(`/api/models/${se}/predict`, { inputs: [row] });
+    expect(sp.status).toBe(200);
+    expect(Object.keys(sp.body.predictions[0].probabilities).sort()).toEqual(['0', '1']);
+    const seContrib = await owner.client.post(`/api/models/${se}/predict`, { inputs: [row], options: { include_contributions: true } });
+    expect(seContrib.status).toBe(422);
+    expect(seContrib.body.detail).toMatch(/StackedEnsemble/);
 
     const bad = await owner.client.post(`/api/models/${modelId}/predict`, { inputs: { ...row, age: 'old' } });
     expect(bad.status).toBe(422);
@@ -197,9 +210,11 @@ describe('a binary classification experiment end to end', () => {
     expect((await owner.client.del(`/api/datasets/${titanic.datasetId}`)).status).toBe(409);
 
     const models = (await owner.client.get(`/api/models?experiment_id=${expId}&sort_metric=auc&sort_dir=desc`)).body.items;
-    expect(models).toHaveLength(3);
-    expect((await owner.client.del(`/api/models/${models[2].id}`)).body).toEqual({ ok: true });
-    expect((await owner.client.get(`/api/models/${models[2].id}`)).status).toBe(404);
+    expect(models).toHaveLength(4);
+    const aucs = models.map((x: { metrics: { auc: number } }) => x.metrics.auc);
+    expect([...aucs].sort((a, b) => b - a)).toEqual(aucs);
+    expect((await owner.client.del(`/api/models/${models[3].id}`)).body).toEqual({ ok: true });
+    expect((await owner.client.get(`/api/models/${models[3].id}`)).status).toBe(404);
     expect((await owner.client.del(`/api/experiments/${expId}`)).body).toEqual({ ok: true });
     expect((await owner.client.get(`/api/experiments/${expId}`)).status).toBe(404);
     expect((await owner.client.get(`/api/models?experiment_id=${expId}`)).body.total).toBe(0);
@@ -247,6 +262,24 @@ describe('other experiment outcomes', () => {
     expect(e.body.models.length).toBeLessThan(10);
     expect(e.body.best_model_id).toBe(e.body.models[0].id);
   }, 300_000);
+});
+
+describe('GPU routing', () => {
+  it('sends DeepLearning to ml-gpu and falls back to ml-cpu when no GPU worker takes it', async () => {
+    const r = await owner.client.post('/api/experiments', {
+      project_id: projectId, dataset_version_id: titanic.versionId, name: 'gpu', target_column: 'survived', problem_type: 'classification', use_gpu: true,
+      config: { max_models: 1, nfolds: 2, exclude_algos: ['GBM', 'XGBoost', 'DRF', 'GLM', 'StackedEnsemble'] },
+    });
+    const done = await waitFinished(owner.client, r.body.id);
+    expect(done.status).toBe('succeeded');
+    const e = (await owner.client.get(`/api/experiments/${r.body.id}`)).body;
+    expect(e.models.map((m: { algo: string }) => m.algo)).toEqual(['DeepLearning']);
+    const logs = (await owner.client.get(`/api/experiments/${r.body.id}/logs`)).body.logs.join('\n');
+    expect(logs).toMatch(/no GPU worker took DeepLearning_1 within 2s; training it on ml-cpu/);
+    const p = await owner.client.post(`/api/models/${e.best_model_id}/predict`, { inputs: { pclass: 1, sex: 'female', age: 30 }, options: { include_contributions: true } });
+    expect(p.status).toBe(200);
+    expect(p.body.contributions[0].at(-1).feature).toBe('BiasTerm');
+  }, 240_000);
 });
 
 describe('project deletion', () => {

@@ -10,6 +10,9 @@ export interface AutomlTrainInput extends JobWorkflowInput {
   gpuScheduleToStartSecs: number;
 }
 
+/** How far past the budget the stacked ensembles may finish. */
+const ENSEMBLE_GRACE_MS = 30_000;
+
 /** Families that run on the GPU queue when the experiment asks for it. */
 const GPU_FAMILIES = new Set(['DeepLearning']);
 
@@ -68,6 +71,12 @@ export async function automlTrainWorkflow(input: AutomlTrainInput): Promise<{ be
         await CancellationScope.nonCancellable(() => cpu.finishExperiment({ experimentId, outcome: 'canceled' }));
       }
       throw err;
+    }
+    if (!prep.excludeEnsembles && trained >= 2) {
+      // Ensembles are cheap (a metalearner on stored out-of-fold scores); like H2O they are
+      // built last and get a short grace period past the budget.
+      state.step = 'training stacked ensembles';
+      await cpu.trainEnsembles({ experimentId, deadlineMs: deadline + ENSEMBLE_GRACE_MS });
     }
     state.step = 'choosing the best model';
     const result = await cpu.finishExperiment({ experimentId, outcome: 'succeeded' });

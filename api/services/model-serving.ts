@@ -2,9 +2,7 @@ import type { DataSource } from 'typeorm';
 import { Artifact, DatasetVersion, Experiment, Model } from '../../entities';
 import type { ColumnSchema } from '../../entities';
 import { categoricalFromStrings, Column, Frame, makeFrame } from '../../engine/automl/frame';
-import { ModelJSON, TreeEnsembleModel } from '../../engine/automl/model';
-import { onnxFeedData } from '../../engine/automl/onnx/feeds';
-import { shapRecords } from '../../engine/automl/treeshap';
+import { modelFromJSON, ScoringModel } from '../../engine/automl/registry';
 import { OnnxSessionPool } from '../../engine/serving/onnx-pool';
 import type { ArtifactStore } from '../../platform/artifact-store';
 import { HttpError, ValidationIssue } from '../errors';
@@ -12,7 +10,7 @@ import { HttpError, ValidationIssue } from '../errors';
 export type InputRow = Record<string, unknown>;
 
 interface Loaded {
-  model: TreeEnsembleModel;
+  model: ScoringModel;
   schema: ColumnSchema[];
   threshold: number | null;
   onnxArtifact: Artifact;
@@ -49,8 +47,7 @@ export class ModelServing {
     const version = await this.ds.getRepository(DatasetVersion).findOneBy({ id: exp.datasetVersionId });
     const artifact = await this.ds.getRepository(Artifact).findOneByOrFail({ id: m.artifactId });
     const onnxArtifact = await this.ds.getRepository(Artifact).findOneByOrFail({ id: m.onnxArtifactId as string });
-    const json = JSON.parse(await readAll(this.store, artifact.storageKey)) as ModelJSON;
-    const model = TreeEnsembleModel.fromJSON(json);
+    const model = modelFromJSON(JSON.parse(await readAll(this.store, artifact.storageKey)));
     const schema = (version?.columns ?? model.features.map((f) => ({ name: f.name, dtype: f.kind === 'numeric' ? 'float64' : 'object' }))).filter((c) => c.name !== exp.targetColumn);
     const threshold = typeof m.metrics.threshold === 'number' ? m.metrics.threshold : null;
     const loaded = { model, schema, threshold, onnxArtifact };
@@ -80,7 +77,7 @@ export class ModelServing {
     const hit = await this.pool.ensure(m.id, async () => Buffer.from(await readAll(this.store, loaded.onnxArtifact.storageKey, null)));
     let out;
     try {
-      out = await this.pool.run(m.id, onnxFeedData(model, frame));
+      out = await this.pool.run(m.id, model.onnxFeeds(frame));
     } catch (err) {
       throw new HttpError(500, 'Prediction failed');
     }
@@ -105,11 +102,12 @@ export class ModelServing {
     }
     let contributions: { feature: string; value: number }[][] | undefined;
     if (opts.contributions) {
+      if (model.algo === 'StackedEnsemble') throw new HttpError(422, 'Contributions are not available for StackedEnsemble models');
       if (model.kind === 'multiclass') {
         // One output per class: explain the class each row was predicted as.
-        contributions = predictions.map((p, i) => shapRecords(model, sliceFrame(frame, i), model.classes.indexOf(String(p.prediction)))[0]);
+        contributions = predictions.map((p, i) => model.contributions(sliceFrame(frame, i), model.classes.indexOf(String(p.prediction)))?.[0] ?? []);
       } else {
-        contributions = shapRecords(model, frame, 0);
+        contributions = model.contributions(frame, 0) ?? undefined;
       }
     }
     return { predictions, contributions, cache: hit ? 'hit' : 'miss', threshold: loaded.threshold, classes: model.classes, kind: model.kind };

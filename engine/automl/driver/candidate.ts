@@ -1,9 +1,14 @@
 import { selectRows } from '../frame';
 import { DRF_DEFAULTS, trainDRF } from '../drf';
 import { GBM_DEFAULTS, trainGBM } from '../gbm';
-import { ModelJSON, TreeEnsembleModel, VariableImportance } from '../model';
+import { Frame } from '../frame';
+import { Prediction, RowObject, ScoringEvent, TreeEnsembleModel, VariableImportance } from '../model';
 import { TrainingData } from '../training';
 import { trainXGBoost } from '../xgboost';
+import { GLM_DEFAULTS, trainGLM } from '../glm/train';
+import { DL_DEFAULTS, trainDeepLearning } from '../deeplearning/train';
+import type { DeepLearningJSON } from '../deeplearning/model';
+import type { AnyModelJSON } from '../registry';
 import type { ModelSpec } from './plan';
 import { ModelMetrics, scoreMetrics } from './model-metrics';
 import type { PreparedExperiment } from './prepare';
@@ -16,14 +21,15 @@ export class ModelBudgetExceeded extends Error {
 
 export interface CandidateResult {
   spec: ModelSpec;
-  model: ModelJSON;
+  /** Serialized final model; `modelFromJSON` (../registry) scores any algorithm. */
+  model: AnyModelJSON;
   metrics: ModelMetrics;
   /** Out-of-fold (or validation) scores, row-major n x K for classification, n for regression. */
   holdout: { rows: Uint32Array; scores: Float64Array };
   roc: RocCurve | null;
   varimp: VariableImportance[];
   parameters: Record<string, { default: unknown; actual: unknown }>;
-  scoringHistory: ModelJSON['scoring_history'];
+  scoringHistory: ScoringEvent[];
   trainingTimeMs: number;
   predictTimePerRowMs: number;
   events: string[];
@@ -35,21 +41,61 @@ export interface CandidateOptions {
   onProgress?: (fraction: number, message: string) => void;
 }
 
-type Trainer = (d: TrainingData, params: Record<string, unknown>) => TreeEnsembleModel;
+/** What the driver needs of a trained model of any algorithm. */
+interface Trained {
+  predict(input: Frame | RowObject[]): Prediction;
+  varimp(): VariableImportance[];
+  toJSON(): AnyModelJSON;
+}
 
-const TRAINERS: Record<ModelSpec['algo'], Trainer | undefined> = {
-  GBM: (d, p) => trainGBM(d, p),
-  XGBoost: (d, p) => trainXGBoost(d, p),
-  DRF: (d, p) => trainDRF(d, p),
-  GLM: undefined,
-  DeepLearning: undefined,
+/**
+ * How an algorithm trains, what its fold models settle on (trees after early stopping, GLM's
+ * selected lambda, DeepLearning's best epoch) and the final model's parameters from that.
+ */
+interface Trainer {
+  train(d: TrainingData, params: Record<string, unknown>): Trained;
+  settled(m: Trained): number;
+  /** Final-model parameters from the fold models' settled values (no early stopping). */
+  finalParams(params: Record<string, unknown>, settled: number[]): Record<string, unknown>;
+  describe(m: Trained): string;
+}
+
+const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / (xs.length || 1);
+
+function treeTrainer(fit: (d: TrainingData, p: Record<string, unknown>) => TreeEnsembleModel, xgb: boolean): Trainer {
+  const trees = (m: Trained): number => (m as TreeEnsembleModel).trees[0]?.length ?? 0;
+  return {
+    train: fit,
+    settled: trees,
+    finalParams: (params, settled) => {
+      const p: Record<string, unknown> = { ...params, stopping_rounds: 0, early_stopping_rounds: 0, ntrees: Math.max(1, Math.round(mean(settled))) };
+      if (!xgb) delete p.early_stopping_rounds;
+      return p;
+    },
+    describe: (m) => `${trees(m)} trees`,
+  };
+}
+
+const TRAINERS: Record<ModelSpec['algo'], Trainer> = {
+  GBM: treeTrainer((d, p) => trainGBM(d, p), false),
+  XGBoost: treeTrainer((d, p) => trainXGBoost(d, p), true),
+  DRF: treeTrainer((d, p) => trainDRF(d, p), false),
+  GLM: {
+    train: (d, p) => trainGLM(d, p),
+    settled: (m) => (m.toJSON() as { lambda: number }).lambda,
+    // The geometric mean of the folds' lambdas: they spread over orders of magnitude.
+    finalParams: (params, settled) => ({ ...params, lambda: Math.exp(mean(settled.map((l) => Math.log(Math.max(l, 1e-12))))) }),
+    describe: (m) => `lambda ${(m.toJSON() as { lambda: number }).lambda.toPrecision(4)}`,
+  },
+  DeepLearning: {
+    train: (d, p) => trainDeepLearning(d, p),
+    settled: (m) => Number((m.toJSON() as DeepLearningJSON).info.best_epoch),
+    finalParams: (params, settled) => ({ ...params, stopping_rounds: 0, epochs: Math.max(1, Math.round(mean(settled))) }),
+    describe: (m) => `best epoch ${String((m.toJSON() as DeepLearningJSON).info.best_epoch)}`,
+  },
 };
 
-const DEFAULTS: Record<string, Record<string, unknown>> = { GBM: GBM_DEFAULTS, DRF: DRF_DEFAULTS };
-
-function treesPerOutput(m: TreeEnsembleModel): number {
-  return m.trees[0]?.length ?? 0;
-}
+const DEFAULTS: Record<string, Record<string, unknown>> = { GBM: GBM_DEFAULTS, DRF: DRF_DEFAULTS, GLM: { ...GLM_DEFAULTS }, DeepLearning: { ...DL_DEFAULTS } };
 
 /**
  * Trains one candidate: k fold models give the out-of-fold scores the leaderboard ranks
@@ -59,6 +105,8 @@ function treesPerOutput(m: TreeEnsembleModel): number {
 export function trainCandidate(pe: PreparedExperiment, spec: ModelSpec, opts: CandidateOptions = {}): CandidateResult {
   const trainer = TRAINERS[spec.algo];
   if (!trainer) throw new Error(`${spec.algo} is not available in this engine build`);
+  // GLM picks its family from the experiment's distribution, as the tree learners do.
+  const specParams: Record<string, unknown> = spec.algo === 'GLM' && pe.config.distribution ? { distribution: pe.config.distribution, ...spec.params } : spec.params;
   const { data, binned } = pe;
   const n = data.target.y.length;
   const K = data.kind === 'multiclass' ? data.target.classes.length : data.kind === 'binary' ? 2 : 1;
@@ -69,7 +117,7 @@ export function trainCandidate(pe: PreparedExperiment, spec: ModelSpec, opts: Ca
   const checkBudget = () => {
     if (opts.deadlineMs !== undefined && Date.now() > opts.deadlineMs) throw new ModelBudgetExceeded(`${spec.name}: time budget exhausted`);
   };
-  const scoreRows = (m: TreeEnsembleModel, rows: Uint32Array): Float64Array => {
+  const scoreRows = (m: Trained, rows: Uint32Array): Float64Array => {
     const t0 = Date.now();
     const p = m.predict(selectRows(data.features, rows));
     predictMs += Date.now() - t0;
@@ -79,41 +127,39 @@ export function trainCandidate(pe: PreparedExperiment, spec: ModelSpec, opts: Ca
 
   let holdoutRows: Uint32Array;
   let holdoutScores: Float64Array;
-  let finalTrees: number | undefined;
+  let settled: number[];
   let split: string;
   if (pe.folds) {
     split = 'cross_validation';
     holdoutRows = Uint32Array.from({ length: n }, (_, i) => i);
     holdoutScores = new Float64Array(n * K);
-    const trees: number[] = [];
+    settled = [];
     for (let f = 0; f < pe.nfolds; f++) {
       checkBudget();
       const valid: number[] = [];
       const train: number[] = [];
       for (let i = 0; i < n; i++) (pe.folds[i] === f ? valid : train).push(i);
       const validRows = Uint32Array.from(valid);
-      const m = trainer({ features: data.features, target: data.target, binned, rows: Uint32Array.from(train), validRows }, { ...spec.params });
-      trees.push(treesPerOutput(m));
+      const m = trainer.train({ features: data.features, target: data.target, binned, rows: Uint32Array.from(train), validRows }, { ...specParams });
+      settled.push(trainer.settled(m));
       const s = scoreRows(m, validRows);
       for (let i = 0; i < validRows.length; i++) for (let k = 0; k < K; k++) holdoutScores[validRows[i] * K + k] = s[i * K + k];
-      events.push(`${spec.name} fold ${f + 1}/${pe.nfolds}: ${trees[f]} trees`);
+      events.push(`${spec.name} fold ${f + 1}/${pe.nfolds}: ${trainer.describe(m)}`);
       opts.onProgress?.((f + 1) / (pe.nfolds + 1), `fold ${f + 1}/${pe.nfolds}`);
     }
-    finalTrees = Math.max(1, Math.round(trees.reduce((a, b) => a + b, 0) / trees.length));
   } else {
     split = 'validation';
     holdoutRows = pe.validRows as Uint32Array;
-    const m = trainer({ features: data.features, target: data.target, binned, rows: pe.trainRows, validRows: holdoutRows }, { ...spec.params });
-    finalTrees = treesPerOutput(m);
+    const m = trainer.train({ features: data.features, target: data.target, binned, rows: pe.trainRows, validRows: holdoutRows }, { ...specParams });
+    settled = [trainer.settled(m)];
     holdoutScores = scoreRows(m, holdoutRows);
   }
   checkBudget();
-  // The final model: the settled tree count, no early stopping (nothing held out to stop on).
-  const finalParams: Record<string, unknown> = { ...spec.params, stopping_rounds: 0, early_stopping_rounds: 0, ntrees: finalTrees };
-  if (spec.algo !== 'XGBoost') delete finalParams.early_stopping_rounds;
-  const final = trainer({ features: data.features, target: data.target, binned, rows: pe.folds ? undefined : pe.trainRows }, finalParams);
+  // The final model: what the folds settled on, no early stopping (nothing held out to stop on).
+  const finalParams = trainer.finalParams(specParams, settled);
+  const final = trainer.train({ features: data.features, target: data.target, binned, rows: pe.folds ? undefined : pe.trainRows }, finalParams);
   opts.onProgress?.(1, 'final model');
-  events.push(`${spec.name} final model: ${treesPerOutput(final)} trees`);
+  events.push(`${spec.name} final model: ${trainer.describe(final)}`);
 
   const yHold = Float64Array.from(holdoutRows, (r) => data.target.y[r]);
   const scored = scoreMetrics(data.kind, yHold, holdoutScores, data.target.classes, split, pe.config);
@@ -131,7 +177,7 @@ export function trainCandidate(pe: PreparedExperiment, spec: ModelSpec, opts: Ca
     roc: scored.roc,
     varimp,
     parameters,
-    scoringHistory: json.scoring_history,
+    scoringHistory: 'scoring_history' in json ? json.scoring_history : [],
     trainingTimeMs: Date.now() - started,
     predictTimePerRowMs: predictedRows ? predictMs / predictedRows : 0,
     events,

@@ -6,6 +6,7 @@ import { compareByMetric } from './model-metrics';
 import { planModels } from './plan';
 import { prepareExperiment, ExperimentDataError } from './prepare';
 import { trainCandidate } from './candidate';
+import { trainStackedEnsembles } from './ensemble';
 
 function dataset(name: string): string {
   let dir = __dirname;
@@ -37,6 +38,23 @@ describe('AutoML driver', () => {
     expect(plan[0].origin).toBe('default');
     expect(plan[plan.length - 1].origin).toBe('grid');
     expect(planModels(config!, 'binary')).toEqual(plan);
+  });
+
+  it('plans GLM and DeepLearning in H2O order and honours exclude_algos for them and StackedEnsemble', () => {
+    const { config } = parseAutoMLConfig({ max_models: 6 }, 'binary');
+    expect(planModels(config!, 'binary').map((s) => s.name)).toEqual(['XGBoost_1', 'GLM_1', 'GBM_1', 'DRF_1', 'DeepLearning_1', 'XRT_1']);
+    const { config: ex } = parseAutoMLConfig({ max_models: 6, exclude_algos: ['GLM', 'DeepLearning'] }, 'binary');
+    expect(planModels(ex!, 'binary').some((s) => s.algo === 'GLM' || s.algo === 'DeepLearning')).toBe(false);
+  });
+
+  it('skips stacked ensembles when StackedEnsemble is excluded', async () => {
+    const frame = await readCsvFrame(dataset('mpg.csv'));
+    const { config } = parseAutoMLConfig({ nfolds: 0, exclude_algos: ['StackedEnsemble'] }, 'regression');
+    const pe = prepareExperiment(frame, 'mpg', 'regression', config!);
+    const glm = planModels(config!, 'regression').find((s) => s.algo === 'GLM')!;
+    const a = trainCandidate(pe, glm);
+    expect(a.metrics.metric_context.split).toBe('validation');
+    expect(trainStackedEnsembles(pe, [a, { ...a, spec: { ...a.spec, name: 'GLM_2' } }])).toEqual([]);
   });
 
   it('trains cross-validated candidates on titanic with sane, reproducible metrics', async () => {

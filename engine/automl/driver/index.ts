@@ -5,3 +5,4 @@ export * from './plan';
 export * from './candidate';
 export * from './model-metrics';
 export { readParquetFrame } from './read';
+export * from './ensemble';

@@ -14,7 +14,9 @@ export interface ModelSpec {
 const MAX_TREES = 300;
 
 /**
- * The training order: strong defaults of each family first (after H2O AutoML's plan), then
+ * The training order: strong defaults of each family first (after H2O AutoML's plan: XGBoost,
+ * GLM, GBM, DRF, DeepLearning, XRT, then more GBM/XGBoost defaults; DeepLearning uses a small
+ * [32, 32] network and batches of up to 256 rows at Adam rate 0.003 for speed), then
  * random grid draws within the model budget. Deterministic for a seed.
  */
 export function planModels(config: AutoMLConfig, kind: Kind): ModelSpec[] {
@@ -23,12 +25,14 @@ export function planModels(config: AutoMLConfig, kind: Kind): ModelSpec[] {
   const xstop = { early_stopping_rounds: config.stopping_rounds, seed: config.seed };
   const dist = kind === 'regression' && config.distribution ? { distribution: config.distribution } : {};
   const defaults: ModelSpec[] = [
-    { name: 'GBM_1', algo: 'GBM', origin: 'default', params: { ntrees: MAX_TREES, max_depth: 6, min_rows: 1, sample_rate: 0.8, col_sample_rate: 0.8, col_sample_rate_per_tree: 0.8, learn_rate: 0.1, ...dist, ...stop } },
     { name: 'XGBoost_1', algo: 'XGBoost', origin: 'default', params: { ntrees: MAX_TREES, max_depth: 10, min_child_weight: 5, eta: 0.1, subsample: 0.6, colsample_bytree: 0.8, ...xstop } },
+    { name: 'GLM_1', algo: 'GLM', origin: 'default', params: { alpha: 0.5, nlambdas: 30, seed: config.seed } },
+    { name: 'GBM_1', algo: 'GBM', origin: 'default', params: { ntrees: MAX_TREES, max_depth: 6, min_rows: 1, sample_rate: 0.8, col_sample_rate: 0.8, col_sample_rate_per_tree: 0.8, learn_rate: 0.1, ...dist, ...stop } },
     { name: 'DRF_1', algo: 'DRF', origin: 'default', params: { ntrees: 50, ...stop } },
+    { name: 'DeepLearning_1', algo: 'DeepLearning', origin: 'default', params: { hidden: [32, 32], epochs: 30, activation: 'Rectifier', mini_batch_size: 256, rate: 0.003, stopping_rounds: config.stopping_rounds, stopping_tolerance: config.stopping_tolerance, seed: config.seed } },
+    { name: 'XRT_1', algo: 'DRF', origin: 'default', params: { ntrees: 50, histogram_type: 'Random', ...stop } },
     { name: 'GBM_2', algo: 'GBM', origin: 'default', params: { ntrees: MAX_TREES, max_depth: 7, min_rows: 10, sample_rate: 0.8, col_sample_rate: 0.8, col_sample_rate_per_tree: 0.8, learn_rate: 0.1, ...dist, ...stop } },
     { name: 'XGBoost_2', algo: 'XGBoost', origin: 'default', params: { ntrees: MAX_TREES, max_depth: 20, min_child_weight: 10, eta: 0.1, subsample: 0.6, colsample_bytree: 0.8, ...xstop } },
-    { name: 'XRT_1', algo: 'DRF', origin: 'default', params: { ntrees: 50, histogram_type: 'Random', ...stop } },
     { name: 'GBM_3', algo: 'GBM', origin: 'default', params: { ntrees: MAX_TREES, max_depth: 8, min_rows: 10, sample_rate: 0.8, col_sample_rate: 0.8, col_sample_rate_per_tree: 0.8, learn_rate: 0.1, ...dist, ...stop } },
     { name: 'XGBoost_3', algo: 'XGBoost', origin: 'default', params: { ntrees: MAX_TREES, max_depth: 5, min_child_weight: 3, eta: 0.1, subsample: 0.8, colsample_bytree: 0.8, ...xstop } },
     { name: 'GBM_4', algo: 'GBM', origin: 'default', params: { ntrees: MAX_TREES, max_depth: 10, min_rows: 10, sample_rate: 0.8, col_sample_rate: 0.8, col_sample_rate_per_tree: 0.8, learn_rate: 0.1, ...dist, ...stop } },
