@@ -30,6 +30,13 @@ def encode(tr, te, target):
     """Categoricals as pandas category (shared levels), for the GBDT libraries."""
     X, Xt = tr.drop(columns=[target]), te.drop(columns=[target])
     for c in X.columns:
+        # Datetime text (taxis pickup/dropoff) becomes epoch seconds, as the service expands it.
+        if not pd.api.types.is_numeric_dtype(X[c]):
+            parsed = pd.to_datetime(X[c], errors="coerce")
+            if parsed.notna().mean() > 0.95:
+                X[c] = parsed.astype("int64") / 1e9
+                Xt[c] = pd.to_datetime(Xt[c], errors="coerce").astype("int64") / 1e9
+                continue
         if not pd.api.types.is_numeric_dtype(X[c]) or pd.api.types.is_bool_dtype(X[c]):
             cats = pd.Categorical(pd.concat([X[c], Xt[c]]).astype(str)).categories
             X[c] = pd.Categorical(X[c].astype(str), categories=cats)
