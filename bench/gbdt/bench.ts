@@ -4,13 +4,16 @@
  * first 80% of rows, AUC on the last 20%. Seconds include binning, as the Python baselines'
  * include building their Dataset/DMatrix.
  *
- * Build, then: node .build-automl/bench/gbdt/bench.js [data path] [baselines.jsonl] [threads]
+ * Build, then: node .build-automl/bench/gbdt/bench.js [data path] [baselines.jsonl] [threads] [algo]
  * where baselines.jsonl is the output of python_baselines.py; ratios are printed against it.
+ * algo: xgboost (default), gbm (H2O GBM, min_rows 1, default scoring: every tree) or gbm-final
+ * (H2O GBM scored only after the last tree).
  */
 import * as fs from 'fs';
 import { binFrame } from '../../engine/automl/binning';
 import { Column, Frame } from '../../engine/automl/frame';
 import { auc } from '../../engine/automl/metrics';
+import { trainGBM } from '../../engine/automl/gbm';
 import { trainXGBoost } from '../../engine/automl/xgboost';
 
 const P = 28;
@@ -40,19 +43,21 @@ function main(): void {
   const path = process.argv[2] ?? '/tmp/gbdt/data.f32';
   const baselines = process.argv[3];
   const threads = Number(process.argv[4] ?? -1);
+  const algo = process.argv[5] ?? 'xgboost';
   const { train, ytrain, test, ytest } = load(path);
   const t0 = Date.now();
   const binned = binFrame(train);
   const tBin = (Date.now() - t0) / 1000;
-  const model = trainXGBoost(
-    { features: train, target: { name: 'y', kind: 'binary', y: ytrain, classes: ['0', '1'] }, binned },
-    { n_estimators: 100, max_depth: 6, eta: 0.1, nthread: threads },
-  );
+  const data = { features: train, target: { name: 'y', kind: 'binary' as const, y: ytrain, classes: ['0', '1'] }, binned };
+  const model =
+    algo === 'xgboost'
+      ? trainXGBoost(data, { n_estimators: 100, max_depth: 6, eta: 0.1, nthread: threads })
+      : trainGBM(data, { ntrees: 100, max_depth: 6, learn_rate: 0.1, min_rows: 1, nthreads: threads, ...(algo === 'gbm-final' ? { score_tree_interval: 100 } : {}) });
   const seconds = (Date.now() - t0) / 1000;
   const probs = model.predict(test).probabilities as Float64Array;
   const p1 = new Float64Array(test.nrows);
   for (let i = 0; i < test.nrows; i++) p1[i] = probs[2 * i + 1];
-  const ours = { library: 'engine/automl xgboost-style', seconds: Math.round(seconds * 100) / 100, binning_seconds: tBin, auc: auc(ytest, p1) };
+  const ours = { library: algo === 'xgboost' ? 'engine/automl xgboost-style' : `engine/automl ${algo}`, seconds: Math.round(seconds * 100) / 100, binning_seconds: tBin, auc: auc(ytest, p1) };
   console.log(JSON.stringify(ours));
   if (baselines && fs.existsSync(baselines)) {
     for (const line of fs.readFileSync(baselines, 'utf8').split('\n').filter((l) => l.trim().startsWith('{'))) {

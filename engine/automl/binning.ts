@@ -90,7 +90,7 @@ function binNumeric(name: string, values: Float64Array, maxBins: number): Binned
     if (x > max) max = x;
     if (i % step === 0) sorted[m++] = x;
   }
-  const s = sorted.subarray(0, m).sort();
+  const s = sortFloat32Values(sorted.subarray(0, m));
   const distinct: number[] = [];
   for (let i = 0; i < m; i++) if (i === 0 || s[i] !== s[i - 1]) distinct.push(s[i]);
   let edges: number[];
@@ -119,14 +119,16 @@ function binNumeric(name: string, values: Float64Array, maxBins: number): Binned
       continue;
     }
     const x = Math.fround(v);
-    let lo = 0;
-    let hi = nbins - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (upper[mid] >= x) hi = mid;
-      else lo = mid + 1;
+    // First edge >= x (the last edge is the maximum, so one exists): a branch-free lower bound,
+    // as the comparisons are unpredictable and a mispredicted branch per step dominated binning.
+    let base = 0;
+    let len = nbins;
+    while (len > 1) {
+      const half = len >>> 1;
+      base += half * +(upper[base + half - 1] < x);
+      len -= half;
     }
-    bins[i] = lo;
+    bins[i] = base;
   }
   return { name, kind: 'numeric', bins, nbins, upper, binOfCode: new Int32Array(0), codesOfBin: [], levels: [] };
 }
@@ -148,4 +150,47 @@ function binCategorical(name: string, codes: Int32Array, levels: string[], maxBi
   const bins = new Uint8Array(codes.length);
   for (let i = 0; i < codes.length; i++) bins[i] = codes[i] < 0 ? nbins : binOfCode[codes[i]];
   return { name, kind: 'categorical', bins, nbins, upper: new Float64Array(0), binOfCode, codesOfBin, levels };
+}
+
+/**
+ * Sorts float32-representable, non-NaN values ascending in place (-0 before +0, as
+ * TypedArray.prototype.sort does) with a 3-pass LSD radix sort on order-preserving keys of their
+ * float32 bits: several times faster than the built-in sort on the 200k edge samples.
+ */
+function sortFloat32Values(v: Float64Array): Float64Array {
+  const m = v.length;
+  if (m < 256) return v.sort();
+  let keys = new Uint32Array(m);
+  let tmp = new Uint32Array(m);
+  const f = new Float32Array(1);
+  const u = new Uint32Array(f.buffer);
+  for (let i = 0; i < m; i++) {
+    f[0] = v[i];
+    const b = u[0];
+    keys[i] = b & 0x80000000 ? ~b >>> 0 : (b | 0x80000000) >>> 0;
+  }
+  const count = new Int32Array(2048);
+  for (let shift = 0; shift < 32; shift += 11) {
+    count.fill(0);
+    for (let i = 0; i < m; i++) count[(keys[i] >>> shift) & 2047]++;
+    let sum = 0;
+    for (let b = 0; b < 2048; b++) {
+      const c = count[b];
+      count[b] = sum;
+      sum += c;
+    }
+    for (let i = 0; i < m; i++) {
+      const k = keys[i];
+      tmp[count[(k >>> shift) & 2047]++] = k;
+    }
+    const t = keys;
+    keys = tmp;
+    tmp = t;
+  }
+  for (let i = 0; i < m; i++) {
+    const k = keys[i];
+    u[0] = k & 0x80000000 ? (k & 0x7fffffff) >>> 0 : ~k >>> 0;
+    v[i] = f[0];
+  }
+  return v;
 }

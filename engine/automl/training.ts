@@ -109,6 +109,7 @@ export function eventMetrics(kind: Target['kind'], y: Float64Array, margins: Flo
     const m = regressionMetrics(y, pred, { distribution: opts.distribution, tweediePower: opts.tweediePower, quantileAlpha: opts.quantileAlpha });
     return { rmse: m.rmse, mse: m.mse, mae: m.mae, deviance: m.mean_residual_deviance };
   }
+  if (kind === 'binary' && y.length > 0 && y.length === margins.length && (link === 'logistic' || link === 'average')) return binaryEventMetrics(y, margins, link);
   if (kind === 'binary') {
     const probs = marginsToProbabilities(margins, link, 2);
     const p = new Float64Array(y.length);
@@ -119,6 +120,139 @@ export function eventMetrics(kind: Target['kind'], y: Float64Array, margins: Flo
   const probs = marginsToProbabilities(margins, link, K);
   const m = multiclassMetrics(y, probs, K);
   return { logloss: m.logloss, classification_error: 1 - m.accuracy, mean_per_class_error: m.mean_per_class_error };
+}
+
+/**
+ * The binary scoring-event metrics of binarySummary (metrics.ts), computed in one pass over the
+ * sorted scores without materializing the cumulative-count arrays, the probability matrix or a
+ * second pass for the confusion matrix: same operations in the same order, so the same numbers.
+ * This runs after every tree by default (H2O GBM's score_tree_interval 1) and was most of GBM's
+ * training time on large data.
+ */
+function binaryEventMetrics(y: Float64Array, margins: Float64Array, link: Link): Record<string, number> {
+  const n = y.length;
+  let np = 0;
+  for (let i = 0; i < n; i++) if (y[i] > 0.5) np++;
+  const pos = new Float64Array(np);
+  const neg = new Float64Array(n - np);
+  let a = 0;
+  let b = 0;
+  let ll = 0;
+  for (let i = 0; i < n; i++) {
+    // As marginsToProbabilities and binaryLogloss.
+    const m = margins[i];
+    const p = link === 'logistic' ? 1 / (1 + Math.exp(-m)) : Math.min(1, Math.max(0, m));
+    const q = Math.min(1 - 1e-15, Math.max(1e-15, p));
+    if (y[i] > 0.5) {
+      pos[a++] = p;
+      ll -= Math.log(q);
+    } else {
+      neg[b++] = p;
+      ll -= Math.log(1 - q);
+    }
+  }
+  sortScores(pos);
+  sortScores(neg);
+  // cumulativeCounts' merge, with auc(), averagePrecision() and maxF1Threshold() folded in.
+  const P = np;
+  const N = n - np;
+  let i = pos.length - 1;
+  let j = neg.length - 1;
+  let tp = 0;
+  let fp = 0;
+  let area = 0;
+  let pf = 0;
+  let pt = 0;
+  let ap = 0;
+  let prevRecall = 0;
+  let bestF1 = -1;
+  let bestTp = 0;
+  let bestFp = 0;
+  while (i >= 0 || j >= 0) {
+    const t = i < 0 ? neg[j] : j < 0 ? pos[i] : Math.max(pos[i], neg[j]);
+    while (i >= 0 && pos[i] === t) {
+      tp++;
+      i--;
+    }
+    while (j >= 0 && neg[j] === t) {
+      fp++;
+      j--;
+    }
+    if (t !== t) break; // NaN scores: cumulativeCounts would not terminate either way; stop here.
+    area += (fp - pf) * (tp + pt);
+    pf = fp;
+    pt = tp;
+    const recall = tp / P;
+    const precision = tp / (tp + fp);
+    ap += (recall - prevRecall) * precision;
+    prevRecall = recall;
+    const d = 2 * tp + fp + (P - tp);
+    const f1 = d === 0 ? 0 : (2 * tp) / d;
+    if (f1 > bestF1) {
+      bestF1 = f1;
+      bestTp = tp;
+      bestFp = fp;
+    }
+  }
+  // Confusion matrix at the max-F1 threshold (p >= threshold): the cumulative counts there.
+  const accuracy = (N - bestFp + bestTp) / n;
+  return {
+    logloss: ll / n,
+    auc: P === 0 || N === 0 ? NaN : area / (2 * P * N),
+    aucpr: P === 0 ? NaN : ap,
+    classification_error: 1 - accuracy,
+  };
+}
+
+/**
+ * Sorts scores ascending, as Float64Array.prototype.sort does: a 4-pass LSD radix sort on the
+ * bit patterns when every value is >= +0 (then bit order is numeric order and NaN sorts last), else
+ * the built-in sort. About 4x faster than the built-in sort on 400k probabilities.
+ */
+function sortScores(v: Float64Array): void {
+  const n = v.length;
+  if (n < 4096) {
+    v.sort();
+    return;
+  }
+  const bits = new Uint32Array(v.buffer, v.byteOffset, 2 * n);
+  for (let i = 0; i < n; i++) {
+    if (bits[2 * i + 1] >= 0x80000000) {
+      v.sort();
+      return;
+    }
+  }
+  let src: Float64Array = v;
+  let srcBits: Uint32Array = bits;
+  let dst: Float64Array = new Float64Array(n);
+  let dstBits: Uint32Array = new Uint32Array(dst.buffer);
+  const count = new Int32Array(65536);
+  for (let pass = 0; pass < 4; pass++) {
+    const word = pass >> 1;
+    const shift = (pass & 1) * 16;
+    count.fill(0);
+    for (let i = 0; i < n; i++) count[(srcBits[2 * i + word] >>> shift) & 0xffff]++;
+    // A digit shared by every value leaves the order unchanged: skip the pass.
+    if (count[(srcBits[word] >>> shift) & 0xffff] === n) continue;
+    let sum = 0;
+    for (let d = 0; d < 65536; d++) {
+      const c = count[d];
+      count[d] = sum;
+      sum += c;
+    }
+    for (let i = 0; i < n; i++) {
+      const k = count[(srcBits[2 * i + word] >>> shift) & 0xffff]++;
+      dstBits[2 * k] = srcBits[2 * i];
+      dstBits[2 * k + 1] = srcBits[2 * i + 1];
+    }
+    const t = src;
+    src = dst;
+    dst = t;
+    const tb = srcBits;
+    srcBits = dstBits;
+    dstBits = tb;
+  }
+  if (src !== v) v.set(src);
 }
 
 /** Metrics where larger is better; every other metric is minimized. */

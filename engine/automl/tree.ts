@@ -187,6 +187,7 @@ export class TreeLearner {
     const n = rows.length;
     const index = this.index;
     index.set(rows);
+    this.builder.loadGradients(grad, hess);
     const b = new TreeBuilder();
     let G = 0;
     let H = 0;
@@ -290,10 +291,16 @@ export class TreeLearner {
     const scratch = this.scratch;
     let l = start;
     let r = 0;
+    // Branch-free: each row is written to both sides and only the matching cursor advances (the
+    // goLeft bit is close to random, so a branch here mispredicts about every other row). Writing
+    // index[l] is safe because l <= i and index[i] has already been read.
     for (let i = start; i < end; i++) {
       const row = index[i];
-      if (mask[bins[row]]) index[l++] = row;
-      else scratch[r++] = row;
+      const m = mask[bins[row]];
+      index[l] = row;
+      scratch[r] = row;
+      l += m;
+      r += 1 - m;
     }
     index.set(scratch.subarray(0, r), l);
     return l;
