@@ -14,6 +14,7 @@
 import type { Frame, ProblemKind } from '../frame';
 import type { FeatureSpec, Prediction, RowObject, ScoringEvent, VariableImportance } from '../model';
 import type { Contribution } from '../treeshap';
+import { JsonBackedModel } from '../json-model';
 import { DesignJSON, encodeInput, featureColumnRanges } from '../encoding/design';
 import { importanceTable, predictionFromMargins } from '../glm/model';
 
@@ -49,20 +50,10 @@ export function isTanh(a: Activation): boolean {
   return a === 'Tanh' || a === 'TanhWithDropout';
 }
 
-export class DeepLearningModel {
-  constructor(readonly json: DeepLearningJSON) {}
+export class DeepLearningModel extends JsonBackedModel<DeepLearningJSON> {
 
   get algo(): 'DeepLearning' {
     return 'DeepLearning';
-  }
-  get kind(): ProblemKind {
-    return this.json.kind;
-  }
-  get classes(): string[] {
-    return this.json.classes;
-  }
-  get features(): FeatureSpec[] {
-    return this.json.features;
   }
   get nOutputs(): number {
     return this.json.layers[this.json.layers.length - 1].outputs;

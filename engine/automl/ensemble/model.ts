@@ -7,6 +7,7 @@ import { Frame, ProblemKind, makeFrame } from '../frame';
 import { FeatureSpec, Prediction, RowObject, VariableImportance } from '../model';
 import { GLMJSON, GLMModel, importanceTable } from '../glm/model';
 import type { ScoringModel } from '../scoring-model';
+import { JsonBackedModel } from '../json-model';
 
 export interface StackedEnsembleJSON {
   format_version: 1;
@@ -49,24 +50,16 @@ export function predictionScores(p: Prediction): Float64Array {
   return (p.probabilities ?? p.value) as Float64Array;
 }
 
-export class StackedEnsembleModel {
+export class StackedEnsembleModel extends JsonBackedModel<StackedEnsembleJSON> {
   readonly metalearner: GLMModel;
 
-  constructor(readonly json: StackedEnsembleJSON, readonly bases: ScoringModel[]) {
+  constructor(json: StackedEnsembleJSON, readonly bases: ScoringModel[]) {
+    super(json);
     this.metalearner = GLMModel.fromJSON(json.metalearner);
   }
 
   get algo(): 'StackedEnsemble' {
     return 'StackedEnsemble';
-  }
-  get kind(): ProblemKind {
-    return this.json.kind;
-  }
-  get classes(): string[] {
-    return this.json.classes;
-  }
-  get features(): FeatureSpec[] {
-    return this.json.features;
   }
 
   levelOne(input: Frame | RowObject[]): Frame {

@@ -9,6 +9,7 @@
 import type { Frame, ProblemKind } from '../frame';
 import { FeatureSpec, Prediction, RowObject, ScoringEvent, VariableImportance, marginsToProbabilities } from '../model';
 import type { Contribution } from '../treeshap';
+import { JsonBackedModel } from '../json-model';
 import { DesignJSON, encodeInput, featureColumnRanges } from '../encoding/design';
 import type { FamilyName } from './family';
 
@@ -38,20 +39,10 @@ export interface CoefficientRow {
   original: number[];
 }
 
-export class GLMModel {
-  constructor(readonly json: GLMJSON) {}
+export class GLMModel extends JsonBackedModel<GLMJSON> {
 
   get algo(): 'GLM' {
     return 'GLM';
-  }
-  get kind(): ProblemKind {
-    return this.json.kind;
-  }
-  get classes(): string[] {
-    return this.json.classes;
-  }
-  get features(): FeatureSpec[] {
-    return this.json.features;
   }
   get nOutputs(): number {
     return this.json.coefficients.length;
