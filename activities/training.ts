@@ -177,7 +177,7 @@ export function createTrainingActivities(ds: DataSource, store: ArtifactStore, p
       let last = { fraction: 0, message: 'starting' };
       const beat = setInterval(() => ctx.heartbeat(last), 2000);
       await progress(experimentId, { current: spec.name, current_algo: spec.algo });
-      await appendExperimentLog(ds, experimentId, 'service', [`training ${spec.name} (${spec.algo}), model ${sequence}`]);
+      await appendExperimentLog(ds, experimentId, 'service', [`training ${spec.name} (${spec.algo}), model ${sequence}, on task queue ${ctx.info.taskQueue}`]);
       let result: Trained;
       try {
         result = (await pool.run(

@@ -1,6 +1,10 @@
 import { ApiClient, createProject, eventually, signUp } from './support/client';
 import { datasetFile } from './support/datasets';
 import { startStack, TestStack } from './support/stack';
+import { modelFromJSON } from '../engine/automl/registry';
+import { rowsToFrame } from '../api/services/model-serving';
+import { createWorkers } from '../workers/worker-factory';
+import { createDataSource } from '../platform/database';
 
 let stack: TestStack;
 let owner: Awaited<ReturnType<typeof signUp>>;
@@ -161,6 +165,16 @@ describe('a binary classification experiment end to end', () => {
     expect(p1.body.predictions[0].probabilities['0'] + p1.body.predictions[0].probabilities['1']).toBeCloseTo(1, 5);
     const contrib = p1.body.contributions[0];
     expect(contrib[contrib.length - 1].feature).toBe('BiasTerm');
+    // Parity: ONNX Runtime behind /predict equals the engine scoring the stored model itself.
+    const native = await owner.client.get(`/api/artifacts/${m.body.model.artifact_id}/download`);
+    const engineModel = modelFromJSON(JSON.parse(native.raw!.toString('utf8')));
+    const schema = m.body.input_schema as { name: string; dtype: string }[];
+    const engine = engineModel.predict(rowsToFrame([row], schema));
+    expect(p1.body.predictions[0].probabilities['1']).toBeCloseTo(engine.probabilities![1], 5);
+    // Contributions sum to the raw prediction (the margin: log-odds of class 1).
+    const p = engine.probabilities![1];
+    const sum = contrib.reduce((a: number, c: { value: number }) => a + c.value, 0);
+    expect(sum).toBeCloseTo(Math.log(p / (1 - p)), 4);
     const p2 = await owner.client.post(`/api/models/${modelId}/predict`, { inputs: [row, { ...row, sex: 'female', who: 'woman', adult_male: false, alive: 'yes' }] });
     expect(p2.headers.get('x-service-model-cache')).toBe('hit');
     expect(p2.body.predictions.map((p: { prediction: string }) => p.prediction)).toEqual(['0', '1']);
@@ -187,6 +201,15 @@ describe('a binary classification experiment end to end', () => {
     expect(batch.body.predictions[0]).toMatchObject({ pclass: 3, sex: 'male', pred_predict: expect.any(String), '0': expect.any(Number), '1': expect.any(Number) });
     const junk = await owner.client.upload(`/api/models/${modelId}/predict/batch`, {}, { name: 'x.csv', data: Buffer.from([0, 1, 2, 255, 254, 0, 0, 9]) });
     expect(junk.body).toEqual({ detail: 'Unsupported file type' });
+    const lines = ['pclass,sex,age,fare,embarked,alone'];
+    for (let i = 0; i < 100_000; i++) lines.push(`${1 + (i % 3)},${i % 2 ? 'male' : 'female'},${i % 80},${(i % 500) / 3},S,${i % 2 === 0}`);
+    const rssBefore = process.memoryUsage().rss;
+    const big = await owner.client.upload(`/api/models/${modelId}/predict/batch`, {}, { name: 'big.csv', data: lines.join('\n') });
+    expect(big.status).toBe(200);
+    expect(big.body.row_count).toBe(100_000);
+    expect(big.body.predictions[99_999]).toMatchObject({ pred_predict: expect.any(String) });
+    // The API runs in this process: the batch must not balloon it.
+    expect(process.memoryUsage().rss - rssBefore).toBeLessThan(1024 * 1024 * 1024);
 
     const stranger = await signUp(stack.baseUrl, stack.mail);
     expect((await stranger.client.get(`/api/models/${modelId}`)).body).toEqual({ detail: 'Model not found' });
@@ -279,6 +302,35 @@ describe('GPU routing', () => {
     const p = await owner.client.post(`/api/models/${e.best_model_id}/predict`, { inputs: { pclass: 1, sex: 'female', age: 30 }, options: { include_contributions: true } });
     expect(p.status).toBe(200);
     expect(p.body.contributions[0].at(-1).feature).toBe('BiasTerm');
+  }, 240_000);
+});
+
+describe('GPU worker present', () => {
+  it('trains DeepLearning on the ml-gpu queue when a GPU worker polls it', async () => {
+    const wds = createDataSource({ url: stack.databaseUrl, poolSize: 2 });
+    await wds.initialize();
+    const gpu = await createWorkers({ config: stack.config, dataSource: wds, families: ['gpu'] });
+    const running = Promise.all(gpu.workers.map((w) => w.run()));
+    try {
+      const caps = await owner.client.get('/api/experiments/capabilities');
+      expect(caps.body.gpu.queue).toBe(stack.config.taskQueues.gpu);
+      expect(caps.body.limits.max_models_cap).toBe(500);
+      const r = await owner.client.post('/api/experiments', {
+        project_id: projectId, dataset_version_id: titanic.versionId, name: 'gpu-worker', target_column: 'survived', problem_type: 'classification', use_gpu: true,
+        config: { max_models: 1, nfolds: 2, exclude_algos: ['GBM', 'XGBoost', 'DRF', 'GLM', 'StackedEnsemble'] },
+      });
+      const done = await waitFinished(owner.client, r.body.id);
+      expect(done.status).toBe('succeeded');
+      const logs = (await owner.client.get(`/api/experiments/${r.body.id}/logs`)).body.logs.join('\n');
+      expect(logs).toContain(`on task queue ${stack.config.taskQueues.gpu}`);
+      expect(logs).not.toMatch(/no GPU worker took/);
+    } finally {
+      gpu.workers.forEach((w) => w.shutdown());
+      await running;
+      await gpu.trainingPool.close();
+      await gpu.connection.close();
+      await wds.destroy();
+    }
   }, 240_000);
 });
 

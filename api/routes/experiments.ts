@@ -1,6 +1,7 @@
+import { temporal } from '@temporalio/proto';
 import { z } from 'zod';
 import { DatasetVersion, Experiment, ExperimentLog, Job, Model } from '../../entities';
-import { ALGOS, AutoMLConfig, compareByMetric, metricKey, SORT_METRICS } from '../../engine/automl/driver';
+import { ALGOS, AutoMLConfig, compareByMetric, MAX_MODELS_CAP, metricKey, SORT_METRICS } from '../../engine/automl/driver';
 import type { AppContext, AppDeps } from '../context';
 import { notFound, unprocessable } from '../errors';
 import { route, RouteDef } from '../route';
@@ -125,7 +126,7 @@ export function experimentRoutes(deps: AppDeps): RouteDef[] {
       summary: 'The AutoML engines this service runs',
       responses: { 200: { description: '{engines}' } },
       handler: async () => ({
-        engines: [{ id: 'native', name: 'Native TypeScript AutoML', default: true, algorithms: ALGOS, available_algorithms: ['GBM', 'XGBoost', 'DRF'], serving: 'onnxruntime' }],
+        engines: [{ id: 'native', name: 'Native TypeScript AutoML', default: true, algorithms: ALGOS, available_algorithms: ALGOS, serving: 'onnxruntime' }],
       }),
     }),
     route({
@@ -139,7 +140,8 @@ export function experimentRoutes(deps: AppDeps): RouteDef[] {
         stopping_metrics: ['AUTO', 'deviance', 'logloss', 'RMSE', 'AUC'],
         distributions: ['gaussian', 'poisson', 'gamma', 'tweedie', 'huber', 'quantile', 'laplace'],
         config_defaults: { max_runtime_secs: 3600, max_models: 20, sort_metric: 'AUTO', seed: 42, balance_classes: false, exclude_algos: [], nfolds: 5, stopping_rounds: 3, stopping_metric: 'AUTO', stopping_tolerance: 0.001, keep_cross_validation_predictions: true, keep_cross_validation_models: false, verbosity: 'info' },
-        gpu: { queue: deps.config.taskQueues.gpu, fallback_after_secs: deps.config.temporal.gpuScheduleToStartSecs },
+        limits: { max_models_cap: MAX_MODELS_CAP, max_runtime_secs_max: 7 * 86_400, nfolds_max: 20 },
+        gpu: { queue: deps.config.taskQueues.gpu, workers_polling: await gpuPollers(), fallback_after_secs: deps.config.temporal.gpuScheduleToStartSecs },
       }),
     }),
     route({
@@ -208,13 +210,14 @@ export function experimentRoutes(deps: AppDeps): RouteDef[] {
     }),
     route({
       method: 'get', path: '/api/experiments/:experiment_id/notebook', tag, auth: 'user', scope: 'read:experiments',
-      summary: 'A Jupyter notebook that reproduces the leaderboard and a prediction through this API', params: expParams,
+      summary: 'A Jupyter notebook that scores the best model with onnxruntime in Python (and through this API)', params: expParams,
       responses: { 200: { description: 'nbformat 4 JSON', contentType: 'application/x-ipynb+json' } },
       handler: async (ctx, { params }) => {
         const exp = await experimentForUser(ds, me(ctx), params.experiment_id);
         const version = await ds.getRepository(DatasetVersion).findOneBy({ id: exp.datasetVersionId });
         ctx.set('Content-Disposition', `attachment; filename="experiment-${exp.id}.ipynb"`);
-        return experimentNotebook(exp, deps.config.appBaseUrl, version?.columns ?? []);
+        const best = exp.bestModelId ? await ds.getRepository(Model).findOneBy({ id: exp.bestModelId }) : null;
+        return experimentNotebook(exp, deps.config.appBaseUrl, version?.columns ?? [], best);
       },
     }),
     route({
@@ -273,6 +276,21 @@ export function experimentRoutes(deps: AppDeps): RouteDef[] {
       },
     }),
   ];
+
+  /** Workers polling the GPU queue right now (null when Temporal cannot be asked). */
+  async function gpuPollers(): Promise<number | null> {
+    try {
+      const client = await deps.temporal.get();
+      const r = await client.workflowService.describeTaskQueue({
+        namespace: deps.config.temporal.namespace,
+        taskQueue: { name: deps.config.taskQueues.gpu },
+        taskQueueType: temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY,
+      });
+      return r.pollers?.length ?? 0;
+    } catch {
+      return null;
+    }
+  }
 
   async function experimentLog(experimentId: string, includeEngine: boolean): Promise<string[]> {
     const qb = ds.getRepository(ExperimentLog).createQueryBuilder('l').where('l.experiment_id = :id', { id: experimentId });

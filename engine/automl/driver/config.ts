@@ -6,6 +6,9 @@
 export const ALGOS = ['GBM', 'XGBoost', 'DRF', 'DeepLearning', 'GLM', 'StackedEnsemble'] as const;
 export type AlgoId = (typeof ALGOS)[number];
 
+/** The most models one experiment may ask for (the account quota cap of the spec). */
+export const MAX_MODELS_CAP = 500;
+
 export type ProblemType = 'classification' | 'regression';
 export type Kind = 'binary' | 'multiclass' | 'regression';
 
@@ -101,7 +104,7 @@ export function parseAutoMLConfig(input: unknown, kind: Kind, opts: { maxModelsC
     return v as T;
   };
 
-  const maxModels = int('max_models', 20, 1, opts.maxModelsCap ?? 500);
+  const maxModels = int('max_models', 20, 1, opts.maxModelsCap ?? MAX_MODELS_CAP);
   const perModel = raw.max_runtime_secs_per_model === undefined || raw.max_runtime_secs_per_model === null ? null : int('max_runtime_secs_per_model', 0, 1, 86_400);
   const allowedSort = ['AUTO', ...SORT_METRICS[kind], 'deviance', ...(['huber', 'quantile'].includes(String(raw.distribution)) ? ['quantile_loss'] : [])];
   const sort = oneOf('sort_metric', allowedSort, 'AUTO');
