@@ -51,8 +51,45 @@ export const DL_DEFAULTS = {
 
 let backendReady = false;
 
-/** Selects the wasm backend (or 'cpu' when wasm cannot start). Resolves to the backend name. */
+/**
+ * Native TensorFlow bindings, when installed on the machine (GPU workers install
+ * `@tensorflow/tfjs-node-gpu`; neither ships with the project because their install downloads
+ * libtensorflow). Requiring one registers its 'tensorflow' backend.
+ */
+function loadNativeBackend(): boolean {
+  for (const pkg of ['@tensorflow/tfjs-node-gpu', '@tensorflow/tfjs-node']) {
+    try {
+      require.resolve(pkg);
+    } catch {
+      continue;
+    }
+    try {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- optional, machine-specific
+      require(pkg);
+      return true;
+    } catch {
+      // Present but unloadable (no CUDA, ABI mismatch): the portable backends follow.
+    }
+  }
+  return false;
+}
+
+/**
+ * Selects the fastest backend that starts: native TensorFlow (GPU or CPU) when installed,
+ * else wasm, else 'cpu'. Resolves to the backend name.
+ */
 export async function initDeepLearningBackend(): Promise<string> {
+  if (loadNativeBackend()) {
+    try {
+      if (await tf.setBackend('tensorflow')) {
+        await tf.ready();
+        backendReady = true;
+        return 'tensorflow';
+      }
+    } catch {
+      // fall through to wasm
+    }
+  }
   try {
     await import('@tensorflow/tfjs-backend-wasm');
     const wasm = (await import('@tensorflow/tfjs-backend-wasm')) as { setWasmPaths: (p: string) => void };
