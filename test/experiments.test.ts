@@ -287,6 +287,25 @@ describe('other experiment outcomes', () => {
   }, 300_000);
 });
 
+describe('budgets', () => {
+  it('stops training new models when max_runtime_secs runs out, within the budget plus one model', async () => {
+    const r = await owner.client.post('/api/experiments', {
+      project_id: projectId, dataset_version_id: mpg.versionId, name: 'budget', target_column: 'mpg', problem_type: 'regression',
+      config: { max_runtime_secs: 4, max_models: 60, nfolds: 2, exclude_algos: ['DeepLearning', 'StackedEnsemble'] },
+    });
+    const done = await waitFinished(owner.client, r.body.id);
+    expect(done.status).toBe('succeeded');
+    const e = (await owner.client.get(`/api/experiments/${r.body.id}`)).body;
+    expect(e.models.length).toBeGreaterThanOrEqual(1);
+    expect(e.models.length).toBeLessThan(60);
+    const longest = Math.max(...e.models.map((m: { training_time_ms: number }) => m.training_time_ms)) / 1000;
+    // Started-to-finished includes data preparation and per-model bookkeeping; allow a few seconds of it.
+    expect(done.progress.elapsed_secs).toBeLessThanOrEqual(4 + longest + 5);
+    const logs = (await owner.client.get(`/api/experiments/${r.body.id}/logs?include_h2o_logs=false`)).body.logs.join('\n');
+    expect(logs).toMatch(/time budget of 4s reached after \d+ models/);
+  }, 120_000);
+});
+
 describe('GPU routing', () => {
   it('sends DeepLearning to ml-gpu and falls back to ml-cpu when no GPU worker takes it', async () => {
     const r = await owner.client.post('/api/experiments', {
