@@ -358,12 +358,18 @@ describe('project deletion', () => {
     const u = await signUp(stack.baseUrl, stack.mail);
     const pid = await createProject(u.client, 'Doomed');
     const d = await uploadDataset(u.client, pid, 'penguins', datasetFile('penguins.csv'));
-    const r = await u.client.post('/api/experiments', { project_id: pid, dataset_version_id: d.versionId, name: 'p', target_column: 'species', problem_type: 'multiclass', config: { max_models: 1, nfolds: 2 } });
+    const r = await u.client.post('/api/experiments', { project_id: pid, dataset_version_id: d.versionId, name: 'p', target_column: 'species', problem_type: 'multiclass', config: { max_models: 3, nfolds: 2 } });
     const done = await waitFinished(u.client, r.body.id);
     expect(done.status).toBe('succeeded');
     const e = (await u.client.get(`/api/experiments/${r.body.id}`)).body;
     expect(e.experiment.problem_kind).toBe('multiclass');
     expect(e.experiment.sort_metric).toBe('logloss');
+    // Several families and a stacked ensemble over them, ranked by logloss.
+    expect(e.models.map((m: { algo: string }) => m.algo).sort()).toEqual(['GBM', 'GLM', 'StackedEnsemble', 'XGBoost']);
+    const losses = e.models.map((m: { metrics: { logloss: number } }) => m.metrics.logloss);
+    expect([...losses].sort((a, b) => a - b)).toEqual(losses);
+    const pred = await u.client.post(`/api/models/${e.best_model_id}/predict`, { inputs: { island: 'Biscoe', bill_length_mm: 48, bill_depth_mm: 15, flipper_length_mm: 220, body_mass_g: 5200, sex: 'MALE' } });
+    expect(pred.body.predictions[0].prediction).toBe('Gentoo');
     const keys: { storage_key: string }[] = await stack.ds.query('SELECT storage_key FROM artifacts WHERE project_id = $1', [pid]);
     expect(keys.length).toBeGreaterThanOrEqual(3);
     expect((await u.client.del(`/api/projects/${pid}`)).body).toEqual({ ok: true });
