@@ -3,7 +3,7 @@ import Koa from 'koa';
 import { koaBody } from 'koa-body';
 import type { AppContext, AppDeps, AppState } from './context';
 import { forbidden } from './errors';
-import { authenticate, checkCsrf } from './middleware/authenticate';
+import { authenticate, checkCsrf, KeyCache } from './middleware/authenticate';
 import { errorHandler } from './middleware/error-handler';
 import { RateLimiter } from './middleware/rate-limit';
 import { requestContext, securityHeaders } from './middleware/request-context';
@@ -35,7 +35,9 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   const app = new Koa<AppState>({ proxy: deps.config.trustProxy });
   const limiter = new RateLimiter(deps.ds, deps.config.rateLimits);
   const serving = deps.serving ?? new ModelServing(deps.ds, deps.store);
-  const defs: RouteDef[] = [...ROUTE_MODULES.flatMap((m) => m(deps)), ...modelRoutes(deps, serving)];
+  const keyCache = deps.keyCache ?? new KeyCache();
+  const routeDeps = { ...deps, keyCache };
+  const defs: RouteDef[] = [...ROUTE_MODULES.flatMap((m) => m(routeDeps)), ...modelRoutes(routeDeps, serving)];
   const openapi = buildOpenApi(
     [...defs, route({ method: 'get', path: '/api/openapi.json', tag: 'system', auth: 'public', rateLimit: 'none', summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1' } }, handler: async () => undefined })],
     VERSION,
@@ -48,7 +50,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
         if (def.rateLimit && def.rateLimit !== 'none') await limiter.hit(ctx, def.rateLimit, `ip:${ctx.ip}`);
         return next();
       }
-      const principal = await authenticate(ctx, deps.ds, def.auth);
+      const principal = await authenticate(ctx, deps.ds, def.auth, keyCache);
       ctx.state.principal = principal;
       checkCsrf(ctx, principal);
       const bucket = def.rateLimit ?? 'general';

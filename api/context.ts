@@ -7,6 +7,7 @@ import type { Logger } from '../platform/logger';
 import type { Mailer } from '../platform/mail';
 import type { TemporalGateway } from '../platform/temporal-client';
 import type { ModelServing } from './services/model-serving';
+import type { KeyCache } from './middleware/authenticate';
 
 /** What every route handler is built from: handed over once at startup. */
 export interface AppDeps {
@@ -18,6 +19,8 @@ export interface AppDeps {
   log: Logger;
   /** Model scoring with its ONNX session pool; created by the app when not given. */
   serving?: ModelServing;
+  /** Short-lived API-key principals; created by the app when not given. */
+  keyCache?: KeyCache;
 }
 
 export interface Principal {

@@ -11,37 +11,72 @@ export const CSRF_COOKIE = 'csrf_token';
 const TOUCH_INTERVAL_MS = 60_000;
 
 /** Resolves the caller from a Bearer key or the session cookie; 401 when neither is valid. */
-export async function authenticate(ctx: AppContext, ds: DataSource, mode: 'session' | 'user'): Promise<Principal> {
+/**
+ * API-key principals remembered for a few seconds, so programmatic traffic (predictions)
+ * does not pay two lookups per request. A revoke through this process forgets the key at
+ * once; other API processes notice within KEY_CACHE_MS.
+ */
+export class KeyCache {
+  private readonly entries = new Map<string, { principal: Principal; secretHash: string; until: number }>();
+
+  get(prefix: string, secretHash: string): Principal | undefined {
+    const e = this.entries.get(prefix);
+    if (!e || e.until < Date.now() || !safeEqualHex(e.secretHash, secretHash)) return undefined;
+    return e.principal;
+  }
+
+  set(prefix: string, secretHash: string, principal: Principal): void {
+    if (this.entries.size > 10_000) this.entries.clear();
+    this.entries.set(prefix, { principal, secretHash, until: Date.now() + KEY_CACHE_MS });
+  }
+
+  forget(prefix: string): void {
+    this.entries.delete(prefix);
+  }
+
+  forgetUser(userId: string): void {
+    for (const [k, e] of this.entries) if (e.principal.user.id === userId) this.entries.delete(k);
+  }
+}
+
+const KEY_CACHE_MS = 5_000;
+
+export async function authenticate(ctx: AppContext, ds: DataSource, mode: 'session' | 'user', keys?: KeyCache): Promise<Principal> {
   const header = ctx.get('authorization');
   if (header) {
     const m = /^Bearer\s+(\S+)$/i.exec(header);
     if (!m) throw unauthorized();
     if (mode === 'session') throw forbidden('This endpoint requires a session login; API keys are not accepted');
-    return principalFromKey(ds, m[1]);
+    return principalFromKey(ds, m[1], keys);
   }
   const token = ctx.cookies.get(SESSION_COOKIE);
   if (!token) throw unauthorized();
   return principalFromSession(ds, token);
 }
 
-async function principalFromKey(ds: DataSource, presented: string): Promise<Principal> {
+async function principalFromKey(ds: DataSource, presented: string, keys?: KeyCache): Promise<Principal> {
   const dot = presented.indexOf('.');
   if (dot <= 0) throw unauthorized();
   const prefix = presented.slice(0, dot);
   const secret = presented.slice(dot + 1);
+  const presentedHash = sha256(secret);
+  const cached = keys?.get(prefix, presentedHash);
+  if (cached) return cached;
   const key = await ds
     .getRepository(ApiKey)
     .createQueryBuilder('k')
     .addSelect('k.secretHash')
     .where('k.prefix = :prefix', { prefix })
     .getOne();
-  if (!key || key.revokedAt || !safeEqualHex(key.secretHash, sha256(secret))) throw unauthorized();
+  if (!key || key.revokedAt || !safeEqualHex(key.secretHash, presentedHash)) throw unauthorized();
   const user = await ds.getRepository(User).findOneBy({ id: key.userId });
   if (!user) throw unauthorized();
   if (!key.lastUsedAt || Date.now() - key.lastUsedAt.getTime() > TOUCH_INTERVAL_MS) {
     await ds.getRepository(ApiKey).update({ id: key.id }, { lastUsedAt: new Date() });
   }
-  return { user, via: 'api_key', apiKey: key };
+  const principal: Principal = { user, via: 'api_key', apiKey: key };
+  keys?.set(prefix, key.secretHash, principal);
+  return principal;
 }
 
 async function principalFromSession(ds: DataSource, token: string): Promise<Principal> {

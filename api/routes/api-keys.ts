@@ -55,6 +55,8 @@ export function apiKeyRoutes(deps: AppDeps): RouteDef[] {
           .where('id = :id AND user_id = :u AND revoked_at IS NULL', { id: params.key_id, u: ctx.state.principal!.user.id })
           .execute();
         if (!r.affected) throw notFound('API key not found');
+        const revoked = await repo().findOneBy({ id: params.key_id });
+        if (revoked) deps.keyCache?.forget(revoked.prefix);
         return { ok: true };
       },
     }),

@@ -202,6 +202,7 @@ export function authRoutes(deps: AppDeps): RouteDef[] {
         const user = ctx.state.principal!.user;
         if (!(await accounts.checkPassword(user.id, body.password))) throw badRequest('Password is incorrect');
         await deleteAccount(deps.ds, deps.store, user.id);
+        deps.keyCache?.forgetUser(user.id);
         clearSessionCookies(ctx, config);
         return { ok: true };
       },
