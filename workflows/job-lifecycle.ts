@@ -1,6 +1,5 @@
 import { ApplicationFailure, CancellationScope, isCancellation, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { JobActivities } from '../activities/jobs';
-import { NON_RETRYABLE_ERROR_TYPES } from './job-kinds';
 import { JobProgress, progressQuery } from './progress';
 
 const jobs = proxyActivities<JobActivities>({
@@ -50,4 +49,3 @@ function describeFailure(err: unknown): string {
   return message;
 }
 
-export { NON_RETRYABLE_ERROR_TYPES };
