@@ -3,7 +3,8 @@
  * child processes then load the same JavaScript the service runs, with no transform layer.
  */
 module.exports = {
-  testEnvironment: 'node',
+  // The host realm's typed arrays, so onnxruntime-node runs in tests as it does in the service.
+  testEnvironment: '<rootDir>/dist/test/support/node-environment.js',
   roots: ['<rootDir>/dist'],
   testMatch: ['**/*.test.js'],
   globalSetup: '<rootDir>/dist/test/support/global-setup.js',

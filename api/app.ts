@@ -36,7 +36,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   const limiter = new RateLimiter(deps.ds, deps.config.rateLimits);
   const serving = deps.serving ?? new ModelServing(deps.ds, deps.store);
   const keyCache = deps.keyCache ?? new KeyCache();
-  const routeDeps = { ...deps, keyCache };
+  const routeDeps = { ...deps, keyCache, serving };
   const defs: RouteDef[] = [...ROUTE_MODULES.flatMap((m) => m(routeDeps)), ...modelRoutes(routeDeps, serving)];
   const openapi = buildOpenApi(
     [...defs, route({ method: 'get', path: '/api/openapi.json', tag: 'system', auth: 'public', rateLimit: 'none', summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1' } }, handler: async () => undefined })],

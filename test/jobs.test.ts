@@ -1,8 +1,7 @@
-import { ChildProcess, execFileSync, spawn } from 'node:child_process';
-import path from 'node:path';
+import { ChildProcess, execFileSync } from 'node:child_process';
 import { ApiClient, createProject, eventually, signUp } from './support/client';
 import { seedArtifacts } from './support/seed';
-import { startStack, TestStack } from './support/stack';
+import { spawnWorkerProcess, startStack, TestStack } from './support/stack';
 import { readZip } from './support/zip';
 
 /**
@@ -13,11 +12,7 @@ let stack: TestStack;
 let worker: ChildProcess | undefined;
 
 function startWorkerProcess(): ChildProcess {
-  const child = spawn(process.execPath, [path.join(__dirname, '..', 'workers', 'run-workers.js'), 'io'], {
-    env: { ...process.env, ...stack.workerEnv },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  return child;
+  return spawnWorkerProcess(stack, ['io']);
 }
 
 async function stopWorker(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {

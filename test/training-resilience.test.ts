@@ -1,18 +1,14 @@
-import { ChildProcess, spawn } from 'node:child_process';
-import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { createProject, eventually, signUp } from './support/client';
 import { datasetFile } from './support/datasets';
-import { startStack, TestStack } from './support/stack';
+import { spawnWorkerProcess, startStack, TestStack } from './support/stack';
 
 /** A training worker killed mid-model: the activity is retried elsewhere and the experiment completes. */
 let stack: TestStack;
 let worker: ChildProcess | undefined;
 
 function startCpuWorker(): ChildProcess {
-  return spawn(process.execPath, [path.join(__dirname, '..', 'workers', 'run-workers.js'), 'cpu'], {
-    env: { ...process.env, ...stack.workerEnv },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  return spawnWorkerProcess(stack, ['cpu']);
 }
 
 beforeAll(async () => {

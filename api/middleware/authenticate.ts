@@ -3,6 +3,7 @@ import { ApiKey, AuthSession, User } from '../../entities';
 import type { AppContext, Principal } from '../context';
 import { forbidden, unauthorized } from '../errors';
 import { safeEqualHex, sha256 } from '../services/secrets';
+import { TtlCache } from '../services/ttl-cache';
 
 export const SESSION_COOKIE = 'session_token';
 export const CSRF_COOKIE = 'csrf_token';
@@ -10,24 +11,19 @@ export const CSRF_COOKIE = 'csrf_token';
 /** Usage timestamps are written at most once a minute per key or session. */
 const TOUCH_INTERVAL_MS = 60_000;
 
-/** Resolves the caller from a Bearer key or the session cookie; 401 when neither is valid. */
+const KEY_CACHE_MS = 5_000;
+
 /**
- * API-key principals remembered for a few seconds, so programmatic traffic (predictions)
- * does not pay two lookups per request. A revoke through this process forgets the key at
- * once; other API processes notice within KEY_CACHE_MS.
+ * API-key principals (the key row with its secret hash, and its user) remembered for a few
+ * seconds, so programmatic traffic (predictions) does not pay two lookups per request. A
+ * revoke through this process forgets the key at once; other API processes notice within
+ * KEY_CACHE_MS.
  */
 export class KeyCache {
-  private readonly entries = new Map<string, { principal: Principal; secretHash: string; until: number }>();
+  private readonly entries = new TtlCache<string, Principal>(KEY_CACHE_MS);
 
-  get(prefix: string, secretHash: string): Principal | undefined {
-    const e = this.entries.get(prefix);
-    if (!e || e.until < Date.now() || !safeEqualHex(e.secretHash, secretHash)) return undefined;
-    return e.principal;
-  }
-
-  set(prefix: string, secretHash: string, principal: Principal): void {
-    if (this.entries.size > 10_000) this.entries.clear();
-    this.entries.set(prefix, { principal, secretHash, until: Date.now() + KEY_CACHE_MS });
+  principal(prefix: string, load: () => Promise<Principal>): Promise<Principal> {
+    return this.entries.getOrLoad(prefix, load);
   }
 
   forget(prefix: string): void {
@@ -35,13 +31,12 @@ export class KeyCache {
   }
 
   forgetUser(userId: string): void {
-    for (const [k, e] of this.entries) if (e.principal.user.id === userId) this.entries.delete(k);
+    this.entries.deleteWhere((_, p) => p.user.id === userId);
   }
 }
 
-const KEY_CACHE_MS = 5_000;
-
-export async function authenticate(ctx: AppContext, ds: DataSource, mode: 'session' | 'user', keys?: KeyCache): Promise<Principal> {
+/** Resolves the caller from a Bearer key or the session cookie; 401 when neither is valid. */
+export async function authenticate(ctx: AppContext, ds: DataSource, mode: 'session' | 'user', keys: KeyCache): Promise<Principal> {
   const header = ctx.get('authorization');
   if (header) {
     const m = /^Bearer\s+(\S+)$/i.exec(header);
@@ -54,28 +49,23 @@ export async function authenticate(ctx: AppContext, ds: DataSource, mode: 'sessi
   return principalFromSession(ds, token);
 }
 
-async function principalFromKey(ds: DataSource, presented: string, keys?: KeyCache): Promise<Principal> {
+async function principalFromKey(ds: DataSource, presented: string, keys: KeyCache): Promise<Principal> {
   const dot = presented.indexOf('.');
   if (dot <= 0) throw unauthorized();
   const prefix = presented.slice(0, dot);
-  const secret = presented.slice(dot + 1);
-  const presentedHash = sha256(secret);
-  const cached = keys?.get(prefix, presentedHash);
-  if (cached) return cached;
-  const key = await ds
-    .getRepository(ApiKey)
-    .createQueryBuilder('k')
-    .addSelect('k.secretHash')
-    .where('k.prefix = :prefix', { prefix })
-    .getOne();
-  if (!key || key.revokedAt || !safeEqualHex(key.secretHash, presentedHash)) throw unauthorized();
-  const user = await ds.getRepository(User).findOneBy({ id: key.userId });
-  if (!user) throw unauthorized();
+  const principal = await keys.principal(prefix, async () => {
+    const key = await ds.getRepository(ApiKey).createQueryBuilder('k').addSelect('k.secretHash').where('k.prefix = :prefix', { prefix }).getOne();
+    if (!key || key.revokedAt) throw unauthorized();
+    const user = await ds.getRepository(User).findOneBy({ id: key.userId });
+    if (!user) throw unauthorized();
+    return { user, via: 'api_key', apiKey: key };
+  });
+  const key = principal.apiKey!;
+  if (!safeEqualHex(key.secretHash, sha256(presented.slice(dot + 1)))) throw unauthorized();
   if (!key.lastUsedAt || Date.now() - key.lastUsedAt.getTime() > TOUCH_INTERVAL_MS) {
-    await ds.getRepository(ApiKey).update({ id: key.id }, { lastUsedAt: new Date() });
+    key.lastUsedAt = new Date();
+    await ds.getRepository(ApiKey).update({ id: key.id }, { lastUsedAt: key.lastUsedAt });
   }
-  const principal: Principal = { user, via: 'api_key', apiKey: key };
-  keys?.set(prefix, key.secretHash, principal);
   return principal;
 }
 

@@ -203,6 +203,7 @@ export function authRoutes(deps: AppDeps): RouteDef[] {
         if (!(await accounts.checkPassword(user.id, body.password))) throw badRequest('Password is incorrect');
         await deleteAccount(deps.ds, deps.store, user.id);
         deps.keyCache?.forgetUser(user.id);
+        deps.serving?.forgetAccess();
         clearSessionCookies(ctx, config);
         return { ok: true };
       },

@@ -272,6 +272,7 @@ export function experimentRoutes(deps: AppDeps): RouteDef[] {
         if (job && ['queued', 'running'].includes(job.status)) await jobs.cancel(job).catch(() => undefined);
         await deleteModels(ds, store, { experimentId: exp.id });
         await ds.getRepository(Experiment).delete({ id: exp.id });
+        deps.serving?.forgetAccess();
         return { ok: true };
       },
     }),

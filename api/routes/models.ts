@@ -128,7 +128,7 @@ export function modelRoutes(deps: AppDeps, serving: ModelServing): RouteDef[] {
       }),
       responses: { 200: { description: '{predictions: [{prediction, probabilities}], contributions}' }, 422: { description: 'An input does not match the schema (the column is named)' }, 500: { description: 'Prediction failed' } },
       handler: async (ctx, { params, body }) => {
-        const m = await modelForUser(ds, me(ctx), params.model_id);
+        const m = await serving.modelFor(me(ctx), params.model_id);
         const rows = Array.isArray(body.inputs) ? body.inputs : [body.inputs];
         const t0 = process.hrtime.bigint();
         const out = await serving.predict(m, rows, { contributions: body.options.include_contributions });
@@ -144,7 +144,7 @@ export function modelRoutes(deps: AppDeps, serving: ModelServing): RouteDef[] {
       responses: { 200: { description: '{row_count, predictions}' }, 413: { description: 'File over 100 MB' }, 422: { description: 'Unsupported file type' } },
       handler: async (ctx) => {
         const { model_id } = modelParams.parse(ctx.params);
-        const m = await modelForUser(ds, me(ctx), model_id);
+        const m = await serving.modelFor(me(ctx), model_id);
         const upload = await receiveUpload(ctx, tmpRoot, MAX_BATCH_BYTES);
         const staging = path.join(tmpRoot, `batch-${Date.now()}-${Math.random().toString(16).slice(2)}`);
         try {

@@ -73,6 +73,7 @@ export function projectRoutes(deps: AppDeps): RouteDef[] {
         const { project } = await projectForUser(ds.manager, ctx.state.principal!.user.id, params.project_id, 'owner');
         const files = await ds.transaction((em) => deleteProjectsData(em, [project.id]));
         for (const key of files) deps.store.remove(key);
+        deps.serving?.forgetAccess();
         return { ok: true };
       },
     }),
@@ -114,6 +115,7 @@ export function projectRoutes(deps: AppDeps): RouteDef[] {
         const me = ctx.state.principal!.user.id;
         const { role } = await projectForUser(ds.manager, me, params.project_id);
         await ds.transaction((em) => removeMember(em, params.project_id, { id: me, role }, params.user_id));
+        deps.serving?.forgetAccess();
         return { ok: true };
       },
     }),

@@ -6,6 +6,8 @@ import { modelFromJSON, ScoringModel } from '../../engine/automl/registry';
 import { OnnxSessionPool } from '../../engine/serving/onnx-pool';
 import type { ArtifactStore } from '../../platform/artifact-store';
 import { HttpError, ValidationIssue } from '../errors';
+import { modelForUser } from './experiments';
+import { TtlCache } from './ttl-cache';
 
 export type InputRow = Record<string, unknown>;
 
@@ -21,6 +23,7 @@ export interface PredictionOut {
   probabilities?: Record<string, number>;
 }
 
+const ACCESS_CACHE_MS = 5_000;
 const NUMERIC_DTYPES = new Set(['int64', 'float64']);
 const BOOL_WORDS = new Map<string, boolean>([
   ['true', true], ['false', false], ['t', true], ['f', false], ['yes', true], ['no', false], ['y', true], ['n', false], ['1', true], ['0', false],
@@ -32,6 +35,12 @@ const BOOL_WORDS = new Map<string, boolean>([
  */
 export class ModelServing {
   private readonly models = new Map<string, Loaded>();
+  /**
+   * (user, model) → the model row, for ACCESS_CACHE_MS: a busy client pays no membership
+   * query per prediction. Deletes and membership changes made through this process forget
+   * entries at once; other API processes notice within ACCESS_CACHE_MS.
+   */
+  private readonly access = new TtlCache<string, Model>(ACCESS_CACHE_MS);
 
   constructor(
     private readonly ds: DataSource,
@@ -56,6 +65,11 @@ export class ModelServing {
     return loaded;
   }
 
+  /** The model if the user may read it (404 otherwise), from the short-lived access cache. */
+  async modelFor(userId: string, modelId: string): Promise<Model> {
+    return this.access.getOrLoad(`${userId}:${modelId}`, () => modelForUser(this.ds, userId, modelId));
+  }
+
   /** Input schema of a model: feature name → dtype, as users send it (target excluded). */
   async schema(m: Model): Promise<ColumnSchema[]> {
     return (await this.load(m)).schema;
@@ -74,29 +88,31 @@ export class ModelServing {
   async predictFrame(m: Model, l: Loaded | null, frame: Frame, opts: { contributions?: boolean } = {}) {
     const loaded = l ?? (await this.load(m));
     const { model } = loaded;
-    const hit = await this.pool.ensure(m.id, async () => Buffer.from(await readAll(this.store, loaded.onnxArtifact.storageKey, null)));
-    let out;
+    const onnxBytes = async () => Buffer.from(await readAll(this.store, loaded.onnxArtifact.storageKey, null));
+    const output = model.kind === 'regression' ? 'variable' : 'probabilities';
+    let scores: Float32Array;
+    let hit: boolean;
     try {
-      out = await this.pool.run(m.id, model.onnxFeeds(frame));
+      const r = await this.pool.run(m.id, onnxBytes, model.onnxFeeds(frame), frame.nrows, [output]);
+      scores = r.outputs[output];
+      hit = r.hit;
     } catch (err) {
       throw new HttpError(500, 'Prediction failed');
     }
     const n = frame.nrows;
     const predictions: PredictionOut[] = [];
     if (model.kind === 'regression') {
-      const v = out.variable.data as number[];
-      for (let i = 0; i < n; i++) predictions.push({ prediction: v[i] });
+      for (let i = 0; i < n; i++) predictions.push({ prediction: scores[i] });
     } else {
-      const probs = out.probabilities.data as number[];
       const K = model.classes.length;
       for (let i = 0; i < n; i++) {
         const p: Record<string, number> = {};
         let best = 0;
         for (let k = 0; k < K; k++) {
-          p[model.classes[k]] = probs[i * K + k];
-          if (probs[i * K + k] > probs[i * K + best]) best = k;
+          p[model.classes[k]] = scores[i * K + k];
+          if (scores[i * K + k] > scores[i * K + best]) best = k;
         }
-        if (model.kind === 'binary' && loaded.threshold !== null) best = probs[i * K + 1] >= loaded.threshold ? 1 : 0;
+        if (model.kind === 'binary' && loaded.threshold !== null) best = scores[i * K + 1] >= loaded.threshold ? 1 : 0;
         predictions.push({ prediction: model.classes[best], probabilities: p });
       }
     }
@@ -115,6 +131,12 @@ export class ModelServing {
 
   forget(modelId: string): void {
     this.models.delete(modelId);
+    this.access.deleteWhere((_, m) => m.id === modelId);
+  }
+
+  /** Project membership, project or experiment deletions: access is decided afresh. */
+  forgetAccess(): void {
+    this.access.clear();
   }
 
   async close(): Promise<void> {

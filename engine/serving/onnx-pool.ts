@@ -1,90 +1,118 @@
-import path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import * as ort from 'onnxruntime-node';
 
-export interface TensorOut {
-  dims: number[];
-  data: number[] | string[];
+/** Float inputs as Float32Array, string inputs as string[]; one value per row each. */
+export type OnnxFeeds = Record<string, Float32Array | string[]>;
+
+/**
+ * Rows per `session.run`. Inference runs on the event loop; a large batch is scored in chunks
+ * so that other requests are served between them.
+ */
+const CHUNK_ROWS = 4096;
+
+/**
+ * One intra-op thread: a single-row prediction has nothing to parallelize, and onnxruntime's
+ * spinning pool threads would take CPU from the requests around it.
+ */
+const SESSION_OPTIONS: ort.InferenceSession.SessionOptions = {
+  graphOptimizationLevel: 'all',
+  executionMode: 'sequential',
+  intraOpNumThreads: 1,
+  interOpNumThreads: 1,
+};
+
+interface Entry {
+  session: ort.InferenceSession;
+  /** Runs in progress: an evicted session is released when the last one ends. */
+  running: number;
+  evicted: boolean;
 }
 
 /**
- * A bounded cache of ONNX Runtime sessions living in one worker thread. `ensure` reports
- * whether the session was already loaded (the `X-Service-Model-Cache` header); the least
- * recently used session is released when the cache is full.
+ * A bounded cache of ONNX Runtime sessions, run on the calling thread. Measured on 2 cores, a
+ * worker-thread hop per prediction cost twice the CPU of the inference itself and added a
+ * thread wake-up to every request's latency. `ensure` reports whether the session was already
+ * loaded (the `X-Service-Model-Cache` header); the least recently used session is released
+ * when the cache is full.
  */
 export class OnnxSessionPool {
-  private worker?: Worker;
-  private nextId = 1;
-  private pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
-  /** Keys in the thread, least recently used first. */
-  private loaded = new Map<string, true>();
-  private loading = new Map<string, Promise<void>>();
+  /** Least recently used first. */
+  private readonly entries = new Map<string, Entry>();
+  private readonly loading = new Map<string, Promise<void>>();
 
   constructor(private readonly capacity = 32) {}
 
-  private thread(): Worker {
-    if (!this.worker) {
-      const w = new Worker(path.join(__dirname, 'onnx-thread.js'));
-      w.on('message', (m: { id: number; ok: boolean; result?: unknown; error?: string }) => {
-        const p = this.pending.get(m.id);
-        if (!p) return;
-        this.pending.delete(m.id);
-        if (m.ok) p.resolve(m.result);
-        else p.reject(new Error(m.error));
-      });
-      w.on('error', (err) => this.reset(err));
-      w.on('exit', () => this.reset(new Error('onnx thread exited')));
-      w.unref();
-      this.worker = w;
+  /**
+   * Scores `rows` rows with the session for `key` (its bytes fetched only on a miss) and returns
+   * the requested outputs flattened row-major (for example `probabilities`: rows x classes), and
+   * whether the session was already loaded (the `X-Service-Model-Cache` header).
+   */
+  async run(key: string, bytes: () => Promise<Uint8Array>, feeds: OnnxFeeds, rows: number, outputs: string[]): Promise<{ hit: boolean; outputs: Record<string, Float32Array> }> {
+    const { entry, hit } = await this.acquire(key, bytes);
+    try {
+      if (rows <= CHUNK_ROWS) return { hit, outputs: await runChunk(entry.session, feeds, 0, rows, outputs) };
+      const parts: Record<string, Float32Array>[] = [];
+      for (let start = 0; start < rows; start += CHUNK_ROWS) {
+        parts.push(await runChunk(entry.session, feeds, start, Math.min(rows, start + CHUNK_ROWS), outputs));
+      }
+      return { hit, outputs: Object.fromEntries(outputs.map((name) => [name, concat(parts.map((p) => p[name]))])) };
+    } finally {
+      entry.running--;
+      if (entry.evicted && entry.running === 0) void entry.session.release();
     }
-    return this.worker;
   }
 
-  private reset(err: Error): void {
-    for (const p of this.pending.values()) p.reject(err);
-    this.pending.clear();
-    this.loaded.clear();
-    this.worker = undefined;
-  }
-
-  private call<T>(msg: Record<string, unknown>): Promise<T> {
-    const id = this.nextId++;
-    return new Promise<T>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      this.thread().postMessage({ ...msg, id });
-    });
-  }
-
-  /** Loads the session for `key` (bytes fetched only on a miss). Resolves true on a cache hit. */
-  async ensure(key: string, bytes: () => Promise<Uint8Array>): Promise<boolean> {
-    if (this.loaded.has(key)) {
-      this.loaded.delete(key);
-      this.loaded.set(key, true);
-      return true;
+  /** The session for `key`, loaded once however many callers ask at the same time; marked running. */
+  private async acquire(key: string, bytes: () => Promise<Uint8Array>): Promise<{ entry: Entry; hit: boolean }> {
+    let hit = true;
+    let entry = this.entries.get(key);
+    while (!entry) {
+      hit = false;
+      let p = this.loading.get(key);
+      if (!p) {
+        p = (async () => {
+          const session = await ort.InferenceSession.create(await bytes(), SESSION_OPTIONS);
+          this.entries.set(key, { session, running: 0, evicted: false });
+          while (this.entries.size > this.capacity) this.evict(this.entries.keys().next().value as string);
+        })().finally(() => this.loading.delete(key));
+        this.loading.set(key, p);
+      }
+      await p;
+      entry = this.entries.get(key); // evicted again already under heavy churn: load again
     }
-    let p = this.loading.get(key);
-    if (!p) {
-      p = (async () => {
-        await this.call({ type: 'load', key, bytes: await bytes() });
-        this.loaded.set(key, true);
-        while (this.loaded.size > this.capacity) {
-          const oldest = this.loaded.keys().next().value as string;
-          this.loaded.delete(oldest);
-          await this.call({ type: 'evict', key: oldest });
-        }
-      })().finally(() => this.loading.delete(key));
-      this.loading.set(key, p);
-    }
-    await p;
-    return false;
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    entry.running++;
+    return { entry, hit };
   }
 
-  run(key: string, feeds: Record<string, Float32Array | string[]>): Promise<Record<string, TensorOut>> {
-    return this.call({ type: 'run', key, feeds });
+  private evict(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    entry.evicted = true;
+    if (entry.running === 0) void entry.session.release();
   }
 
   async close(): Promise<void> {
-    const w = this.worker;
-    this.worker = undefined;
-    await w?.terminate();
+    for (const key of [...this.entries.keys()]) this.evict(key);
   }
+}
+
+async function runChunk(session: ort.InferenceSession, feeds: OnnxFeeds, start: number, end: number, outputs: string[]): Promise<Record<string, Float32Array>> {
+  const tensors: Record<string, ort.Tensor> = {};
+  for (const [name, v] of Object.entries(feeds)) {
+    tensors[name] = Array.isArray(v) ? new ort.Tensor('string', v.slice(start, end), [end - start, 1]) : new ort.Tensor('float32', v.subarray(start, end), [end - start, 1]);
+  }
+  const out = await session.run(tensors, outputs);
+  return Object.fromEntries(outputs.map((name) => [name, out[name].data as Float32Array]));
+}
+
+function concat(parts: Float32Array[]): Float32Array {
+  const out = new Float32Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
 }

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -113,4 +114,12 @@ export async function startStack(opts: { env?: Record<string, string>; workers?:
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A worker process for the given queue families against a stack, as `npm start` runs one. */
+export function spawnWorkerProcess(stack: TestStack, families: QueueFamily[]): ChildProcess {
+  return spawn(process.execPath, [path.join(__dirname, '..', '..', 'workers', 'run-workers.js'), ...families], {
+    env: { ...process.env, ...stack.workerEnv },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
 }

@@ -1,0 +1,3 @@
+module mlsvc/bench/loadgen
+
+go 1.22
