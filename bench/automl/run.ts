@@ -72,7 +72,8 @@ async function main(): Promise<void> {
   const budget = Number(budgetArg ?? 120);
   const specs = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', '..', 'bench', 'automl', 'datasets.json'), 'utf8')) as Record<string, Spec>;
   const peers = peersFile && fs.existsSync(peersFile)
-    ? fs.readFileSync(peersFile, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { dataset: string; peer: string; metric?: string; value?: number; error?: string })
+    ? fs.readFileSync(peersFile, 'utf8').trim().split('\n').filter((l) => l.startsWith('{')) // h2o prints warnings to stdout
+      .map((l) => JSON.parse(l) as { dataset: string; peer: string; metric?: string; value?: number; error?: string })
     : [];
   const only = process.env.BENCH_DATASETS?.split(',');
   const results = [];

@@ -118,7 +118,7 @@ function boost(d: TrainingData, cfg: BoostingConfig, learner: TreeLearner): Tree
       valid?.add(tree, grown.masks, k, 1);
     }
     const last = iter === cfg.ntrees - 1;
-    if (!last && (iter + 1) % cfg.scoreInterval !== 0 && cfg.stopping.rounds <= 0) continue;
+    if (!last && (iter + 1) % cfg.scoreInterval !== 0) continue;
     for (let i = 0; i < rows.length; i++) for (let k = 0; k < K; k++) trainMargins[i * K + k] = margins[rows[i] * K + k];
     const event: ScoringEvent = { number_of_trees: iter + 1, training: eventMetrics(kind, trainY, trainMargins, dist.link, K, cfg.metricOptions) };
     if (valid) event.validation = eventMetrics(kind, valid.y, valid.margins, dist.link, K, cfg.metricOptions);

@@ -8,7 +8,7 @@
 import { binFrame } from './binning';
 import { ScoringEvent, TreeEnsembleModel } from './model';
 import { Rng, sampleWithoutReplacement } from './random';
-import { TrainingData, ValidationMargins, resolveThreads, eventMetrics, h2oShouldStop, resolveData, resolveStoppingMetric } from './training';
+import { TrainingData, ValidationMargins, resolveThreads, eventMetrics, h2oShouldStop, resolveData, resolveStoppingMetric, scoreTreeInterval } from './training';
 import { DEFAULT_TREE_PARAMS, Tree, TreeLearner, leafOfBinnedRow, sampleFeatures } from './tree';
 
 export interface DRFParams {
@@ -25,6 +25,7 @@ export interface DRFParams {
   stopping_rounds?: number;
   stopping_metric?: string;
   stopping_tolerance?: number;
+  /** Score every so many trees; 0 (the default) = auto, see scoreTreeInterval. */
   score_tree_interval?: number;
   seed?: number;
   /** Threads for histogram building; -1 = all cores. */
@@ -43,7 +44,7 @@ export const DRF_DEFAULTS: Required<DRFParams> = {
   stopping_rounds: 0,
   stopping_metric: 'AUTO',
   stopping_tolerance: 0.001,
-  score_tree_interval: 1,
+  score_tree_interval: 0,
   seed: 42,
   nthreads: -1,
 };
@@ -77,6 +78,7 @@ export function trainDRF(data: TrainingData, params: DRFParams = {}): TreeEnsemb
 
 function grow(data: TrainingData, p: Required<DRFParams>, learner: TreeLearner, mtries: number): TreeEnsembleModel {
   const { binned, rows, specs, K } = resolveData(data);
+  const scoreInterval = scoreTreeInterval(p.score_tree_interval, rows.length);
   const kind = data.target.kind;
   const y = data.target.y;
   const rng = new Rng(p.seed);
@@ -113,7 +115,7 @@ function grow(data: TrainingData, p: Required<DRFParams>, learner: TreeLearner, 
     }
     for (const r of rows) if (!inBag[r]) oobCount[r]++;
     const last = iter === p.ntrees - 1;
-    if (!last && (iter + 1) % p.score_tree_interval !== 0 && p.stopping_rounds <= 0) continue;
+    if (!last && (iter + 1) % scoreInterval !== 0) continue;
     // Out-of-bag metrics over rows that were out of bag at least once.
     const oobRows = Array.from(rows).filter((r) => oobCount[r] > 0);
     const event: ScoringEvent = { number_of_trees: iter + 1, training: {} };

@@ -4,6 +4,7 @@ import { makeFrame } from './frame';
 import { GBM_DEFAULTS, trainGBM } from './gbm';
 import { Rng } from './random';
 import { syntheticData } from './testutil';
+import { scoreTreeInterval } from './training';
 
 describe('GBM', () => {
   it('uses H2O defaults', () => {
@@ -26,6 +27,17 @@ describe('GBM', () => {
     expect(last.validation?.logloss).toBeLessThan(first.validation?.logloss as number);
     expect(last.validation?.auc).toBeGreaterThan(0.85);
     expect(m.trees[0]).toHaveLength(20);
+  });
+
+  it('scores every score_tree_interval trees; auto scores large frames every ceil(rows / 100k) trees', () => {
+    expect(scoreTreeInterval(0, 1500)).toBe(1);
+    expect(scoreTreeInterval(0, 100_000)).toBe(1);
+    expect(scoreTreeInterval(0, 800_000)).toBe(8);
+    expect(scoreTreeInterval(5, 800_000)).toBe(5);
+    const d = syntheticData(600, 'binary', 5);
+    const m = trainGBM(d, { ntrees: 7, score_tree_interval: 3, stopping_rounds: 2, stopping_tolerance: 0 });
+    // Early stopping counts scoring events, as in H2O; the last tree is always scored.
+    expect(m.scoringHistory.map((e) => e.number_of_trees)).toEqual([3, 6, 7]);
   });
 
   it('a separate validation frame gives the same metrics as validation rows', () => {

@@ -7,7 +7,7 @@ import { trainBoosting } from './boosting';
 import { DistributionName, makeDistribution } from './distributions';
 import { DevianceKind } from './metrics';
 import { TreeEnsembleModel } from './model';
-import { TrainingData } from './training';
+import { scoreTreeInterval, TrainingData } from './training';
 import { DEFAULT_TREE_PARAMS } from './tree';
 
 export interface GBMParams {
@@ -32,6 +32,7 @@ export interface GBMParams {
   stopping_rounds?: number;
   stopping_metric?: string;
   stopping_tolerance?: number;
+  /** Score every so many trees; 0 (the default) = auto, see scoreTreeInterval. */
   score_tree_interval?: number;
   seed?: number;
   /** Threads for histogram building; -1 = all cores. */
@@ -56,7 +57,7 @@ export const GBM_DEFAULTS: Required<GBMParams> = {
   stopping_rounds: 0,
   stopping_metric: 'AUTO',
   stopping_tolerance: 0.001,
-  score_tree_interval: 1,
+  score_tree_interval: 0,
   seed: 42,
   nthreads: -1,
 };
@@ -97,7 +98,7 @@ export function trainGBM(data: TrainingData, params: GBMParams = {}): TreeEnsemb
     // H2O bounds leaf values of the logistic losses so separable data cannot blow up the margins.
     leafClip: distName === 'bernoulli' || distName === 'multinomial' ? 19 : 0,
     stopping: { rounds: p.stopping_rounds, metric: p.stopping_metric, tolerance: p.stopping_tolerance, mode: 'h2o' },
-    scoreInterval: p.score_tree_interval,
+    scoreInterval: scoreTreeInterval(p.score_tree_interval, data.rows?.length ?? data.features.nrows),
     metricOptions: { distribution: metricDistribution(distName), tweediePower: p.tweedie_power, quantileAlpha: p.quantile_alpha },
     params: { ...p, distribution: distName },
     nthreads: p.nthreads,

@@ -24,6 +24,17 @@ export interface TrainingData {
 }
 
 /** Threads for histogram building: n > 0 as given, otherwise every available core. */
+/**
+ * H2O's score_tree_interval 0 ("auto"). Scoring the training frame after a tree costs about as
+ * much as growing it on large data (800k rows: half of GBM's time), so large frames are scored
+ * every ceil(rows / 100k) trees, and frames up to 100k rows after every tree. Unlike H2O's
+ * time-based duty cycle this is deterministic: histories and early stopping repeat for a seed.
+ * Early stopping counts scoring events, as in H2O.
+ */
+export function scoreTreeInterval(requested: number, rows: number): number {
+  return requested > 0 ? requested : Math.max(1, Math.ceil(rows / 100_000));
+}
+
 export function resolveThreads(n: number | undefined): number {
   if (n !== undefined && n > 0) return Math.floor(n);
   return Math.max(1, os.availableParallelism());
