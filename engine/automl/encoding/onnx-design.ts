@@ -6,7 +6,7 @@
  * regressors).
  */
 import { onnxInputName } from '../onnx/export';
-import { AttributeMsg, AttributeType, ModelMsg, NodeMsg, TensorDataType, TensorMsg, ValueInfoMsg, encodeModel } from '../onnx/proto';
+import { AttributeMsg, AttributeType, NodeMsg, TensorDataType, TensorMsg, ValueInfoMsg, encodeModel, modelMessage } from '../onnx/proto';
 import type { ProblemKind } from '../frame';
 import type { DesignJSON } from './design';
 
@@ -53,18 +53,7 @@ export class GraphBuilder {
 
   /** A whole model around the graph (ai.onnx 17, ai.onnx.ml 3, as the tree exporter). */
   encode(graphName: string, doc: string): Uint8Array {
-    const msg: ModelMsg = {
-      irVersion: 8,
-      opsetImport: [
-        { domain: '', version: 17 },
-        { domain: 'ai.onnx.ml', version: 3 },
-      ],
-      producerName: 'engine/automl',
-      producerVersion: '1',
-      docString: doc,
-      graph: { name: graphName, node: this.nodes, initializer: this.inits, input: this.inputs, output: this.outputs },
-    };
-    return encodeModel(msg);
+    return encodeModel(modelMessage({ name: graphName, node: this.nodes, initializer: this.inits, input: this.inputs, output: this.outputs }, doc));
   }
 }
 

@@ -5,7 +5,7 @@
  * the metalearner GLM graph (prefixed `meta__`) reading them. The final outputs keep the shared
  * names ('margin'; 'label' + 'probabilities' or 'variable').
  */
-import { ModelMsg, NodeMsg, TensorDataType, ValueInfoMsg, decodeModel, encodeModel } from '../onnx/proto';
+import { ModelMsg, NodeMsg, TensorDataType, ValueInfoMsg, decodeModel, encodeModel, modelMessage } from '../onnx/proto';
 import { exportGLMOnnx } from '../glm/onnx';
 import { onnxInputName } from '../onnx/export';
 import type { StackedEnsembleModel } from './model';
@@ -60,16 +60,10 @@ export function exportEnsembleOnnx(se: StackedEnsembleModel): Uint8Array {
   const g = renameGraph(meta, renamer('meta__', keep, metaInputs), 'meta__');
   nodes.push(...g.nodes);
   inits.push(...g.inits);
-  const msg: ModelMsg = {
-    irVersion: 8,
-    opsetImport: [
-      { domain: '', version: 17 },
-      { domain: 'ai.onnx.ml', version: 3 },
-    ],
-    producerName: 'engine/automl',
-    producerVersion: '1',
-    docString: `StackedEnsemble ${se.json.ensemble} ${se.kind} model`,
-    graph: { name: `StackedEnsemble_${se.kind}`, node: nodes, initializer: inits, input: [...inputs.values()], output: meta.graph.output },
-  };
-  return encodeModel(msg);
+  return encodeModel(
+    modelMessage(
+      { name: `StackedEnsemble_${se.kind}`, node: nodes, initializer: inits, input: [...inputs.values()], output: meta.graph.output },
+      `StackedEnsemble ${se.json.ensemble} ${se.kind} model`,
+    ),
+  );
 }

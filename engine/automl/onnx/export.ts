@@ -14,7 +14,7 @@
  * and the last node's false branch the right child.
  */
 import { TreeEnsembleModel } from '../model';
-import { AttributeMsg, AttributeType, ModelMsg, NodeMsg, TensorDataType, TensorMsg, ValueInfoMsg, encodeModel } from './proto';
+import { AttributeMsg, AttributeType, NodeMsg, TensorDataType, TensorMsg, ValueInfoMsg, encodeModel, modelMessage } from './proto';
 
 const enc = new TextEncoder();
 
@@ -123,18 +123,9 @@ export function exportOnnx(model: TreeEnsembleModel, opts: OnnxExportOptions = {
     nodes.push({ input: ['__class_labels', '__class_index'], output: ['label'], name: 'gather_label', opType: 'Gather', attribute: [attrInt('axis', 0)] });
     outputs.push(valueInfo('label', TensorDataType.STRING, ['N']), valueInfo('probabilities', TensorDataType.FLOAT, ['N', K]));
   }
-  const msg: ModelMsg = {
-    irVersion: 8,
-    opsetImport: [
-      { domain: '', version: opts.opset ?? 17 },
-      { domain: 'ai.onnx.ml', version: opts.mlOpset ?? 3 },
-    ],
-    producerName: 'engine/automl',
-    producerVersion: '1',
-    docString: `${model.algo} ${model.kind} model`,
-    graph: { name: `${model.algo}_${model.kind}`, node: nodes, initializer: inits, input: inputs, output: outputs },
-  };
-  return encodeModel(msg);
+  return encodeModel(
+    modelMessage({ name: `${model.algo}_${model.kind}`, node: nodes, initializer: inits, input: inputs, output: outputs }, `${model.algo} ${model.kind} model`, { onnx: opts.opset, ml: opts.mlOpset }),
+  );
 }
 
 function treeEnsembleNode(model: TreeEnsembleModel, input: string, output: string): NodeMsg {

@@ -183,6 +183,21 @@ export interface ModelMsg {
   };
 }
 
+/** A ModelProto around a graph, as every exporter writes it (ai.onnx 17, ai.onnx.ml 3 unless told otherwise). */
+export function modelMessage(graph: ModelMsg['graph'], docString: string, opsets: { onnx?: number; ml?: number } = {}): ModelMsg {
+  return {
+    irVersion: 8,
+    opsetImport: [
+      { domain: '', version: opsets.onnx ?? 17 },
+      { domain: 'ai.onnx.ml', version: opsets.ml ?? 3 },
+    ],
+    producerName: 'engine/automl',
+    producerVersion: '1',
+    docString,
+    graph,
+  };
+}
+
 /** Serializes a ModelProto. */
 export function encodeModel(model: ModelMsg): Uint8Array {
   const T = onnxType('ModelProto');
