@@ -10,6 +10,7 @@ import { deleteModels, experimentForUser, validateExperimentRequest } from '../s
 import { JobService, presentJob } from '../services/jobs';
 import { experimentNotebook } from '../services/notebook';
 import { likePattern, listQuery, queryBool, uuidParam } from '../validation';
+import { modelArtifactLinks } from './models';
 
 const SORT = ['created_at', 'name', 'status'] as const;
 const expParams = z.object({ experiment_id: uuidParam });
@@ -155,10 +156,7 @@ export function experimentRoutes(deps: AppDeps): RouteDef[] {
         return {
           experiment,
           models: models.map((m, i) => ({ ...presentModelSummary(m), rank: i + 1 })),
-          artifact_links: models.flatMap((m) => [
-            { artifact_id: m.artifactId, owner_type: 'model', owner_id: m.id, label: `${m.name} model` },
-            ...(m.onnxArtifactId ? [{ artifact_id: m.onnxArtifactId, owner_type: 'model', owner_id: m.id, label: `${m.name} ONNX` }] : []),
-          ]),
+          artifact_links: models.flatMap(modelArtifactLinks),
           best_model_id: exp.bestModelId,
         };
       },

@@ -25,6 +25,14 @@ export function presentModel(m: Model, extra: Record<string, unknown> = {}) {
   };
 }
 
+/** Where a model's native (JSON) artifact and ONNX file are downloaded. */
+export function modelArtifactLinks(m: Model) {
+  return [
+    { artifact_id: m.artifactId, owner_type: 'model', owner_id: m.id, label: `${m.name} model (JSON)` },
+    ...(m.onnxArtifactId ? [{ artifact_id: m.onnxArtifactId, owner_type: 'model', owner_id: m.id, label: `${m.name} ONNX` }] : []),
+  ];
+}
+
 /** Models: leaderboard queries, explanations, predictions served by ONNX Runtime. */
 export function modelRoutes(deps: AppDeps, serving: ModelServing): RouteDef[] {
   const { ds, store } = deps;
@@ -77,10 +85,7 @@ export function modelRoutes(deps: AppDeps, serving: ModelServing): RouteDef[] {
         return {
           model: presentModel(m, names ?? {}),
           deployments: [],
-          artifact_links: [
-            { artifact_id: m.artifactId, owner_type: 'model', label: 'model (JSON)' },
-            ...(m.onnxArtifactId ? [{ artifact_id: m.onnxArtifactId, owner_type: 'model', label: 'ONNX' }] : []),
-          ],
+          artifact_links: modelArtifactLinks(m),
           input_schema: await serving.schema(m),
         };
       },
