@@ -139,10 +139,15 @@ describe('dataset upload', () => {
       const r = await u.client.upload('/api/datasets/upload', { project_id: pid, name: 'diamonds' }, datasetFile('diamonds.csv'));
       expect(r.status).toBe(201);
       expect(r.body.row_count).toBe(53940);
+      // The exact profile is not part of the upload: the first analyze computes it and keeps it.
+      const storedStats = async () => (await big.ds.query('SELECT statistics FROM dataset_versions WHERE id = $1', [r.body.dataset_version_id]))[0].statistics;
+      expect(await storedStats()).toBeNull();
       const stats = await u.client.get(`/api/datasets/${r.body.id}/analyze`);
       expect(stats.body.statistics.row_count).toBe(53940);
       expect(stats.body.statistics.columns.price.mean).toBeCloseTo(3932.799722, 5);
       expect(stats.body.statistics.columns.cut.type).toBe('categorical');
+      expect((await storedStats()).row_count).toBe(53940);
+      expect((await u.client.get(`/api/datasets/${r.body.id}/analyze`)).body).toEqual(stats.body);
     } finally {
       await big.stop();
     }

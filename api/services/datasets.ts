@@ -2,28 +2,28 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
-import { Artifact, Dataset, DatasetVersion, JsonMap, ProjectQualityPolicy } from '../../entities';
+import { Artifact, Dataset, DatasetVersion, ProjectQualityPolicy } from '../../entities';
 import { DataValidationError, ingestFile, IngestResult, qualityReport, QualityPolicy, QualityReport, UnsupportedFileTypeError } from '../../engine/data';
-import type { ArtifactStore } from '../../platform/artifact-store';
+import type { ArtifactStore, StoredObject } from '../../platform/artifact-store';
 import { notFound, unprocessable } from '../errors';
 import { assertProjectAccess } from './access';
 
 export interface IngestedUpload {
   ingest: IngestResult;
-  quality: QualityReport;
+  /** The project's quality thresholds, for the report {@link commitVersion} computes. */
+  policy: Partial<QualityPolicy>;
   stagingDir: string;
 }
 
 /**
- * Parses an uploaded file into the canonical Parquet form and computes its quality report.
- * Engine errors become the spec's 422s. The caller removes `stagingDir`.
+ * Parses an uploaded file into the canonical Parquet form. Engine errors become the spec's 422s.
+ * The caller removes `stagingDir`.
  */
 export async function ingestUpload(filePath: string, tmpRoot: string, policy: Partial<QualityPolicy>): Promise<IngestedUpload> {
   const stagingDir = path.join(tmpRoot, `ingest-${randomUUID()}`);
   try {
     const ingest = await ingestFile(filePath, stagingDir);
-    const quality = await qualityReport(ingest.parquet_path, policy);
-    return { ingest, quality, stagingDir };
+    return { ingest, policy, stagingDir };
   } catch (err) {
     fs.rmSync(stagingDir, { recursive: true, force: true });
     if (err instanceof UnsupportedFileTypeError) throw unprocessable('Unsupported file type');
@@ -32,13 +32,28 @@ export async function ingestUpload(filePath: string, tmpRoot: string, policy: Pa
   }
 }
 
+/**
+ * Copies the staged Parquet into the artifact store while the quality report reads it: the copy (hashing in the
+ * event loop) and DuckDB's scan use different cores, so the report adds little to a big upload. If either fails,
+ * the stored copy is removed.
+ */
+async function storeWithQuality(store: ArtifactStore, projectId: string, filename: string, upload: IngestedUpload): Promise<{ stored: StoredObject; quality: QualityReport }> {
+  const [stored, quality] = await Promise.allSettled([
+    store.adopt(projectId, filename, upload.ingest.parquet_path),
+    qualityReport(upload.ingest.parquet_path, upload.policy),
+  ]);
+  if (stored.status === 'fulfilled' && quality.status === 'fulfilled') return { stored: stored.value, quality: quality.value };
+  if (stored.status === 'fulfilled') store.remove(stored.value.storageKey);
+  throw stored.status === 'rejected' ? stored.reason : (quality as PromiseRejectedResult).reason;
+}
+
 export async function projectQualityPolicy(em: EntityManager, projectId: string): Promise<Partial<QualityPolicy>> {
   const row = await em.getRepository(ProjectQualityPolicy).findOneBy({ projectId });
   return (row?.policy ?? {}) as Partial<QualityPolicy>;
 }
 
 /**
- * Moves the staged Parquet into the artifact store and writes the version (and, for a new
+ * Moves the staged Parquet into the artifact store, scores its quality and writes the version (and, for a new
  * dataset, the dataset) in one transaction. If the transaction fails the stored file is
  * removed, so a failed upload leaves nothing behind.
  */
@@ -54,8 +69,8 @@ export async function commitVersion(
     userId: string;
   },
 ): Promise<{ dataset: Dataset; version: DatasetVersion; artifact: Artifact }> {
-  const { ingest, quality } = p.upload;
-  const stored = await store.adopt(p.projectId, `${safeStem(p.dataset.name)}.parquet`, ingest.parquet_path);
+  const { ingest } = p.upload;
+  const { stored, quality } = await storeWithQuality(store, p.projectId, `${safeStem(p.dataset.name)}.parquet`, p.upload);
   try {
     return await ds.transaction(async (em) => {
       let dataset: Dataset;
@@ -90,9 +105,9 @@ export async function commitVersion(
         columns: ingest.columns.map((c) => ({ name: c.name, dtype: c.dtype })),
         artifactId: artifact.id,
         source: { filename: p.originalName, format: ingest.format, encoding: ingest.encoding, delimiter: ingest.delimiter, has_header: ingest.has_header, bytes: ingest.bytes },
-        quality: { overall_score: quality.overall_score, checks: quality.checks, target: quality.target },
-        // The quality checks already profiled the data: `analyze` answers from this.
-        statistics: quality.profile as unknown as JsonMap,
+        quality: { overall_score: quality.overall_score, checks: quality.checks, target: quality.target, sample_rows: quality.sample_rows },
+        // The exact profile costs more than the whole ingest on big files: `GET .../analyze` computes it once, on demand.
+        statistics: null,
         createdBy: p.userId,
       });
       await em.getRepository(DatasetVersion).insert(version);

@@ -4,8 +4,8 @@
  *
  * The API runs in a child process (api-server.ts) so its peak RSS is its own (the embedded database is served from
  * this process, as an external PostgreSQL would be); the upload streams from disk with
- * a declared Content-Length. The timed span is the whole request: multipart receive → ingestFile → qualityReport
- * → artifact store → database rows → 201. Peers: DuckDB `CREATE TABLE AS SELECT * FROM read_csv_auto(...)`
+ * a declared Content-Length. The timed span is the whole request: multipart receive → ingestFile → artifact store
+ * and qualityReport side by side → database rows → 201. Peers: DuckDB `CREATE TABLE AS SELECT * FROM read_csv_auto(...)`
  * (the target's yardstick) and `COPY (SELECT * FROM read_csv_auto(...)) TO 'x.parquet'`.
  *
  * Usage: node <build>/bench/ingest/run.js [rows=10000000] [csv path; default /tmp/mlsvc-bench/bench-<rows>.csv]

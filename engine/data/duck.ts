@@ -2,7 +2,10 @@
  * Thin helpers around @duckdb/node-api shared by the data engine: connection lifetime,
  * SQL literal quoting and JSON-safe value conversion.
  */
-import { availableParallelism } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   DuckDBConnection,
   DuckDBDateValue,
@@ -15,18 +18,32 @@ import {
 export type JsonSafe = string | number | boolean | null;
 
 /**
+ * Memory DuckDB may hold per connection before it spills to disk. The API process must stay under 1 GB with
+ * multi-GB uploads (bench/ingest): the CSV → Parquet copy and the hash aggregations of `analyze` spill past this
+ * instead of growing the process. Quantile states are not bounded by it (DuckDB does not track them).
+ */
+export const DUCKDB_MEMORY_LIMIT = '512MB';
+
+/**
  * Runs `fn` with a fresh in-memory DuckDB connection and always closes it.
- * A fresh instance per call keeps calls independent (no shared catalog state) and costs ~1 ms.
+ * A fresh instance per call keeps calls independent (no shared catalog state) and costs ~1 ms. Each instance
+ * spills into its own temporary folder (DuckDB only creates it when it spills), removed afterwards.
  */
 export async function withConnection<T>(fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
-  // Explicit: DuckDB's own guess can miss CPU quotas of containers, and every scan here parallelises.
-  const instance = await DuckDBInstance.create(':memory:', { threads: String(availableParallelism()) });
+  const spillDir = join(tmpdir(), `mlsvc-duckdb-${randomUUID()}`);
+  // Threads explicit: DuckDB's own guess can miss CPU quotas of containers, and every scan here parallelises.
+  const instance = await DuckDBInstance.create(':memory:', {
+    threads: String(availableParallelism()),
+    memory_limit: DUCKDB_MEMORY_LIMIT,
+    temp_directory: spillDir,
+  });
   const conn = await instance.connect();
   try {
     return await fn(conn);
   } finally {
     conn.closeSync();
     instance.closeSync();
+    await rm(spillDir, { recursive: true, force: true });
   }
 }
 

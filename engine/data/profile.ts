@@ -88,37 +88,52 @@ function shapeMoments(n: number, s2: number, s3: number, s4: number): { skewness
   return { skewness, kurtosis };
 }
 
+/** What the second pass needs from the first for one column. */
+interface FirstPass {
+  name: string;
+  mean: number;
+  p25: number;
+  p75: number;
+  min: number;
+  max: number;
+}
+
+interface SecondPass {
+  s2: number;
+  s3: number;
+  s4: number;
+  outliers: number;
+  hist: Histogram;
+}
+
 /**
- * The statistics that need the first pass's mean, quartiles and range, in one scan of the column:
+ * The statistics that need the first pass's mean, quartiles and range, for every numeric column in one scan:
  * central moment sums, 1.5-IQR outliers and the histogram.
  */
-async function secondPass(
-  conn: DuckDBConnection,
-  name: string,
-  mean: number,
-  p25: number,
-  p75: number,
-  min: number,
-  max: number,
-): Promise<{ s2: number; s3: number; s4: number; outliers: number; hist: Histogram }> {
-  const x = `CAST(${sqlIdent(name)} AS DOUBLE)`;
-  const d = `(${x} - ${sqlDouble(mean)})`;
-  const iqr = p75 - p25;
-  const bins = histogramBins(x, min, max);
-  const r = await queryOne(
-    conn,
-    `SELECT sum(${d} * ${d}) AS s2, sum(${d} * ${d} * ${d}) AS s3, sum(${d} * ${d} * ${d} * ${d}) AS s4,
-       count(*) FILTER (WHERE ${x} < ${sqlDouble(p25 - 1.5 * iqr)} OR ${x} > ${sqlDouble(p75 + 1.5 * iqr)}) AS o,
-       histogram(${bins.index}) FILTER (WHERE ${x} IS NOT NULL) AS h
-     FROM ${VIEW}`,
-  );
-  return {
-    s2: toNumber(r.s2) ?? 0,
-    s3: toNumber(r.s3) ?? 0,
-    s4: toNumber(r.s4) ?? 0,
-    outliers: Number(r.o),
-    hist: bins.counts(r.h),
-  };
+async function secondPass(conn: DuckDBConnection, cols: FirstPass[]): Promise<Map<string, SecondPass>> {
+  const out = new Map<string, SecondPass>();
+  if (cols.length === 0) return out;
+  const parts = cols.map((c, i) => {
+    const x = `CAST(${sqlIdent(c.name)} AS DOUBLE)`;
+    const d = `(${x} - ${sqlDouble(c.mean)})`;
+    const iqr = c.p75 - c.p25;
+    const bins = histogramBins(x, c.min, c.max);
+    const sql = `sum(${d} * ${d}) AS s2_${i}, sum(${d} * ${d} * ${d}) AS s3_${i}, sum(${d} * ${d} * ${d} * ${d}) AS s4_${i},
+       count(*) FILTER (WHERE ${x} < ${sqlDouble(c.p25 - 1.5 * iqr)} OR ${x} > ${sqlDouble(c.p75 + 1.5 * iqr)}) AS o_${i},
+       histogram(${bins.index}) FILTER (WHERE ${x} IS NOT NULL) AS h_${i}`;
+    return { sql, bins };
+  });
+  const r = await queryOne(conn, `SELECT ${parts.map((p) => p.sql).join(', ')} FROM ${VIEW}`);
+  cols.forEach((c, i) => {
+    out.set(c.name, {
+      s2: toNumber(r[`s2_${i}`]) ?? 0,
+      s3: toNumber(r[`s3_${i}`]) ?? 0,
+      s4: toNumber(r[`s4_${i}`]) ?? 0,
+      outliers: Number(r[`o_${i}`]),
+      hist: parts[i].bins.counts(r[`h_${i}`]),
+    });
+  });
+  return out;
 }
 
 async function numericProfiles(
@@ -143,25 +158,29 @@ async function numericProfiles(
     })
     .join(', ');
   const agg = await queryOne(conn, `SELECT ${sel} FROM ${VIEW}`);
-  for (const [i, name] of names.entries()) {
-    const nonNull = Number(agg[`n${i}`]);
+  const first = names.map((name, i) => {
     const q = agg[`q${i}`] as { items?: unknown[] } | null;
     const qs = (q?.items ?? []).map((v) => toNumber(v as never));
-    const [p25, p50, p75] = [qs[0] ?? null, qs[1] ?? null, qs[2] ?? null];
+    return {
+      name,
+      nonNull: Number(agg[`n${i}`]),
+      p25: qs[0] ?? null,
+      p50: qs[1] ?? null,
+      p75: qs[2] ?? null,
+      min: toNumber(agg[`min${i}`]),
+      max: toNumber(agg[`max${i}`]),
+      mean: toNumber(agg[`mean${i}`]),
+    };
+  });
+  const complete = first.filter(
+    (f): f is typeof f & FirstPass => f.mean !== null && f.min !== null && f.max !== null && f.p25 !== null && f.p75 !== null,
+  );
+  const second = await secondPass(conn, complete);
+  for (const [i, f] of first.entries()) {
+    const { name, nonNull, p25, p50, p75, min, max, mean } = f;
     const iqr = p25 !== null && p75 !== null ? p75 - p25 : null;
-    const min = toNumber(agg[`min${i}`]);
-    const max = toNumber(agg[`max${i}`]);
-    const mean = toNumber(agg[`mean${i}`]);
-    let shape: { skewness: number | null; kurtosis: number | null } = { skewness: null, kurtosis: null };
-    let outliers = 0;
-    let hist: Histogram = { counts: new Array<number>(HISTOGRAM_BINS).fill(0), bin_edges: [] };
-    if (mean !== null && min !== null && max !== null && p25 !== null && p75 !== null) {
-      const second = await secondPass(conn, name, mean, p25, p75, min, max);
-      shape = shapeMoments(nonNull, second.s2, second.s3, second.s4);
-      outliers = second.outliers;
-      hist = second.hist;
-    }
-    const { skewness, kurtosis } = shape;
+    const pass = second.get(name);
+    const { skewness, kurtosis } = pass ? shapeMoments(nonNull, pass.s2, pass.s3, pass.s4) : { skewness: null, kurtosis: null };
     out[name] = {
       type: 'numeric',
       dtype: 'float64',
@@ -176,8 +195,8 @@ async function numericProfiles(
       skewness,
       kurtosis,
       iqr,
-      outlier_count: outliers,
-      histogram: hist,
+      outlier_count: pass ? pass.outliers : 0,
+      histogram: pass ? pass.hist : { counts: new Array<number>(HISTOGRAM_BINS).fill(0), bin_edges: [] },
     };
   }
   return out;

@@ -1,7 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ingestFile } from './ingest';
-import { DEFAULT_QUALITY_POLICY, likelyTarget, qualityReport, QualityReport } from './quality';
+import { withConnection } from './duck';
+import { DEFAULT_QUALITY_POLICY, likelyTarget, QUALITY_SAMPLE_ROWS, qualityReport, QualityReport } from './quality';
 import { dataset, tempDir } from './test-helpers';
 
 const tmp = tempDir('quality-test');
@@ -64,4 +65,35 @@ test('policy overrides thresholds; defaults are documented values', async () => 
   expect(check(r, 'missing_values').passed).toBe(true);
   expect(check(r, 'duplicate_rows').passed).toBe(true);
   expect(likelyTarget(['a', 'Target', 'b'])).toBe('Target');
+});
+
+test('a table past the sample size: exact missing counts, duplicates and distinct shares estimated and labelled', async () => {
+  // 300k distinct rows plus copies of the first 30k (9.1% duplicates). txt repeats every 100k rows: 30% distinct,
+  // although a row sample would show it nearly all distinct; code is distinct per source row (91%).
+  const src = join(tmp.dir, 'big.csv');
+  await withConnection((conn) =>
+    conn.run(
+      `COPY (SELECT i AS id, 'v' || (i % 100000) AS txt, 'c' || i AS code, CASE WHEN i % 10 < 3 THEN NULL ELSE i * 0.5 END AS amount
+             FROM (SELECT * FROM range(300000) t(i) UNION ALL SELECT * FROM range(30000) t(i)) ORDER BY i)
+       TO '${src}' (FORMAT csv, HEADER true)`,
+    ),
+  );
+  const res = await ingestFile(src, join(tmp.dir, 'big'));
+  const r = await qualityReport(res.parquet_path);
+  expect(r.sample_rows).toBeGreaterThan(QUALITY_SAMPLE_ROWS * 0.8);
+  expect(r.sample_rows).toBeLessThan(QUALITY_SAMPLE_ROWS * 1.2);
+  expect(check(r, 'missing_values').details).toBe('Columns with more than 20% missing values: amount (30%).');
+  const dup = check(r, 'duplicate_rows');
+  expect(dup.passed).toBe(false);
+  const pct = Number(/\(([\d.]+)%\) duplicate/.exec(dup.details)?.[1]);
+  expect(pct).toBeGreaterThan(8);
+  expect(pct).toBeLessThan(10.2);
+  expect(dup.details).toMatch(/^About \d+ of 330000 rows .* Estimated from a sample of \d+ of 330000 rows\.$/);
+  const ids = check(r, 'high_cardinality_identifiers').details;
+  expect(ids).toMatch(/code \((8\d|9\d)(\.\d)?% distinct\)/);
+  expect(ids).not.toContain('txt');
+  expect(ids).not.toContain('id (');
+  expect(ids).toContain('Estimated from a sample');
+  expect(check(r, 'constant_columns').passed).toBe(true);
+  expect((await reportFor('a,b\n1,x\n2,y\n', true)).sample_rows).toBeNull();
 });
