@@ -7,6 +7,8 @@ import { Rng, sampleWithoutReplacement } from './random';
 import { binFrame } from './binning';
 import { MetricOptions, TrainingData, resolveThreads, ValidationMargins, bestIndex, eventMetrics, h2oShouldStop, resolveData, resolveStoppingMetric } from './training';
 import { Tree, TreeLearner, TreeParams, leafOfBinnedRow, sampleFeatures } from './tree';
+import { PartRunner } from './histogram';
+import { JOB_GRADIENTS, JOB_MARGINS, addLeafValuesPart, gradientsPart, partRange } from './row-jobs';
 
 export interface BoostingConfig {
   algo: Algo;
@@ -59,10 +61,13 @@ function boost(d: TrainingData, cfg: BoostingConfig, learner: TreeLearner): Tree
   const nAll = binned.nrows;
   const rng = new Rng(cfg.seed);
   const base = cfg.baseScore ?? dist.init(y, rows, K);
-  const margins = new Float64Array(nAll * K);
+  const par = RowJobs.create(learner.jobs, nAll, K, rows.length);
+  const margins = par ? par.margins : new Float64Array(nAll * K);
   for (const r of rows) for (let k = 0; k < K; k++) margins[r * K + k] = base[k];
-  const g = new Float64Array(nAll);
-  const h = new Float64Array(nAll);
+  const g = par ? par.g : new Float64Array(nAll);
+  const h = par ? par.h : new Float64Array(nAll);
+  const kernel = K === 1 ? dist.rowKernel : undefined;
+  if (par && kernel) par.shareTarget(y);
   const ones = new Float64Array(nAll).fill(1);
   const inSample = new Uint8Array(nAll);
   const allFeatures = Int32Array.from(specs.map((_, j) => j));
@@ -85,15 +90,16 @@ function boost(d: TrainingData, cfg: BoostingConfig, learner: TreeLearner): Tree
     dist.prepare(y, margins, sample, K);
     const treeFeatures = sampleFeatures(allFeatures, cfg.colsampleByTree, 0, rng);
     for (let k = 0; k < K; k++) {
-      dist.grad(y, margins, sample, K, k, g, h);
+      if (par && kernel) par.gradients(kernel.kind, kernel.hs, sample);
+      else dist.grad(y, margins, sample, K, k, g, h);
       const grown = learner.grow(sample, g, cfg.splitOnUnitHessian ? ones : h, treeFeatures, rng, cfg.learningRate);
       const { tree, leaves, index } = grown;
       const refit = dist.refit !== null || cfg.splitOnUnitHessian;
-      for (let q = 0; q < leaves.length; q += 3) {
+      for (let q = 0; q < leaves.length && refit; q += 3) {
         const node = leaves[q];
         const start = leaves[q + 1];
         const end = leaves[q + 2];
-        if (refit) {
+        {
           let v: number;
           if (dist.refit) v = dist.refit(y, margins, index, start, end);
           else {
@@ -108,8 +114,14 @@ function boost(d: TrainingData, cfg: BoostingConfig, learner: TreeLearner): Tree
           if (cfg.leafClip > 0) v = Math.max(-cfg.leafClip, Math.min(cfg.leafClip, v));
           tree.value[node] = Math.fround(v * cfg.learningRate);
         }
-        const val = tree.value[node];
-        for (let i = start; i < end; i++) margins[index[i] * K + k] += val;
+      }
+      // After all refits: a refit reads only its own leaf's margins, so the order is unchanged.
+      if (par) par.addLeafValues(tree, leaves, index, k);
+      else {
+        for (let q = 0; q < leaves.length; q += 3) {
+          const val = tree.value[leaves[q]];
+          for (let i = leaves[q + 1]; i < leaves[q + 2]; i++) margins[index[i] * K + k] += val;
+        }
       }
       if (sample !== rows) {
         for (const r of rows) if (!inSample[r]) margins[r * K + k] += tree.value[leafOfBinnedRow(tree, grown.masks, binned, r)];
@@ -156,4 +168,93 @@ function pick(rows: Uint32Array, k: number, rng: Rng): Uint32Array {
   const out = new Uint32Array(pos.length);
   for (let i = 0; i < pos.length; i++) out[i] = rows[pos[i]];
   return out;
+}
+
+/** Below this many training rows, gradients and margin updates stay on the calling thread. */
+export const PARALLEL_ROWS_MIN = 50000;
+
+/**
+ * Gradients and margin updates on the learner's helper threads as well: the per-row arrays live in
+ * SharedArrayBuffers the helpers see, and each thread handles a range of rows. Every row is
+ * computed exactly as in the serial loops, so models do not depend on the thread count.
+ */
+class RowJobs {
+  private readonly parts: number;
+  private sample: Uint32Array | null = null;
+  private sampleBuf: Uint32Array;
+  private leafBuf: Float64Array<ArrayBufferLike> = new Float64Array(0);
+  private readonly gradArgs: Float64Array;
+  private y: Float64Array = new Float64Array(0);
+
+  private constructor(
+    private readonly jobs: PartRunner,
+    readonly margins: Float64Array,
+    readonly g: Float64Array,
+    readonly h: Float64Array,
+    private readonly K: number,
+  ) {
+    this.parts = 2 * jobs.threads;
+    this.sampleBuf = new Uint32Array(new SharedArrayBuffer(Math.max(8, 4 * g.length)), 0, g.length);
+    this.gradArgs = new Float64Array(new SharedArrayBuffer(8));
+    for (const [name, arr] of [['margins', margins], ['g', g], ['h', h], ['sample', this.sampleBuf], ['gradArgs', this.gradArgs]] as const) jobs.attach(name, arr.buffer as SharedArrayBuffer);
+  }
+
+  /** Row jobs for a training of nAll rows (training on `n` of them), or null where they would not pay. */
+  static create(jobs: PartRunner, nAll: number, K: number, n: number): RowJobs | null {
+    if (jobs.threads < 2 || n < PARALLEL_ROWS_MIN) return null;
+    const f64 = (len: number): Float64Array => new Float64Array(new SharedArrayBuffer(Math.max(8, 8 * len)), 0, len);
+    return new RowJobs(jobs, f64(nAll * K), f64(nAll), f64(nAll), K);
+  }
+
+  /** Makes the target visible to the helpers (a shared copy unless it is shared already). */
+  shareTarget(y: Float64Array): void {
+    let shared = y;
+    if (!(y.buffer instanceof SharedArrayBuffer)) {
+      shared = new Float64Array(new SharedArrayBuffer(Math.max(8, 8 * y.length)), 0, y.length);
+      shared.set(y);
+    }
+    this.y = shared;
+    this.jobs.attach('y', shared.buffer as SharedArrayBuffer);
+  }
+
+  /** g and h of the sampled rows with gradient kernel `kind` (row-jobs.ts GRAD_*). */
+  gradients(kind: number, hs: number, sample: Uint32Array): void {
+    if (sample !== this.sample) {
+      this.sampleBuf.set(sample);
+      this.sample = sample;
+    }
+    this.gradArgs[0] = hs;
+    const n = sample.length;
+    const { parts, y, margins, g, h } = this;
+    const rows = this.sampleBuf;
+    this.jobs.runParts(JOB_GRADIENTS, parts, [n, kind], (c) => {
+      const [a, b] = partRange(n, parts, c);
+      gradientsPart(kind, y, margins, rows, a, b, g, h, hs);
+    });
+  }
+
+  /**
+   * margins[r * K + k] += value of r's leaf, for the rows of every leaf of the grown tree; `index`
+   * is the learner's row index (shared with the helpers as 'index'), which the leaf ranges refer to.
+   */
+  addLeafValues(tree: Tree, leaves: Int32Array, index: Uint32Array, k: number): void {
+    const nleaves = leaves.length / 3;
+    if (this.leafBuf.length < 3 * nleaves) {
+      this.leafBuf = new Float64Array(new SharedArrayBuffer(8 * 3 * Math.max(64, nleaves)));
+      this.jobs.attach('leaves', this.leafBuf.buffer as SharedArrayBuffer);
+    }
+    const lb = this.leafBuf;
+    let n = 0;
+    for (let q = 0; q < nleaves; q++) {
+      lb[3 * q] = leaves[3 * q + 1];
+      lb[3 * q + 1] = leaves[3 * q + 2];
+      lb[3 * q + 2] = tree.value[leaves[3 * q]];
+      n = Math.max(n, leaves[3 * q + 2]);
+    }
+    const { parts, margins, K } = this;
+    this.jobs.runParts(JOB_MARGINS, parts, [n, nleaves, K, k], (c) => {
+      const [a, b] = partRange(n, parts, c);
+      addLeafValuesPart(margins, index, lb, nleaves, K, k, a, b);
+    });
+  }
 }

@@ -3,6 +3,7 @@
  * margin, and (for H2O-style GBM) the leaf value refit. Margins are row-major n x K.
  */
 import { Link } from './model';
+import { GRAD_BERNOULLI, GRAD_GAUSSIAN, bernoulliGradients, gaussianGradients } from './row-jobs';
 
 export type DistributionName = 'bernoulli' | 'multinomial' | 'gaussian' | 'poisson' | 'gamma' | 'tweedie' | 'huber' | 'quantile' | 'laplace';
 
@@ -26,9 +27,13 @@ export interface Distribution {
   grad(y: Float64Array, margins: Float64Array, rows: Uint32Array, K: number, k: number, g: Float64Array, h: Float64Array): void;
   /** Leaf value from its rows, for losses where a Newton step is wrong (median, quantile); null = Newton. */
   refit: ((y: Float64Array, margins: Float64Array, rows: Uint32Array, start: number, end: number) => number) | null;
+  /**
+   * Set when grad() (K = 1, no prepare state) is a row kernel of row-jobs.ts that helper threads
+   * can run on parts of the rows: its GRAD_* kind and hessian scale.
+   */
+  rowKernel?: { kind: number; hs: number };
 }
 
-const sigmoid = (m: number): number => 1 / (1 + Math.exp(-m));
 const EPS = 1e-16;
 
 function quantileOf(values: Float64Array, alpha: number): number {
@@ -58,13 +63,9 @@ export function makeDistribution(name: DistributionName, opts: DistributionOptio
         link: 'identity',
         init: (y, rows) => [meanOf(y, rows)],
         prepare: () => undefined,
-        grad: (y, m, rows, K, k, g, h) => {
-          for (const r of rows) {
-            g[r] = m[r] - y[r];
-            h[r] = 1;
-          }
-        },
+        grad: (y, m, rows, K, k, g, h) => gaussianGradients(y, m, rows, 0, rows.length, g, h),
         refit: null,
+        rowKernel: { kind: GRAD_GAUSSIAN, hs: 1 },
       };
     case 'bernoulli':
       return {
@@ -75,14 +76,9 @@ export function makeDistribution(name: DistributionName, opts: DistributionOptio
           return [Math.log(p / (1 - p))];
         },
         prepare: () => undefined,
-        grad: (y, m, rows, K, k, g, h) => {
-          for (const r of rows) {
-            const p = sigmoid(m[r]);
-            g[r] = p - y[r];
-            h[r] = Math.max(hs * p * (1 - p), EPS);
-          }
-        },
+        grad: (y, m, rows, K, k, g, h) => bernoulliGradients(y, m, rows, 0, rows.length, g, h, hs),
         refit: null,
+        rowKernel: { kind: GRAD_BERNOULLI, hs },
       };
     case 'multinomial': {
       let probs = new Float64Array(0);

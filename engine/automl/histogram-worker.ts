@@ -1,10 +1,13 @@
 /**
- * Helper thread for HistogramBuilder: when a job is published it claims row chunks of the node
- * (an atomic counter shared with the calling thread) and sums each into that chunk's shared
- * partial histogram. All inputs live in SharedArrayBuffers set up by the builder.
+ * Helper thread for HistogramBuilder: when a job is published it claims parts of it (an atomic
+ * counter shared with the calling thread) and runs them: row chunks of a node histogram (each into
+ * that chunk's shared partial histogram), or parts of the row jobs of row-jobs.ts (partition,
+ * margin updates, gradients). All inputs live in SharedArrayBuffers set up by the builder; buffers
+ * created after the thread started arrive on `port` (see HistogramBuilder.attach).
  */
-import { parentPort, workerData } from 'worker_threads';
-import { KernelArena, instantiateKernel, runChunk, runChunkArena, runChunkSlots } from './histogram';
+import { MessagePort, parentPort, receiveMessageOnPort, workerData } from 'worker_threads';
+import { KernelArena, claimPart, instantiateKernel, runChunk, runChunkArena, runChunkSlots } from './histogram';
+import { JOB_GRADIENTS, JOB_HISTOGRAM, JOB_MARGINS, JOB_PARTITION, addLeafValuesPart, gradientsPart, partRange, partitionPart } from './row-jobs';
 
 interface WorkerInit {
   control: SharedArrayBuffer;
@@ -25,6 +28,9 @@ interface WorkerInit {
   partials: SharedArrayBuffer[];
   p: number;
   chunks: number;
+  /** Column bins of every feature (row jobs: partition). */
+  bins: SharedArrayBuffer[];
+  port: MessagePort;
 }
 
 // Indices into the control array; keep in sync with histogram.ts.
@@ -34,7 +40,13 @@ const NFEAT = 2;
 const DONE = 3;
 const STOP = 4;
 const COUNTS = 5;
-const NEXT = 6;
+const JOB = 7;
+const PARTS = 8;
+const ARG = 9;
+const ATTACHED = 15;
+
+/** Busy-polls for a new job this many times before sleeping: a futex wake costs more than most gaps between jobs. */
+const SPIN = 20000;
 
 function main(init: WorkerInit): void {
   const control = new Int32Array(init.control);
@@ -51,21 +63,60 @@ function main(init: WorkerInit): void {
   const slot = new Int32Array(init.slot);
   const slotLen = new Int32Array(init.slotLen);
   const partials = k && buf ? k.hist.map((o) => new Float64Array(buf, o, k.histLen)) : [new Float64Array(0), ...init.partials.map((b) => new Float64Array(b))];
+  const bins = init.bins.map((b) => new Uint8Array(b));
   const { p, chunks } = init;
-  let seq = 0;
-  for (;;) {
-    Atomics.wait(control, SEQ, seq);
-    seq = Atomics.load(control, SEQ);
-    if (Atomics.load(control, STOP) === 1) return;
-    for (;;) {
-      // Claim first, then read the job: parameters are written before NEXT is reset and stay
-      // fixed until every chunk of that job (this one included) is done.
-      const c = Atomics.add(control, NEXT, 1);
-      if (c >= chunks) break;
+  const attached = new Map<string, SharedArrayBuffer>();
+  let seenAttached = 0;
+  const view = <T>(name: string, make: (b: SharedArrayBuffer) => T): T => make(attached.get(name) as SharedArrayBuffer);
+
+  const runPart = (job: number, c: number): void => {
+    if (job === JOB_HISTOGRAM) {
       const n = control[NROWS];
       if (k) runChunkArena(acc, k, c, partials[c], slotIdx as Uint16Array, rows, gh, features, slot, slotLen, control[NFEAT], p, Math.ceil(n / chunks), n, control[COUNTS] === 1);
       else if (slotIdx) runChunkSlots(partials[c], slotIdx, rows, gh, features, slot, slotLen, control[NFEAT], p, c, Math.ceil(n / chunks), n, control[COUNTS] === 1);
       else runChunk(partials[c], rowMajor, rows, gs, hs, features, slot, slotLen, control[NFEAT], p, c, Math.ceil(n / chunks), n, control[COUNTS] === 1);
+      return;
+    }
+    const parts = control[PARTS];
+    if (job === JOB_PARTITION) {
+      const [start, end, f] = [control[ARG], control[ARG + 1], control[ARG + 2]];
+      const [a, b] = partRange(end - start, parts, c);
+      const index = view('index', (s) => new Uint32Array(s));
+      const lefts = view('lefts', (s) => new Int32Array(s));
+      lefts[c] = partitionPart(index, view('scratch', (s) => new Uint32Array(s)), bins[f], view('mask', (s) => new Uint8Array(s)), start + a, start + b);
+    } else if (job === JOB_MARGINS) {
+      const [n, nleaves, K, kk] = [control[ARG], control[ARG + 1], control[ARG + 2], control[ARG + 3]];
+      const [a, b] = partRange(n, parts, c);
+      addLeafValuesPart(view('margins', (s) => new Float64Array(s)), view('index', (s) => new Uint32Array(s)), view('leaves', (s) => new Float64Array(s)), nleaves, K, kk, a, b);
+    } else if (job === JOB_GRADIENTS) {
+      const [n, kind] = [control[ARG], control[ARG + 1]];
+      const hsc = view('gradArgs', (s) => new Float64Array(s))[0];
+      const [a, b] = partRange(n, parts, c);
+      const f64 = (s: SharedArrayBuffer): Float64Array => new Float64Array(s);
+      gradientsPart(kind, view('y', f64), view('margins', f64), view('sample', (s) => new Uint32Array(s)), a, b, view('g', f64), view('h', f64), hsc);
+    }
+  };
+
+  let seq = 0;
+  for (;;) {
+    for (let spin = 0; spin < SPIN && Atomics.load(control, SEQ) === seq; spin++);
+    Atomics.wait(control, SEQ, seq);
+    seq = Atomics.load(control, SEQ);
+    if (Atomics.load(control, STOP) === 1) return;
+    for (;;) {
+      // A claim carries its job's part count (see claimPart), so a claim from a job published
+      // after this thread woke is still read correctly; the job's parameters are written before
+      // its parts open and stay fixed until every part (this one included) is done.
+      const c = claimPart(control);
+      if (c < 0) break;
+      while (seenAttached < Atomics.load(control, ATTACHED)) {
+        const msg = receiveMessageOnPort(init.port);
+        if (!msg) break;
+        const { name, buffer } = msg.message as { name: string; buffer: SharedArrayBuffer };
+        attached.set(name, buffer);
+        seenAttached++;
+      }
+      runPart(control[JOB], c);
       Atomics.add(control, DONE, 1);
       Atomics.notify(control, DONE);
     }

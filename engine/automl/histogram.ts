@@ -3,8 +3,9 @@
  * the rows of one node. Layout: slot s = offsets[f] + bin occupies hist[3s .. 3s+2].
  */
 import * as path from 'path';
-import { Worker } from 'worker_threads';
+import { MessageChannel, MessagePort, Worker } from 'worker_threads';
 import { BinnedData } from './binning';
+import { JOB_HISTOGRAM } from './row-jobs';
 
 /**
  * A free list of histogram buffers, so tree growth allocates only when more nodes are alive at
@@ -32,6 +33,39 @@ const DONE = 3;
 const STOP = 4;
 const COUNTS = 5;
 const NEXT = 6;
+const JOB = 7;
+const PARTS = 8;
+const ARG = 9;
+const ATTACHED = 15;
+const CONTROL_SLOTS = 16;
+
+/**
+ * Claims the next part of the published job: NEXT holds (parts << 10) | next part, so a claim
+ * carries its own job's part count and a late thread cannot misread a newer job's. -1 = none left.
+ */
+export function claimPart(control: Int32Array): number {
+  const v = Atomics.add(control, NEXT, 1);
+  const c = v & 1023;
+  return c < v >>> 10 ? c : -1;
+}
+
+/** Opens parts 1..parts-1 of a job for claiming (part 0 is the calling thread's). */
+function openParts(control: Int32Array, parts: number): void {
+  Atomics.store(control, NEXT, (parts << 10) | 1);
+}
+
+/** A job runner for row jobs (row-jobs.ts) on the calling thread and the helper threads. */
+export interface PartRunner {
+  /** Number of threads (1 = the calling thread only: runParts then runs every part itself). */
+  readonly threads: number;
+  /** Shares a buffer with the helper threads under a name (replacing one of the same name). */
+  attach(name: string, buffer: SharedArrayBuffer): void;
+  /**
+   * Runs parts 0..parts-1 of a job: part 0 and any part no helper has claimed yet on this thread,
+   * the others on helper threads (which read `args` from the control array). Returns when all are done.
+   */
+  runParts(job: number, parts: number, args: number[], runPart: (c: number) => void): void;
+}
 
 /** Below this many rows a node's histogram is built on the calling thread only. */
 export const PARALLEL_MIN_ROWS = 20000;
@@ -46,7 +80,7 @@ export const PARALLEL_MIN_ROWS = 20000;
  * chunk order, so results do not depend on which thread ran which chunk. All buffers are
  * SharedArrayBuffers; jobs are signalled with Atomics and the calling thread blocks until done.
  */
-export class HistogramBuilder {
+export class HistogramBuilder implements PartRunner {
   private readonly gs: Float64Array;
   private readonly hs: Float64Array;
   /**
@@ -79,6 +113,9 @@ export class HistogramBuilder {
   private readonly partials: Float64Array[] = [];
   private readonly workers: Worker[] = [];
   private helpers: number;
+  /** Buffers shared by attach(), and the ports they travel on to each helper. */
+  private readonly attached = new Map<string, SharedArrayBuffer>();
+  private readonly ports: MessagePort[] = [];
 
   constructor(private readonly data: BinnedData, nthreads = 1, private readonly parallelMinRows = PARALLEL_MIN_ROWS) {
     const p = data.features.length;
@@ -161,12 +198,20 @@ export class HistogramBuilder {
         copy.set(rowMajor);
         rowMajor = copy;
       }
-      this.control = new Int32Array(new SharedArrayBuffer(4 * 8));
+      this.control = new Int32Array(new SharedArrayBuffer(4 * CONTROL_SLOTS));
       const arena = this.arena;
       for (let c = 1; c < this.chunks; c++) {
         this.partials.push(arena ? new Float64Array(arena.memory.buffer, arena.hist[c], data.totalBins * 3) : new Float64Array(new SharedArrayBuffer(8 * data.totalBins * 3)));
       }
+      const bins = data.features.map((f) => {
+        if (f.bins.buffer instanceof SharedArrayBuffer) return f.bins.buffer;
+        const copy = new Uint8Array(new SharedArrayBuffer(Math.max(8, f.bins.length)));
+        copy.set(f.bins);
+        return copy.buffer;
+      });
       for (let w = 0; w < helpers; w++) {
+        const { port1, port2 } = new MessageChannel();
+        this.ports.push(port1);
         const worker = new Worker(path.join(__dirname, 'histogram-worker.js'), {
           workerData: {
             control: this.control.buffer,
@@ -183,11 +228,67 @@ export class HistogramBuilder {
             partials: arena ? [] : this.partials.map((b) => b.buffer),
             p,
             chunks: this.chunks,
+            bins,
+            port: port2,
           },
+          transferList: [port2],
         });
         // Helpers must never keep the process alive; dispose() stops them explicitly.
         worker.unref();
         this.workers.push(worker);
+      }
+      for (const [name, buffer] of this.attached) this.post(name, buffer);
+    }
+  }
+
+  private post(name: string, buffer: SharedArrayBuffer): void {
+    for (const port of this.ports) port.postMessage({ name, buffer });
+    Atomics.add(this.control as Int32Array, ATTACHED, 1);
+  }
+
+  attach(name: string, buffer: SharedArrayBuffer): void {
+    if (this.helpers === 0) return;
+    this.attached.set(name, buffer);
+    if (this.control) this.post(name, buffer);
+  }
+
+  runParts(job: number, parts: number, args: number[], runPart: (c: number) => void): void {
+    if (this.helpers === 0) {
+      for (let c = 0; c < parts; c++) runPart(c);
+      return;
+    }
+    if (!this.control) this.spawn();
+    const control = this.control as Int32Array;
+    control[JOB] = job;
+    control[PARTS] = parts;
+    for (let i = 0; i < args.length; i++) control[ARG + i] = args[i];
+    this.publish(control, parts);
+    runPart(0);
+    for (;;) {
+      const c = claimPart(control);
+      if (c < 0) break;
+      runPart(c);
+      Atomics.add(control, DONE, 1);
+    }
+    this.awaitParts(control, parts);
+  }
+
+  /** Publishes the job whose parameters are in the control array; part 0 stays with the caller. */
+  private publish(control: Int32Array, parts: number): void {
+    // DONE is reset before the parts open, or a fast helper's completion could be wiped out.
+    Atomics.store(control, DONE, 0);
+    openParts(control, parts);
+    Atomics.add(control, SEQ, 1);
+    Atomics.notify(control, SEQ);
+  }
+
+  /** Blocks until parts 1..parts-1 are done. */
+  private awaitParts(control: Int32Array, parts: number): void {
+    for (;;) {
+      const done = Atomics.load(control, DONE);
+      if (done >= parts - 1) break;
+      if (Atomics.wait(control, DONE, done, 60000) === 'timed-out' && Atomics.load(control, DONE) < parts - 1) {
+        throw new Error('helper threads did not answer within 60 s');
       }
     }
   }
@@ -206,6 +307,8 @@ export class HistogramBuilder {
     Atomics.notify(this.control, SEQ);
     for (const w of this.workers) void w.terminate();
     this.workers.length = 0;
+    for (const port of this.ports) port.close();
+    this.ports.length = 0;
   }
 
   /**
@@ -265,32 +368,22 @@ export class HistogramBuilder {
     control[NROWS] = n;
     control[COUNTS] = counts ? 1 : 0;
     control[NFEAT] = nf;
-    // Chunk 0 is reserved for this thread. DONE is reset before NEXT opens the chunks, or a fast
-    // helper's completion could be wiped out; parameters are written before either.
-    Atomics.store(control, DONE, 0);
-    Atomics.store(control, NEXT, 1);
-    Atomics.add(control, SEQ, 1);
-    Atomics.notify(control, SEQ);
+    control[JOB] = JOB_HISTOGRAM;
+    this.publish(control, C);
     if (arena && main) {
       runChunkArena(this.acc, arena, 0, main, idx as Uint16Array, rows, gh, this.featBuf, slot, slotLen, nf, p, chunk, n, counts);
       for (let k = 0; k < nf; k++) hist.set(main.subarray(slot[k], slot[k] + slotLen[k]), slot[k]);
     } else if (idx) accumulateSlots(hist, idx, rows, gh, this.featBuf, nf, p, 0, Math.min(n, chunk), counts);
     else accumulate(hist, rowMajor, rows, gs, hs, this.featBuf, slot, nf, p, 0, Math.min(n, chunk), counts);
     for (;;) {
-      const c = Atomics.add(control, NEXT, 1);
-      if (c >= C) break;
+      const c = claimPart(control);
+      if (c < 0) break;
       if (arena) runChunkArena(this.acc, arena, c, this.partials[c - 1], idx as Uint16Array, rows, gh, this.featBuf, slot, slotLen, nf, p, chunk, n, counts);
       else if (idx) runChunkSlots(this.partials[c - 1], idx, rows, gh, this.featBuf, slot, slotLen, nf, p, c, chunk, n, counts);
       else runChunk(this.partials[c - 1], rowMajor, rows, gs, hs, this.featBuf, slot, slotLen, nf, p, c, chunk, n, counts);
       Atomics.add(control, DONE, 1);
     }
-    for (;;) {
-      const done = Atomics.load(control, DONE);
-      if (done >= C - 1) break;
-      if (Atomics.wait(control, DONE, done, 60000) === 'timed-out' && Atomics.load(control, DONE) < C - 1) {
-        throw new Error('histogram helper threads did not answer within 60 s');
-      }
-    }
+    this.awaitParts(control, C);
     for (const part of this.partials) {
       for (let k = 0; k < nf; k++) {
         const e = slot[k] + slotLen[k];

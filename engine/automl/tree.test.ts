@@ -2,6 +2,7 @@ import { binFrame } from './binning';
 import { Column, categoricalFromStrings, makeFrame } from './frame';
 import { HistogramBuilder } from './histogram';
 import { Rng } from './random';
+import { mergePartitionParts, partRange, partitionPart } from './row-jobs';
 import { syntheticData } from './testutil';
 import { DEFAULT_TREE_PARAMS, Tree, TreeLearner, TreeParams, leafOfBinnedRow, leafOfRow } from './tree';
 
@@ -206,5 +207,51 @@ describe('parallel histograms', () => {
     const a = grow(2);
     expect(grow(2)).toBe(a);
     expect(grow(1)).toBe(a);
+  });
+
+  it('a partition in parts, merged, equals the serial stable partition', () => {
+    const rng = new Rng(5);
+    const n = 1003;
+    const bins = Uint8Array.from({ length: n }, () => rng.int(8));
+    const mask = Uint8Array.from([1, 0, 0, 1, 1, 0, 1, 0]);
+    const serial = allRows(n);
+    const scratch = new Uint32Array(n);
+    const l = 7 + partitionPart(serial, scratch, bins, mask, 7, 990);
+    serial.set(scratch.subarray(7, 7 + (990 - l)), l);
+    for (const parts of [1, 2, 4, 7]) {
+      const index = allRows(n);
+      const lefts = new Int32Array(parts);
+      for (let c = 0; c < parts; c++) {
+        const [a, b] = partRange(990 - 7, parts, c);
+        lefts[c] = partitionPart(index, scratch, bins, mask, 7 + a, 7 + b);
+      }
+      expect(mergePartitionParts(index, scratch, 7, 990, parts, lefts)).toBe(l);
+      expect(Array.from(index)).toEqual(Array.from(serial));
+    }
+  });
+
+  it('two threads partition large nodes into sorted leaf ranges that match the tree', () => {
+    const d = syntheticData(120000, 'binary', 4);
+    const b = binFrame(d.features);
+    const features = Int32Array.from(b.features.map((_, j) => j));
+    const { g, h } = gradients(d.target.y.map((v) => v - 0.5));
+    const l = new TreeLearner(b, { ...DEFAULT_TREE_PARAMS, maxDepth: 3 }, 2);
+    try {
+      const grown = l.grow(allRows(120000), g, h, features, new Rng(1), 0.3);
+      let covered = 0;
+      let wrong = 0;
+      for (let q = 0; q < grown.leaves.length; q += 3) {
+        const [node, start, end] = [grown.leaves[q], grown.leaves[q + 1], grown.leaves[q + 2]];
+        for (let i = start; i < end; i++) {
+          if (leafOfBinnedRow(grown.tree, grown.masks, b, grown.index[i]) !== node) wrong++;
+          if (i > start && grown.index[i] <= grown.index[i - 1]) wrong++;
+        }
+        covered += end - start;
+      }
+      expect(wrong).toBe(0);
+      expect(covered).toBe(120000);
+    } finally {
+      l.dispose();
+    }
   });
 });

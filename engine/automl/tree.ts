@@ -16,7 +16,8 @@
  * which is the optimal partition for squared error (Fisher 1958) and a good one in general.
  */
 import { BinnedData } from './binning';
-import { HistogramBuilder, HistogramPool } from './histogram';
+import { HistogramBuilder, HistogramPool, PartRunner } from './histogram';
+import { JOB_PARTITION, mergePartitionParts, partRange, partitionPart } from './row-jobs';
 import { Rng } from './random';
 
 /** A tree in flat arrays; node 0 is the root, leaves have feature -1. */
@@ -131,6 +132,12 @@ function thresholdL1(g: number, alpha: number): number {
   return g > alpha ? g - alpha : g < -alpha ? g + alpha : 0;
 }
 
+/**
+ * Nodes with at least this many rows are partitioned on all threads: below it, waking a helper
+ * costs more than the half of the pass it would take over.
+ */
+export const PARALLEL_PARTITION_MIN_ROWS = 50000;
+
 /** Tree learner bound to one binned data set; reuse it for every tree to reuse its buffers. */
 export class TreeLearner {
   private readonly index: Uint32Array;
@@ -142,11 +149,35 @@ export class TreeLearner {
 
   /** nthreads > 1 builds the histograms of large nodes on that many threads. Call dispose() when done. */
   constructor(private readonly data: BinnedData, private readonly p: TreeParams, nthreads = 1) {
-    this.index = new Uint32Array(data.nrows);
-    this.scratch = new Uint32Array(data.nrows);
-    this.pool = new HistogramPool(data.totalBins * 3);
     this.builder = new HistogramBuilder(data, nthreads);
+    const shared = this.builder.threads > 1;
+    const rowBuffer = (): Uint32Array => new Uint32Array(shared ? new SharedArrayBuffer(Math.max(8, 4 * data.nrows)) : new ArrayBuffer(4 * data.nrows), 0, data.nrows);
+    this.index = rowBuffer();
+    this.scratch = rowBuffer();
+    this.pool = new HistogramPool(data.totalBins * 3);
     this.co = p.countsFromHessian ? 1 : 2;
+    this.parts = 2 * this.builder.threads;
+    this.lefts = new Int32Array(shared ? new SharedArrayBuffer(4 * this.parts) : new ArrayBuffer(4 * this.parts));
+    this.mask = new Uint8Array(shared ? new SharedArrayBuffer(257) : new ArrayBuffer(257));
+    if (shared) {
+      this.builder.attach('index', this.index.buffer as SharedArrayBuffer);
+      this.builder.attach('scratch', this.scratch.buffer as SharedArrayBuffer);
+      this.builder.attach('lefts', this.lefts.buffer as SharedArrayBuffer);
+      this.builder.attach('mask', this.mask.buffer as SharedArrayBuffer);
+    }
+  }
+
+  /** Parts of a parallel partition, each part's left count, and the split's mask as helpers see it. */
+  private readonly parts: number;
+  private readonly lefts: Int32Array;
+  private readonly mask: Uint8Array;
+
+  /**
+   * The helper threads of this learner, for row jobs of the caller (boosting's gradients and margin
+   * updates); threads is 1 when there are none.
+   */
+  get jobs(): PartRunner {
+    return this.builder;
   }
 
   /** Offset of the row-count measure within a histogram slot: 2 (counts) or 1 (hessians). */
@@ -237,7 +268,7 @@ export class TreeLearner {
         finish(node);
         continue;
       }
-      const mid = this.partition(node.start, node.end, this.data.features[split.feature].bins, split.mask);
+      const mid = this.partition(node.start, node.end, split.feature, split.mask);
       if (mid === node.start || mid === node.end) {
         // Rounding in subtracted histograms can make an empty side look non-empty; keep a leaf.
         finish(node);
@@ -286,23 +317,24 @@ export class TreeLearner {
    * so histogram passes read the row-major bins at increasing addresses, which the hardware
    * prefetcher handles far better than the scattered order an in-place swap partition leaves.
    */
-  private partition(start: number, end: number, bins: Uint8Array, mask: Uint8Array): number {
+  private partition(start: number, end: number, feature: number, mask: Uint8Array): number {
     const index = this.index;
     const scratch = this.scratch;
-    let l = start;
-    let r = 0;
-    // Branch-free: each row is written to both sides and only the matching cursor advances (the
-    // goLeft bit is close to random, so a branch here mispredicts about every other row). Writing
-    // index[l] is safe because l <= i and index[i] has already been read.
-    for (let i = start; i < end; i++) {
-      const row = index[i];
-      const m = mask[bins[row]];
-      index[l] = row;
-      scratch[r] = row;
-      l += m;
-      r += 1 - m;
+    const bins = this.data.features[feature].bins;
+    const n = end - start;
+    if (this.builder.threads > 1 && n >= PARALLEL_PARTITION_MIN_ROWS) {
+      // Each part is partitioned on its own, then the parts' lefts and rights are joined in part
+      // order: the same permutation as one pass over the whole range.
+      this.mask.set(mask);
+      const { parts, lefts } = this;
+      this.builder.runParts(JOB_PARTITION, parts, [start, end, feature], (c) => {
+        const [a, b] = partRange(n, parts, c);
+        lefts[c] = partitionPart(index, scratch, bins, this.mask, start + a, start + b);
+      });
+      return mergePartitionParts(index, scratch, start, end, parts, lefts);
     }
-    index.set(scratch.subarray(0, r), l);
+    const l = start + partitionPart(index, scratch, bins, mask, start, end);
+    index.set(scratch.subarray(start, start + (end - l)), l);
     return l;
   }
 
