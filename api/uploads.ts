@@ -14,12 +14,6 @@ export interface ReceivedUpload {
   cleanup(): void;
 }
 
-/**
- * Buffer size of the multipart parser and the file writer. Measured on a 1.16 GB upload: 1 MiB
- * receives in 2.7 s where the 64 KiB default takes 3.3 s (fewer writes and parser calls).
- */
-const STREAM_CHUNK_BYTES = 1 << 20;
-
 /** Room for multipart boundaries and small text fields on top of the file limit. */
 const MULTIPART_OVERHEAD = 64 * 1024;
 
@@ -47,7 +41,7 @@ export async function receiveUpload(ctx: AppContext, tmpRoot: string, maxFileByt
     await new Promise<void>((resolve, reject) => {
       let bb: busboy.Busboy;
       try {
-        bb = busboy({ headers: ctx.req.headers, highWaterMark: STREAM_CHUNK_BYTES, limits: { fileSize: maxFileBytes, files: 1, fields: 20, fieldSize: 64 * 1024 } });
+        bb = busboy({ headers: ctx.req.headers, limits: { fileSize: maxFileBytes, files: 1, fields: 20, fieldSize: 64 * 1024 } });
       } catch {
         return reject(badRequest('Malformed multipart body'));
       }
@@ -61,7 +55,6 @@ export async function receiveUpload(ctx: AppContext, tmpRoot: string, maxFileByt
         }
         let bytes = 0;
         const counter = new Transform({
-          highWaterMark: STREAM_CHUNK_BYTES,
           transform(chunk: Buffer, _e, cb) {
             bytes += chunk.length;
             cb(null, chunk);
@@ -72,7 +65,7 @@ export async function receiveUpload(ctx: AppContext, tmpRoot: string, maxFileByt
           ctx.req.unpipe(bb);
           reject(tooLarge(ctx, maxFileBytes));
         });
-        fileWrite = pipeline(stream, counter, fs.createWriteStream(tmpPath, { highWaterMark: STREAM_CHUNK_BYTES })).then(() => {
+        fileWrite = pipeline(stream, counter, fs.createWriteStream(tmpPath)).then(() => {
           file = { path: tmpPath, filename: info.filename ?? 'upload', bytes };
         });
         fileWrite.catch(reject);
