@@ -35,6 +35,7 @@ export async function receiveUpload(ctx: AppContext, tmpRoot: string, maxFileByt
   const fields: Record<string, string> = {};
   let file: ReceivedUpload['file'];
   let fileWrite: Promise<void> | undefined;
+  let fileStream: NodeJS.ReadableStream & { destroy(): void } | undefined;
   let overLimit = false;
 
   try {
@@ -53,6 +54,7 @@ export async function receiveUpload(ctx: AppContext, tmpRoot: string, maxFileByt
           stream.resume();
           return;
         }
+        fileStream = stream;
         let bytes = 0;
         const counter = new Transform({
           transform(chunk: Buffer, _e, cb) {
@@ -77,6 +79,10 @@ export async function receiveUpload(ctx: AppContext, tmpRoot: string, maxFileByt
     });
     if (fileWrite) await fileWrite;
   } catch (err) {
+    // The file may still be opening or writing: stop it and let it close, or the removal below
+    // could run first and the file be created after it.
+    fileStream?.destroy();
+    await fileWrite?.catch(() => undefined);
     cleanup();
     // Past the limit the rest of the body is not read; the answer goes out with
     // `Connection: close` and the socket ends after it.
