@@ -15,6 +15,7 @@ import { Column, Frame } from '../../engine/automl/frame';
 import { auc } from '../../engine/automl/metrics';
 import { trainGBM } from '../../engine/automl/gbm';
 import { trainXGBoost } from '../../engine/automl/xgboost';
+import { resolveThreads } from '../../engine/automl/training';
 
 const P = 28;
 
@@ -46,7 +47,8 @@ function main(): void {
   const algo = process.argv[5] ?? 'xgboost';
   const { train, ytrain, test, ytest } = load(path);
   const t0 = Date.now();
-  const binned = binFrame(train);
+  // Binning on the training threads too, as LightGBM and XGBoost build their datasets.
+  const binned = binFrame(train, { threads: resolveThreads(threads) });
   const tBin = (Date.now() - t0) / 1000;
   const data = { features: train, target: { name: 'y', kind: 'binary' as const, y: ytrain, classes: ['0', '1'] }, binned };
   const model =

@@ -10,6 +10,8 @@
  * Categorical features: one bin per level that occurs, the most frequent `maxBins - 1` levels kept
  * and the rarer ones merged into one shared bin, plus the missing bin.
  */
+import * as path from 'path';
+import { Worker } from 'worker_threads';
 import { Frame } from './frame';
 
 export interface BinnedFeature {
@@ -47,16 +49,30 @@ export interface BinnedData {
 export interface BinningOptions {
   /** Maximum number of value bins per feature, 2..255 (default 255). */
   maxBins?: number;
+  /**
+   * Threads to bin on (default 1). With more, a short-lived helper thread bins part of the
+   * numeric features (same code, so the same bins); only large frames use it.
+   */
+  threads?: number;
 }
 
 /** Bins every column of a feature frame (datetimes must already be expanded). */
 export function binFrame(frame: Frame, opts: BinningOptions = {}): BinnedData {
   const maxBins = Math.max(2, Math.min(255, opts.maxBins ?? 255));
-  const features: BinnedFeature[] = frame.columns.map((c, j) => {
+  const onHelper = helperFeatures(frame, opts.threads ?? 1);
+  const shared = onHelper.length ? startHelperBinning(frame, onHelper, maxBins) : null;
+  const features: (BinnedFeature | null)[] = frame.columns.map((c, j) => {
+    if (shared && shared.owns(j)) return null;
     if (c.kind === 'numeric') return binNumeric(frame.names[j], c.values, maxBins);
     if (c.kind === 'categorical') return binCategorical(frame.names[j], c.codes, c.levels, maxBins);
     throw new Error(`binFrame: expand datetime column ${frame.names[j]} first`);
   });
+  if (shared) shared.finish(features);
+  return assemble(frame.nrows, features as BinnedFeature[]);
+}
+
+/** Histogram offsets and the row-major copy of binned features. */
+function assemble(nrows: number, features: BinnedFeature[]): BinnedData {
   const offsets = new Int32Array(features.length);
   let total = 0;
   features.forEach((f, j) => {
@@ -65,18 +81,133 @@ export function binFrame(frame: Frame, opts: BinningOptions = {}): BinnedData {
   });
   const p = features.length;
   // Shared so histogram helper threads can read it without a copy.
-  const rowMajor = new Uint8Array(new SharedArrayBuffer(Math.max(8, frame.nrows * p)), 0, frame.nrows * p);
+  const rowMajor = new Uint8Array(new SharedArrayBuffer(Math.max(8, nrows * p)), 0, nrows * p);
   features.forEach((f, j) => {
     const bins = f.bins;
     for (let i = 0; i < bins.length; i++) rowMajor[i * p + j] = bins[i];
   });
-  return { nrows: frame.nrows, features, offsets, totalBins: total, rowMajor };
+  return { nrows, features, offsets, totalBins: total, rowMajor };
+}
+
+/** Below this many rows binning stays on the calling thread: starting a thread costs tens of ms. */
+export const PARALLEL_BINNING_MIN_ROWS = 100000;
+
+/**
+ * Numeric features a binning helper may take: the second half of them (the calling thread bins
+ * the rest first, then takes whichever of these the helper has not claimed yet).
+ */
+function helperFeatures(frame: Frame, threads: number): number[] {
+  if (threads < 2 || frame.nrows < PARALLEL_BINNING_MIN_ROWS) return [];
+  const numeric = frame.columns.flatMap((c, j) => (c.kind === 'numeric' ? [j] : []));
+  return numeric.slice(Math.ceil(numeric.length / 2));
+}
+
+/** What a binning helper thread receives (see binOnHelper). */
+export interface BinningTask {
+  task: 'bin';
+  /** next (claim counter) at 0, features done at 1. */
+  control: SharedArrayBuffer;
+  /** The claimable features' values (nrows float64 each). */
+  values: SharedArrayBuffer[];
+  /** Their bins (nrows bytes each; one buffer per feature, as histogram helpers share them whole). */
+  bins: SharedArrayBuffer[];
+  /** Their upper edges, maxBins float64 per feature, and their bin counts. */
+  upper: SharedArrayBuffer;
+  nbins: SharedArrayBuffer;
+  count: number;
+  nrows: number;
+  maxBins: number;
+}
+
+const NEXT_FEATURE = 0;
+const FEATURES_DONE = 1;
+
+/**
+ * Starts a helper thread on the features listed; both threads claim them one at a time from a
+ * shared counter, so a helper that starts late (or never) only shifts work to the calling thread.
+ * finish() claims what is left, waits for the helper's features and fills them in.
+ */
+function startHelperBinning(frame: Frame, listed: number[], maxBins: number): { owns: (j: number) => boolean; finish: (out: (BinnedFeature | null)[]) => void } {
+  const n = frame.nrows;
+  const m = listed.length;
+  const control = new Int32Array(new SharedArrayBuffer(8));
+  const values = listed.map((j) => {
+    const copy = new Float64Array(new SharedArrayBuffer(Math.max(8, 8 * n)), 0, n);
+    copy.set((frame.columns[j] as { values: Float64Array }).values);
+    return copy.buffer as SharedArrayBuffer;
+  });
+  const task: BinningTask = {
+    task: 'bin',
+    control: control.buffer as SharedArrayBuffer,
+    values,
+    bins: listed.map(() => new SharedArrayBuffer(Math.max(8, n))),
+    upper: new SharedArrayBuffer(8 * maxBins * m),
+    nbins: new SharedArrayBuffer(4 * m),
+    count: m,
+    nrows: n,
+    maxBins,
+  };
+  let worker: Worker | null = null;
+  try {
+    worker = new Worker(path.join(__dirname, 'histogram-worker.js'), { workerData: task });
+    worker.unref();
+    // A helper that fails before claiming leaves its features to this thread (see finish).
+    worker.on('error', () => undefined);
+  } catch {
+    worker = null;
+  }
+  const owned = new Set(listed);
+  const finish = (out: (BinnedFeature | null)[]): void => {
+    binClaimed(task);
+    for (;;) {
+      const done = Atomics.load(control, FEATURES_DONE);
+      if (done >= m) break;
+      if (Atomics.wait(control, FEATURES_DONE, done, 60000) === 'timed-out' && Atomics.load(control, FEATURES_DONE) < m) {
+        throw new Error('binning helper thread did not answer within 60 s');
+      }
+    }
+    if (worker) void worker.terminate();
+    const nb = new Int32Array(task.nbins);
+    listed.forEach((j, q) => {
+      const upper = Float64Array.from(new Float64Array(task.upper, 8 * maxBins * q, nb[q]));
+      const bins = new Uint8Array(task.bins[q], 0, n);
+      out[j] = numericFeature(frame.names[j], bins, upper);
+    });
+  };
+  return { owns: (j) => owned.has(j), finish };
+}
+
+/** Claims and bins task features until none is left (the calling thread and the helper both run it). */
+export function binClaimed(task: BinningTask): void {
+  const control = new Int32Array(task.control);
+  const { nrows: n, maxBins } = task;
+  for (;;) {
+    const q = Atomics.add(control, NEXT_FEATURE, 1);
+    if (q >= task.count) return;
+    const values = new Float64Array(task.values[q], 0, n);
+    const bins = new Uint8Array(task.bins[q], 0, n);
+    const upper = numericBins(values, maxBins, bins);
+    new Float64Array(task.upper, 8 * maxBins * q, upper.length).set(upper);
+    new Int32Array(task.nbins)[q] = upper.length;
+    Atomics.add(control, FEATURES_DONE, 1);
+    Atomics.notify(control, FEATURES_DONE);
+  }
 }
 
 /** Bin edges come from at most this many rows (LightGBM's bin_construct_sample_cnt). */
 const EDGE_SAMPLE = 200000;
 
 function binNumeric(name: string, values: Float64Array, maxBins: number): BinnedFeature {
+  const bins = new Uint8Array(values.length);
+  return numericFeature(name, bins, numericBins(values, maxBins, bins));
+}
+
+function numericFeature(name: string, bins: Uint8Array, upper: Float64Array): BinnedFeature {
+  return { name, kind: 'numeric', bins, nbins: upper.length, upper, binOfCode: new Int32Array(0), codesOfBin: [], levels: [] };
+}
+
+/** Writes the bin of every value into `bins` and returns the upper edges. */
+function numericBins(values: Float64Array, maxBins: number, bins: Uint8Array): Float64Array {
   const n = values.length;
   let m = 0;
   // Every k-th row: deterministic and spread over the whole file.
@@ -111,7 +242,6 @@ function binNumeric(name: string, values: Float64Array, maxBins: number): Binned
   }
   const upper = Float64Array.from(edges);
   const nbins = upper.length;
-  const bins = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
     const v = values[i];
     if (Number.isNaN(v)) {
@@ -130,7 +260,7 @@ function binNumeric(name: string, values: Float64Array, maxBins: number): Binned
     }
     bins[i] = base;
   }
-  return { name, kind: 'numeric', bins, nbins, upper, binOfCode: new Int32Array(0), codesOfBin: [], levels: [] };
+  return upper;
 }
 
 function binCategorical(name: string, codes: Int32Array, levels: string[], maxBins: number): BinnedFeature {

@@ -43,9 +43,10 @@ export interface BoostingConfig {
 
 /** Trains a boosted ensemble. */
 export function trainBoosting(d: TrainingData, cfg: BoostingConfig): TreeEnsembleModel {
-  const binned = d.binned ?? binFrame(d.features);
+  const threads = resolveThreads(cfg.nthreads);
+  const binned = d.binned ?? binFrame(d.features, { threads });
   d = { ...d, binned };
-  const learner = new TreeLearner(binned, cfg.tree, resolveThreads(cfg.nthreads));
+  const learner = new TreeLearner(binned, cfg.tree, threads);
   try {
     return boost(d, cfg, learner);
   } finally {
@@ -90,7 +91,8 @@ function boost(d: TrainingData, cfg: BoostingConfig, learner: TreeLearner): Tree
     dist.prepare(y, margins, sample, K);
     const treeFeatures = sampleFeatures(allFeatures, cfg.colsampleByTree, 0, rng);
     for (let k = 0; k < K; k++) {
-      if (par && kernel) par.gradients(kernel.kind, kernel.hs, sample);
+      // The pairs the histograms read are written in the same pass, unless trees grow on unit hessians.
+      if (par && kernel) par.gradients(kernel.kind, kernel.hs, sample, !cfg.splitOnUnitHessian);
       else dist.grad(y, margins, sample, K, k, g, h);
       const grown = learner.grow(sample, g, cfg.splitOnUnitHessian ? ones : h, treeFeatures, rng, cfg.learningRate);
       const { tree, leaves, index } = grown;
@@ -217,8 +219,11 @@ class RowJobs {
     this.jobs.attach('y', shared.buffer as SharedArrayBuffer);
   }
 
-  /** g and h of the sampled rows with gradient kernel `kind` (row-jobs.ts GRAD_*). */
-  gradients(kind: number, hs: number, sample: Uint32Array): void {
+  /**
+   * g and h of the sampled rows with gradient kernel `kind` (row-jobs.ts GRAD_*); with `pairs`,
+   * also the learner's interleaved gradient pairs (PartRunner.gradientPairs), where it has them.
+   */
+  gradients(kind: number, hs: number, sample: Uint32Array, pairs: boolean): void {
     if (sample !== this.sample) {
       this.sampleBuf.set(sample);
       this.sample = sample;
@@ -227,10 +232,12 @@ class RowJobs {
     const n = sample.length;
     const { parts, y, margins, g, h } = this;
     const rows = this.sampleBuf;
-    this.jobs.runParts(JOB_GRADIENTS, parts, [n, kind], (c) => {
+    const gh = pairs ? this.jobs.gradientPairs : null;
+    this.jobs.runParts(JOB_GRADIENTS, parts, [n, kind, gh ? 1 : 0], (c) => {
       const [a, b] = partRange(n, parts, c);
-      gradientsPart(kind, y, margins, rows, a, b, g, h, hs);
+      gradientsPart(kind, y, margins, rows, a, b, g, h, hs, gh);
     });
+    if (gh) this.jobs.pairsFilled(g, h);
   }
 
   /**

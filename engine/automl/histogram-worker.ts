@@ -2,10 +2,12 @@
  * Helper thread for HistogramBuilder: when a job is published it claims parts of it (an atomic
  * counter shared with the calling thread) and runs them: row chunks of a node histogram (each into
  * that chunk's shared partial histogram), or parts of the row jobs of row-jobs.ts (partition,
- * margin updates, gradients). All inputs live in SharedArrayBuffers set up by the builder; buffers
- * created after the thread started arrive on `port` (see HistogramBuilder.attach).
+ * margin updates, gradients, numeric split search). All inputs live in SharedArrayBuffers set up by the builder; buffers
+ * created after the thread started arrive on `port` (see HistogramBuilder.attach). binFrame starts
+ * the same script for a binning task (binning.ts binClaimed).
  */
 import { MessagePort, parentPort, receiveMessageOnPort, workerData } from 'worker_threads';
+import { BinningTask, binClaimed } from './binning';
 import { KernelArena, claimPart, instantiateKernel, runChunk, runChunkArena, runChunkSlots } from './histogram';
 import { JOB_GRADIENTS, JOB_HISTOGRAM, JOB_MARGINS, JOB_PARTITION, addLeafValuesPart, gradientsPart, partRange, partitionPart } from './row-jobs';
 
@@ -89,11 +91,11 @@ function main(init: WorkerInit): void {
       const [a, b] = partRange(n, parts, c);
       addLeafValuesPart(view('margins', (s) => new Float64Array(s)), view('index', (s) => new Uint32Array(s)), view('leaves', (s) => new Float64Array(s)), nleaves, K, kk, a, b);
     } else if (job === JOB_GRADIENTS) {
-      const [n, kind] = [control[ARG], control[ARG + 1]];
+      const [n, kind, pairs] = [control[ARG], control[ARG + 1], control[ARG + 2]];
       const hsc = view('gradArgs', (s) => new Float64Array(s))[0];
       const [a, b] = partRange(n, parts, c);
       const f64 = (s: SharedArrayBuffer): Float64Array => new Float64Array(s);
-      gradientsPart(kind, view('y', f64), view('margins', f64), view('sample', (s) => new Uint32Array(s)), a, b, view('g', f64), view('h', f64), hsc);
+      gradientsPart(kind, view('y', f64), view('margins', f64), view('sample', (s) => new Uint32Array(s)), a, b, view('g', f64), view('h', f64), hsc, pairs === 1 ? gh : null);
     }
   };
 
@@ -123,4 +125,8 @@ function main(init: WorkerInit): void {
   }
 }
 
-if (parentPort) main(workerData as WorkerInit);
+// The same script serves binFrame's short-lived binning helper (binning.ts).
+if (parentPort) {
+  if ((workerData as BinningTask).task === 'bin') binClaimed(workerData as BinningTask);
+  else main(workerData as WorkerInit);
+}

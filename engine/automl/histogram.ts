@@ -65,6 +65,14 @@ export interface PartRunner {
    * the others on helper threads (which read `args` from the control array). Returns when all are done.
    */
   runParts(job: number, parts: number, args: number[], runPart: (c: number) => void): void;
+  /**
+   * The interleaved gradient/hessian pairs the histogram kernel reads (row r at 2r, 2r + 1; the
+   * helpers see them too), or null where the builder keeps none. A gradient job may fill them as
+   * it computes the gradients and then call pairsFilled, which saves loadGradients a pass.
+   */
+  readonly gradientPairs: Float64Array | null;
+  /** gradientPairs now holds grad and hess for every row the next tree is grown on. */
+  pairsFilled(grad: Float64Array, hess: Float64Array): void;
 }
 
 /** Below this many rows a node's histogram is built on the calling thread only. */
@@ -162,6 +170,15 @@ export class HistogramBuilder implements PartRunner {
    */
   loadGradients(grad: Float64Array, hess: Float64Array): void {
     if (!this.useSlotIdx) return;
+    const prefilled = this.prefilledGrad === grad && this.prefilledHess === hess;
+    this.prefilledGrad = null;
+    this.prefilledHess = null;
+    if (prefilled) {
+      // Rows outside the tree's sample hold stale pairs, but no histogram reads them.
+      this.loadedGrad = grad;
+      this.loadedHess = hess;
+      return;
+    }
     const gh = this.gh;
     const n = Math.min(this.data.nrows, grad.length, hess.length);
     for (let r = 0; r < n; r++) {
@@ -170,6 +187,19 @@ export class HistogramBuilder implements PartRunner {
     }
     this.loadedGrad = n === this.data.nrows ? grad : null;
     this.loadedHess = n === this.data.nrows ? hess : null;
+  }
+
+  /** The arrays a gradient job last wrote into gh (see pairsFilled), until loadGradients or build uses gh. */
+  private prefilledGrad: Float64Array | null = null;
+  private prefilledHess: Float64Array | null = null;
+
+  get gradientPairs(): Float64Array | null {
+    return this.useSlotIdx ? this.gh : null;
+  }
+
+  pairsFilled(grad: Float64Array, hess: Float64Array): void {
+    this.prefilledGrad = grad;
+    this.prefilledHess = hess;
   }
 
   /** The 16-bit slot index (see slotIdx), built on first use. */
@@ -323,6 +353,8 @@ export class HistogramBuilder implements PartRunner {
       if (this.loadedGrad !== grad || this.loadedHess !== hess) {
         this.loadedGrad = null;
         this.loadedHess = null;
+        this.prefilledGrad = null;
+        this.prefilledHess = null;
         for (let i = start; i < end; i++) {
           const r = index[i];
           gh[2 * r] = grad[r];

@@ -81,8 +81,25 @@ export function addLeafValuesPart(margins: Float64Array, index: Uint32Array, lea
 
 const EPS = 1e-16;
 
-/** Logistic loss gradient and hessian (scaled by hs, floored at 1e-16) of rows[a..b). */
-export function bernoulliGradients(y: Float64Array, m: Float64Array, rows: Uint32Array, a: number, b: number, g: Float64Array, h: Float64Array, hs: number): void {
+/**
+ * Logistic loss gradient and hessian (scaled by hs, floored at 1e-16) of rows[a..b). With `gh`,
+ * also the interleaved pairs the histogram kernel reads (gh[2r], gh[2r + 1]), so the builder need
+ * not copy them in a pass of its own.
+ */
+export function bernoulliGradients(y: Float64Array, m: Float64Array, rows: Uint32Array, a: number, b: number, g: Float64Array, h: Float64Array, hs: number, gh: Float64Array | null = null): void {
+  if (gh) {
+    for (let i = a; i < b; i++) {
+      const r = rows[i];
+      const p = 1 / (1 + Math.exp(-m[r]));
+      const gr = p - y[r];
+      const hr = Math.max(hs * p * (1 - p), EPS);
+      g[r] = gr;
+      h[r] = hr;
+      gh[2 * r] = gr;
+      gh[2 * r + 1] = hr;
+    }
+    return;
+  }
   for (let i = a; i < b; i++) {
     const r = rows[i];
     const p = 1 / (1 + Math.exp(-m[r]));
@@ -91,18 +108,24 @@ export function bernoulliGradients(y: Float64Array, m: Float64Array, rows: Uint3
   }
 }
 
-/** Squared error gradient and unit hessian of rows[a..b). */
-export function gaussianGradients(y: Float64Array, m: Float64Array, rows: Uint32Array, a: number, b: number, g: Float64Array, h: Float64Array): void {
+/** Squared error gradient and unit hessian of rows[a..b) (and their pairs in `gh`, see above). */
+export function gaussianGradients(y: Float64Array, m: Float64Array, rows: Uint32Array, a: number, b: number, g: Float64Array, h: Float64Array, gh: Float64Array | null = null): void {
   for (let i = a; i < b; i++) {
     const r = rows[i];
     g[r] = m[r] - y[r];
     h[r] = 1;
   }
+  if (!gh) return;
+  for (let i = a; i < b; i++) {
+    const r = rows[i];
+    gh[2 * r] = g[r];
+    gh[2 * r + 1] = 1;
+  }
 }
 
 /** Runs gradient kernel `kind` (GRAD_*) over rows[a..b). */
-export function gradientsPart(kind: number, y: Float64Array, m: Float64Array, rows: Uint32Array, a: number, b: number, g: Float64Array, h: Float64Array, hs: number): void {
-  if (kind === GRAD_BERNOULLI) bernoulliGradients(y, m, rows, a, b, g, h, hs);
-  else if (kind === GRAD_GAUSSIAN) gaussianGradients(y, m, rows, a, b, g, h);
+export function gradientsPart(kind: number, y: Float64Array, m: Float64Array, rows: Uint32Array, a: number, b: number, g: Float64Array, h: Float64Array, hs: number, gh: Float64Array | null): void {
+  if (kind === GRAD_BERNOULLI) bernoulliGradients(y, m, rows, a, b, g, h, hs, gh);
+  else if (kind === GRAD_GAUSSIAN) gaussianGradients(y, m, rows, a, b, g, h, gh);
   else throw new Error(`unknown gradient kernel ${kind}`);
 }
