@@ -76,7 +76,7 @@ export class RateLimiter {
     for (const [k, v] of Object.entries(headers)) ctx.set(k, v);
   }
 
-  /** Writes what is counted and not yet written; for shutdown and tests. */
+  /** Writes what is counted and not yet written (tests; a stopping process loses at most FLUSH_MS of counts). */
   async flush(): Promise<void> {
     clearTimeout(this.flushTimer);
     this.flushTimer = undefined;

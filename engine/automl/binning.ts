@@ -102,7 +102,7 @@ function helperFeatures(frame: Frame, threads: number): number[] {
   return numeric.slice(Math.ceil(numeric.length / 2));
 }
 
-/** What a binning helper thread receives (see binOnHelper). */
+/** What a binning helper thread receives (see startHelperBinning). */
 export interface BinningTask {
   task: 'bin';
   /** next (claim counter) at 0, features done at 1. */

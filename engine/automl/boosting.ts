@@ -96,12 +96,11 @@ function boost(d: TrainingData, cfg: BoostingConfig, learner: TreeLearner): Tree
       else dist.grad(y, margins, sample, K, k, g, h);
       const grown = learner.grow(sample, g, cfg.splitOnUnitHessian ? ones : h, treeFeatures, rng, cfg.learningRate);
       const { tree, leaves, index } = grown;
-      const refit = dist.refit !== null || cfg.splitOnUnitHessian;
-      for (let q = 0; q < leaves.length && refit; q += 3) {
-        const node = leaves[q];
-        const start = leaves[q + 1];
-        const end = leaves[q + 2];
-        {
+      if (dist.refit !== null || cfg.splitOnUnitHessian) {
+        for (let q = 0; q < leaves.length; q += 3) {
+          const node = leaves[q];
+          const start = leaves[q + 1];
+          const end = leaves[q + 2];
           let v: number;
           if (dist.refit) v = dist.refit(y, margins, index, start, end);
           else {

@@ -2,7 +2,7 @@
  * Helper thread for HistogramBuilder: when a job is published it claims parts of it (an atomic
  * counter shared with the calling thread) and runs them: row chunks of a node histogram (each into
  * that chunk's shared partial histogram), or parts of the row jobs of row-jobs.ts (partition,
- * margin updates, gradients, numeric split search). All inputs live in SharedArrayBuffers set up by the builder; buffers
+ * margin updates, gradients). All inputs live in SharedArrayBuffers set up by the builder; buffers
  * created after the thread started arrive on `port` (see HistogramBuilder.attach). binFrame starts
  * the same script for a binning task (binning.ts binClaimed).
  */
