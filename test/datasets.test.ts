@@ -226,6 +226,7 @@ describe('versions, statistics and downloads', () => {
   it('reports quality and an empty lineage; the project policy changes the thresholds', async () => {
     const q = await owner.client.get(`/api/datasets/${datasetId}/quality`);
     expect(q.body.quality.checks.length).toBeGreaterThanOrEqual(6);
+    expect(q.body.quality.sample_rows).toBeNull(); // a small table: every check read all of it
     expect((await owner.client.get(`/api/datasets/${datasetId}/lineage`)).body).toEqual({ experiments: [], models: [], deployments: [] });
 
     const policy = await owner.client.get(`/api/datasets/projects/${projectId}/quality-policy`);

@@ -277,12 +277,13 @@ export function datasetRoutes(deps: AppDeps): RouteDef[] {
     route({
       method: 'get', path: '/api/datasets/:dataset_id/quality', tag, auth: 'user', scope: 'read:datasets',
       summary: 'Quality report of the latest version, computed at upload', params: datasetParams,
-      responses: { 200: { description: '{quality: {overall_score, checks}}' } },
+      responses: { 200: { description: '{quality: {overall_score, checks, target, sample_rows, version}}' } },
       handler: async (ctx, { params }) => {
         await datasetForUser(ds.manager, me(ctx), params.dataset_id);
         const v = await versionOf(ds.manager, params.dataset_id);
-        const q = v.quality as { overall_score: number; checks: unknown[]; target?: string | null };
-        return { quality: { overall_score: q.overall_score, checks: q.checks, target: q.target ?? null, version: v.version } };
+        const q = v.quality as { overall_score: number; checks: unknown[]; target?: string | null; sample_rows?: number | null };
+        // sample_rows: rows the estimated checks read on a large table, null when every check read it all.
+        return { quality: { overall_score: q.overall_score, checks: q.checks, target: q.target ?? null, sample_rows: q.sample_rows ?? null, version: v.version } };
       },
     }),
     route({
