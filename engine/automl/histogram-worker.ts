@@ -8,7 +8,8 @@
  */
 import { MessagePort, parentPort, receiveMessageOnPort, workerData } from 'worker_threads';
 import { BinningTask, binClaimed } from './binning';
-import { KernelArena, claimPart, instantiateKernel, runChunk, runChunkArena, runChunkSlots } from './histogram';
+import { claimPart, runChunk, runChunkArena, runChunkSlots } from './histogram';
+import { instantiateKernels, KernelArena } from './histogram-kernel';
 import { JOB_GRADIENTS, JOB_HISTOGRAM, JOB_MARGINS, JOB_PARTITION, addLeafValuesPart, gradientsPart, partRange, partitionPart } from './row-jobs';
 
 interface WorkerInit {
@@ -57,7 +58,7 @@ function main(init: WorkerInit): void {
   const buf = k ? k.memory.buffer : null;
   const slotIdx = k && buf ? new Uint16Array(buf, k.idx, k.nrows * init.p) : init.slotIdx ? new Uint16Array(init.slotIdx) : null;
   const gh = k && buf ? new Float64Array(buf, k.gh, 2 * k.nrows) : new Float64Array(init.gh);
-  const acc = k ? instantiateKernel(k) : null;
+  const kernels = k ? instantiateKernels(k) : null;
   const rows = k && buf ? new Uint32Array(buf, k.rows, k.nrows) : new Uint32Array(init.rows);
   const gs = new Float64Array(init.gs);
   const hs = new Float64Array(init.hs);
@@ -74,7 +75,7 @@ function main(init: WorkerInit): void {
   const runPart = (job: number, c: number): void => {
     if (job === JOB_HISTOGRAM) {
       const n = control[NROWS];
-      if (k) runChunkArena(acc, k, c, partials[c], slotIdx as Uint16Array, rows, gh, features, slot, slotLen, control[NFEAT], p, Math.ceil(n / chunks), n, control[COUNTS] === 1);
+      if (k) runChunkArena(kernels, k, c, partials[c], slotIdx as Uint16Array, rows, gh, features, slot, slotLen, control[NFEAT], p, Math.ceil(n / chunks), n, control[COUNTS] === 1);
       else if (slotIdx) runChunkSlots(partials[c], slotIdx, rows, gh, features, slot, slotLen, control[NFEAT], p, c, Math.ceil(n / chunks), n, control[COUNTS] === 1);
       else runChunk(partials[c], rowMajor, rows, gs, hs, features, slot, slotLen, control[NFEAT], p, c, Math.ceil(n / chunks), n, control[COUNTS] === 1);
       return;

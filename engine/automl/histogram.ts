@@ -5,6 +5,7 @@
 import * as path from 'path';
 import { MessageChannel, MessagePort, Worker } from 'worker_threads';
 import { BinnedData } from './binning';
+import { createArena, instantiateKernels, KernelArena, Kernels } from './histogram-kernel';
 import { JOB_HISTOGRAM } from './row-jobs';
 
 /**
@@ -110,7 +111,7 @@ export class HistogramBuilder implements PartRunner {
    * live in one WebAssembly memory; null when WebAssembly is unavailable or the data too large.
    */
   private readonly arena: KernelArena | null = null;
-  private readonly acc: KernelFn | null = null;
+  private readonly kernels: Kernels | null = null;
   /** Chunk 0's histogram in the arena (the calling thread's), copied into the caller's buffer. */
   private readonly mainHist: Float64Array | null = null;
   private readonly rows: Uint32Array;
@@ -131,7 +132,7 @@ export class HistogramBuilder implements PartRunner {
     const shared = (bytes: number): ArrayBuffer | SharedArrayBuffer => (helpers > 0 ? new SharedArrayBuffer(Math.max(8, bytes)) : new ArrayBuffer(bytes));
     this.useSlotIdx = data.totalBins * 3 <= 65535;
     const chunks = 2 * (helpers + 1);
-    if (this.useSlotIdx) this.arena = createArena(data.nrows, p, data.totalBins, chunks, helpers > 0);
+    if (this.useSlotIdx) this.arena = createArena(data.nrows, data.offsets, data.totalBins, chunks, helpers > 0);
     const arena = this.arena;
     // The byte path keeps separate gradient/hessian arrays; the slot-index path the interleaved one.
     this.gs = new Float64Array(shared(this.useSlotIdx ? 8 : 8 * data.nrows));
@@ -144,8 +145,9 @@ export class HistogramBuilder implements PartRunner {
       this.gh = new Float64Array(buf, arena.gh, 2 * data.nrows);
       this.rows = new Uint32Array(buf, arena.rows, data.nrows);
       this.slotIdx = new Uint16Array(buf, arena.idx, data.nrows * p);
+      if (arena.specialized) new Uint8Array(buf, arena.bins, data.nrows * p).set(data.rowMajor);
       this.mainHist = new Float64Array(buf, arena.hist[0], data.totalBins * 3);
-      this.acc = instantiateKernel(arena);
+      this.kernels = instantiateKernels(arena);
     } else {
       this.gh = new Float64Array(shared(this.useSlotIdx ? 16 * data.nrows : 8));
       this.rows = new Uint32Array(shared(4 * data.nrows));
@@ -388,7 +390,7 @@ export class HistogramBuilder implements PartRunner {
     if (!parallel) {
       if (arena && main) {
         rows.set(index.subarray(start, end));
-        runChunkArena(this.acc, arena, 0, main, idx as Uint16Array, rows, gh, this.featBuf, slot, slotLen, nf, p, n, n, counts);
+        runChunkArena(this.kernels, arena, 0, main, idx as Uint16Array, rows, gh, this.featBuf, slot, slotLen, nf, p, n, n, counts);
         for (let k = 0; k < nf; k++) hist.set(main.subarray(slot[k], slot[k] + slotLen[k]), slot[k]);
       } else if (idx) accumulateSlots(hist, idx, index, gh, this.featBuf, nf, p, start, end, counts);
       else accumulate(hist, rowMajor, rows, gs, hs, this.featBuf, slot, nf, p, 0, n, counts);
@@ -403,14 +405,14 @@ export class HistogramBuilder implements PartRunner {
     control[JOB] = JOB_HISTOGRAM;
     this.publish(control, C);
     if (arena && main) {
-      runChunkArena(this.acc, arena, 0, main, idx as Uint16Array, rows, gh, this.featBuf, slot, slotLen, nf, p, chunk, n, counts);
+      runChunkArena(this.kernels, arena, 0, main, idx as Uint16Array, rows, gh, this.featBuf, slot, slotLen, nf, p, chunk, n, counts);
       for (let k = 0; k < nf; k++) hist.set(main.subarray(slot[k], slot[k] + slotLen[k]), slot[k]);
     } else if (idx) accumulateSlots(hist, idx, rows, gh, this.featBuf, nf, p, 0, Math.min(n, chunk), counts);
     else accumulate(hist, rowMajor, rows, gs, hs, this.featBuf, slot, nf, p, 0, Math.min(n, chunk), counts);
     for (;;) {
       const c = claimPart(control);
       if (c < 0) break;
-      if (arena) runChunkArena(this.acc, arena, c, this.partials[c - 1], idx as Uint16Array, rows, gh, this.featBuf, slot, slotLen, nf, p, chunk, n, counts);
+      if (arena) runChunkArena(this.kernels, arena, c, this.partials[c - 1], idx as Uint16Array, rows, gh, this.featBuf, slot, slotLen, nf, p, chunk, n, counts);
       else if (idx) runChunkSlots(this.partials[c - 1], idx, rows, gh, this.featBuf, slot, slotLen, nf, p, c, chunk, n, counts);
       else runChunk(this.partials[c - 1], rowMajor, rows, gs, hs, this.featBuf, slot, slotLen, nf, p, c, chunk, n, counts);
       Atomics.add(control, DONE, 1);
@@ -740,11 +742,12 @@ function allFeatures(features: Int32Array, nf: number, p: number): boolean {
 /**
  * Chunk c of a node in the arena: zeroes the chunk's histogram `part` (a view of arena.hist[c])
  * over the listed features and accumulates rows[c * chunk .. (c + 1) * chunk) into it, with the
- * WebAssembly kernel for the common case (all features, no row counts), otherwise with
+ * WebAssembly kernels (histogram-kernel.ts) when every feature is wanted (counting rows only with
+ * the specialized kernel), otherwise with
  * accumulateSlots (same summation order, so the same sums).
  */
 export function runChunkArena(
-  acc: KernelFn | null,
+  kernels: Kernels | null,
   arena: KernelArena,
   c: number,
   part: Float64Array,
@@ -763,170 +766,7 @@ export function runChunkArena(
   for (let k = 0; k < nf; k++) part.fill(0, slot[k], slot[k] + slotLen[k]);
   const a = Math.min(n, c * chunk);
   const b = Math.min(n, a + chunk);
-  if (acc && !counts && allFeatures(features, nf, p)) acc(arena.rows, a, b, arena.idx, arena.gh, arena.hist[c], p);
+  const acc = kernels && allFeatures(features, nf, p) ? (counts ? kernels.counting : kernels.plain) : null;
+  if (acc) acc(arena.rows, a, b, arena.specialized ? arena.bins : arena.idx, arena.gh, arena.hist[c], p);
   else accumulateSlots(part, idx, rows, gh, features, nf, p, a, b, counts);
-}
-
-// ---- WebAssembly histogram kernel ---------------------------------------------------------------
-// V8 compiles typed-array loops with a bounds check on every access; the same loop in WebAssembly
-// runs without them (guard pages) and measured about 1.5x faster on 1M rows x 28 features. The
-// module is assembled here from its opcodes (a dozen instructions, no toolchain needed).
-
-interface WasmMemory {
-  readonly buffer: ArrayBuffer | SharedArrayBuffer;
-}
-interface WasmApi {
-  Memory: new (d: { initial: number; maximum: number; shared?: boolean }) => WasmMemory;
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (m: object, imports: object) => { exports: Record<string, unknown> };
-}
-const WA = (globalThis as unknown as { WebAssembly?: WasmApi }).WebAssembly;
-
-/**
- * acc(rows, a, b, idx, gh, hist, p), all pointers byte offsets into the memory: for i in [a, b),
- * r = rows[i] (u32), g = gh[2r], h = gh[2r + 1] (f64), and for each of the p features the slot
- * s = idx[r * p + k] (u16): hist[s] += g, hist[s + 1] += h (f64). Rows in order, features in
- * order, exactly as accumulateSlots.
- */
-export type KernelFn = (rows: number, a: number, b: number, idx: number, gh: number, hist: number, p: number) => void;
-
-/** The kernel's memory and the byte offsets of the builder's arrays in it (hist: one per chunk). */
-export interface KernelArena {
-  memory: WasmMemory;
-  module: object;
-  idx: number;
-  gh: number;
-  rows: number;
-  hist: number[];
-}
-
-function uleb(n: number): number[] {
-  const out: number[] = [];
-  do {
-    let b = n & 0x7f;
-    n >>>= 7;
-    if (n) b |= 0x80;
-    out.push(b);
-  } while (n);
-  return out;
-}
-
-function sleb(n: number): number[] {
-  const out: number[] = [];
-  for (;;) {
-    const b = n & 0x7f;
-    n >>= 7;
-    if ((n === 0 && !(b & 0x40)) || (n === -1 && b & 0x40)) {
-      out.push(b);
-      return out;
-    }
-    out.push(b | 0x80);
-  }
-}
-
-function kernelBytes(shared: boolean): Uint8Array {
-  const I32 = 0x7f;
-  const F64 = 0x7c;
-  const str = (t: string): number[] => [...uleb(t.length), ...Array.from(Buffer.from(t))];
-  const section = (id: number, bytes: number[]): number[] => [id, ...uleb(bytes.length), ...bytes];
-  const vec = (items: number[][]): number[] => [...uleb(items.length), ...items.flat()];
-  const get = (i: number): number[] => [0x20, i];
-  const set = (i: number): number[] => [0x21, i];
-  const tee = (i: number): number[] => [0x22, i];
-  const c32 = (v: number): number[] => [0x41, ...sleb(v)];
-  const [ADD, SUB, MUL, SHL, LTU, GEU, LTS, GES, FADD] = [[0x6a], [0x6b], [0x6c], [0x74], [0x49], [0x4f], [0x48], [0x4e], [0xa0]];
-  const ld32 = [0x28, 2, 0];
-  const ld16 = (off: number): number[] => [0x2f, 1, ...uleb(off)];
-  const ldf = (off: number): number[] => [0x2b, 3, ...uleb(off)];
-  const stf = (off: number): number[] => [0x39, 3, ...uleb(off)];
-  const BLOCK = [0x02, 0x40];
-  const LOOP = [0x03, 0x40];
-  const END = [0x0b];
-  const BR_IF0 = [0x0d, 0];
-  // Params 0..6: rows, a, b, idx, gh, hist, p. Locals: 7 i, 8 r, 9 rb, 10 end, 11 s, 12 end4 (i32); 13 g, 14 h (f64).
-  const [ROWS, A, B, IDX, GH, HIST, P, I, R, RB, E, S, E4, G, H] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14];
-  // s = hist + idx16[rb + off] * 8; f64[s] += g; f64[s + 8] += h
-  const upd = (off: number): number[] => [
-    ...get(HIST), ...get(RB), ...ld16(off), ...c32(3), ...SHL, ...ADD, ...tee(S),
-    ...get(S), ...ldf(0), ...get(G), ...FADD, ...stf(0),
-    ...get(S), ...get(S), ...ldf(8), ...get(H), ...FADD, ...stf(8),
-  ];
-  const body = [
-    ...get(A), ...set(I),
-    ...BLOCK, ...get(I), ...get(B), ...GEU, ...BR_IF0,
-    ...LOOP,
-    // r = rows[i]; rb = idx + 2 r p; end = rb + 2 p; end4 = end - 6
-    ...get(ROWS), ...get(I), ...c32(2), ...SHL, ...ADD, ...ld32, ...set(R),
-    ...get(IDX), ...get(R), ...get(P), ...MUL, ...c32(1), ...SHL, ...ADD, ...tee(RB),
-    ...get(P), ...c32(1), ...SHL, ...ADD, ...tee(E), ...c32(6), ...SUB, ...set(E4),
-    // g = gh[2r], h = gh[2r + 1]
-    ...get(GH), ...get(R), ...c32(4), ...SHL, ...ADD, ...tee(S), ...ldf(0), ...set(G),
-    ...get(S), ...ldf(8), ...set(H),
-    // four features at a time while rb < end - 6 (signed: end - 6 is negative when rb = 0 and p < 4;
-    // every offset is below 2^31)
-    ...BLOCK, ...get(RB), ...get(E4), ...GES, ...BR_IF0,
-    ...LOOP, ...upd(0), ...upd(2), ...upd(4), ...upd(6),
-    ...get(RB), ...c32(8), ...ADD, ...tee(RB), ...get(E4), ...LTS, ...BR_IF0, ...END, ...END,
-    // the rest one at a time
-    ...BLOCK, ...get(RB), ...get(E), ...GEU, ...BR_IF0,
-    ...LOOP, ...upd(0),
-    ...get(RB), ...c32(2), ...ADD, ...tee(RB), ...get(E), ...LTU, ...BR_IF0, ...END, ...END,
-    ...get(I), ...c32(1), ...ADD, ...tee(I), ...get(B), ...LTU, ...BR_IF0,
-    ...END,
-    ...END,
-    ...END,
-  ];
-  const func = [...vec([[6, I32], [2, F64]]), ...body];
-  const bytes = [
-    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
-    ...section(1, vec([[0x60, ...vec(Array.from({ length: 7 }, () => [I32])), 0]])),
-    ...section(2, vec([[...str('env'), ...str('mem'), 0x02, shared ? 0x03 : 0x01, ...uleb(1), ...uleb(65536)]])),
-    ...section(3, vec([[0]])),
-    ...section(7, vec([[...str('acc'), 0x00, 0]])),
-    ...section(10, vec([[...uleb(func.length), ...func]])),
-  ];
-  return Uint8Array.from(bytes);
-}
-
-const kernelModules = new Map<boolean, object>();
-
-/**
- * A memory holding slot indices (nrows * p u16), interleaved gradients (nrows pairs of f64), the
- * node's rows (nrows u32) and `slabs` histograms, or null where WebAssembly is not available or the
- * arrays would take more than 1 GiB (the byte path then runs).
- */
-function createArena(nrows: number, p: number, totalBins: number, slabs: number, shared: boolean): KernelArena | null {
-  if (!WA) return null;
-  const align = (x: number): number => Math.ceil(x / 64) * 64;
-  let off = 0;
-  const take = (bytes: number): number => {
-    const o = off;
-    off += align(bytes);
-    return o;
-  };
-  const idx = take(2 * nrows * p);
-  const gh = take(16 * nrows);
-  const rows = take(4 * nrows);
-  const hist: number[] = [];
-  for (let c = 0; c < slabs; c++) hist.push(take(8 * totalBins * 3));
-  if (off > 2 ** 30) return null;
-  try {
-    let module = kernelModules.get(shared);
-    if (!module) {
-      module = new WA.Module(kernelBytes(shared));
-      kernelModules.set(shared, module);
-    }
-    const pages = Math.max(1, Math.ceil(off / 65536));
-    const memory = new WA.Memory({ initial: pages, maximum: pages, shared });
-    return { memory, module, idx, gh, rows, hist };
-  } catch {
-    return null;
-  }
-}
-
-/** The kernel function over an arena's memory (each thread instantiates its own). */
-export function instantiateKernel(arena: KernelArena): KernelFn {
-  const WebAsm = WA as WasmApi;
-  const inst = new WebAsm.Instance(arena.module, { env: { mem: arena.memory } });
-  return inst.exports.acc as KernelFn;
 }
