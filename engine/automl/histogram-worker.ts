@@ -8,7 +8,7 @@
  */
 import { MessagePort, parentPort, receiveMessageOnPort, workerData } from 'worker_threads';
 import { BinningTask, binClaimed } from './binning';
-import { claimPart, runChunk, runChunkArena, runChunkSlots } from './histogram';
+import { claimPart, spinWhile, runChunk, runChunkArena, runChunkSlots } from './histogram';
 import { instantiateKernels, KernelArena } from './histogram-kernel';
 import { JOB_GRADIENTS, JOB_HISTOGRAM, JOB_MARGINS, JOB_PARTITION, addLeafValuesPart, gradientsPart, partRange, partitionPart } from './row-jobs';
 
@@ -48,8 +48,8 @@ const PARTS = 8;
 const ARG = 9;
 const ATTACHED = 15;
 
-/** Busy-polls for a new job this many times before sleeping: a futex wake costs more than most gaps between jobs. */
-const SPIN = 20000;
+/** How long a helper polls for the next job before it sleeps (see spinWhile): longer than most gaps between jobs within a tree. */
+const SPIN_MICROS = 2000;
 
 function main(init: WorkerInit): void {
   const control = new Int32Array(init.control);
@@ -102,8 +102,7 @@ function main(init: WorkerInit): void {
 
   let seq = 0;
   for (;;) {
-    for (let spin = 0; spin < SPIN && Atomics.load(control, SEQ) === seq; spin++);
-    Atomics.wait(control, SEQ, seq);
+    if (!spinWhile(control, SEQ, seq, SPIN_MICROS)) Atomics.wait(control, SEQ, seq);
     seq = Atomics.load(control, SEQ);
     if (Atomics.load(control, STOP) === 1) return;
     for (;;) {

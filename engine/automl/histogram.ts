@@ -50,6 +50,19 @@ export function claimPart(control: Int32Array): number {
   return c < v >>> 10 ? c : -1;
 }
 
+/**
+ * Busy-polls while control[slot] === value, for at most `micros` microseconds; true when it
+ * changed. A futex wake-up costs tens of microseconds on a busy VM, more than many of the jobs
+ * themselves, so both sides poll a little before they sleep (as OpenMP runtimes do).
+ */
+export function spinWhile(control: Int32Array, slot: number, value: number, micros: number): boolean {
+  const end = performance.now() + micros / 1000;
+  for (;;) {
+    for (let i = 0; i < 256; i++) if (Atomics.load(control, slot) !== value) return true;
+    if (performance.now() > end) return false;
+  }
+}
+
 /** Opens parts 1..parts-1 of a job for claiming (part 0 is the calling thread's). */
 function openParts(control: Int32Array, parts: number): void {
   Atomics.store(control, NEXT, (parts << 10) | 1);
@@ -75,6 +88,9 @@ export interface PartRunner {
   /** gradientPairs now holds grad and hess for every row the next tree is grown on. */
   pairsFilled(grad: Float64Array, hess: Float64Array): void;
 }
+
+/** How long the calling thread polls for the helpers to finish before it sleeps (see spinWhile). */
+const MAIN_SPIN_MICROS = 100;
 
 /** Below this many rows a node's histogram is built on the calling thread only. */
 export const PARALLEL_MIN_ROWS = 20000;
@@ -319,6 +335,7 @@ export class HistogramBuilder implements PartRunner {
     for (;;) {
       const done = Atomics.load(control, DONE);
       if (done >= parts - 1) break;
+      if (spinWhile(control, DONE, done, MAIN_SPIN_MICROS)) continue;
       if (Atomics.wait(control, DONE, done, 60000) === 'timed-out' && Atomics.load(control, DONE) < parts - 1) {
         throw new Error('helper threads did not answer within 60 s');
       }
