@@ -197,7 +197,7 @@ class RowJobs {
     this.parts = 2 * jobs.threads;
     this.sampleBuf = new Uint32Array(new SharedArrayBuffer(Math.max(8, 4 * g.length)), 0, g.length);
     this.gradArgs = new Float64Array(new SharedArrayBuffer(8));
-    for (const [name, arr] of [['margins', margins], ['g', g], ['h', h], ['sample', this.sampleBuf], ['gradArgs', this.gradArgs]] as const) jobs.attach(name, arr.buffer as SharedArrayBuffer);
+    for (const [name, arr] of [['margins', margins], ['g', g], ['h', h], ['sample', this.sampleBuf], ['gradArgs', this.gradArgs]] as const) jobs.attach(name, arr);
   }
 
   /** Row jobs for a training of nAll rows (training on `n` of them), or null where they would not pay. */
@@ -215,7 +215,7 @@ class RowJobs {
       shared.set(y);
     }
     this.y = shared;
-    this.jobs.attach('y', shared.buffer as SharedArrayBuffer);
+    this.jobs.attach('y', shared);
   }
 
   /**
@@ -247,7 +247,7 @@ class RowJobs {
     const nleaves = leaves.length / 3;
     if (this.leafBuf.length < 3 * nleaves) {
       this.leafBuf = new Float64Array(new SharedArrayBuffer(8 * 3 * Math.max(64, nleaves)));
-      this.jobs.attach('leaves', this.leafBuf.buffer as SharedArrayBuffer);
+      this.jobs.attach('leaves', this.leafBuf);
     }
     const lb = this.leafBuf;
     let n = 0;

@@ -8,7 +8,7 @@
  */
 import { MessagePort, parentPort, receiveMessageOnPort, workerData } from 'worker_threads';
 import { BinningTask, binClaimed } from './binning';
-import { claimPart, spinWhile, runChunk, runChunkArena, runChunkSlots } from './histogram';
+import { AttachedRange, claimPart, spinWhile, runChunk, runChunkArena, runChunkSlots } from './histogram';
 import { instantiateKernels, KernelArena } from './histogram-kernel';
 import { JOB_GRADIENTS, JOB_HISTOGRAM, JOB_MARGINS, JOB_PARTITION, addLeafValuesPart, gradientsPart, partRange, partitionPart } from './row-jobs';
 
@@ -68,9 +68,13 @@ function main(init: WorkerInit): void {
   const partials = k && buf ? k.hist.map((o) => new Float64Array(buf, o, k.histLen)) : [new Float64Array(0), ...init.partials.map((b) => new Float64Array(b))];
   const bins = init.bins.map((b) => new Uint8Array(b));
   const { p, chunks } = init;
-  const attached = new Map<string, SharedArrayBuffer>();
+  const attached = new Map<string, AttachedRange>();
   let seenAttached = 0;
-  const view = <T>(name: string, make: (b: SharedArrayBuffer) => T): T => make(attached.get(name) as SharedArrayBuffer);
+  type View<T> = new (b: SharedArrayBuffer, byteOffset: number, length: number) => T;
+  const view = <T extends { BYTES_PER_ELEMENT: number }>(name: string, Ctor: View<T> & { BYTES_PER_ELEMENT: number }): T => {
+    const r = attached.get(name) as AttachedRange;
+    return new Ctor(r.buffer, r.byteOffset, r.byteLength / Ctor.BYTES_PER_ELEMENT);
+  };
 
   const runPart = (job: number, c: number): void => {
     if (job === JOB_HISTOGRAM) {
@@ -84,19 +88,18 @@ function main(init: WorkerInit): void {
     if (job === JOB_PARTITION) {
       const [start, end, f] = [control[ARG], control[ARG + 1], control[ARG + 2]];
       const [a, b] = partRange(end - start, parts, c);
-      const index = view('index', (s) => new Uint32Array(s));
-      const lefts = view('lefts', (s) => new Int32Array(s));
-      lefts[c] = partitionPart(index, view('scratch', (s) => new Uint32Array(s)), bins[f], view('mask', (s) => new Uint8Array(s)), start + a, start + b);
+      const lefts = view('lefts', Int32Array);
+      if (k && kernels) lefts[c] = kernels.partition(k.rowIndex, k.rowScratch, k.colBins + f * k.nrows, k.splitMask, start + a, start + b);
+      else lefts[c] = partitionPart(view('index', Uint32Array), view('scratch', Uint32Array), bins[f], view('mask', Uint8Array), start + a, start + b);
     } else if (job === JOB_MARGINS) {
       const [n, nleaves, K, kk] = [control[ARG], control[ARG + 1], control[ARG + 2], control[ARG + 3]];
       const [a, b] = partRange(n, parts, c);
-      addLeafValuesPart(view('margins', (s) => new Float64Array(s)), view('index', (s) => new Uint32Array(s)), view('leaves', (s) => new Float64Array(s)), nleaves, K, kk, a, b);
+      addLeafValuesPart(view('margins', Float64Array), view('index', Uint32Array), view('leaves', Float64Array), nleaves, K, kk, a, b);
     } else if (job === JOB_GRADIENTS) {
       const [n, kind, pairs] = [control[ARG], control[ARG + 1], control[ARG + 2]];
-      const hsc = view('gradArgs', (s) => new Float64Array(s))[0];
+      const hsc = view('gradArgs', Float64Array)[0];
       const [a, b] = partRange(n, parts, c);
-      const f64 = (s: SharedArrayBuffer): Float64Array => new Float64Array(s);
-      gradientsPart(kind, view('y', f64), view('margins', f64), view('sample', (s) => new Uint32Array(s)), a, b, view('g', f64), view('h', f64), hsc, pairs === 1 ? gh : null);
+      gradientsPart(kind, view('y', Float64Array), view('margins', Float64Array), view('sample', Uint32Array), a, b, view('g', Float64Array), view('h', Float64Array), hsc, pairs === 1 ? gh : null);
     }
   };
 
@@ -114,8 +117,8 @@ function main(init: WorkerInit): void {
       while (seenAttached < Atomics.load(control, ATTACHED)) {
         const msg = receiveMessageOnPort(init.port);
         if (!msg) break;
-        const { name, buffer } = msg.message as { name: string; buffer: SharedArrayBuffer };
-        attached.set(name, buffer);
+        const { name, range } = msg.message as { name: string; range: AttachedRange };
+        attached.set(name, range);
         seenAttached++;
       }
       runPart(control[JOB], c);

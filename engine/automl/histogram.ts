@@ -68,12 +68,22 @@ function openParts(control: Int32Array, parts: number): void {
   Atomics.store(control, NEXT, (parts << 10) | 1);
 }
 
+/** A typed array whose buffer is a SharedArrayBuffer (helpers see the same range of it). */
+export type SharedArray = Uint8Array | Int32Array | Uint32Array | Float64Array;
+
+/** How an attached array travels to the helpers. */
+export interface AttachedRange {
+  buffer: SharedArrayBuffer;
+  byteOffset: number;
+  byteLength: number;
+}
+
 /** A job runner for row jobs (row-jobs.ts) on the calling thread and the helper threads. */
 export interface PartRunner {
   /** Number of threads (1 = the calling thread only: runParts then runs every part itself). */
   readonly threads: number;
-  /** Shares a buffer with the helper threads under a name (replacing one of the same name). */
-  attach(name: string, buffer: SharedArrayBuffer): void;
+  /** Shares an array on a SharedArrayBuffer with the helper threads under a name (replacing one of the same name). */
+  attach(name: string, array: SharedArray): void;
   /**
    * Runs parts 0..parts-1 of a job: part 0 and any part no helper has claimed yet on this thread,
    * the others on helper threads (which read `args` from the control array). Returns when all are done.
@@ -139,7 +149,7 @@ export class HistogramBuilder implements PartRunner {
   private readonly workers: Worker[] = [];
   private helpers: number;
   /** Buffers shared by attach(), and the ports they travel on to each helper. */
-  private readonly attached = new Map<string, SharedArrayBuffer>();
+  private readonly attached = new Map<string, AttachedRange>();
   private readonly ports: MessagePort[] = [];
 
   constructor(private readonly data: BinnedData, nthreads = 1, private readonly parallelMinRows = PARALLEL_MIN_ROWS) {
@@ -162,6 +172,7 @@ export class HistogramBuilder implements PartRunner {
       this.rows = new Uint32Array(buf, arena.rows, data.nrows);
       this.slotIdx = new Uint16Array(buf, arena.idx, data.nrows * p);
       if (arena.specialized) new Uint8Array(buf, arena.bins, data.nrows * p).set(data.rowMajor);
+      data.features.forEach((f, j) => new Uint8Array(buf, arena.colBins + j * data.nrows, data.nrows).set(f.bins));
       this.mainHist = new Float64Array(buf, arena.hist[0], data.totalBins * 3);
       this.kernels = instantiateKernels(arena);
     } else {
@@ -289,15 +300,37 @@ export class HistogramBuilder implements PartRunner {
     }
   }
 
-  private post(name: string, buffer: SharedArrayBuffer): void {
-    for (const port of this.ports) port.postMessage({ name, buffer });
+  private post(name: string, range: AttachedRange): void {
+    for (const port of this.ports) port.postMessage({ name, range });
     Atomics.add(this.control as Int32Array, ATTACHED, 1);
   }
 
-  attach(name: string, buffer: SharedArrayBuffer): void {
+  attach(name: string, array: SharedArray): void {
     if (this.helpers === 0) return;
-    this.attached.set(name, buffer);
-    if (this.control) this.post(name, buffer);
+    const range = { buffer: array.buffer as SharedArrayBuffer, byteOffset: array.byteOffset, byteLength: array.byteLength };
+    this.attached.set(name, range);
+    if (this.control) this.post(name, range);
+  }
+
+  /**
+   * The tree learner's partition arrays (row index, scratch, split mask) in the kernel arena, where
+   * there is one: partitionRows then runs the WebAssembly partition kernel over them.
+   */
+  partitionArrays(): { index: Uint32Array; scratch: Uint32Array; mask: Uint8Array } | null {
+    const arena = this.arena;
+    if (!arena) return null;
+    const buf = arena.memory.buffer;
+    const n = this.data.nrows;
+    return { index: new Uint32Array(buf, arena.rowIndex, n), scratch: new Uint32Array(buf, arena.rowScratch, n), mask: new Uint8Array(buf, arena.splitMask, 257) };
+  }
+
+  /**
+   * partitionPart of index[a..b) on feature f with the arena's kernel (partitionArrays() not null;
+   * the split's mask already in its mask array). Returns the number that went left.
+   */
+  partitionRows(f: number, a: number, b: number): number {
+    const arena = this.arena as KernelArena;
+    return (this.kernels as Kernels).partition(arena.rowIndex, arena.rowScratch, arena.colBins + f * this.data.nrows, arena.splitMask, a, b);
   }
 
   runParts(job: number, parts: number, args: number[], runPart: (c: number) => void): void {

@@ -152,21 +152,25 @@ export class TreeLearner {
     this.builder = new HistogramBuilder(data, nthreads);
     const shared = this.builder.threads > 1;
     const rowBuffer = (): Uint32Array => new Uint32Array(shared ? new SharedArrayBuffer(Math.max(8, 4 * data.nrows)) : new ArrayBuffer(4 * data.nrows), 0, data.nrows);
-    this.index = rowBuffer();
-    this.scratch = rowBuffer();
+    const inArena = this.builder.partitionArrays();
+    this.kernelPartition = inArena !== null;
+    this.index = inArena?.index ?? rowBuffer();
+    this.scratch = inArena?.scratch ?? rowBuffer();
     this.pool = new HistogramPool(data.totalBins * 3);
     this.co = p.countsFromHessian ? 1 : 2;
     this.parts = 2 * this.builder.threads;
     this.lefts = new Int32Array(shared ? new SharedArrayBuffer(4 * this.parts) : new ArrayBuffer(4 * this.parts));
-    this.mask = new Uint8Array(shared ? new SharedArrayBuffer(257) : new ArrayBuffer(257));
+    this.mask = inArena?.mask ?? new Uint8Array(shared ? new SharedArrayBuffer(257) : new ArrayBuffer(257));
     if (shared) {
-      this.builder.attach('index', this.index.buffer as SharedArrayBuffer);
-      this.builder.attach('scratch', this.scratch.buffer as SharedArrayBuffer);
-      this.builder.attach('lefts', this.lefts.buffer as SharedArrayBuffer);
-      this.builder.attach('mask', this.mask.buffer as SharedArrayBuffer);
+      this.builder.attach('index', this.index);
+      this.builder.attach('scratch', this.scratch);
+      this.builder.attach('lefts', this.lefts);
+      this.builder.attach('mask', this.mask);
     }
   }
 
+  /** True when index, scratch and mask live in the builder's arena and partitions run its kernel. */
+  private readonly kernelPartition: boolean;
   /** Parts of a parallel partition, each part's left count, and the split's mask as helpers see it. */
   private readonly parts: number;
   private readonly lefts: Int32Array;
@@ -329,11 +333,16 @@ export class TreeLearner {
       const { parts, lefts } = this;
       this.builder.runParts(JOB_PARTITION, parts, [start, end, feature], (c) => {
         const [a, b] = partRange(n, parts, c);
-        lefts[c] = partitionPart(index, scratch, bins, this.mask, start + a, start + b);
+        lefts[c] = this.kernelPartition ? this.builder.partitionRows(feature, start + a, start + b) : partitionPart(index, scratch, bins, this.mask, start + a, start + b);
       });
       return mergePartitionParts(index, scratch, start, end, parts, lefts);
     }
-    const l = start + partitionPart(index, scratch, bins, mask, start, end);
+    let left: number;
+    if (this.kernelPartition) {
+      this.mask.set(mask);
+      left = this.builder.partitionRows(feature, start, end);
+    } else left = partitionPart(index, scratch, bins, mask, start, end);
+    const l = start + left;
     index.set(scratch.subarray(start, start + (end - l)), l);
     return l;
   }
