@@ -8,7 +8,7 @@ import { binFrame } from './binning';
 import { MetricOptions, TrainingData, resolveThreads, ValidationMargins, bestIndex, eventMetrics, h2oShouldStop, resolveData, resolveStoppingMetric } from './training';
 import { Tree, TreeLearner, TreeParams, leafOfBinnedRow, sampleFeatures } from './tree';
 import { PartRunner } from './histogram';
-import { JOB_GRADIENTS, JOB_MARGINS, addLeafValuesPart, gradientsPart, partRange } from './row-jobs';
+import { JOB_GRADIENTS, JOB_MARGINS, PAIRS_HESSIAN, PAIRS_NONE, PAIRS_UNIT, addLeafValuesPart, gradientsPart, partRange } from './row-jobs';
 
 export interface BoostingConfig {
   algo: Algo;
@@ -91,10 +91,11 @@ function boost(d: TrainingData, cfg: BoostingConfig, learner: TreeLearner): Tree
     dist.prepare(y, margins, sample, K);
     const treeFeatures = sampleFeatures(allFeatures, cfg.colsampleByTree, 0, rng);
     for (let k = 0; k < K; k++) {
-      // The pairs the histograms read are written in the same pass, unless trees grow on unit hessians.
-      if (par && kernel) par.gradients(kernel.kind, kernel.hs, sample, !cfg.splitOnUnitHessian);
+      const treeHess = cfg.splitOnUnitHessian ? ones : h;
+      // The pairs the histograms read are written in the same pass.
+      if (par && kernel) par.gradients(kernel.kind, kernel.hs, sample, treeHess);
       else dist.grad(y, margins, sample, K, k, g, h);
-      const grown = learner.grow(sample, g, cfg.splitOnUnitHessian ? ones : h, treeFeatures, rng, cfg.learningRate);
+      const grown = learner.grow(sample, g, treeHess, treeFeatures, rng, cfg.learningRate);
       const { tree, leaves, index } = grown;
       if (dist.refit !== null || cfg.splitOnUnitHessian) {
         for (let q = 0; q < leaves.length; q += 3) {
@@ -219,10 +220,11 @@ class RowJobs {
   }
 
   /**
-   * g and h of the sampled rows with gradient kernel `kind` (row-jobs.ts GRAD_*); with `pairs`,
-   * also the learner's interleaved gradient pairs (PartRunner.gradientPairs), where it has them.
+   * g and h of the sampled rows with gradient kernel `kind` (row-jobs.ts GRAD_*), and in the same
+   * pass the learner's interleaved gradient pairs (PartRunner.gradientPairs, where it has them) of g
+   * and `treeHess`, the hessians the tree grows on: h itself, or all ones (H2O GBM).
    */
-  gradients(kind: number, hs: number, sample: Uint32Array, pairs: boolean): void {
+  gradients(kind: number, hs: number, sample: Uint32Array, treeHess: Float64Array): void {
     if (sample !== this.sample) {
       this.sampleBuf.set(sample);
       this.sample = sample;
@@ -231,12 +233,13 @@ class RowJobs {
     const n = sample.length;
     const { parts, y, margins, g, h } = this;
     const rows = this.sampleBuf;
-    const gh = pairs ? this.jobs.gradientPairs : null;
-    this.jobs.runParts(JOB_GRADIENTS, parts, [n, kind, gh ? 1 : 0], (c) => {
+    const gh = this.jobs.gradientPairs;
+    const pairs = !gh ? PAIRS_NONE : treeHess === h ? PAIRS_HESSIAN : PAIRS_UNIT;
+    this.jobs.runParts(JOB_GRADIENTS, parts, [n, kind, pairs], (c) => {
       const [a, b] = partRange(n, parts, c);
-      gradientsPart(kind, y, margins, rows, a, b, g, h, hs, gh);
+      gradientsPart(kind, y, margins, rows, a, b, g, h, hs, gh, pairs);
     });
-    if (gh) this.jobs.pairsFilled(g, h);
+    if (gh) this.jobs.pairsFilled(g, treeHess);
   }
 
   /**

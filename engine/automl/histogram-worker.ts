@@ -99,7 +99,7 @@ function main(init: WorkerInit): void {
       const [n, kind, pairs] = [control[ARG], control[ARG + 1], control[ARG + 2]];
       const hsc = view('gradArgs', Float64Array)[0];
       const [a, b] = partRange(n, parts, c);
-      gradientsPart(kind, view('y', Float64Array), view('margins', Float64Array), view('sample', Uint32Array), a, b, view('g', Float64Array), view('h', Float64Array), hsc, pairs === 1 ? gh : null);
+      gradientsPart(kind, view('y', Float64Array), view('margins', Float64Array), view('sample', Uint32Array), a, b, view('g', Float64Array), view('h', Float64Array), hsc, gh, pairs);
     }
   };
 

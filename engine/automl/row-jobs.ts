@@ -81,12 +81,30 @@ export function addLeafValuesPart(margins: Float64Array, index: Uint32Array, lea
 
 const EPS = 1e-16;
 
+/** Which hessian the pairs a gradient job writes carry (see bernoulliGradients). */
+export const PAIRS_NONE = 0;
+export const PAIRS_HESSIAN = 1;
+/** Trees grown on unit hessians (H2O GBM): the pairs carry (g, 1). */
+export const PAIRS_UNIT = 2;
+
 /**
  * Logistic loss gradient and hessian (scaled by hs, floored at 1e-16) of rows[a..b). With `gh`,
- * also the interleaved pairs the histogram kernel reads (gh[2r], gh[2r + 1]), so the builder need
- * not copy them in a pass of its own.
+ * also the interleaved pairs the histogram kernel reads (gh[2r], gh[2r + 1]: the hessian, or 1
+ * with `unit`), so the builder need not copy them in a pass of its own.
  */
-export function bernoulliGradients(y: Float64Array, m: Float64Array, rows: Uint32Array, a: number, b: number, g: Float64Array, h: Float64Array, hs: number, gh: Float64Array | null = null): void {
+export function bernoulliGradients(y: Float64Array, m: Float64Array, rows: Uint32Array, a: number, b: number, g: Float64Array, h: Float64Array, hs: number, gh: Float64Array | null = null, unit = false): void {
+  if (gh && unit) {
+    for (let i = a; i < b; i++) {
+      const r = rows[i];
+      const p = 1 / (1 + Math.exp(-m[r]));
+      const gr = p - y[r];
+      g[r] = gr;
+      h[r] = Math.max(hs * p * (1 - p), EPS);
+      gh[2 * r] = gr;
+      gh[2 * r + 1] = 1;
+    }
+    return;
+  }
   if (gh) {
     for (let i = a; i < b; i++) {
       const r = rows[i];
@@ -123,9 +141,11 @@ export function gaussianGradients(y: Float64Array, m: Float64Array, rows: Uint32
   }
 }
 
-/** Runs gradient kernel `kind` (GRAD_*) over rows[a..b). */
-export function gradientsPart(kind: number, y: Float64Array, m: Float64Array, rows: Uint32Array, a: number, b: number, g: Float64Array, h: Float64Array, hs: number, gh: Float64Array | null): void {
-  if (kind === GRAD_BERNOULLI) bernoulliGradients(y, m, rows, a, b, g, h, hs, gh);
-  else if (kind === GRAD_GAUSSIAN) gaussianGradients(y, m, rows, a, b, g, h, gh);
+/** Runs gradient kernel `kind` (GRAD_*) over rows[a..b), writing pairs into gh as `pairs` (PAIRS_*) says. */
+export function gradientsPart(kind: number, y: Float64Array, m: Float64Array, rows: Uint32Array, a: number, b: number, g: Float64Array, h: Float64Array, hs: number, gh: Float64Array | null, pairs: number): void {
+  const out = pairs === PAIRS_NONE ? null : gh;
+  // The gaussian hessian is 1 already, so its pairs are the same either way.
+  if (kind === GRAD_BERNOULLI) bernoulliGradients(y, m, rows, a, b, g, h, hs, out, pairs === PAIRS_UNIT);
+  else if (kind === GRAD_GAUSSIAN) gaussianGradients(y, m, rows, a, b, g, h, out);
   else throw new Error(`unknown gradient kernel ${kind}`);
 }
