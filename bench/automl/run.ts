@@ -24,6 +24,9 @@ interface Spec {
 
 const HIGHER = new Set(['AUC']);
 
+/** The ensembles' grace past the budget, as the automl_train workflow gives them (workflows/automl-train.ts). */
+const ENSEMBLE_GRACE_MS = 30_000;
+
 async function ours(dir: string, name: string, spec: Spec, budgetSecs: number) {
   const train = await readCsvFrame(path.join(dir, name, 'train.csv'));
   const test = await readCsvFrame(path.join(dir, name, 'test.csv'));
@@ -42,7 +45,7 @@ async function ours(dir: string, name: string, spec: Spec, budgetSecs: number) {
     }
   }
   const all: { name: string; metrics: Record<string, unknown>; model: unknown }[] = done.map((c) => ({ name: c.spec.name, metrics: c.metrics, model: c.model }));
-  if (done.length >= 2) for (const e of trainStackedEnsembles(pe, done)) all.push({ name: e.spec.name, metrics: e.metrics, model: e.model });
+  if (done.length >= 2) for (const e of trainStackedEnsembles(pe, done, { deadlineMs: deadline + ENSEMBLE_GRACE_MS })) all.push({ name: e.spec.name, metrics: e.metrics, model: e.model });
   all.sort((a, b) => compareByMetric(config!.sort_metric)(a.metrics, b.metrics));
   const leader = modelFromJSON(all[0].model as never);
   const pred = leader.predict(test);

@@ -149,7 +149,8 @@ function boost(d: TrainingData, cfg: BoostingConfig, learner: TreeLearner): Tree
         }
       } else {
         bestIter = bestIndex(stopSeries, stopMetric);
-        if (stopSeries.length - 1 - bestIter >= cfg.stopping.rounds) {
+        // XGBoost counts early_stopping_rounds in boosting rounds, whatever the scoring interval.
+        if (iter + 1 - history[bestIter].number_of_trees >= cfg.stopping.rounds) {
           info.stopped_early_at = iter + 1;
           break;
         }
@@ -157,9 +158,11 @@ function boost(d: TrainingData, cfg: BoostingConfig, learner: TreeLearner): Tree
     }
   }
   if (cfg.stopping.mode === 'xgboost' && bestIter >= 0) {
-    // XGBoost keeps the best iteration's model when early stopping is on.
-    info.best_iteration = bestIter;
-    for (const ts of trees) ts.length = Math.min(ts.length, bestIter + 1);
+    // XGBoost keeps the best iteration's model when early stopping is on (bestIter indexes the
+    // scoring events, which come every scoreInterval trees).
+    const keep = history[bestIter].number_of_trees;
+    info.best_iteration = keep - 1;
+    for (const ts of trees) ts.length = Math.min(ts.length, keep);
   }
   const link = dist.link;
   return new TreeEnsembleModel(cfg.algo, kind, specs, d.target.classes, link, base, 'sum', trees, cfg.params, history, info);

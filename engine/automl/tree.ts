@@ -456,11 +456,7 @@ export class TreeLearner {
       }
     }
     if (bestBin < 0) return null;
-    const mask = new Uint8Array(nbins + 1);
-    for (let b = 0; b <= bestBin; b++) mask[b] = 1;
-    // Without missing rows in the node, send future missing values with the heavier child.
-    mask[nbins] = cm > 0 ? (bestMissLeft ? 1 : 0) : bestHL >= node.H - bestHL ? 1 : 0;
-    return { gain: bestGain, feature: -1, mask, GL: bestGL, HL: bestHL, CL: bestCL };
+    return thresholdSplit(nbins, bestBin, cm > 0, bestMissLeft, node.H, { gain: bestGain, feature: -1, GL: bestGL, HL: bestHL, CL: bestCL });
   }
 
   /**
@@ -530,10 +526,7 @@ export class TreeLearner {
       }
     }
     if (bestBin < 0) return null;
-    const mask = new Uint8Array(nbins + 1);
-    for (let b = 0; b <= bestBin; b++) mask[b] = 1;
-    mask[nbins] = cm > 0 ? (bestMissLeft ? 1 : 0) : bestHL >= H - bestHL ? 1 : 0;
-    return { gain: bestGain, feature: -1, mask, GL: bestGL, HL: bestHL, CL: bestCL };
+    return thresholdSplit(nbins, bestBin, cm > 0, bestMissLeft, H, { gain: bestGain, feature: -1, GL: bestGL, HL: bestHL, CL: bestCL });
   }
 
   private categoricalSplit(node: Pending, hist: Float64Array, base: number, nbins: number, parentScore: number, rng: Rng): Split | null {
@@ -581,6 +574,17 @@ export class TreeLearner {
     if (hist[base + nbins * 3 + co] === 0) mask[nbins] = bestHL >= node.H - bestHL ? 1 : 0;
     return { gain: bestGain, feature: -1, mask, GL: bestGL, HL: bestHL, CL: bestCL };
   }
+}
+
+/**
+ * The split "bins 0..bin go left" with the missing bin left or right as found (hasMissing), or,
+ * without missing rows in the node, with the heavier child for future missing values.
+ */
+function thresholdSplit(nbins: number, bin: number, hasMissing: boolean, missLeft: boolean, nodeH: number, s: Omit<Split, 'mask'>): Split {
+  const mask = new Uint8Array(nbins + 1);
+  for (let b = 0; b <= bin; b++) mask[b] = 1;
+  mask[nbins] = hasMissing ? (missLeft ? 1 : 0) : s.HL >= nodeH - s.HL ? 1 : 0;
+  return { ...s, mask };
 }
 
 /** Draws round(fraction * n) features (at least one), or `count` when count > 0; keeps order. */

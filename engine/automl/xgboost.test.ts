@@ -71,6 +71,21 @@ describe('XGBoost-style boosting', () => {
     expect(Math.min(...ll)).toBe(ll[best]);
   });
 
+  it('early stopping counts rounds in trees and keeps the best scored count when scoring every few trees', () => {
+    const d = syntheticData(500, 'binary', 5);
+    const binned = binFrame(d.features);
+    const rows = Uint32Array.from({ length: 350 }, (_, i) => i);
+    const validRows = Uint32Array.from({ length: 150 }, (_, i) => 350 + i);
+    const m = trainXGBoost({ ...d, binned, rows, validRows }, { n_estimators: 200, eta: 0.8, early_stopping_rounds: 10, score_tree_interval: 5, eval_metric: 'logloss' });
+    const h = m.scoringHistory;
+    const ll = h.map((e) => e.validation?.logloss as number);
+    const bestEvent = ll.indexOf(Math.min(...ll));
+    expect(m.trees[0].length).toBe(h[bestEvent].number_of_trees);
+    expect(m.info.best_iteration).toBe(h[bestEvent].number_of_trees - 1);
+    // Stopped 10 trees (two scoring events) after the best count.
+    expect(h[h.length - 1].number_of_trees - h[bestEvent].number_of_trees).toBe(10);
+  });
+
   it('count:poisson, reg:gamma, reg:tweedie and reg:absoluteerror train', () => {
     const d = syntheticData(400, 'regression', 6);
     const y = d.target.y.map((v) => Math.exp(v / 4));

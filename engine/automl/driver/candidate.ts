@@ -55,6 +55,12 @@ interface Trained {
 interface Trainer {
   train(d: TrainingData, params: Record<string, unknown>): Trained;
   settled(m: Trained): number;
+  /**
+   * Boosting only: the fold model's holdout loss after each scored number of rounds, and the
+   * model cut to its first `rounds` rounds. With these the folds share one number of rounds,
+   * chosen on their summed holdout loss (see commonRounds).
+   */
+  rounds?: { curve(m: Trained): Map<number, number>; truncate(m: Trained, rounds: number): Trained };
   /** Final-model parameters from the fold models' settled values (no early stopping). */
   finalParams(params: Record<string, unknown>, settled: number[]): Record<string, unknown>;
   describe(m: Trained): string;
@@ -62,11 +68,12 @@ interface Trainer {
 
 const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / (xs.length || 1);
 
-function treeTrainer(fit: (d: TrainingData, p: Record<string, unknown>) => TreeEnsembleModel, xgb: boolean): Trainer {
+function treeTrainer(fit: (d: TrainingData, p: Record<string, unknown>) => TreeEnsembleModel, xgb: boolean, boosting: boolean): Trainer {
   const trees = (m: Trained): number => (m as TreeEnsembleModel).trees[0]?.length ?? 0;
   return {
     train: fit,
     settled: trees,
+    ...(boosting ? { rounds: { curve: holdoutLossCurve, truncate: (m: Trained, rounds: number) => firstTrees(m as TreeEnsembleModel, rounds) } } : {}),
     finalParams: (params, settled) => {
       const p: Record<string, unknown> = { ...params, stopping_rounds: 0, early_stopping_rounds: 0, ntrees: Math.max(1, Math.round(mean(settled))) };
       if (!xgb) delete p.early_stopping_rounds;
@@ -77,9 +84,10 @@ function treeTrainer(fit: (d: TrainingData, p: Record<string, unknown>) => TreeE
 }
 
 const TRAINERS: Record<ModelSpec['algo'], Trainer> = {
-  GBM: treeTrainer((d, p) => trainGBM(d, p), false),
-  XGBoost: treeTrainer((d, p) => trainXGBoost(d, p), true),
-  DRF: treeTrainer((d, p) => trainDRF(d, p), false),
+  GBM: treeTrainer((d, p) => trainGBM(d, p), false, true),
+  XGBoost: treeTrainer((d, p) => trainXGBoost(d, p), true, true),
+  // A forest's trees are not a capacity to tune: more never hurt in expectation.
+  DRF: treeTrainer((d, p) => trainDRF(d, p), false, false),
   GLM: {
     train: (d, p) => trainGLM(d, p),
     settled: (m) => (m.toJSON() as { lambda: number }).lambda,
@@ -95,12 +103,48 @@ const TRAINERS: Record<ModelSpec['algo'], Trainer> = {
   },
 };
 
+/** Mean holdout loss (deviance, or log loss) by number of trees, for counts the model still has. */
+function holdoutLossCurve(m: Trained): Map<number, number> {
+  const curve = new Map<number, number>();
+  const t = m as TreeEnsembleModel;
+  for (const e of t.scoringHistory) {
+    const v = e.validation;
+    const loss = v ? (v.deviance ?? v.logloss) : undefined;
+    if (loss !== undefined && e.number_of_trees <= (t.trees[0]?.length ?? 0)) curve.set(e.number_of_trees, loss);
+  }
+  return curve;
+}
+
+function firstTrees(m: TreeEnsembleModel, rounds: number): TreeEnsembleModel {
+  return new TreeEnsembleModel(m.algo, m.kind, m.features, m.classes, m.link, m.baseScore, m.aggregation, m.trees.map((ts) => ts.slice(0, rounds)), m.params, m.scoringHistory, m.info);
+}
+
+/**
+ * The number of rounds every fold model is cut to: the least holdout loss, summed over the folds'
+ * rows (curves: mean loss by count, with the fold's row count), over the counts
+ * scored in every fold (as xgb.cv / lgb.cv choose it). Each fold still stops on its own holdout,
+ * which only bounds how far its curve runs; its holdout scores then come from a count chosen on
+ * all folds together rather than from the best point of its own holdout curve, which made
+ * out-of-fold scores optimistic on small data (and misled leader choice and the metalearner).
+ * Null when no count was scored in every fold.
+ */
+export function commonRounds(curves: { loss: Map<number, number>; rows: number }[]): number | null {
+  let best: { rounds: number; loss: number } | null = null;
+  for (const [rounds] of curves[0]?.loss ?? []) {
+    if (!curves.every((c) => c.loss.has(rounds))) continue;
+    const loss = curves.reduce((s, c) => s + (c.loss.get(rounds) as number) * c.rows, 0);
+    if (!best || loss < best.loss) best = { rounds, loss };
+  }
+  return best?.rounds ?? null;
+}
+
 const DEFAULTS: Record<string, Record<string, unknown>> = { GBM: GBM_DEFAULTS, DRF: DRF_DEFAULTS, GLM: { ...GLM_DEFAULTS }, DeepLearning: { ...DL_DEFAULTS } };
 
 /**
  * Trains one candidate: k fold models give the out-of-fold scores the leaderboard ranks
- * (and stacked ensembles learn from); the final model is trained on every row with the
- * number of trees the folds settled on, as H2O does with early stopping under CV.
+ * (and stacked ensembles learn from); the final model is trained on every row with what the
+ * folds settled on (boosting: the round count the folds share, see commonRounds; otherwise the
+ * mean of the folds' values, as H2O does with early stopping under CV).
  */
 export function trainCandidate(pe: PreparedExperiment, spec: ModelSpec, opts: CandidateOptions = {}): CandidateResult {
   const trainer = TRAINERS[spec.algo];
@@ -134,6 +178,7 @@ export function trainCandidate(pe: PreparedExperiment, spec: ModelSpec, opts: Ca
     holdoutRows = Uint32Array.from({ length: n }, (_, i) => i);
     holdoutScores = new Float64Array(n * K);
     settled = [];
+    const foldModels: { m: Trained; validRows: Uint32Array }[] = [];
     for (let f = 0; f < pe.nfolds; f++) {
       checkBudget();
       const valid: number[] = [];
@@ -142,10 +187,18 @@ export function trainCandidate(pe: PreparedExperiment, spec: ModelSpec, opts: Ca
       const validRows = Uint32Array.from(valid);
       const m = trainer.train({ features: data.features, target: data.target, binned, rows: Uint32Array.from(train), validRows }, { ...specParams });
       settled.push(trainer.settled(m));
-      const s = scoreRows(m, validRows);
-      for (let i = 0; i < validRows.length; i++) for (let k = 0; k < K; k++) holdoutScores[validRows[i] * K + k] = s[i * K + k];
+      foldModels.push({ m, validRows });
       events.push(`${spec.name} fold ${f + 1}/${pe.nfolds}: ${trainer.describe(m)}`);
       opts.onProgress?.((f + 1) / (pe.nfolds + 1), `fold ${f + 1}/${pe.nfolds}`);
+    }
+    const rounds = trainer.rounds ? commonRounds(foldModels.map(({ m, validRows }) => ({ loss: trainer.rounds!.curve(m), rows: validRows.length }))) : null;
+    if (rounds !== null) {
+      settled = [rounds];
+      events.push(`${spec.name}: folds cut to ${rounds} rounds (least summed holdout loss)`);
+    }
+    for (const { m, validRows } of foldModels) {
+      const s = scoreRows(rounds !== null ? trainer.rounds!.truncate(m, rounds) : m, validRows);
+      for (let i = 0; i < validRows.length; i++) for (let k = 0; k < K; k++) holdoutScores[validRows[i] * K + k] = s[i * K + k];
     }
   } else {
     split = 'validation';

@@ -5,7 +5,7 @@ import { parseAutoMLConfig } from './config';
 import { compareByMetric } from './model-metrics';
 import { planModels } from './plan';
 import { prepareExperiment, ExperimentDataError } from './prepare';
-import { trainCandidate } from './candidate';
+import { commonRounds, trainCandidate } from './candidate';
 import { trainStackedEnsembles } from './ensemble';
 
 function dataset(name: string): string {
@@ -75,6 +75,29 @@ describe('AutoML driver', () => {
     const ranked = [...results].sort((a, b) => compareByMetric('AUC')(a.metrics, b.metrics));
     expect((ranked[0].metrics.auc as number) >= (ranked[2].metrics.auc as number)).toBe(true);
   }, 120_000);
+
+  it('cuts boosting folds to the round count with the least holdout loss summed over folds', () => {
+    const curve = (pairs: [number, number][]) => new Map(pairs);
+    // Fold 1 alone would stop at 10; weighted by rows, 20 wins; 30 was not scored in fold 2.
+    const folds = [
+      { loss: curve([[10, 1.0], [20, 1.1], [30, 0.5]]), rows: 10 },
+      { loss: curve([[10, 2.0], [20, 1.5]]), rows: 30 },
+    ];
+    expect(commonRounds(folds)).toBe(20);
+    expect(commonRounds([{ loss: curve([[5, 1]]), rows: 1 }, { loss: curve([[10, 1]]), rows: 1 }])).toBeNull();
+  });
+
+  it('gives cross-validated GBM folds one round count and the final model that count', async () => {
+    const frame = await readCsvFrame(dataset('mpg.csv'));
+    const { config } = parseAutoMLConfig({ nfolds: 3, seed: 7 }, 'regression');
+    const pe = prepareExperiment(frame, 'mpg', 'regression', config!);
+    const r = trainCandidate(pe, planModels(config!, 'regression').find((s) => s.name === 'GBM_1')!);
+    const cut = r.events.find((e) => e.includes('folds cut to'));
+    expect(cut).toBeDefined();
+    const rounds = Number(/cut to (\d+) rounds/.exec(cut!)![1]);
+    expect(r.parameters.ntrees.actual).toBe(rounds);
+    expect(rounds % 5).toBe(0); // scored every 5 trees, as H2O AutoML does
+  }, 60_000);
 
   it('uses a validation split when nfolds is 0 and handles regression', async () => {
     const frame = await readCsvFrame(dataset('mpg.csv'));

@@ -14,6 +14,14 @@ export interface ModelSpec {
 const MAX_TREES = 300;
 
 /**
+ * H2O AutoML scores its tree models every 5 trees, so `stopping_rounds` 3 means no gain over
+ * 15 trees. Scoring every tree (our default below 100k rows) made the patience 3 trees: on
+ * small data the noisy validation curve of a fold then stops it at its first plateau, and the
+ * final model inherits too few trees.
+ */
+const SCORE_TREE_INTERVAL = 5;
+
+/**
  * The training order: strong defaults of each family first (after H2O AutoML's plan: XGBoost,
  * GLM, GBM, DRF, DeepLearning, XRT, then more GBM/XGBoost defaults; DeepLearning uses a small
  * [32, 32] network and batches of up to 256 rows at Adam rate 0.003 for speed), then
@@ -21,8 +29,10 @@ const MAX_TREES = 300;
  */
 export function planModels(config: AutoMLConfig, kind: Kind): ModelSpec[] {
   const excluded = new Set(config.exclude_algos);
-  const stop = { stopping_rounds: config.stopping_rounds, stopping_tolerance: config.stopping_tolerance, seed: config.seed };
-  const xstop = { early_stopping_rounds: config.stopping_rounds, seed: config.seed };
+  const stop = { stopping_rounds: config.stopping_rounds, stopping_tolerance: config.stopping_tolerance, score_tree_interval: SCORE_TREE_INTERVAL, seed: config.seed };
+  // XGBoost scores every tree (as XGBoost itself does) and counts early_stopping_rounds in trees:
+  // the same 15-tree patience.
+  const xstop = { early_stopping_rounds: config.stopping_rounds * SCORE_TREE_INTERVAL, seed: config.seed };
   const dist = kind === 'regression' && config.distribution ? { distribution: config.distribution } : {};
   const defaults: ModelSpec[] = [
     { name: 'XGBoost_1', algo: 'XGBoost', origin: 'default', params: { ntrees: MAX_TREES, max_depth: 10, min_child_weight: 5, eta: 0.1, subsample: 0.6, colsample_bytree: 0.8, ...xstop } },

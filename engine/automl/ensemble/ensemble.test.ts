@@ -62,6 +62,28 @@ describe('stacked ensembles', () => {
     expect(modelFromJSON(cands[1].model).contributions(pe.data.features)![0].at(-1)!.feature).toBe('BiasTerm');
   }, 120_000);
 
+  it('chooses the metalearner ridge by cross-validation: many noisy copies of a base get shrunk', () => {
+    const frame = noiseFrame(200);
+    const { config } = parseAutoMLConfig({ nfolds: 4, seed: 5 }, 'binary');
+    const pe = prepareExperiment(frame, 'y', 'classification', config!);
+    const rng = new Rng(3);
+    const n = pe.data.target.y.length;
+    // Forty bases whose holdout scores are pure noise: an unpenalized metalearner overfits them.
+    const glm = trainCandidate(pe, planModels(config!, 'binary').find((s) => s.algo === 'GLM')!);
+    const noisy = Array.from({ length: 40 }, (_, b) => {
+      const scores = new Float64Array(2 * n);
+      for (let i = 0; i < n; i++) {
+        scores[2 * i + 1] = rng.next();
+        scores[2 * i] = 1 - scores[2 * i + 1];
+      }
+      return { ...glm, spec: { ...glm.spec, name: `GLM_${b + 2}` }, holdout: { rows: glm.holdout.rows, scores } };
+    });
+    const [se] = trainStackedEnsembles(pe, noisy);
+    const info = (se.model as unknown as { info: { metalearner_params: { lambda: number } } }).info;
+    expect(info.metalearner_params.lambda).toBeGreaterThan(1e-4);
+    expect(se.metrics.logloss as number).toBeLessThan(0.75);
+  }, 60_000);
+
   it('stacks regression and multiclass candidates (validation split) with ONNX parity', async () => {
     for (const [file, target, kind] of [['mpg.csv', 'mpg', 'regression'], ['penguins.csv', 'species', 'multiclass']] as const) {
       const frame = await readCsvFrame(sharedDataset(file));

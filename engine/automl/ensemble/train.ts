@@ -1,17 +1,22 @@
 /**
  * Trains a stacked ensemble from base models' out-of-fold (or validation) scores.
  *
- * The metalearner is a GLM with non-negative coefficients (projected coordinate descent), a tiny
- * ridge (lambda 1e-4, alpha 0) for conditioning of near-collinear base predictions, logistic for
- * binary (on the bases' P(class 1)), multinomial for multiclass (on every class probability of
- * every base) and gaussian for regression. Only holdout scores are used: a base model never scores
- * rows it was trained on.
+ * The metalearner is a GLM with non-negative coefficients (projected coordinate descent) and a
+ * ridge penalty (alpha 0), logistic for binary (on the bases' P(class 1)), multinomial for
+ * multiclass (on every class probability of every base) and gaussian for regression. Only holdout
+ * scores are used: a base model never scores rows it was trained on.
  *
- * The ensemble's own holdout scores come from cross-validating the metalearner over the same
- * folds (with a validation split instead of folds: 5 seeded folds over the validation rows), so its
- * leaderboard metric is not computed on rows its metalearner was fitted to.
+ * The ridge lambda is chosen by cross-validating the metalearner (smallest first, while the
+ * deadline allows) over the experiment's folds (with
+ * a validation split instead of folds: 5 seeded folds over the validation rows), the smallest
+ * (1e-4, only for conditioning) unless a larger one has a lower holdout deviance. With many
+ * near-collinear bases and few rows (a multinomial metalearner has classes x bases columns) the
+ * unpenalized fit chases noise in the holdout scores and turns overconfident; the standardized
+ * columns make one grid fit every target scale. The ensemble's own holdout scores are that
+ * cross-validation's at the chosen lambda, so its leaderboard metric is not computed on rows its
+ * metalearner was fitted to (one of a handful of lambdas was picked on them).
  */
-import { ProblemKind, selectRows } from '../frame';
+import { Frame, ProblemKind, selectRows } from '../frame';
 import { FeatureSpec } from '../model';
 import { Rng } from '../random';
 import type { Target } from '../frame';
@@ -37,9 +42,14 @@ export interface EnsembleInput {
   folds: Int32Array | null;
   ensemble: string;
   seed: number;
+  /** Wall-clock deadline (ms since epoch): no further ridge strength is tried after it (the first always is). */
+  deadlineMs?: number;
 }
 
-export const METALEARNER_PARAMS = { lambda: 1e-4, alpha: 0, non_negative: true, standardize: true } as const;
+export const METALEARNER_PARAMS = { alpha: 0, non_negative: true, standardize: true } as const;
+
+/** Ridge strengths tried for the metalearner, smallest first (see the file comment). */
+export const METALEARNER_LAMBDAS = [1e-4, 1e-3, 1e-2, 1e-1, 1] as const;
 
 /** The ensemble JSON (metalearner on every holdout row) and its cross-validated holdout scores. */
 export function trainStackedEnsemble(input: EnsembleInput): { json: StackedEnsembleJSON; holdout: { rows: Uint32Array; scores: Float64Array } } {
@@ -54,7 +64,7 @@ export function trainStackedEnsemble(input: EnsembleInput): { json: StackedEnsem
   const level = levelOneFrame(bases.map((b) => b.holdout.scores), names, kind, classes, n);
   const y = Float64Array.from(rows, (r) => target.y[r]);
   const metaTarget: Target = { name: target.name, kind, y, classes };
-  const fit = (train?: Uint32Array): GLMModel => trainGLM({ features: level, target: metaTarget, rows: train }, { ...METALEARNER_PARAMS });
+  const fit = (lambda: number, train?: Uint32Array): GLMModel => trainGLM({ features: level, target: metaTarget, rows: train }, { ...METALEARNER_PARAMS, lambda });
 
   // Metalearner folds: the experiment's folds of the holdout rows, else 5 seeded folds.
   const folds = new Int32Array(n);
@@ -68,19 +78,15 @@ export function trainStackedEnsemble(input: EnsembleInput): { json: StackedEnsem
     const order = rng.shuffle(Uint32Array.from({ length: n }, (_, i) => i));
     order.forEach((i, q) => (folds[i] = q % nf));
   }
-  const scores = new Float64Array(n * K);
-  for (let f = 0; f < nf; f++) {
-    const train: number[] = [];
-    const test: number[] = [];
-    for (let i = 0; i < n; i++) (folds[i] === f ? test : train).push(i);
-    if (!test.length) continue;
-    const m = fit(Uint32Array.from(train));
-    const s = predictionScores(m.predict(selectRows(level, test)));
-    test.forEach((i, q) => {
-      for (let k = 0; k < K; k++) scores[i * K + k] = s[q * K + k];
-    });
+  let best: { lambda: number; scores: Float64Array; deviance: number } | null = null;
+  for (const lambda of METALEARNER_LAMBDAS) {
+    if (best && input.deadlineMs !== undefined && Date.now() > input.deadlineMs) break;
+    const scores = crossValidatedScores((train) => fit(lambda, train), level, folds, nf, K);
+    const deviance = holdoutDeviance(kind, y, scores, K);
+    if (!best || deviance < best.deviance) best = { lambda, scores, deviance };
   }
-  const meta = fit();
+  const { lambda, scores } = best!;
+  const meta = fit(lambda);
   const json: StackedEnsembleJSON = {
     format_version: 1,
     algo: 'StackedEnsemble',
@@ -90,7 +96,35 @@ export function trainStackedEnsemble(input: EnsembleInput): { json: StackedEnsem
     ensemble: input.ensemble,
     base_models: bases.map((b) => ({ name: b.name, model: b.model })),
     metalearner: meta.toJSON(),
-    info: { metalearner: 'GLM', metalearner_params: METALEARNER_PARAMS, metalearner_folds: nf },
+    info: { metalearner: 'GLM', metalearner_params: { ...METALEARNER_PARAMS, lambda }, metalearner_folds: nf },
   };
   return { json, holdout: { rows, scores } };
+}
+
+/** Holdout scores (n x K) of metalearners fitted on every fold but the scored one. */
+function crossValidatedScores(fit: (train: Uint32Array) => GLMModel, level: Frame, folds: Int32Array, nf: number, K: number): Float64Array {
+  const n = folds.length;
+  const scores = new Float64Array(n * K);
+  for (let f = 0; f < nf; f++) {
+    const train: number[] = [];
+    const test: number[] = [];
+    for (let i = 0; i < n; i++) (folds[i] === f ? test : train).push(i);
+    if (!test.length) continue;
+    const s = predictionScores(fit(Uint32Array.from(train)).predict(selectRows(level, test)));
+    test.forEach((i, q) => {
+      for (let k = 0; k < K; k++) scores[i * K + k] = s[q * K + k];
+    });
+  }
+  return scores;
+}
+
+/** The metalearner's loss on holdout scores: squared error, or log loss of the true class. */
+function holdoutDeviance(kind: ProblemKind, y: Float64Array, scores: Float64Array, K: number): number {
+  const eps = 1e-15;
+  let d = 0;
+  for (let i = 0; i < y.length; i++) {
+    if (kind === 'regression') d += (scores[i] - y[i]) ** 2;
+    else d -= Math.log(Math.min(1 - eps, Math.max(eps, scores[i * K + y[i]])));
+  }
+  return d;
 }

@@ -81,6 +81,22 @@ function penalty(b: Float64Array, lambda: number, alpha: number): number {
 }
 
 /**
+ * Coordinate descent stops when no coordinate moved the linear predictor by more than this (in
+ * standard deviations: |db_j| sqrt(G_jj)). glmnet stops at G_jj db_j^2 < 1e-7, i.e. about 3e-4;
+ * this is far tighter, yet it ends the slow crawl of near-collinear designs (a stacked ensemble's
+ * metalearner over dozens of similar bases) that a 1e-12 bound kept sweeping thousands of times.
+ */
+const CD_TOLERANCE = 1e-8;
+/**
+ * Sweeps per inner solve. An ill-conditioned quadratic converges at about 1 - 1/condition per
+ * sweep, so a cap bounds its cost; the IRLS loop around it goes on from where the sweeps stopped
+ * (each of its steps is accepted only if the objective falls), so a capped solve is not a wrong
+ * one. On the penguins metalearner (153 near-collinear columns) the cap cost 1e-5 of deviance
+ * and saved two thirds of the time.
+ */
+const CD_MAX_SWEEPS = 500;
+
+/**
  * Minimizes the quadratic (1/2) b'Gb - c'b + penalty by cyclic coordinate descent, in place.
  * G is (p+1) x (p+1) row-major with the intercept first (unpenalized).
  */
@@ -94,7 +110,7 @@ function coordinateDescent(G: Float64Array, c: Float64Array, b: Float64Array, la
     for (let k = 0; k < m; k++) s -= G[j * m + k] * b[k];
     g[j] = s;
   }
-  for (let sweep = 0; sweep < 10_000; sweep++) {
+  for (let sweep = 0; sweep < CD_MAX_SWEEPS; sweep++) {
     let maxMove = 0;
     for (let j = 0; j < m; j++) {
       const gjj = G[j * m + j];
@@ -110,10 +126,12 @@ function coordinateDescent(G: Float64Array, c: Float64Array, b: Float64Array, la
       const d = nb - b[j];
       if (d === 0) continue;
       b[j] = nb;
-      for (let k = 0; k < m; k++) g[k] -= G[k * m + j] * d;
+      // G is symmetric: its row j is column j, read contiguously.
+      const row = j * m;
+      for (let k = 0; k < m; k++) g[k] -= G[row + k] * d;
       maxMove = Math.max(maxMove, Math.abs(d) * Math.sqrt(gjj));
     }
-    if (maxMove < 1e-12) break;
+    if (maxMove < CD_TOLERANCE) break;
   }
 }
 
