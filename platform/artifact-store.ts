@@ -51,9 +51,55 @@ export class ArtifactStore {
     return { storageKey, sizeBytes: size, sha256: hash.digest('hex') };
   }
 
-  /** Moves an existing file (already on this disk) into the store. */
-  async adopt(projectId: string, filename: string, filePath: string): Promise<StoredObject> {
-    return this.put(projectId, filename, fs.createReadStream(filePath));
+  /**
+   * Moves an existing file into the store under `projectId/<uuid>/<filename>` and returns its storage key: a rename
+   * when the file is on the store's file system (a big dataset is not copied), else a copy, after which the
+   * source is removed. Describe it with {@link describe}.
+   */
+  async moveIn(projectId: string, filename: string, filePath: string): Promise<string> {
+    const storageKey = path.posix.join(projectId, randomUUID(), safeName(filename));
+    const finalPath = this.pathOf(storageKey);
+    await fs.promises.mkdir(path.dirname(finalPath), { recursive: true });
+    try {
+      await fs.promises.rename(filePath, finalPath).catch(async (err: NodeJS.ErrnoException) => {
+        if (err.code !== 'EXDEV') throw err;
+        await this.copyInto(filePath, finalPath);
+        await fs.promises.rm(filePath, { force: true });
+      });
+    } catch (err) {
+      this.remove(storageKey);
+      throw err;
+    }
+    return storageKey;
+  }
+
+  /**
+   * Size and SHA-256 of a stored object, read from the store through one reused buffer: a stream's fresh chunk per
+   * read would leave hundreds of MB of garbage buffers counted in the process's RSS until the GC runs.
+   */
+  async describe(storageKey: string): Promise<StoredObject> {
+    const hash = createHash('sha256');
+    const buf = Buffer.allocUnsafe(1 << 20);
+    let size = 0;
+    const fh = await fs.promises.open(this.pathOf(storageKey), 'r');
+    try {
+      for (let n; (n = (await fh.read(buf, 0, buf.length, size)).bytesRead) > 0; size += n) hash.update(buf.subarray(0, n));
+    } finally {
+      await fh.close();
+    }
+    return { storageKey, sizeBytes: size, sha256: hash.digest('hex') };
+  }
+
+  /** Copies across file systems through a temporary name, so `dest` never holds half a file. */
+  private async copyInto(src: string, dest: string): Promise<void> {
+    const tmp = path.join(this.root, 'tmp', randomUUID());
+    try {
+      await fs.promises.copyFile(src, tmp);
+      await fs.promises.rename(tmp, dest);
+    } catch (err) {
+      await fs.promises.rm(tmp, { force: true });
+      throw err;
+    }
   }
 
   exists(storageKey: string): boolean {

@@ -33,17 +33,18 @@ export async function ingestUpload(filePath: string, tmpRoot: string, policy: Pa
 }
 
 /**
- * Copies the staged Parquet into the artifact store while the quality report reads it: the copy (hashing in the
- * event loop) and DuckDB's scan use different cores, so the report adds little to a big upload. If either fails,
- * the stored copy is removed.
+ * Moves the staged Parquet into the artifact store (a rename: the file is not copied), then hashes it while the
+ * quality report reads it: the hash runs on the event loop and DuckDB's scan on its own threads. If either fails,
+ * the stored file is removed.
  */
 async function storeWithQuality(store: ArtifactStore, projectId: string, filename: string, upload: IngestedUpload): Promise<{ stored: StoredObject; quality: QualityReport }> {
+  const storageKey = await store.moveIn(projectId, filename, upload.ingest.parquet_path);
   const [stored, quality] = await Promise.allSettled([
-    store.adopt(projectId, filename, upload.ingest.parquet_path),
-    qualityReport(upload.ingest.parquet_path, upload.policy),
+    store.describe(storageKey),
+    qualityReport(store.pathOf(storageKey), upload.policy),
   ]);
   if (stored.status === 'fulfilled' && quality.status === 'fulfilled') return { stored: stored.value, quality: quality.value };
-  if (stored.status === 'fulfilled') store.remove(stored.value.storageKey);
+  store.remove(storageKey);
   throw stored.status === 'rejected' ? stored.reason : (quality as PromiseRejectedResult).reason;
 }
 

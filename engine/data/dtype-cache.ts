@@ -1,7 +1,8 @@
 /**
  * Remembers the dtypes `ingestFile` inferred for the Parquet it wrote, so the profiling that usually follows
  * in the same process (upload → quality report → analyze) does not rescan the file to infer them again.
- * Entries are keyed by the file's identity (path, inode, size, mtime): a rewritten or moved file misses.
+ * Entries are keyed by the file's identity (device, inode, size, mtime), not its path: a rewritten file misses,
+ * while a file renamed into the artifact store (same inode, same bytes) still hits.
  */
 import { statSync } from 'node:fs';
 import { ColumnInfo } from './dtypes';
@@ -12,7 +13,7 @@ const cache = new Map<string, ColumnInfo[]>();
 function identity(path: string): string | null {
   try {
     const s = statSync(path, { bigint: true });
-    return `${path}\0${s.ino}\0${s.size}\0${s.mtimeNs}`;
+    return `${s.dev}\0${s.ino}\0${s.size}\0${s.mtimeNs}`;
   } catch {
     return null;
   }
