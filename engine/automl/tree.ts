@@ -105,6 +105,20 @@ interface Split {
   CL: number;
 }
 
+/**
+ * A feature's best split while the features of a node are compared: a threshold split carries
+ * only its bin (mask null) and gets its mask if it wins, since allocating a mask for every
+ * feature of every node was a large part of growing deep trees (DRF, depth 20).
+ */
+interface Candidate extends Omit<Split, 'mask'> {
+  mask: Uint8Array | null;
+  /** Threshold splits: bins 0..bin go left; the missing bin as missLeft says, or with the heavier child when the node has no missing rows. */
+  bin: number;
+  nbins: number;
+  hasMissing: boolean;
+  missLeft: boolean;
+}
+
 interface Pending {
   id: number;
   start: number;
@@ -158,6 +172,7 @@ export class TreeLearner {
     this.scratch = inArena?.scratch ?? rowBuffer();
     this.pool = new HistogramPool(data.totalBins * 3);
     this.co = p.countsFromHessian ? 1 : 2;
+    this.featureScratch = new Int32Array(data.features.length);
     this.parts = 2 * this.builder.threads;
     this.lefts = new Int32Array(shared ? new SharedArrayBuffer(4 * this.parts) : new ArrayBuffer(4 * this.parts));
     this.mask = inArena?.mask ?? new Uint8Array(shared ? new SharedArrayBuffer(257) : new ArrayBuffer(257));
@@ -257,16 +272,23 @@ export class TreeLearner {
       b.value[node.id] = Math.fround(this.weight(node.G, node.H) * learningRate);
       leafList.push(node.id, node.start, node.end);
     };
-    while (queue.length) {
-      let pick = 0;
+    // Depthwise: first in, first out, from a moving head (a splice from the front is a copy of the
+    // whole queue, quadratic in the node count of deep trees). Lossguide: the best gain next.
+    let head = 0;
+    while (head < queue.length) {
+      let node: Pending;
       if (p.growPolicy === 'lossguide') {
-        for (let q = 1; q < queue.length; q++) {
+        let pick = head;
+        for (let q = head + 1; q < queue.length; q++) {
           const gq = queue[q].split?.gain ?? -Infinity;
           const gp = queue[pick].split?.gain ?? -Infinity;
           if (gq > gp) pick = q;
         }
-      }
-      const node = queue.splice(pick, 1)[0];
+        node = queue[pick];
+        // The others keep their order (ties go to the earliest queued node).
+        for (let q = pick; q > head; q--) queue[q] = queue[q - 1];
+        queue[head++] = node;
+      } else node = queue[head++];
       const split = node.split;
       if (!split || (p.maxLeaves > 0 && leaves >= p.maxLeaves)) {
         finish(node);
@@ -349,9 +371,9 @@ export class TreeLearner {
 
   private findSplit(node: Pending, hist: Float64Array, levelFeatures: Int32Array, rng: Rng): Split | null {
     const p = this.p;
-    const fs = sampleFeatures(levelFeatures, p.colsampleByNode, p.mtries, rng);
+    const fs = sampleFeatures(levelFeatures, p.colsampleByNode, p.mtries, rng, this.featureScratch);
     const parentScore = this.score(node.G, node.H);
-    let best: Split | null = null;
+    let best: Candidate | null = null;
     for (let k = 0; k < fs.length; k++) {
       const f = fs[k];
       const feat = this.data.features[f];
@@ -365,8 +387,12 @@ export class TreeLearner {
         best = s;
       }
     }
-    return best;
+    if (!best) return null;
+    return { gain: best.gain, feature: best.feature, GL: best.GL, HL: best.HL, CL: best.CL, mask: best.mask ?? thresholdMask(best, node.H) };
   }
+
+  /** Per-node feature draws (findSplit), reused: a node's draw is not kept past its split search. */
+  private readonly featureScratch: Int32Array;
 
   private valid(GL: number, HL: number, CL: number, node: Pending): boolean {
     const p = this.p;
@@ -379,7 +405,7 @@ export class TreeLearner {
     return this.score(GL, HL) + this.score(node.G - GL, node.H - HL) - parentScore;
   }
 
-  private numericSplit(node: Pending, hist: Float64Array, base: number, nbins: number, parentScore: number, rng: Rng): Split | null {
+  private numericSplit(node: Pending, hist: Float64Array, base: number, nbins: number, parentScore: number, rng: Rng): Candidate | null {
     const ms = base + nbins * 3;
     const gm = hist[ms];
     const hm = hist[ms + 1];
@@ -456,7 +482,7 @@ export class TreeLearner {
       }
     }
     if (bestBin < 0) return null;
-    return thresholdSplit(nbins, bestBin, cm > 0, bestMissLeft, node.H, { gain: bestGain, feature: -1, GL: bestGL, HL: bestHL, CL: bestCL });
+    return { gain: bestGain, feature: -1, mask: null, GL: bestGL, HL: bestHL, CL: bestCL, bin: bestBin, nbins, hasMissing: cm > 0, missLeft: bestMissLeft };
   }
 
   /**
@@ -465,7 +491,7 @@ export class TreeLearner {
    * that denominator is not positive), written out without the per-bin calls the general path makes
    * (they were the larger part of the split search's time).
    */
-  private l2Split(node: Pending, hist: Float64Array, base: number, nbins: number, parentScore: number, last: number, hi: number): Split | null {
+  private l2Split(node: Pending, hist: Float64Array, base: number, nbins: number, parentScore: number, last: number, hi: number): Candidate | null {
     const { lambda, minRows, minChildWeight, gamma } = this.p;
     const co = this.co;
     const ms = base + nbins * 3;
@@ -526,10 +552,10 @@ export class TreeLearner {
       }
     }
     if (bestBin < 0) return null;
-    return thresholdSplit(nbins, bestBin, cm > 0, bestMissLeft, H, { gain: bestGain, feature: -1, GL: bestGL, HL: bestHL, CL: bestCL });
+    return { gain: bestGain, feature: -1, mask: null, GL: bestGL, HL: bestHL, CL: bestCL, bin: bestBin, nbins, hasMissing: cm > 0, missLeft: bestMissLeft };
   }
 
-  private categoricalSplit(node: Pending, hist: Float64Array, base: number, nbins: number, parentScore: number, rng: Rng): Split | null {
+  private categoricalSplit(node: Pending, hist: Float64Array, base: number, nbins: number, parentScore: number, rng: Rng): Candidate | null {
     const order = this.order;
     const ratio = this.ratio;
     const co = this.co;
@@ -572,34 +598,40 @@ export class TreeLearner {
     const mask = new Uint8Array(nbins + 1);
     for (let k = 0; k <= bestK; k++) mask[sorted[k]] = 1;
     if (hist[base + nbins * 3 + co] === 0) mask[nbins] = bestHL >= node.H - bestHL ? 1 : 0;
-    return { gain: bestGain, feature: -1, mask, GL: bestGL, HL: bestHL, CL: bestCL };
+    return { gain: bestGain, feature: -1, mask, GL: bestGL, HL: bestHL, CL: bestCL, bin: -1, nbins, hasMissing: false, missLeft: false };
   }
 }
 
 /**
- * The split "bins 0..bin go left" with the missing bin left or right as found (hasMissing), or,
+ * The mask of a threshold split: bins 0..bin go left, the missing bin left or right as found, or,
  * without missing rows in the node, with the heavier child for future missing values.
  */
-function thresholdSplit(nbins: number, bin: number, hasMissing: boolean, missLeft: boolean, nodeH: number, s: Omit<Split, 'mask'>): Split {
-  const mask = new Uint8Array(nbins + 1);
-  for (let b = 0; b <= bin; b++) mask[b] = 1;
-  mask[nbins] = hasMissing ? (missLeft ? 1 : 0) : s.HL >= nodeH - s.HL ? 1 : 0;
-  return { ...s, mask };
+function thresholdMask(c: Candidate, nodeH: number): Uint8Array {
+  const mask = new Uint8Array(c.nbins + 1);
+  for (let b = 0; b <= c.bin; b++) mask[b] = 1;
+  mask[c.nbins] = c.hasMissing ? (c.missLeft ? 1 : 0) : c.HL >= nodeH - c.HL ? 1 : 0;
+  return mask;
 }
 
-/** Draws round(fraction * n) features (at least one), or `count` when count > 0; keeps order. */
-export function sampleFeatures(features: Int32Array, fraction: number, count: number, rng: Rng): Int32Array {
+/**
+ * Draws round(fraction * n) features (at least one), or `count` when count > 0; keeps order. With
+ * `scratch` (at least n long) the draw is made in it and returned as a view of it, valid until the
+ * next draw into the same scratch.
+ */
+export function sampleFeatures(features: Int32Array, fraction: number, count: number, rng: Rng, scratch?: Int32Array): Int32Array {
   const n = features.length;
   const k = count > 0 ? Math.min(n, count) : fraction >= 1 ? n : Math.max(1, Math.round(fraction * n));
   if (k >= n) return features;
-  const picked = Array.from(features);
+  const picked = scratch ? scratch.subarray(0, n) : new Int32Array(n);
+  picked.set(features);
   for (let i = 0; i < k; i++) {
     const j = i + rng.int(n - i);
     const t = picked[i];
     picked[i] = picked[j];
     picked[j] = t;
   }
-  return Int32Array.from(picked.slice(0, k).sort((a, b) => a - b));
+  const drawn = picked.subarray(0, k).sort();
+  return scratch ? drawn : drawn.slice();
 }
 
 /** Accumulates nodes in growable arrays during growth, then freezes them into a Tree. */
