@@ -256,11 +256,27 @@ export class TreeLearner {
     };
     // Uses the real row count (end - start); Pending.C is the count measure histograms carry.
     const splittable = (depth: number, rows: number): boolean => (p.maxDepth === 0 || depth < p.maxDepth) && rows >= 2 * p.minRows && rows >= 2;
+    // Per-node feature draws of at most half the features (DRF's mtries): each node's histogram
+    // covers only its own draw, built from its own rows, with no sibling subtraction (the parent's
+    // histogram lacks the child's features). That builds no more than subtraction would, and the
+    // tiny nodes of deep trees stop paying for every bin of every feature.
+    const drawn = p.mtries > 0 ? Math.min(p.mtries, features.length) : Math.round(p.colsampleByNode * features.length);
+    const perNode = drawn > 0 && 2 * drawn <= features.length;
+    const searchOwn = (node: Pending): void => {
+      const fs = this.drawFeatures(featuresAt(node.depth), rng);
+      const hist = this.pool.acquire();
+      this.builder.build(hist, fs, index, node.start, node.end, grad, hess, this.co === 2);
+      node.split = this.findSplit(node, hist, fs, rng);
+      this.pool.release(hist);
+    };
     const root: Pending = { id: b.add(H, n, this.weight(G, H) * learningRate), start: 0, end: n, depth: 0, G, H, C: this.co === 2 ? n : H, hist: null, split: null };
     if (splittable(0, n)) {
-      root.hist = this.pool.acquire();
-      this.builder.build(root.hist, features, index, 0, n, grad, hess, this.co === 2);
-      root.split = this.findSplit(root, root.hist, featuresAt(0), rng);
+      if (perNode) searchOwn(root);
+      else {
+        root.hist = this.pool.acquire();
+        this.builder.build(root.hist, features, index, 0, n, grad, hess, this.co === 2);
+        root.split = this.findSplit(root, root.hist, this.drawFeatures(featuresAt(0), rng), rng);
+      }
     }
     const queue: Pending[] = [root];
     const leafList: number[] = [];
@@ -312,7 +328,10 @@ export class TreeLearner {
       const R: Pending = { id: rid, start: mid, end: node.end, depth: node.depth + 1, G: GR, H: HR, C: CR, hist: null, split: null };
       const canL = splittable(L.depth, L.end - L.start);
       const canR = splittable(R.depth, R.end - R.start);
-      if ((canL || canR) && node.hist) {
+      if (perNode) {
+        if (canL) searchOwn(L);
+        if (canR) searchOwn(R);
+      } else if ((canL || canR) && node.hist) {
         const small = L.end - L.start <= R.end - R.start ? L : R;
         const large = small === L ? R : L;
         const smallHist = this.pool.acquire();
@@ -322,8 +341,8 @@ export class TreeLearner {
         large.hist = node.hist;
         node.hist = null;
         const fs = featuresAt(L.depth);
-        if (canL) L.split = this.findSplit(L, L.hist as Float64Array, fs, rng);
-        if (canR) R.split = this.findSplit(R, R.hist as Float64Array, fs, rng);
+        if (canL) L.split = this.findSplit(L, L.hist as Float64Array, this.drawFeatures(fs, rng), rng);
+        if (canR) R.split = this.findSplit(R, R.hist as Float64Array, this.drawFeatures(fs, rng), rng);
       } else if (node.hist) {
         this.pool.release(node.hist);
         node.hist = null;
@@ -369,9 +388,13 @@ export class TreeLearner {
     return l;
   }
 
-  private findSplit(node: Pending, hist: Float64Array, levelFeatures: Int32Array, rng: Rng): Split | null {
-    const p = this.p;
-    const fs = sampleFeatures(levelFeatures, p.colsampleByNode, p.mtries, rng, this.featureScratch);
+  /** The node's features: a per-node draw (mtries, colsample_bynode) from the level's, into featureScratch. */
+  private drawFeatures(levelFeatures: Int32Array, rng: Rng): Int32Array {
+    return sampleFeatures(levelFeatures, this.p.colsampleByNode, this.p.mtries, rng, this.featureScratch);
+  }
+
+  /** The best split of a node over features `fs` (its draw, see drawFeatures), or null. */
+  private findSplit(node: Pending, hist: Float64Array, fs: Int32Array, rng: Rng): Split | null {
     const parentScore = this.score(node.G, node.H);
     let best: Candidate | null = null;
     for (let k = 0; k < fs.length; k++) {
