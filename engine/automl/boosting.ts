@@ -126,10 +126,10 @@ function boost(d: TrainingData, cfg: BoostingConfig, learner: TreeLearner): Tree
         }
       }
       if (sample !== rows) {
-        for (const r of rows) if (!inSample[r]) margins[r * K + k] += tree.value[leafOfBinnedRow(tree, grown.masks, binned, r)];
+        for (const r of rows) if (!inSample[r]) margins[r * K + k] += tree.value[leafOfBinnedRow(tree, grown.routes, binned, r)];
       }
       trees[k].push(tree);
-      valid?.add(tree, grown.masks, k, 1);
+      valid?.add(tree, grown.routes, k, 1);
     }
     const last = iter === cfg.ntrees - 1;
     if (!last && (iter + 1) % cfg.scoreInterval !== 0) continue;

@@ -110,8 +110,8 @@ function grow(data: TrainingData, p: Required<DRFParams>, learner: TreeLearner, 
       for (const r of sample) g[r] = kind === 'multiclass' ? -(y[r] === k ? 1 : 0) : -y[r];
       const grown = learner.grow(sample, g, h, treeFeatures, rng, 1);
       trees[k].push(grown.tree);
-      for (const r of rows) if (!inBag[r]) oobSum[r * K + k] += grown.tree.value[leafOfBinnedRow(grown.tree, grown.masks, binned, r)];
-      valid?.add(grown.tree, grown.masks, k, 1);
+      for (const r of rows) if (!inBag[r]) oobSum[r * K + k] += grown.tree.value[leafOfBinnedRow(grown.tree, grown.routes, binned, r)];
+      valid?.add(grown.tree, grown.routes, k, 1);
     }
     for (const r of rows) if (!inBag[r]) oobCount[r]++;
     const last = iter === p.ntrees - 1;

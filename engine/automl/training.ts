@@ -7,7 +7,7 @@ import { BinnedData, binFrame } from './binning';
 import { Frame, Target } from './frame';
 import { binarySummary, multiclassMetrics, regressionMetrics, DevianceKind } from './metrics';
 import { FeatureMatrix, FeatureSpec, Link, marginsToProbabilities, toFeatureMatrix } from './model';
-import { Tree, leafOfBinnedRow, leafOfRow } from './tree';
+import { BinRoutes, Tree, leafOfBinnedRow, leafOfRow } from './tree';
 
 /** What every trainer takes. Bin once with binFrame() and pass `binned` to share it across models and folds. */
 export interface TrainingData {
@@ -87,7 +87,7 @@ export class ValidationMargins {
   }
 
   /** Adds scale * tree output to output k. */
-  add(tree: Tree, masks: (Uint8Array | null)[], k: number, scale: number): void {
+  add(tree: Tree, routes: BinRoutes, k: number, scale: number): void {
     const K = this.K;
     const n = this.y.length;
     if (this.matrix) {
@@ -98,7 +98,7 @@ export class ValidationMargins {
       }
     } else {
       const vr = this.d.validRows as Uint32Array;
-      for (let i = 0; i < n; i++) this.margins[i * K + k] += scale * tree.value[leafOfBinnedRow(tree, masks, this.binned, vr[i])];
+      for (let i = 0; i < n; i++) this.margins[i * K + k] += scale * tree.value[leafOfBinnedRow(tree, routes, this.binned, vr[i])];
     }
   }
 }

@@ -110,7 +110,7 @@ describe('TreeLearner', () => {
   const grow = (p: Partial<TreeParams>, lr = 1) => new TreeLearner(b, { ...DEFAULT_TREE_PARAMS, lambda: 0, minChildWeight: 0, ...p }).grow(allRows(2000), g, h, features, new Rng(1), lr);
 
   it('leaves partition the rows and hold Newton weights; binned and raw traversal agree', () => {
-    const { tree, leaves, index, masks } = grow({ maxDepth: 5, lambda: 2 }, 0.5);
+    const { tree, leaves, index, routes } = grow({ maxDepth: 5, lambda: 2 }, 0.5);
     const seen = new Uint8Array(2000);
     const x = d.features.columns.map((c: Column) => (c.kind === 'numeric' ? c.values : Float64Array.from(c.kind === 'categorical' ? c.codes : [])));
     for (let q = 0; q < leaves.length; q += 3) {
@@ -121,7 +121,7 @@ describe('TreeLearner', () => {
         expect(seen[r]).toBe(0);
         seen[r] = 1;
         G += g[r];
-        expect(leafOfBinnedRow(tree, masks, b, r)).toBe(node);
+        expect(leafOfBinnedRow(tree, routes, b, r)).toBe(node);
         expect(leafOfRow(tree, Float64Array.from(x, (col) => col[r]))).toBe(node);
       }
       expect(tree.count[node]).toBe(end - start);
@@ -276,7 +276,7 @@ describe('parallel histograms', () => {
       for (let q = 0; q < grown.leaves.length; q += 3) {
         const [node, start, end] = [grown.leaves[q], grown.leaves[q + 1], grown.leaves[q + 2]];
         for (let i = start; i < end; i++) {
-          if (leafOfBinnedRow(grown.tree, grown.masks, b, grown.index[i]) !== node) wrong++;
+          if (leafOfBinnedRow(grown.tree, grown.routes, b, grown.index[i]) !== node) wrong++;
           if (i > start && grown.index[i] <= grown.index[i - 1]) wrong++;
         }
         covered += end - start;

@@ -95,26 +95,29 @@ export const DEFAULT_TREE_PARAMS: TreeParams = {
   countsFromHessian: false,
 };
 
+/**
+ * A node's split. A threshold split is its bin and where missing values go, with no mask: allocating
+ * (and later scanning) a mask per node was a large part of growing deep trees (DRF, depth 20, has
+ * a node per 2-3 rows). A category-set split carries its mask.
+ */
 interface Split {
   gain: number;
   feature: number;
-  /** goLeft[bin] for every bin of the feature, the missing bin included. */
-  mask: Uint8Array;
+  /** Category-set splits: goLeft[bin] for every bin of the feature, the missing bin included; null for threshold splits. */
+  mask: Uint8Array | null;
+  /** Threshold splits: bins 0..bin go left. */
+  bin: number;
+  /** Threshold splits: 1 when the missing bin goes left. */
+  defaultLeft: number;
   GL: number;
   HL: number;
   CL: number;
 }
 
-/**
- * A feature's best split while the features of a node are compared: a threshold split carries
- * only its bin (mask null) and gets its mask if it wins, since allocating a mask for every
- * feature of every node was a large part of growing deep trees (DRF, depth 20).
- */
-interface Candidate extends Omit<Split, 'mask'> {
-  mask: Uint8Array | null;
-  /** Threshold splits: bins 0..bin go left; the missing bin as missLeft says, or with the heavier child when the node has no missing rows. */
-  bin: number;
+/** A feature's best split while the features of a node are compared. */
+interface Candidate extends Omit<Split, 'defaultLeft'> {
   nbins: number;
+  /** Threshold splits: whether the node has missing rows, and whether they go left (without any, they follow the heavier child). */
   hasMissing: boolean;
   missLeft: boolean;
 }
@@ -131,11 +134,19 @@ interface Pending {
   split: Split | null;
 }
 
+/** How binned rows traverse a grown tree (see leafOfBinnedRow). */
+export interface BinRoutes {
+  /** Threshold nodes: the last bin that goes left (missing values follow tree.defaultLeft); -1 elsewhere. */
+  bin: Int32Array;
+  /** Category-set nodes: goLeft over bins, the missing bin included; null elsewhere. */
+  masks: (Uint8Array | null)[];
+}
+
 /** A grown tree plus what the trainer needs to update training predictions cheaply. */
 export interface GrownTree {
   tree: Tree;
-  /** goLeft mask over bins for each internal node (null for leaves): traversal of binned rows. */
-  masks: (Uint8Array | null)[];
+  /** Traversal of binned rows. */
+  routes: BinRoutes;
   /** Leaves as (node, start, end) triples over `index`. */
   leaves: Int32Array;
   /** The permuted row index; leaf ranges refer to it. Valid until the next grow(). */
@@ -280,7 +291,6 @@ export class TreeLearner {
     }
     const queue: Pending[] = [root];
     const leafList: number[] = [];
-    const masks: (Uint8Array | null)[] = [];
     let leaves = 1;
     const finish = (node: Pending): void => {
       if (node.hist) this.pool.release(node.hist);
@@ -310,7 +320,8 @@ export class TreeLearner {
         finish(node);
         continue;
       }
-      const mid = this.partition(node.start, node.end, split.feature, split.mask);
+      this.loadMask(split);
+      const mid = this.partition(node.start, node.end, split.feature);
       if (mid === node.start || mid === node.end) {
         // Rounding in subtracted histograms can make an empty side look non-empty; keep a leaf.
         finish(node);
@@ -321,8 +332,7 @@ export class TreeLearner {
       const CR = node.C - split.CL;
       const lid = b.add(split.HL, mid - node.start, this.weight(split.GL, split.HL) * learningRate);
       const rid = b.add(HR, node.end - mid, this.weight(GR, HR) * learningRate);
-      b.setSplit(node.id, split.feature, split.mask, lid, rid, split.gain);
-      masks[node.id] = split.mask;
+      b.setSplit(node.id, split, lid, rid);
       leaves++;
       const L: Pending = { id: lid, start: node.start, end: mid, depth: node.depth + 1, G: split.GL, H: split.HL, C: split.CL, hist: null, split: null };
       const R: Pending = { id: rid, start: mid, end: node.end, depth: node.depth + 1, G: GR, H: HR, C: CR, hist: null, split: null };
@@ -353,8 +363,20 @@ export class TreeLearner {
       }
     }
     const tree = b.finish(this.data);
-    while (masks.length < tree.feature.length) masks.push(null);
-    return { tree, masks, leaves: Int32Array.from(leafList), index };
+    return { tree, routes: b.routes(), leaves: Int32Array.from(leafList), index };
+  }
+
+  /** Writes the split's goLeft table over bins into the mask the partition reads (helpers and kernel included). */
+  private loadMask(split: Split): void {
+    const mask = this.mask;
+    if (split.mask) {
+      mask.set(split.mask);
+      return;
+    }
+    const nbins = this.data.features[split.feature].nbins;
+    mask.fill(1, 0, split.bin + 1);
+    mask.fill(0, split.bin + 1, nbins);
+    mask[nbins] = split.defaultLeft;
   }
 
   /**
@@ -362,7 +384,7 @@ export class TreeLearner {
    * so histogram passes read the row-major bins at increasing addresses, which the hardware
    * prefetcher handles far better than the scattered order an in-place swap partition leaves.
    */
-  private partition(start: number, end: number, feature: number, mask: Uint8Array): number {
+  private partition(start: number, end: number, feature: number): number {
     const index = this.index;
     const scratch = this.scratch;
     const bins = this.data.features[feature].bins;
@@ -370,7 +392,6 @@ export class TreeLearner {
     if (this.builder.threads > 1 && n >= PARALLEL_PARTITION_MIN_ROWS) {
       // Each part is partitioned on its own, then the parts' lefts and rights are joined in part
       // order: the same permutation as one pass over the whole range.
-      this.mask.set(mask);
       const { parts, lefts } = this;
       this.builder.runParts(JOB_PARTITION, parts, [start, end, feature], (c) => {
         const [a, b] = partRange(n, parts, c);
@@ -379,10 +400,8 @@ export class TreeLearner {
       return mergePartitionParts(index, scratch, start, end, parts, lefts);
     }
     let left: number;
-    if (this.kernelPartition) {
-      this.mask.set(mask);
-      left = this.builder.partitionRows(feature, start, end);
-    } else left = partitionPart(index, scratch, bins, mask, start, end);
+    if (this.kernelPartition) left = this.builder.partitionRows(feature, start, end);
+    else left = partitionPart(index, scratch, bins, this.mask, start, end);
     const l = start + left;
     index.set(scratch.subarray(start, start + (end - l)), l);
     return l;
@@ -411,7 +430,9 @@ export class TreeLearner {
       }
     }
     if (!best) return null;
-    return { gain: best.gain, feature: best.feature, GL: best.GL, HL: best.HL, CL: best.CL, mask: best.mask ?? thresholdMask(best, node.H) };
+    // A threshold split of a node without missing rows sends future missing values with the heavier child.
+    const defaultLeft = best.hasMissing ? (best.missLeft ? 1 : 0) : best.HL >= node.H - best.HL ? 1 : 0;
+    return { gain: best.gain, feature: best.feature, GL: best.GL, HL: best.HL, CL: best.CL, mask: best.mask, bin: best.bin, defaultLeft };
   }
 
   /** Per-node feature draws (findSplit), reused: a node's draw is not kept past its split search. */
@@ -626,17 +647,6 @@ export class TreeLearner {
 }
 
 /**
- * The mask of a threshold split: bins 0..bin go left, the missing bin left or right as found, or,
- * without missing rows in the node, with the heavier child for future missing values.
- */
-function thresholdMask(c: Candidate, nodeH: number): Uint8Array {
-  const mask = new Uint8Array(c.nbins + 1);
-  for (let b = 0; b <= c.bin; b++) mask[b] = 1;
-  mask[c.nbins] = c.hasMissing ? (c.missLeft ? 1 : 0) : c.HL >= nodeH - c.HL ? 1 : 0;
-  return mask;
-}
-
-/**
  * Draws round(fraction * n) features (at least one), or `count` when count > 0; keeps order. With
  * `scratch` (at least n long) the draw is made in it and returned as a view of it, valid until the
  * next draw into the same scratch.
@@ -661,6 +671,8 @@ export function sampleFeatures(features: Int32Array, fraction: number, count: nu
 class TreeBuilder {
   feature: number[] = [];
   masks: (Uint8Array | null)[] = [];
+  bin: number[] = [];
+  defaultLeft: number[] = [];
   left: number[] = [];
   right: number[] = [];
   value: number[] = [];
@@ -671,6 +683,8 @@ class TreeBuilder {
   add(H: number, C: number, value: number): number {
     this.feature.push(-1);
     this.masks.push(null);
+    this.bin.push(-1);
+    this.defaultLeft.push(0);
     this.left.push(-1);
     this.right.push(-1);
     this.value.push(value);
@@ -680,12 +694,21 @@ class TreeBuilder {
     return this.feature.length - 1;
   }
 
-  setSplit(id: number, feature: number, mask: Uint8Array, l: number, r: number, gain: number): void {
-    this.feature[id] = feature;
-    this.masks[id] = mask;
+  setSplit(id: number, split: Split, l: number, r: number): void {
+    this.feature[id] = split.feature;
+    this.masks[id] = split.mask;
+    if (!split.mask) {
+      this.bin[id] = split.bin;
+      this.defaultLeft[id] = split.defaultLeft;
+    }
     this.left[id] = l;
     this.right[id] = r;
-    this.gain[id] = gain;
+    this.gain[id] = split.gain;
+  }
+
+  /** The binned-row traversal; after finish(), which may flip category masks along with their children. */
+  routes(): BinRoutes {
+    return { bin: Int32Array.from(this.bin), masks: this.masks };
   }
 
   /** Converts bin masks into raw thresholds and category sets. */
@@ -709,16 +732,15 @@ class TreeBuilder {
     const codes: number[] = [];
     for (let i = 0; i < n; i++) {
       const f = this.feature[i];
-      const mask = this.masks[i];
-      if (f < 0 || !mask) continue;
+      if (f < 0) continue;
       const feat = data.features[f];
-      t.defaultLeft[i] = mask[feat.nbins];
-      if (feat.kind === 'numeric') {
-        let b = 0;
-        while (b + 1 < feat.nbins && mask[b + 1]) b++;
-        t.threshold[i] = feat.upper[b];
+      const mask = this.masks[i];
+      if (!mask) {
+        t.defaultLeft[i] = this.defaultLeft[i];
+        t.threshold[i] = feat.upper[this.bin[i]];
         continue;
       }
+      t.defaultLeft[i] = mask[feat.nbins];
       t.categorical[i] = 1;
       const leftSet: number[] = [];
       const rightSet: number[] = [];
@@ -743,12 +765,15 @@ class TreeBuilder {
   }
 }
 
-/** Leaf reached by a binned training row, using the growth-time bin masks. */
-export function leafOfBinnedRow(tree: Tree, masks: (Uint8Array | null)[], data: BinnedData, row: number): number {
+/** Leaf reached by a binned training row, using the growth-time routes. */
+export function leafOfBinnedRow(tree: Tree, routes: BinRoutes, data: BinnedData, row: number): number {
   let node = 0;
   while (tree.feature[node] >= 0) {
-    const mask = masks[node] as Uint8Array;
-    node = mask[data.features[tree.feature[node]].bins[row]] ? tree.left[node] : tree.right[node];
+    const feat = data.features[tree.feature[node]];
+    const bin = feat.bins[row];
+    const last = routes.bin[node];
+    const left = last >= 0 ? (bin === feat.nbins ? tree.defaultLeft[node] === 1 : bin <= last) : (routes.masks[node] as Uint8Array)[bin] === 1;
+    node = left ? tree.left[node] : tree.right[node];
   }
   return node;
 }
