@@ -172,8 +172,12 @@ export class TreeLearner {
   private readonly order = new Int32Array(256);
   private readonly ratio = new Float64Array(256);
 
-  /** nthreads > 1 builds the histograms of large nodes on that many threads. Call dispose() when done. */
-  constructor(private readonly data: BinnedData, private readonly p: TreeParams, nthreads = 1) {
+  /**
+   * nthreads > 1 builds the histograms of large nodes on that many threads. Nodes of at most
+   * smallNodeRows rows that search their own feature draw gather their bins from their rows (0: never;
+   * the trees are the same either way). Call dispose() when done.
+   */
+  constructor(private readonly data: BinnedData, private readonly p: TreeParams, nthreads = 1, private readonly smallNodeRows = SMALL_NODE_ROWS) {
     this.builder = new HistogramBuilder(data, nthreads);
     const shared = this.builder.threads > 1;
     const rowBuffer = (): Uint32Array => new Uint32Array(shared ? new SharedArrayBuffer(Math.max(8, 4 * data.nrows)) : new ArrayBuffer(4 * data.nrows), 0, data.nrows);
@@ -184,6 +188,7 @@ export class TreeLearner {
     this.pool = new HistogramPool(data.totalBins * 3);
     this.co = p.countsFromHessian ? 1 : 2;
     this.featureScratch = new Int32Array(data.features.length);
+    this.nodeBins = new NodeBins();
     this.parts = 2 * this.builder.threads;
     this.lefts = new Int32Array(shared ? new SharedArrayBuffer(4 * this.parts) : new ArrayBuffer(4 * this.parts));
     this.mask = inArena?.mask ?? new Uint8Array(shared ? new SharedArrayBuffer(257) : new ArrayBuffer(257));
@@ -249,6 +254,8 @@ export class TreeLearner {
     const index = this.index;
     index.set(rows);
     this.builder.loadGradients(grad, hess);
+    this.rowGrad = grad;
+    this.rowHess = hess;
     const b = new TreeBuilder();
     let G = 0;
     let H = 0;
@@ -275,6 +282,10 @@ export class TreeLearner {
     const perNode = drawn > 0 && 2 * drawn <= features.length;
     const searchOwn = (node: Pending): void => {
       const fs = this.drawFeatures(featuresAt(node.depth), rng);
+      if (node.end - node.start <= this.smallNodeRows) {
+        node.split = this.findSplit(node, null, fs, rng);
+        return;
+      }
       const hist = this.pool.acquire();
       this.builder.build(hist, fs, index, node.start, node.end, grad, hess, this.co === 2);
       node.split = this.findSplit(node, hist, fs, rng);
@@ -412,18 +423,20 @@ export class TreeLearner {
     return sampleFeatures(levelFeatures, this.p.colsampleByNode, this.p.mtries, rng, this.featureScratch);
   }
 
-  /** The best split of a node over features `fs` (its draw, see drawFeatures), or null. */
-  private findSplit(node: Pending, hist: Float64Array, fs: Int32Array, rng: Rng): Split | null {
+  /**
+   * The best split of a node over features `fs` (its draw, see drawFeatures), or null. With `hist`
+   * null the node's bins are gathered from its rows (a node of at most SMALL_NODE_ROWS rows).
+   */
+  private findSplit(node: Pending, hist: Float64Array | null, fs: Int32Array, rng: Rng): Split | null {
     const parentScore = this.score(node.G, node.H);
+    const nb = this.nodeBins;
     let best: Candidate | null = null;
     for (let k = 0; k < fs.length; k++) {
       const f = fs[k];
       const feat = this.data.features[f];
-      const base = this.data.offsets[f] * 3;
-      const s =
-        feat.kind === 'numeric'
-          ? this.numericSplit(node, hist, base, feat.nbins, parentScore, rng)
-          : this.categoricalSplit(node, hist, base, feat.nbins, parentScore, rng);
+      if (hist) nb.fromHistogram(hist, this.data.offsets[f] * 3, feat.nbins, this.co);
+      else nb.fromRows(feat.bins, feat.nbins, this.index, node.start, node.end, this.rowGrad, this.rowHess, this.co === 2);
+      const s = feat.kind === 'numeric' ? this.numericSplit(node, nb, parentScore, rng) : this.categoricalSplit(node, nb, parentScore, rng);
       if (s && s.gain > (best ? best.gain : 0)) {
         s.feature = f;
         best = s;
@@ -437,6 +450,11 @@ export class TreeLearner {
 
   /** Per-node feature draws (findSplit), reused: a node's draw is not kept past its split search. */
   private readonly featureScratch: Int32Array;
+  /** The bins of the feature findSplit is looking at. */
+  private readonly nodeBins: NodeBins;
+  /** The gradients and hessians of the tree being grown (for nodes that gather their bins from their rows). */
+  private rowGrad: Float64Array = new Float64Array(0);
+  private rowHess: Float64Array = new Float64Array(0);
 
   private valid(GL: number, HL: number, CL: number, node: Pending): boolean {
     const p = this.p;
@@ -449,21 +467,12 @@ export class TreeLearner {
     return this.score(GL, HL) + this.score(node.G - GL, node.H - HL) - parentScore;
   }
 
-  private numericSplit(node: Pending, hist: Float64Array, base: number, nbins: number, parentScore: number, rng: Rng): Candidate | null {
-    const ms = base + nbins * 3;
-    const gm = hist[ms];
-    const hm = hist[ms + 1];
-    const co = this.co;
-    const cm = hist[ms + co];
-    let lo = -1;
-    let hi = -1;
-    for (let b = 0; b < nbins; b++) {
-      if (hist[base + b * 3 + co] > 0) {
-        if (lo < 0) lo = b;
-        hi = b;
-      }
-    }
+  private numericSplit(node: Pending, nb: NodeBins, parentScore: number, rng: Rng): Candidate | null {
+    const { lo, hi, gm, hm, cm, m, bin, src, base, co, nbins } = nb;
     if (lo < 0) return null;
+    // With missing rows present the last non-empty bin is a candidate too: "all values vs missing".
+    const last = cm > 0 ? hi : hi - 1;
+    if (!this.p.randomSplits && this.p.alpha === 0 && !(this.p.maxDeltaStep > 0)) return this.l2Split(node, nb, parentScore, last);
     let bestGain = this.p.gamma;
     let bestBin = -1;
     let bestMissLeft = false;
@@ -473,9 +482,9 @@ export class TreeLearner {
     const consider = (b: number, GL: number, HL: number, CL: number): void => {
       // Missing right (also the only option when there are no missing rows), then missing left.
       if (this.valid(GL, HL, CL, node)) {
-        const g = this.gainOf(GL, HL, node, parentScore);
-        if (g > bestGain) {
-          bestGain = g;
+        const gain = this.gainOf(GL, HL, node, parentScore);
+        if (gain > bestGain) {
+          bestGain = gain;
           bestBin = b;
           bestMissLeft = false;
           bestGL = GL;
@@ -484,9 +493,9 @@ export class TreeLearner {
         }
       }
       if (cm > 0 && b < hi && this.valid(GL + gm, HL + hm, CL + cm, node)) {
-        const g = this.gainOf(GL + gm, HL + hm, node, parentScore);
-        if (g > bestGain) {
-          bestGain = g;
+        const gain = this.gainOf(GL + gm, HL + hm, node, parentScore);
+        if (gain > bestGain) {
+          bestGain = gain;
           bestBin = b;
           bestMissLeft = true;
           bestGL = GL + gm;
@@ -495,34 +504,27 @@ export class TreeLearner {
         }
       }
     };
-    // With missing rows present the last non-empty bin is a candidate too: "all values vs missing".
-    const last = cm > 0 ? hi : hi - 1;
-    if (!this.p.randomSplits && this.p.alpha === 0 && !(this.p.maxDeltaStep > 0)) {
-      return this.l2Split(node, hist, base, nbins, parentScore, last, hi);
-    }
+    let GL = 0;
+    let HL = 0;
+    let CL = 0;
     if (this.p.randomSplits) {
       if (last < lo) return null;
       const cut = lo + rng.int(last - lo + 1);
-      let GL = 0;
-      let HL = 0;
-      let CL = 0;
-      for (let b = 0; b <= cut; b++) {
-        GL += hist[base + b * 3];
-        HL += hist[base + b * 3 + 1];
-        CL += hist[base + b * 3 + co];
+      for (let i = 0; i < m && bin[i] <= cut; i++) {
+        const s = base + 3 * bin[i];
+        GL += src[s];
+        HL += src[s + 1];
+        CL += src[s + co];
       }
       consider(cut, GL, HL, CL);
     } else {
-      let GL = 0;
-      let HL = 0;
-      let CL = 0;
-      for (let b = 0; b <= last; b++) {
-        const s = base + b * 3;
-        if (hist[s + co] === 0) continue;
-        GL += hist[s];
-        HL += hist[s + 1];
-        CL += hist[s + co];
-        consider(b, GL, HL, CL);
+      for (let i = 0; i < m && bin[i] <= last; i++) {
+        const s = base + 3 * bin[i];
+        if (src[s + co] === 0) continue;
+        GL += src[s];
+        HL += src[s + 1];
+        CL += src[s + co];
+        consider(bin[i], GL, HL, CL);
       }
     }
     if (bestBin < 0) return null;
@@ -535,17 +537,13 @@ export class TreeLearner {
    * that denominator is not positive), written out without the per-bin calls the general path makes
    * (they were the larger part of the split search's time).
    */
-  private l2Split(node: Pending, hist: Float64Array, base: number, nbins: number, parentScore: number, last: number, hi: number): Candidate | null {
+  private l2Split(node: Pending, nb: NodeBins, parentScore: number, last: number): Candidate | null {
     const { lambda, minRows, minChildWeight, gamma } = this.p;
-    const co = this.co;
-    const ms = base + nbins * 3;
-    const gm = hist[ms];
-    const hm = hist[ms + 1];
-    const cm = hist[ms + co];
+    const { hi, gm, hm, cm, m, bin, src, base, co, nbins } = nb;
     const { G, H, C } = node;
-    const sc = (g: number, h: number): number => {
-      const d = h + lambda;
-      return d <= 0 ? 0 : (g * g) / d;
+    const sc = (gs: number, hs: number): number => {
+      const d = hs + lambda;
+      return d <= 0 ? 0 : (gs * gs) / d;
     };
     let bestGain = gamma;
     let bestBin = -1;
@@ -556,19 +554,21 @@ export class TreeLearner {
     let GL = 0;
     let HL = 0;
     let CL = 0;
-    for (let b = 0; b <= last; b++) {
-      const s = base + b * 3;
-      const cb = hist[s + co];
+    for (let i = 0; i < m; i++) {
+      const b = bin[i];
+      if (b > last) break;
+      const s = base + 3 * b;
+      const cb = src[s + co];
       if (cb === 0) continue;
-      GL += hist[s];
-      HL += hist[s + 1];
+      GL += src[s];
+      HL += src[s + 1];
       CL += cb;
       let CR = C - CL;
       let HR = H - HL;
       if (CL >= minRows && CR >= minRows && CL > 0 && CR > 0 && HL >= minChildWeight && HR >= minChildWeight) {
-        const g = sc(GL, HL) + sc(G - GL, HR) - parentScore;
-        if (g > bestGain) {
-          bestGain = g;
+        const gain = sc(GL, HL) + sc(G - GL, HR) - parentScore;
+        if (gain > bestGain) {
+          bestGain = gain;
           bestBin = b;
           bestMissLeft = false;
           bestGL = GL;
@@ -583,9 +583,9 @@ export class TreeLearner {
         CR = C - cl;
         HR = H - hl;
         if (cl >= minRows && CR >= minRows && cl > 0 && CR > 0 && hl >= minChildWeight && HR >= minChildWeight) {
-          const g = sc(gl, hl) + sc(G - gl, HR) - parentScore;
-          if (g > bestGain) {
-            bestGain = g;
+          const gain = sc(gl, hl) + sc(G - gl, HR) - parentScore;
+          if (gain > bestGain) {
+            bestGain = gain;
             bestBin = b;
             bestMissLeft = true;
             bestGL = gl;
@@ -599,20 +599,29 @@ export class TreeLearner {
     return { gain: bestGain, feature: -1, mask: null, GL: bestGL, HL: bestHL, CL: bestCL, bin: bestBin, nbins, hasMissing: cm > 0, missLeft: bestMissLeft };
   }
 
-  private categoricalSplit(node: Pending, hist: Float64Array, base: number, nbins: number, parentScore: number, rng: Rng): Candidate | null {
+  private categoricalSplit(node: Pending, nb: NodeBins, parentScore: number, rng: Rng): Candidate | null {
     const order = this.order;
     const ratio = this.ratio;
-    const co = this.co;
+    const { nbins, cm } = nb;
+    const catSmooth = this.p.catSmooth;
+    // Missing values are a level of their own here, after every real one.
     let m = 0;
-    for (let b = 0; b <= nbins; b++) {
-      const s = base + b * 3;
-      if (hist[s + co] > 0) {
-        order[m++] = b;
-        ratio[b] = hist[s] / (hist[s + 1] + this.p.catSmooth);
+    const { src, base, co } = nb;
+    const at = (i: number): number => base + 3 * nb.bin[i];
+    for (let i = 0; i < nb.m; i++) {
+      if (src[at(i) + co] > 0) {
+        order[m++] = i;
+        ratio[i] = src[at(i)] / (src[at(i) + 1] + catSmooth);
       }
+    }
+    const missing = nb.m;
+    if (cm > 0) {
+      order[m++] = missing;
+      ratio[missing] = nb.gm / (nb.hm + catSmooth);
     }
     if (m < 2) return null;
     const sorted = Array.from(order.subarray(0, m)).sort((a, b) => ratio[a] - ratio[b] || a - b);
+    const binOf = (i: number): number => (i === missing ? nbins : nb.bin[i]);
     let bestGain = this.p.gamma;
     let bestK = -1;
     let bestGL = 0;
@@ -623,15 +632,15 @@ export class TreeLearner {
     let CL = 0;
     const cut = this.p.randomSplits ? rng.int(m - 1) : -1;
     for (let k = 0; k < m - 1; k++) {
-      const s = base + sorted[k] * 3;
-      GL += hist[s];
-      HL += hist[s + 1];
-      CL += hist[s + co];
+      const i = sorted[k];
+      GL += i === missing ? nb.gm : src[at(i)];
+      HL += i === missing ? nb.hm : src[at(i) + 1];
+      CL += i === missing ? cm : src[at(i) + co];
       if (cut >= 0 && k !== cut) continue;
       if (!this.valid(GL, HL, CL, node)) continue;
-      const g = this.gainOf(GL, HL, node, parentScore);
-      if (g > bestGain) {
-        bestGain = g;
+      const gain = this.gainOf(GL, HL, node, parentScore);
+      if (gain > bestGain) {
+        bestGain = gain;
         bestK = k;
         bestGL = GL;
         bestHL = HL;
@@ -640,9 +649,118 @@ export class TreeLearner {
     }
     if (bestK < 0) return null;
     const mask = new Uint8Array(nbins + 1);
-    for (let k = 0; k <= bestK; k++) mask[sorted[k]] = 1;
-    if (hist[base + nbins * 3 + co] === 0) mask[nbins] = bestHL >= node.H - bestHL ? 1 : 0;
+    for (let k = 0; k <= bestK; k++) mask[binOf(sorted[k])] = 1;
+    if (cm === 0) mask[nbins] = bestHL >= node.H - bestHL ? 1 : 0;
     return { gain: bestGain, feature: -1, mask, GL: bestGL, HL: bestHL, CL: bestCL, bin: -1, nbins, hasMissing: false, missLeft: false };
+  }
+}
+
+/** Nodes of at most this many rows gather their bins from their rows instead of building a histogram. */
+export const SMALL_NODE_ROWS = 64;
+
+/**
+ * One feature's bins in a node, ascending, the missing bin apart: what the split scans read. From a
+ * histogram it lists the bins with any non-zero sum (the scans skip or add nothing for the others)
+ * and reads their sums in place; a small node's sums are gathered from its rows into a buffer of its
+ * own, in row order within each bin, which adds up exactly as the histogram kernel does. So both give
+ * the same splits, and the scans cost the node's distinct bins, not the feature's 256.
+ */
+export class NodeBins {
+  nbins = 0;
+  /** The listed bins, bin[0..m), ascending. Bin b's gradient, hessian and count sums are src[s], src[s + 1] and src[s + co], s = base + 3b. */
+  m = 0;
+  readonly bin = new Int32Array(256);
+  src: Float64Array;
+  base = 0;
+  co = 2;
+  /** First and last bin with a positive count; -1 when none. */
+  lo = -1;
+  hi = -1;
+  /** Sums of the missing bin. */
+  gm = 0;
+  hm = 0;
+  cm = 0;
+  /** A small node's sums, bin b at 3b (only its listed bins are written). */
+  private readonly own = new Float64Array(3 * 256);
+  /** bin << 16 | position, sorted to group a small node's rows by bin. */
+  private readonly keys = new Uint32Array(SMALL_NODE_ROWS);
+
+  constructor() {
+    this.src = this.own;
+  }
+
+  fromHistogram(hist: Float64Array, base: number, nbins: number, co: number): void {
+    const bin = this.bin;
+    let m = 0;
+    let lo = -1;
+    let hi = -1;
+    for (let b = 0; b < nbins; b++) {
+      const s = base + b * 3;
+      const cs = hist[s + co];
+      if (cs === 0 && hist[s] === 0 && hist[s + 1] === 0) continue;
+      bin[m++] = b;
+      if (cs > 0) {
+        if (lo < 0) lo = b;
+        hi = b;
+      }
+    }
+    const ms = base + nbins * 3;
+    this.set(hist, base, co, nbins, m, lo, hi, hist[ms], hist[ms + 1], hist[ms + co]);
+  }
+
+  fromRows(featureBins: Uint8Array, nbins: number, index: Uint32Array, start: number, end: number, grad: Float64Array, hess: Float64Array, counts: boolean): void {
+    const n = end - start;
+    const keys = this.keys.subarray(0, n);
+    for (let i = 0; i < n; i++) keys[i] = (featureBins[index[start + i]] << 16) | i;
+    keys.sort();
+    const { bin, own } = this;
+    let m = 0;
+    let gm = 0;
+    let hm = 0;
+    let cm = 0;
+    let lo = -1;
+    let hi = -1;
+    for (let k = 0; k < n; k++) {
+      const b = keys[k] >>> 16;
+      const r = index[start + (keys[k] & 0xffff)];
+      const cr = counts ? 1 : hess[r];
+      if (b === nbins) {
+        gm += grad[r];
+        hm += hess[r];
+        cm += cr;
+        continue;
+      }
+      const s = 3 * b;
+      if (m === 0 || bin[m - 1] !== b) {
+        bin[m++] = b;
+        own[s] = 0;
+        own[s + 1] = 0;
+        own[s + 2] = 0;
+      }
+      own[s] += grad[r];
+      own[s + 1] += hess[r];
+      own[s + 2] += cr;
+    }
+    for (let i = 0; i < m; i++) {
+      if (own[3 * bin[i] + 2] > 0) {
+        if (lo < 0) lo = bin[i];
+        hi = bin[i];
+      }
+    }
+    this.set(own, 0, 2, nbins, m, lo, hi, gm, hm, cm);
+  }
+
+  private set(src: Float64Array, base: number, co: number, nbins: number, m: number, lo: number, hi: number, gm: number, hm: number, cm: number): void {
+    this.src = src;
+    this.base = base;
+    this.co = co;
+    this.nbins = nbins;
+    this.m = m;
+    this.lo = lo;
+    this.hi = hi;
+    this.gm = gm;
+    this.hm = hm;
+    this.cm = cm;
   }
 }
 
