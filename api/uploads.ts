@@ -356,16 +356,18 @@ function tooLarge(max: number): HttpError {
 const LINGER_MS = 2000;
 
 /**
- * Ends the connection after the answer to a body that was not read to its end. Closing a socket with unread bytes
- * makes the kernel reset it, which can destroy the answer before the client reads it (a client still sending
- * reported EPIPE instead of 413). So the answer is followed by a FIN and what the client still sends is dropped
- * for at most {@link LINGER_MS}. No `Connection: close` header: with it Node destroys the socket itself.
+ * Ends the connection after the answer to a body that was not read to its end. The answer says `Connection: close`,
+ * so the client does not reuse the connection. Node then ends the socket with `destroySoon()`, and closing a socket
+ * with unread bytes makes the kernel reset it, which can destroy the answer before the client reads it (a client
+ * still sending reported EPIPE instead of 413). So this connection's `destroySoon` sends the FIN and drops what the
+ * client still sends for at most {@link LINGER_MS} before destroying the socket.
  */
 function closeAfterAnswer(ctx: AppContext): void {
-  ctx.res.once('finish', () => {
-    const socket = ctx.req.socket;
+  const socket = ctx.req.socket;
+  ctx.set('Connection', 'close');
+  socket.destroySoon = () => {
     socket.end();
     ctx.req.resume();
     setTimeout(() => socket.destroy(), LINGER_MS).unref();
-  });
+  };
 }

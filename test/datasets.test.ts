@@ -120,9 +120,17 @@ describe('dataset upload', () => {
 
   it('cuts off a chunked upload that grows past the limit while streaming', async () => {
     const before = await counts();
-    const status = await rawMultipart({ totalFileBytes: 3_000_000, chunked: true });
+    const { status, connection } = await rawMultipart({ totalFileBytes: 3_000_000, chunked: true });
     expect(status).toBe(413);
+    // The rest of the body is never read, so the connection is not kept for another request.
+    expect(connection).toBe('close');
     expect(await counts()).toEqual(before);
+  });
+
+  it('answers a declared oversized body with 413 and Connection: close while the client still sends it', async () => {
+    const { status, connection } = await rawMultipart({ totalFileBytes: 3_000_000 });
+    expect(status).toBe(413);
+    expect(connection).toBe('close');
   });
 
   it('a truncated upload leaves no dataset, version or file', async () => {
@@ -387,7 +395,7 @@ describe('listing and access', () => {
  * Sends a multipart upload by hand: chunked (no Content-Length) so only the streaming limit
  * can stop it, or cut off after `abortAfterBytes` like a dropped connection.
  */
-function rawMultipart(o: { totalFileBytes: number; chunked?: boolean; abortAfterBytes?: number }): Promise<number | null> {
+function rawMultipart(o: { totalFileBytes: number; chunked?: boolean; abortAfterBytes?: number }): Promise<{ status: number | null; connection?: string }> {
   const boundary = '----mlsvc' + Math.random().toString(16).slice(2);
   const head = Buffer.from(
     `--${boundary}\r\nContent-Disposition: form-data; name="project_id"\r\n\r\n${projectId}\r\n` +
@@ -405,9 +413,9 @@ function rawMultipart(o: { totalFileBytes: number; chunked?: boolean; abortAfter
     if (!o.chunked) headers['content-length'] = String(head.length + o.totalFileBytes + tail.length);
     const req = http.request({ host: url.hostname, port: url.port, path: '/api/datasets/upload', method: 'POST', headers }, (res) => {
       res.resume();
-      resolve(res.statusCode ?? null);
+      resolve({ status: res.statusCode ?? null, connection: res.headers.connection });
     });
-    req.on('error', () => resolve(null));
+    req.on('error', () => resolve({ status: null }));
     req.write(head);
     const line = Buffer.from('1234567,abcdefgh\n');
     let sent = 0;
@@ -415,7 +423,7 @@ function rawMultipart(o: { totalFileBytes: number; chunked?: boolean; abortAfter
       while (sent < o.totalFileBytes) {
         if (o.abortAfterBytes !== undefined && sent >= o.abortAfterBytes) {
           req.destroy();
-          setTimeout(() => resolve(null), 200);
+          setTimeout(() => resolve({ status: null }), 200);
           return;
         }
         sent += line.length;
