@@ -4,7 +4,7 @@
  * versioned JSON serialization.
  */
 import { Column, Frame, ProblemKind, expandDatetimes } from './frame';
-import { Tree, leafOfRow } from './tree';
+import { Tree, nextNode } from './tree';
 
 export type Algo = 'GBM' | 'XGBoost' | 'DRF';
 
@@ -211,14 +211,21 @@ export class TreeEnsembleModel implements TrainedModel {
     const n = x.length ? x[0].length : 0;
     const K = this.nOutputs;
     const out = new Float64Array(n * K);
-    const row = new Float64Array(x.length);
-    for (let i = 0; i < n; i++) {
-      for (let f = 0; f < x.length; f++) row[f] = x[f][i];
-      for (let k = 0; k < K; k++) {
-        let s = 0;
-        for (const t of this.trees[k]) s += t.value[leafOfRow(t, row)];
-        out[i * K + k] = this.baseScore[k] + (this.aggregation === 'average' && this.trees[k].length ? s / this.trees[k].length : s);
+    // Tree by tree over all rows: one tree stays in cache where a deep forest does not. Each row still adds its
+    // trees' values in tree order, so the sums are the same as row by row.
+    const sums = new Float64Array(n);
+    for (let k = 0; k < K; k++) {
+      sums.fill(0);
+      for (const t of this.trees[k]) {
+        const { feature, value } = t;
+        for (let i = 0; i < n; i++) {
+          let node = 0;
+          while (feature[node] >= 0) node = nextNode(t, node, x[feature[node]][i]);
+          sums[i] += value[node];
+        }
       }
+      const nt = this.trees[k].length;
+      for (let i = 0; i < n; i++) out[i * K + k] = this.baseScore[k] + (this.aggregation === 'average' && nt ? sums[i] / nt : sums[i]);
     }
     return out;
   }

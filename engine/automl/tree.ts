@@ -620,7 +620,17 @@ export class TreeLearner {
       ratio[missing] = nb.gm / (nb.hm + catSmooth);
     }
     if (m < 2) return null;
-    const sorted = Array.from(order.subarray(0, m)).sort((a, b) => ratio[a] - ratio[b] || a - b);
+    // By ratio, then position. A few categories are insertion-sorted in place, allocating nothing.
+    const byRatio = (a: number, b: number): number => ratio[a] - ratio[b] || a - b;
+    let sorted: Int32Array | number[] = order;
+    if (m <= 16) {
+      for (let i = 1; i < m; i++) {
+        const x = order[i];
+        let j = i;
+        for (; j > 0 && byRatio(order[j - 1], x) > 0; j--) order[j] = order[j - 1];
+        order[j] = x;
+      }
+    } else sorted = Array.from(order.subarray(0, m)).sort(byRatio);
     const binOf = (i: number): number => (i === missing ? nbins : nb.bin[i]);
     let bestGain = this.p.gamma;
     let bestK = -1;
@@ -710,9 +720,14 @@ export class NodeBins {
 
   fromRows(featureBins: Uint8Array, nbins: number, index: Uint32Array, start: number, end: number, grad: Float64Array, hess: Float64Array, counts: boolean): void {
     const n = end - start;
-    const keys = this.keys.subarray(0, n);
-    for (let i = 0; i < n; i++) keys[i] = (featureBins[index[start + i]] << 16) | i;
-    keys.sort();
+    const keys = this.keys;
+    // Insertion sort: a small node's few keys, without the view a typed-array sort would need.
+    for (let i = 0; i < n; i++) {
+      const key = (featureBins[index[start + i]] << 16) | i;
+      let j = i;
+      for (; j > 0 && keys[j - 1] > key; j--) keys[j] = keys[j - 1];
+      keys[j] = key;
+    }
     const { bin, own } = this;
     let m = 0;
     let gm = 0;
