@@ -151,7 +151,9 @@ describe('dataset upload', () => {
       // The exact profile is not part of the upload: the first analyze computes it and keeps it.
       const storedStats = async () => (await big.ds.query('SELECT statistics FROM dataset_versions WHERE id = $1', [r.body.dataset_version_id]))[0].statistics;
       expect(await storedStats()).toBeNull();
-      const stats = await u.client.get(`/api/datasets/${r.body.id}/analyze`);
+      // Two callers at once share the one computation.
+      const [stats, together] = await Promise.all([u.client.get(`/api/datasets/${r.body.id}/analyze`), u.client.get(`/api/datasets/${r.body.id}/analyze`)]);
+      expect(together.body).toEqual(stats.body);
       expect(stats.body.statistics.row_count).toBe(53940);
       expect(stats.body.statistics.columns.price.mean).toBeCloseTo(3932.799722, 5);
       expect(stats.body.statistics.columns.cut.type).toBe('categorical');

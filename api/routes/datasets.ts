@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { Artifact, Dataset, DatasetVersion, User } from '../../entities';
-import { analyze, compareVersions, DEFAULT_QUALITY_POLICY, preview, sample, writeCsv, writeXlsx } from '../../engine/data';
+import { analyze, compareVersions, DatasetProfile, DEFAULT_QUALITY_POLICY, preview, sample, writeCsv, writeXlsx } from '../../engine/data';
+import { SingleFlight } from '../../platform/single-flight';
 import type { AppContext, AppDeps } from '../context';
 import { conflict, notFound, unprocessable } from '../errors';
 import { route, RouteDef } from '../route';
@@ -44,6 +45,7 @@ export function datasetRoutes(deps: AppDeps): RouteDef[] {
   const { ds, store, config } = deps;
   const tmpRoot = path.join(config.dataDir, 'tmp', 'uploads');
   const tag = 'datasets';
+  const analyzing = new SingleFlight<DatasetProfile>();
   const me = (ctx: AppContext) => ctx.state.principal!.user.id;
   const parquetOf = async (v: DatasetVersion) => {
     const a = await ds.getRepository(Artifact).findOneByOrFail({ id: v.artifactId });
@@ -265,8 +267,12 @@ export function datasetRoutes(deps: AppDeps): RouteDef[] {
         const v = await versionOf(ds.manager, params.dataset_id);
         if (v.statistics) return { statistics: v.statistics, error: null };
         try {
-          const statistics = await analyze(await parquetOf(v));
-          await ds.getRepository(DatasetVersion).update({ id: v.id }, { statistics: statistics as never });
+          // The first analyze of a large version takes seconds (~15 s at 10M rows): callers arriving meanwhile share it.
+          const statistics = await analyzing.run(v.id, async () => {
+            const computed = await analyze(await parquetOf(v));
+            await ds.getRepository(DatasetVersion).update({ id: v.id }, { statistics: computed as never });
+            return computed;
+          });
           return { statistics, error: null };
         } catch (err) {
           ctx.state.log.warn({ err }, 'analyze failed');
