@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm';
 import type { ArtifactStore } from '../platform/artifact-store';
 import { createJobActivities } from './jobs';
 import { createExportActivities } from './project-export';
+import { createProfileActivities } from './dataset-profile';
 import { createTrainingActivities } from './training';
 import { TrainingPool } from './training-pool';
 
@@ -19,6 +20,7 @@ export function createActivities(deps: ActivityDeps) {
   return {
     ...createJobActivities(deps.dataSource),
     ...createExportActivities(deps.dataSource, deps.store),
+    ...createProfileActivities(deps.dataSource, deps.store),
     ...createTrainingActivities(deps.dataSource, deps.store, deps.trainingPool),
   };
 }

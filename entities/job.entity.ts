@@ -10,6 +10,7 @@ export const JOB_KINDS = [
   'privacy_detect',
   'privacy_transform',
   'drift_compute',
+  'dataset_profile',
 ] as const;
 /** A jsonb payload; `any` because TypeORM's deep-partial typing cannot follow `unknown`. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -51,6 +51,7 @@ const EnvSchema = z.object({
   RATE_LIMIT_AI: int(30, 1),
   MAX_DATASET_UPLOAD_BYTES: int(100 * 1024 * 1024, 1),
   MAX_JSON_BODY_BYTES: int(1024 * 1024, 1),
+  PROFILE_IN_BACKGROUND_MIN_ROWS: int(1_000_000, 0),
   RECONCILE_INTERVAL_SECS: int(60, 0),
   /** Which workers `npm start` runs beside the API: comma list of io,cpu,gpu, or `none`. */
   START_WORKERS: z.string().default('io,cpu,gpu'),
@@ -97,6 +98,8 @@ export interface Config {
     ai: number;
   };
   limits: { maxDatasetUploadBytes: number; maxJsonBodyBytes: number };
+  /** New dataset versions with at least this many rows are profiled by a `dataset_profile` job (0: never). */
+  profileInBackgroundMinRows: number;
   reconcileIntervalSecs: number;
   startWorkers: string[];
 }
@@ -161,6 +164,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       ai: e.RATE_LIMIT_AI,
     },
     limits: { maxDatasetUploadBytes: e.MAX_DATASET_UPLOAD_BYTES, maxJsonBodyBytes: e.MAX_JSON_BODY_BYTES },
+    profileInBackgroundMinRows: e.PROFILE_IN_BACKGROUND_MIN_ROWS,
     reconcileIntervalSecs: e.RECONCILE_INTERVAL_SECS,
     startWorkers: e.START_WORKERS === 'none' ? [] : e.START_WORKERS.split(',').map((s) => s.trim()).filter(Boolean),
   };

@@ -141,13 +141,16 @@ describe('dataset upload', () => {
   });
 
   it('uploads the 54k-row diamonds file when the limit allows it', async () => {
-    const big = await startStack({ workers: [] });
+    // A background profile is due from 1000 rows, but no worker takes it: analyze computes the profile itself.
+    const big = await startStack({ workers: [], env: { PROFILE_IN_BACKGROUND_MIN_ROWS: '1000' } });
     try {
       const u = await signUp(big.baseUrl, big.mail);
       const pid = await createProject(u.client, 'Big');
       const r = await u.client.upload('/api/datasets/upload', { project_id: pid, name: 'diamonds' }, datasetFile('diamonds.csv'));
       expect(r.status).toBe(201);
       expect(r.body.row_count).toBe(53940);
+      const jobs = await big.ds.query(`SELECT status, entity_id FROM jobs WHERE kind = 'dataset_profile'`);
+      expect(jobs).toEqual([{ status: 'queued', entity_id: r.body.dataset_version_id }]);
       // The exact profile is not part of the upload: the first analyze computes it and keeps it.
       const storedStats = async () => (await big.ds.query('SELECT statistics FROM dataset_versions WHERE id = $1', [r.body.dataset_version_id]))[0].statistics;
       expect(await storedStats()).toBeNull();
@@ -161,6 +164,38 @@ describe('dataset upload', () => {
       expect((await u.client.get(`/api/datasets/${r.body.id}/analyze`)).body).toEqual(stats.body);
     } finally {
       await big.stop();
+    }
+  });
+});
+
+describe('background profile', () => {
+  it('profiles a large new version in a dataset_profile job, which the first analyze then answers from', async () => {
+    const withWorker = await startStack({ workers: ['cpu'], env: { PROFILE_IN_BACKGROUND_MIN_ROWS: '1000' } });
+    try {
+      const u = await signUp(withWorker.baseUrl, withWorker.mail);
+      const pid = await createProject(u.client, 'Profiled');
+      const small = await u.client.upload('/api/datasets/upload', { project_id: pid, name: 'penguins' }, datasetFile('penguins.csv'));
+      const r = await u.client.upload('/api/datasets/upload', { project_id: pid, name: 'diamonds' }, datasetFile('diamonds.csv'));
+      expect([small.status, r.status]).toEqual([201, 201]);
+      // Only the version past the threshold gets a job.
+      const jobRows = async () => withWorker.ds.query(`SELECT id, status, entity_id, result FROM jobs WHERE kind = 'dataset_profile'`);
+      let [job] = await jobRows();
+      expect(job.entity_id).toBe(r.body.dataset_version_id);
+      for (const until = Date.now() + 90_000; job.status !== 'succeeded' && Date.now() < until; [job] = await jobRows()) {
+        expect(['queued', 'running']).toContain(job.status);
+        await new Promise((res) => setTimeout(res, 250));
+      }
+      expect(job.status).toBe('succeeded');
+      expect(job.result).toEqual({ version_id: r.body.dataset_version_id, row_count: 53940, computed: true });
+      expect((await jobRows()).length).toBe(1);
+      const [{ statistics }] = await withWorker.ds.query('SELECT statistics FROM dataset_versions WHERE id = $1', [r.body.dataset_version_id]);
+      expect(statistics.row_count).toBe(53940);
+      const answered = await u.client.get(`/api/datasets/${r.body.id}/analyze`);
+      expect(answered.body).toEqual({ statistics, error: null });
+      const asJob = await u.client.get(`/api/jobs/${job.id}`);
+      expect(asJob.status).toBe(200);
+    } finally {
+      await withWorker.stop();
     }
   });
 });

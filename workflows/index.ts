@@ -1,3 +1,4 @@
 /** Every workflow the workers register. One file per job kind. */
 export { projectExportWorkflow } from './project-export';
 export { automlTrainWorkflow } from './automl-train';
+export { datasetProfileWorkflow } from './dataset-profile';

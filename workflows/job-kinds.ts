@@ -12,6 +12,7 @@ export interface JobRoute {
 export const JOB_ROUTES: Record<string, JobRoute> = {
   project_export: { workflowType: 'projectExportWorkflow', queue: 'io' },
   automl_train: { workflowType: 'automlTrainWorkflow', queue: 'cpu' },
+  dataset_profile: { workflowType: 'datasetProfileWorkflow', queue: 'cpu' },
 };
 
 /** The workflow id of a job: derived, so a repeated start of the same job is idempotent. */

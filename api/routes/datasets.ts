@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { Artifact, Dataset, DatasetVersion, User } from '../../entities';
+import { Artifact, Dataset, DatasetVersion, Job, User } from '../../entities';
 import { analyze, compareVersions, DatasetProfile, DEFAULT_QUALITY_POLICY, preview, sample, writeCsv, writeXlsx } from '../../engine/data';
 import { SingleFlight } from '../../platform/single-flight';
 import type { AppContext, AppDeps } from '../context';
@@ -9,6 +9,7 @@ import { conflict, notFound, unprocessable } from '../errors';
 import { route, RouteDef } from '../route';
 import { projectForUser } from '../services/access';
 import { commitVersion, datasetForUser, deleteVersionFiles, ingestUpload, projectQualityPolicy, versionForUser, versionOf } from '../services/datasets';
+import { JobService } from '../services/jobs';
 import { receiveUpload } from '../uploads';
 import { likePattern, listQuery, pageQuery, uuidParam } from '../validation';
 
@@ -41,11 +42,16 @@ function presentVersion(v: DatasetVersion, createdByName: string | null = null) 
 }
 
 /** Datasets: upload, versions, statistics, quality, comparison, downloads. */
+/** How long an analyze waits for a running background profile, and how often it looks. */
+const PROFILE_WAIT_MS = 2 * 60 * 1000;
+const PROFILE_POLL_MS = 250;
+
 export function datasetRoutes(deps: AppDeps): RouteDef[] {
   const { ds, store, config } = deps;
   const tmpRoot = path.join(config.dataDir, 'tmp', 'uploads');
   const tag = 'datasets';
   const analyzing = new SingleFlight<DatasetProfile>();
+  const jobs = new JobService(ds, deps.temporal, config, deps.log);
   const me = (ctx: AppContext) => ctx.state.principal!.user.id;
   const parquetOf = async (v: DatasetVersion) => {
     const a = await ds.getRepository(Artifact).findOneByOrFail({ id: v.artifactId });
@@ -70,6 +76,38 @@ export function datasetRoutes(deps: AppDeps): RouteDef[] {
     ctx.attachment(`${name.replace(/[^A-Za-z0-9_-]+/g, '_') || 'dataset'}-v${v.version}.${format}`);
     ctx.length = fs.statSync(out).size;
     ctx.body = stream;
+  }
+
+  /**
+   * Starts a `dataset_profile` job for a large new version, so its first analyze finds the profile ready. The job is an
+   * optimization, not part of the version: it is written after the version's commit, and if that fails (or no worker
+   * takes it) analyze computes the profile when asked.
+   */
+  async function profileInBackground(ctx: AppContext, projectId: string, version: DatasetVersion) {
+    const minRows = config.profileInBackgroundMinRows;
+    if (minRows <= 0 || version.rowCount < minRows) return;
+    try {
+      const job = await ds.transaction((em) => jobs.create(em, { kind: 'dataset_profile', projectId, entityId: version.id, createdBy: me(ctx), input: { versionId: version.id } }));
+      await jobs.start(job);
+    } catch (err) {
+      ctx.state.log.warn({ err, versionId: version.id }, 'could not start the background profile');
+    }
+  }
+
+  /**
+   * The profile a `dataset_profile` job is computing for this version, once it is done: null when no such job is
+   * running (none, still queued, or ended without one). Waits at most PROFILE_WAIT_MS.
+   */
+  async function profileFromJob(v: DatasetVersion): Promise<DatasetProfile | null> {
+    const deadline = Date.now() + PROFILE_WAIT_MS;
+    for (;;) {
+      const running = await ds.getRepository(Job).findOneBy({ kind: 'dataset_profile', entityId: v.id, status: 'running' });
+      if (!running) break;
+      if (Date.now() > deadline) return null;
+      await new Promise((r) => setTimeout(r, PROFILE_POLL_MS));
+    }
+    const fresh = await ds.getRepository(DatasetVersion).findOneBy({ id: v.id });
+    return (fresh?.statistics as DatasetProfile | null) ?? null;
   }
 
   /** Experiments keep their training data: a version they use cannot be deleted under them. */
@@ -105,7 +143,7 @@ export function datasetRoutes(deps: AppDeps): RouteDef[] {
       if (!received.file) throw unprocessable([{ loc: ['body', 'file'], msg: 'Field required', type: 'missing' }]);
       const upload = await ingestUpload(received.file.path, tmpRoot, await projectQualityPolicy(ds.manager, projectId));
       try {
-        return await commitVersion(ds, store, {
+        const committed = await commitVersion(ds, store, {
           projectId,
           dataset: { id: dataset?.id, name, description },
           description,
@@ -113,6 +151,8 @@ export function datasetRoutes(deps: AppDeps): RouteDef[] {
           originalName: received.file.filename,
           userId: me(ctx),
         });
+        await profileInBackground(ctx, committed.dataset.projectId, committed.version);
+        return committed;
       } finally {
         fs.rmSync(upload.stagingDir, { recursive: true, force: true });
       }
@@ -267,8 +307,11 @@ export function datasetRoutes(deps: AppDeps): RouteDef[] {
         const v = await versionOf(ds.manager, params.dataset_id);
         if (v.statistics) return { statistics: v.statistics, error: null };
         try {
-          // The first analyze of a large version takes seconds (~15 s at 10M rows): callers arriving meanwhile share it.
+          // The first analyze of a large version takes seconds (~15 s at 10M rows): callers arriving meanwhile share it,
+          // and a background profile job already at work is waited for rather than repeated.
           const statistics = await analyzing.run(v.id, async () => {
+            const fromJob = await profileFromJob(v);
+            if (fromJob) return fromJob;
             const computed = await analyze(await parquetOf(v));
             await ds.getRepository(DatasetVersion).update({ id: v.id }, { statistics: computed as never });
             return computed;
