@@ -88,7 +88,8 @@ export function datasetRoutes(deps: AppDeps): RouteDef[] {
     if (minRows <= 0 || version.rowCount < minRows) return;
     try {
       const job = await ds.transaction((em) => jobs.create(em, { kind: 'dataset_profile', projectId, entityId: version.id, createdBy: me(ctx), input: { versionId: version.id } }));
-      await jobs.start(job);
+      // Not awaited: the upload's answer does not wait on Temporal (start logs its own failure; the reconciler retries).
+      void jobs.start(job);
     } catch (err) {
       ctx.state.log.warn({ err, versionId: version.id }, 'could not start the background profile');
     }
