@@ -121,8 +121,8 @@ describe('node bins', () => {
     const hb = new HistogramBuilder(b);
     const features = Int32Array.from(b.features.map((_, j) => j));
     const hist = new Float64Array(b.totalBins * 3);
-    const fromHist = new NodeBins();
-    const fromRows = new NodeBins();
+    const fromHist = new NodeBins(SMALL_NODE_ROWS);
+    const fromRows = new NodeBins(SMALL_NODE_ROWS);
     for (const rows of [1, 2, 7, SMALL_NODE_ROWS]) {
       for (const counts of [true, false]) {
         // A node's rows are ascending in the learner's index.

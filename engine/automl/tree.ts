@@ -188,7 +188,7 @@ export class TreeLearner {
     this.pool = new HistogramPool(data.totalBins * 3);
     this.co = p.countsFromHessian ? 1 : 2;
     this.featureScratch = new Int32Array(data.features.length);
-    this.nodeBins = new NodeBins();
+    this.nodeBins = new NodeBins(smallNodeRows);
     this.parts = 2 * this.builder.threads;
     this.lefts = new Int32Array(shared ? new SharedArrayBuffer(4 * this.parts) : new ArrayBuffer(4 * this.parts));
     this.mask = inArena?.mask ?? new Uint8Array(shared ? new SharedArrayBuffer(257) : new ArrayBuffer(257));
@@ -693,9 +693,12 @@ export class NodeBins {
   /** A small node's sums, bin b at 3b (only its listed bins are written). */
   private readonly own = new Float64Array(3 * 256);
   /** bin << 16 | position, sorted to group a small node's rows by bin. */
-  private readonly keys = new Uint32Array(SMALL_NODE_ROWS);
+  private readonly keys: Uint32Array;
 
-  constructor() {
+  /** @param maxRows the most rows fromRows is given (positions take 16 bits of a key) */
+  constructor(maxRows: number) {
+    if (maxRows > 0xffff) throw new RangeError(`NodeBins handles nodes of at most 65535 rows, not ${maxRows}`);
+    this.keys = new Uint32Array(Math.max(1, maxRows));
     this.src = this.own;
   }
 
