@@ -1,5 +1,5 @@
 import { proxyActivities } from '@temporalio/workflow';
-import type { ProfileActivities } from '../activities/dataset-profile';
+import type { ProfileActivities, ProfileResult } from '../activities/dataset-profile';
 import { JobWorkflowInput, NON_RETRYABLE_ERROR_TYPES } from './job-kinds';
 import { runJob } from './job-lifecycle';
 
@@ -11,7 +11,7 @@ export interface DatasetProfileInput extends JobWorkflowInput {
  * Computes the exact profile (`GET /api/datasets/{id}/analyze`) of a large new dataset version in the background, so
  * the first analyze finds it ready instead of computing it inside the request (~15 s at 10M rows).
  */
-export async function datasetProfileWorkflow(input: DatasetProfileInput): Promise<{ version_id: string; row_count: number; computed: boolean }> {
+export async function datasetProfileWorkflow(input: DatasetProfileInput): Promise<ProfileResult> {
   const profiler = proxyActivities<ProfileActivities>({
     taskQueue: input.queues.cpu,
     startToCloseTimeout: '2h',
