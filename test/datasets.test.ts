@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { profileVersion } from '../activities/dataset-profile';
+import { profileVersion } from '../platform/dataset-profile';
 import { MalformedMultipart, MultipartParser } from '../api/uploads';
 import { ApiClient, createProject, signUp } from './support/client';
 import { datasetFile } from './support/datasets';

@@ -1,5 +1,6 @@
 import { proxyActivities } from '@temporalio/workflow';
-import type { ProfileActivities, ProfileResult } from '../activities/dataset-profile';
+import type { ProfileActivities } from '../activities/dataset-profile';
+import type { ProfileResult } from '../platform/dataset-profile';
 import { JobWorkflowInput, NON_RETRYABLE_ERROR_TYPES } from './job-kinds';
 import { runJob } from './job-lifecycle';
 

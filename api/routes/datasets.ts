@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { Artifact, Dataset, DatasetVersion, Job, User } from '../../entities';
-import { analyze, compareVersions, DatasetProfile, DEFAULT_QUALITY_POLICY, preview, sample, writeCsv, writeXlsx } from '../../engine/data';
+import { compareVersions, DatasetProfile, DEFAULT_QUALITY_POLICY, preview, sample, writeCsv, writeXlsx } from '../../engine/data';
+import { profileVersion } from '../../platform/dataset-profile';
 import { SingleFlight } from '../../platform/single-flight';
 import type { AppContext, AppDeps } from '../context';
 import { conflict, notFound, unprocessable } from '../errors';
@@ -41,11 +42,11 @@ function presentVersion(v: DatasetVersion, createdByName: string | null = null) 
   };
 }
 
-/** Datasets: upload, versions, statistics, quality, comparison, downloads. */
 /** How long an analyze waits for a running background profile, and how often it looks. */
 const PROFILE_WAIT_MS = 2 * 60 * 1000;
 const PROFILE_POLL_MS = 250;
 
+/** Datasets: upload, versions, statistics, quality, comparison, downloads. */
 export function datasetRoutes(deps: AppDeps): RouteDef[] {
   const { ds, store, config } = deps;
   const tmpRoot = path.join(config.dataDir, 'tmp', 'uploads');
@@ -96,19 +97,18 @@ export function datasetRoutes(deps: AppDeps): RouteDef[] {
   }
 
   /**
-   * The profile a `dataset_profile` job is computing for this version, once it is done: null when no such job is
-   * running (none, still queued, or ended without one). Waits at most PROFILE_WAIT_MS.
+   * The version's profile: the one a running `dataset_profile` job stores (waited for up to PROFILE_WAIT_MS), or else
+   * computed and stored here.
    */
-  async function profileFromJob(v: DatasetVersion): Promise<DatasetProfile | null> {
+  async function profileOf(versionId: string): Promise<DatasetProfile> {
     const deadline = Date.now() + PROFILE_WAIT_MS;
-    for (;;) {
-      const running = await ds.getRepository(Job).findOneBy({ kind: 'dataset_profile', entityId: v.id, status: 'running' });
-      if (!running) break;
-      if (Date.now() > deadline) return null;
+    while (Date.now() < deadline && (await ds.getRepository(Job).existsBy({ kind: 'dataset_profile', entityId: versionId, status: 'running' }))) {
       await new Promise((r) => setTimeout(r, PROFILE_POLL_MS));
     }
-    const fresh = await ds.getRepository(DatasetVersion).findOneBy({ id: v.id });
-    return (fresh?.statistics as DatasetProfile | null) ?? null;
+    const done = await profileVersion(ds, store, versionId);
+    const stored = (await ds.getRepository(DatasetVersion).findOneBy({ id: versionId }))?.statistics as DatasetProfile | null | undefined;
+    if (!stored) throw new Error(done.skipped ?? 'the profile was not stored');
+    return stored;
   }
 
   /** Experiments keep their training data: a version they use cannot be deleted under them. */
@@ -310,13 +310,7 @@ export function datasetRoutes(deps: AppDeps): RouteDef[] {
         try {
           // The first analyze of a large version takes seconds (~15 s at 10M rows): callers arriving meanwhile share it,
           // and a background profile job already at work is waited for rather than repeated.
-          const statistics = await analyzing.run(v.id, async () => {
-            const fromJob = await profileFromJob(v);
-            if (fromJob) return fromJob;
-            const computed = await analyze(await parquetOf(v));
-            await ds.getRepository(DatasetVersion).update({ id: v.id }, { statistics: computed as never });
-            return computed;
-          });
+          const statistics = await analyzing.run(v.id, () => profileOf(v.id));
           return { statistics, error: null };
         } catch (err) {
           ctx.state.log.warn({ err }, 'analyze failed');
