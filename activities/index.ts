@@ -1,26 +1,27 @@
-import type { DataSource } from 'typeorm';
-import type { ArtifactStore } from '../platform/artifact-store';
-import { createJobActivities } from './jobs';
-import { createExportActivities } from './project-export';
-import { createProfileActivities } from './dataset-profile';
-import { createTrainingActivities } from './training';
-import { TrainingPool } from './training-pool';
+import type { Services } from '../services';
+import { createAutomlTrainActivities, TrainingPool } from './automl-train';
+import { createDatasetProfileActivities } from './dataset-profile';
+import { createJobLifecycleActivities } from './job-lifecycle';
+import { createProjectExportActivities } from './project-export';
 
 export interface ActivityDeps {
-  dataSource: DataSource;
-  store: ArtifactStore;
+  /** The application layer: activities persist through the same services the routes use. */
+  services: Services;
   /** Worker threads for CPU-bound training, one per concurrent training activity. */
   trainingPool: TrainingPool;
 }
 
 export { TrainingPool };
 
-/** All activities, built from injected dependencies (one DataSource and store per worker). */
+/**
+ * All activities, built from injected dependencies (one set of services per worker process).
+ * One file (or folder) per job kind, named like its workflow.
+ */
 export function createActivities(deps: ActivityDeps) {
   return {
-    ...createJobActivities(deps.dataSource),
-    ...createExportActivities(deps.dataSource, deps.store),
-    ...createProfileActivities(deps.dataSource, deps.store),
-    ...createTrainingActivities(deps.dataSource, deps.store, deps.trainingPool),
+    ...createJobLifecycleActivities(deps.services),
+    ...createProjectExportActivities(deps.services),
+    ...createDatasetProfileActivities(deps.services),
+    ...createAutomlTrainActivities(deps.services, deps.trainingPool),
   };
 }

@@ -1,8 +1,8 @@
 import Router, { RouterMiddleware } from '@koa/router';
 import Koa from 'koa';
 import { koaBody } from 'koa-body';
-import type { AppContext, AppDeps, AppState } from './context';
-import { forbidden } from './errors';
+import type { AppContext, AppDeps, AppState, RouteDeps } from './context';
+import { ForbiddenError } from '../services/errors';
 import { authenticate, checkCsrf, KeyCache } from './middleware/authenticate';
 import { errorHandler } from './middleware/error-handler';
 import { RateLimiter } from './middleware/rate-limit';
@@ -16,16 +16,16 @@ import { datasetRoutes } from './routes/datasets';
 import { experimentRoutes } from './routes/experiments';
 import { jobRoutes } from './routes/jobs';
 import { modelRoutes } from './routes/models';
-import { ModelServing } from './services/model-serving';
 import { pageRoutes } from './routes/pages';
 import { projectRoutes } from './routes/projects';
 import { systemRoutes } from './routes/system';
-import { scopeAllows } from './scopes';
+import { createServices } from '../services';
+import { scopeAllows } from '../services/scopes';
 
 const VERSION = '0.1.0';
 
 /** Every route module of the API, in the order they appear in the OpenAPI document. */
-const ROUTE_MODULES = [systemRoutes, authRoutes, apiKeyRoutes, projectRoutes, datasetRoutes, experimentRoutes, jobRoutes, artifactRoutes, pageRoutes];
+const ROUTE_MODULES = [systemRoutes, authRoutes, apiKeyRoutes, projectRoutes, datasetRoutes, experimentRoutes, modelRoutes, jobRoutes, artifactRoutes, pageRoutes];
 
 /**
  * Builds the Koa application from its dependencies. Per route, in order: client-address
@@ -34,10 +34,10 @@ const ROUTE_MODULES = [systemRoutes, authRoutes, apiKeyRoutes, projectRoutes, da
 export function createApp(deps: AppDeps): Koa<AppState> {
   const app = new Koa<AppState>({ proxy: deps.config.trustProxy });
   const limiter = new RateLimiter(deps.ds, deps.config.rateLimits);
-  const serving = deps.serving ?? new ModelServing(deps.ds, deps.store);
+  const services = deps.services ?? createServices(deps);
   const keyCache = deps.keyCache ?? new KeyCache();
-  const routeDeps = { ...deps, keyCache, serving };
-  const defs: RouteDef[] = [...ROUTE_MODULES.flatMap((m) => m(routeDeps)), ...modelRoutes(routeDeps, serving)];
+  const routeDeps: RouteDeps = { config: deps.config, services, keyCache, ds: deps.ds, temporal: deps.temporal };
+  const defs: RouteDef[] = ROUTE_MODULES.flatMap((m) => m(routeDeps));
   const openapi = buildOpenApi(
     [...defs, route({ method: 'get', path: '/api/openapi.json', tag: 'system', auth: 'public', rateLimit: 'none', summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1' } }, handler: async () => undefined })],
     VERSION,
@@ -56,7 +56,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
       const bucket = def.rateLimit ?? 'general';
       if (bucket !== 'none') await limiter.hit(ctx, bucket, `user:${principal.user.id}`);
       if (principal.via === 'api_key' && def.scope && !scopeAllows(principal.apiKey!.scopes, def.scope)) {
-        throw forbidden('Insufficient scope');
+        throw new ForbiddenError('Insufficient scope');
       }
       return next();
     },

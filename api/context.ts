@@ -6,10 +6,10 @@ import type { Config } from '../platform/config';
 import type { Logger } from '../platform/logger';
 import type { Mailer } from '../platform/mail';
 import type { TemporalGateway } from '../platform/temporal-client';
-import type { ModelServing } from './services/model-serving';
+import type { Services } from '../services';
 import type { KeyCache } from './middleware/authenticate';
 
-/** What every route handler is built from: handed over once at startup. */
+/** What the API process is built from: handed over once at startup. */
 export interface AppDeps {
   config: Config;
   ds: DataSource;
@@ -17,10 +17,20 @@ export interface AppDeps {
   mailer: Mailer;
   store: ArtifactStore;
   log: Logger;
-  /** Model scoring with its ONNX session pool; created by the app when not given. */
-  serving?: ModelServing;
+  /** The application layer; built from the other dependencies when not given. */
+  services?: Services;
   /** Short-lived API-key principals; created by the app when not given. */
   keyCache?: KeyCache;
+}
+
+/** What every route module is built from. */
+export interface RouteDeps {
+  config: Config;
+  services: Services;
+  keyCache: KeyCache;
+  /** For the health check only: routes reach data through services. */
+  ds: DataSource;
+  temporal: TemporalGateway;
 }
 
 export interface Principal {
@@ -37,3 +47,8 @@ export interface AppState {
 }
 
 export type AppContext = Koa.ParameterizedContext<AppState>;
+
+/** The authenticated caller's user id (routes with `auth: 'user' | 'session'` always have one). */
+export function callerId(ctx: AppContext): string {
+  return ctx.state.principal!.user.id;
+}

@@ -1,8 +1,8 @@
 import type { Router, RouterMiddleware } from '@koa/router';
 import { z } from 'zod';
-import type { AppContext, AppDeps } from './context';
+import type { AppContext, RouteDeps } from './context';
 import { parseOrThrow } from './validation';
-import type { RequiredScope } from './scopes';
+import type { RequiredScope } from '../services/scopes';
 import type { RateBucket } from './middleware/rate-limit';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -44,7 +44,7 @@ export function route<P = Record<string, never>, Q = Record<string, never>, B = 
   return def as unknown as RouteDef;
 }
 
-export type RouteModule = (deps: AppDeps) => RouteDef[];
+export type RouteModule = (deps: RouteDeps) => RouteDef[];
 
 /**
  * Mounts route definitions: authentication, CSRF, rate limit and scope middleware in

@@ -1,9 +1,7 @@
 import http from 'node:http';
+import { createServices } from '../services';
 import type { AppDeps } from './context';
 import { createApp } from './app';
-import { reconcileJobs } from './services/job-reconciler';
-import { JobService } from './services/jobs';
-import { ModelServing } from './services/model-serving';
 
 export interface RunningApi {
   server: http.Server;
@@ -13,15 +11,14 @@ export interface RunningApi {
 
 /** Listens on `port` (0: any free port) and runs the job reconciler on its interval. */
 export async function startApi(deps: AppDeps, port: number, host: string): Promise<RunningApi> {
-  const serving = deps.serving ?? new ModelServing(deps.ds, deps.store);
-  const app = createApp({ ...deps, serving });
+  const services = deps.services ?? createServices(deps);
+  const app = createApp({ ...deps, services });
   const server = http.createServer(app.callback());
   server.requestTimeout = 0; // uploads and exports stream for as long as they need
   await new Promise<void>((resolve) => server.listen(port, host, resolve));
   const actual = (server.address() as { port: number }).port;
 
-  const jobs = new JobService(deps.ds, deps.temporal, deps.config, deps.log);
-  const sweep = () => reconcileJobs(deps.ds, deps.temporal, jobs, deps.log).catch((err) => deps.log.warn({ err }, 'job reconciler failed'));
+  const sweep = () => services.jobs.reconcile().catch((err) => deps.log.warn({ err }, 'job reconciler failed'));
   const timer = deps.config.reconcileIntervalSecs > 0 ? setInterval(sweep, deps.config.reconcileIntervalSecs * 1000) : undefined;
   timer?.unref();
   if (deps.config.reconcileIntervalSecs > 0) void sweep();
@@ -32,7 +29,7 @@ export async function startApi(deps: AppDeps, port: number, host: string): Promi
     stop: async () => {
       if (timer) clearInterval(timer);
       server.closeAllConnections();
-      await serving.close();
+      await services.serving.close();
       await new Promise<void>((r) => server.close(() => r()));
     },
   };

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { profileVersion } from '../platform/dataset-profile';
+import { DatasetVersions } from '../services/dataset-versions';
 import { MalformedMultipart, MultipartParser } from '../api/uploads';
 import { ApiClient, createProject, signUp } from './support/client';
 import { datasetFile } from './support/datasets';
@@ -204,12 +204,12 @@ describe('background profile', () => {
     const r = await upload('profiled', datasetFile('penguins.csv'));
     expect(r.status).toBe(201);
     const versionId = r.body.dataset_version_id;
-    expect(await profileVersion(stack.ds, stack.store, versionId)).toEqual({ version_id: versionId, row_count: 344, computed: true });
-    expect(await profileVersion(stack.ds, stack.store, versionId)).toEqual({ version_id: versionId, row_count: 344, computed: false, skipped: 'already profiled' });
+    expect(await new DatasetVersions(stack.ds, stack.store).profile(versionId)).toEqual({ version_id: versionId, row_count: 344, computed: true });
+    expect(await new DatasetVersions(stack.ds, stack.store).profile(versionId)).toEqual({ version_id: versionId, row_count: 344, computed: false, skipped: 'already profiled' });
     const answered = await owner.client.get(`/api/datasets/${r.body.id}/analyze`);
     expect(answered.body.statistics.row_count).toBe(344);
     expect((await owner.client.del(`/api/datasets/${r.body.id}`)).status).toBe(200);
-    expect(await profileVersion(stack.ds, stack.store, versionId)).toEqual({ version_id: versionId, row_count: 0, computed: false, skipped: 'the dataset version was deleted' });
+    expect(await new DatasetVersions(stack.ds, stack.store).profile(versionId)).toEqual({ version_id: versionId, row_count: 0, computed: false, skipped: 'the dataset version was deleted' });
   });
 });
 

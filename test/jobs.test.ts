@@ -186,13 +186,13 @@ describe('jobs API access', () => {
       [projectId, stack.config.taskQueues.io, user.id],
     );
     await stack.ds.query("UPDATE jobs SET workflow_id = 'job-' || id::text WHERE id = $1", [id]);
-    const { reconcileJobs } = await import('../api/services/job-reconciler');
-    const { JobService } = await import('../api/services/jobs');
+    const { JobService } = await import('../services/jobs');
+    const { Access } = await import('../services/access');
     const { TemporalGateway } = await import('../platform/temporal-client');
     const { createLogger } = await import('../platform/logger');
     const temporal = new TemporalGateway(stack.info.temporalAddress, 'default');
     const log = createLogger('silent');
-    const out = await reconcileJobs(stack.ds, temporal, new JobService(stack.ds, temporal, stack.config, log), log);
+    const out = await new JobService(stack.ds, new Access(stack.ds), temporal, stack.config, log).reconcile();
     expect(out.started).toBeGreaterThanOrEqual(1);
     const done = await eventually(async () => {
       const j = await job(client, id);

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { loadConfig } from '../platform/config';
 import { createDataSource } from '../platform/database';
 import { createLogger } from '../platform/logger';
-import type { QueueFamily } from '../workflows/job-kinds';
+import type { QueueFamily } from '../workflows/job-input';
 import { createWorkers } from './worker-factory';
 
 /**

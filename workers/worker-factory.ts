@@ -4,7 +4,11 @@ import type { DataSource } from 'typeorm';
 import { createActivities, TrainingPool } from '../activities';
 import type { Config } from '../platform/config';
 import { ArtifactStore } from '../platform/artifact-store';
-import type { QueueFamily } from '../workflows/job-kinds';
+import { createLogger } from '../platform/logger';
+import { createMailer } from '../platform/mail';
+import { TemporalGateway } from '../platform/temporal-client';
+import { createServices } from '../services';
+import type { QueueFamily } from '../workflows/job-input';
 
 export interface WorkerSetOptions {
   config: Config;
@@ -23,7 +27,16 @@ export async function createWorkers(opts: WorkerSetOptions): Promise<{ workers: 
   const { config } = opts;
   const connection = opts.connection ?? (await NativeConnection.connect({ address: config.temporal.address }));
   const trainingPool = new TrainingPool();
-  const activities = createActivities({ dataSource: opts.dataSource, store: new ArtifactStore(config.artifactDir), trainingPool });
+  const log = createLogger(config.logLevel, 'worker');
+  const services = createServices({
+    ds: opts.dataSource,
+    store: new ArtifactStore(config.artifactDir),
+    config,
+    log,
+    temporal: new TemporalGateway(config.temporal.address ?? '', config.temporal.namespace),
+    mailer: createMailer(config.mail, log),
+  });
+  const activities = createActivities({ services, trainingPool });
   // Bundle the workflows once per process, not once per worker.
   const needsWorkflows = opts.families.some((f) => f !== 'gpu');
   const workflowSource: Pick<WorkerOptions, 'workflowBundle'> = opts.workflowBundlePath

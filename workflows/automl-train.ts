@@ -1,6 +1,6 @@
 import { ActivityFailure, ApplicationFailure, CancellationScope, isCancellation, proxyActivities, RetryPolicy, TimeoutFailure } from '@temporalio/workflow';
-import type { TrainingActivities, TrainOutcome } from '../activities/training';
-import { JobWorkflowInput, NON_RETRYABLE_ERROR_TYPES } from './job-kinds';
+import type { AutomlTrainActivities, TrainOutcome } from '../activities/automl-train';
+import { JobWorkflowInput, NON_RETRYABLE_ERROR_TYPES } from './job-input';
 import { runJob } from './job-lifecycle';
 
 export interface AutomlTrainInput extends JobWorkflowInput {
@@ -24,8 +24,8 @@ const retry: RetryPolicy = { maximumAttempts: 3, initialInterval: '2s', backoffC
  * pick the best model. A cancel keeps the models trained so far.
  */
 export async function automlTrainWorkflow(input: AutomlTrainInput): Promise<{ best_model_id: string | null; model_count: number }> {
-  const cpu = proxyActivities<TrainingActivities>({ taskQueue: input.queues.cpu, startToCloseTimeout: '6h', heartbeatTimeout: '20s', retry });
-  const gpu = proxyActivities<TrainingActivities>({
+  const cpu = proxyActivities<AutomlTrainActivities>({ taskQueue: input.queues.cpu, startToCloseTimeout: '6h', heartbeatTimeout: '20s', retry });
+  const gpu = proxyActivities<AutomlTrainActivities>({
     taskQueue: input.queues.gpu,
     startToCloseTimeout: '6h',
     scheduleToStartTimeout: `${input.gpuScheduleToStartSecs}s`,

@@ -1,7 +1,7 @@
 import { proxyActivities } from '@temporalio/workflow';
-import type { ProfileActivities } from '../activities/dataset-profile';
-import type { ProfileResult } from '../platform/dataset-profile';
-import { JobWorkflowInput, NON_RETRYABLE_ERROR_TYPES } from './job-kinds';
+import type { DatasetProfileActivities } from '../activities/dataset-profile';
+import type { ProfileResult } from '../services/dataset-versions';
+import { JobWorkflowInput, NON_RETRYABLE_ERROR_TYPES } from './job-input';
 import { runJob } from './job-lifecycle';
 
 export interface DatasetProfileInput extends JobWorkflowInput {
@@ -13,7 +13,7 @@ export interface DatasetProfileInput extends JobWorkflowInput {
  * the first analyze finds it ready instead of computing it inside the request (~15 s at 10M rows).
  */
 export async function datasetProfileWorkflow(input: DatasetProfileInput): Promise<ProfileResult> {
-  const profiler = proxyActivities<ProfileActivities>({
+  const profiler = proxyActivities<DatasetProfileActivities>({
     taskQueue: input.queues.cpu,
     startToCloseTimeout: '2h',
     // A killed worker stops heartbeating; the attempt then times out and another worker retries.

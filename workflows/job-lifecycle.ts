@@ -1,8 +1,8 @@
 import { ApplicationFailure, CancellationScope, isCancellation, proxyActivities, setHandler } from '@temporalio/workflow';
-import type { JobActivities } from '../activities/jobs';
+import type { JobLifecycleActivities } from '../activities/job-lifecycle';
 import { JobProgress, progressQuery } from './progress';
 
-const jobs = proxyActivities<JobActivities>({
+const jobs = proxyActivities<JobLifecycleActivities>({
   startToCloseTimeout: '30s',
   retry: { maximumAttempts: 10, initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s' },
 });

@@ -1,9 +1,9 @@
 import { proxyActivities } from '@temporalio/workflow';
-import type { ExportActivities } from '../activities/project-export';
-import { JobWorkflowInput, NON_RETRYABLE_ERROR_TYPES } from './job-kinds';
+import type { ProjectExportActivities } from '../activities/project-export';
+import { JobWorkflowInput, NON_RETRYABLE_ERROR_TYPES } from './job-input';
 import { runJob } from './job-lifecycle';
 
-const exporter = proxyActivities<ExportActivities>({
+const exporter = proxyActivities<ProjectExportActivities>({
   startToCloseTimeout: '2h',
   // A killed worker stops heartbeating; the attempt then times out and another worker retries.
   heartbeatTimeout: '10s',

@@ -2,8 +2,8 @@ import type { DataSource } from 'typeorm';
 import { ApiKey, AuthSession, User } from '../../entities';
 import type { AppContext, Principal } from '../context';
 import { forbidden, unauthorized } from '../errors';
-import { safeEqualHex, sha256 } from '../services/secrets';
-import { TtlCache } from '../services/ttl-cache';
+import { safeEqualHex, sha256 } from '../../platform/secrets';
+import { TtlCache } from '../../platform/ttl-cache';
 
 export const SESSION_COOKIE = 'session_token';
 export const CSRF_COOKIE = 'csrf_token';

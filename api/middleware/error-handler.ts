@@ -1,6 +1,21 @@
 import type Koa from 'koa';
 import type { AppState } from '../context';
+import { DomainError, ValidationError } from '../../services/errors';
 import { HttpError } from '../errors';
+
+/** The HTTP status of each domain error; the domain's message is the body's `detail`. */
+const DOMAIN_STATUS: Record<string, number> = {
+  NotFoundError: 404,
+  ForbiddenError: 403,
+  UnauthenticatedError: 401,
+  ConflictError: 409,
+  RejectedError: 400,
+  ValidationError: 422,
+  DataError: 422,
+  TooLargeError: 413,
+  UnavailableError: 503,
+  InternalError: 500,
+};
 
 interface PgLikeError {
   code?: string;
@@ -8,8 +23,9 @@ interface PgLikeError {
 }
 
 /**
- * Maps every thrown error to the spec's body and code. Known faults (HttpError, body
- * parser limits, unique violations) keep their meaning; anything else is a logged 500
+ * Maps every thrown error to the spec's body and code, once: domain errors from the services,
+ * transport errors (HttpError: authentication, rate limits), body parser limits and unique
+ * violations keep their meaning; anything else is a logged 500
  * whose body says nothing about internals.
  */
 export function errorHandler(): Koa.Middleware<AppState> {
@@ -21,7 +37,7 @@ export function errorHandler(): Koa.Middleware<AppState> {
         ctx.body = { detail: 'Not found' };
       }
     } catch (err) {
-      const { status, detail, headers } = classify(err);
+      const { status, detail, headers } = classifyError(err);
       if (status >= 500) ctx.state.log?.error({ err }, 'request failed');
       ctx.status = status;
       for (const [k, v] of Object.entries(headers)) ctx.set(k, v);
@@ -30,8 +46,13 @@ export function errorHandler(): Koa.Middleware<AppState> {
   };
 }
 
-function classify(err: unknown): { status: number; detail: unknown; headers: Record<string, string> } {
+/** The status, body detail and headers an error answers with. */
+export function classifyError(err: unknown): { status: number; detail: unknown; headers: Record<string, string> } {
   if (err instanceof HttpError) return { status: err.status, detail: err.detail, headers: err.headers };
+  if (err instanceof DomainError) {
+    const detail = err instanceof ValidationError && err.issues ? err.issues : err.message;
+    return { status: DOMAIN_STATUS[err.name] ?? 500, detail, headers: {} };
+  }
   const e = err as { status?: number; statusCode?: number; expose?: boolean; message?: string; type?: string } & PgLikeError;
   const code = e?.code ?? e?.driverError?.code;
   if (code === '23505') return { status: 409, detail: 'Resource already exists', headers: {} };

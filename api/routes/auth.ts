@@ -1,13 +1,11 @@
 import { z } from 'zod';
-import { AuthSession, User } from '../../entities';
-import type { AppContext, AppDeps } from '../context';
+import { escapeHtml } from '../../platform/html';
+import type { AppContext, RouteDeps } from '../context';
 import { clearSessionCookies, setSessionCookies } from '../cookies';
-import { badRequest, notFound } from '../errors';
+import { presentSession } from '../presenters/account';
 import { presentUser } from '../presenters/user';
 import { route, RouteDef } from '../route';
 import { htmlPage } from './pages';
-import { Accounts, escapeHtml } from '../services/accounts';
-import { deleteAccount, exportMyData } from '../services/my-data';
 import { pageQuery, uuidParam } from '../validation';
 
 const email = z.email().max(320);
@@ -19,9 +17,8 @@ function clientIp(ctx: AppContext): string {
 }
 
 /** Registration, login, sessions, mailed tokens and the account itself. */
-export function authRoutes(deps: AppDeps): RouteDef[] {
-  const accounts = new Accounts(deps.ds, deps.config, deps.mailer);
-  const { config } = deps;
+export function authRoutes({ services, config, keyCache }: RouteDeps): RouteDef[] {
+  const { accounts } = services;
   const tag = 'auth';
   return [
     route({
@@ -51,7 +48,7 @@ export function authRoutes(deps: AppDeps): RouteDef[] {
       method: 'post', path: '/api/auth/logout', tag, auth: 'session', rateLimit: 'none',
       summary: 'Revoke the current session', responses: ok,
       handler: async (ctx) => {
-        await deps.ds.getRepository(AuthSession).update({ id: ctx.state.principal!.session!.id }, { revokedAt: new Date() });
+        await accounts.endSession(ctx.state.principal!.session!.id);
         clearSessionCookies(ctx, config);
         return { ok: true };
       },
@@ -136,10 +133,7 @@ export function authRoutes(deps: AppDeps): RouteDef[] {
       body: z.object({ name: z.string().trim().min(1).max(200) }),
       responses: { 200: { description: '{user}' } },
       handler: async (ctx, { body }) => {
-        const user = ctx.state.principal!.user;
-        user.name = body.name;
-        await deps.ds.getRepository(User).update({ id: user.id }, { name: body.name });
-        return { user: presentUser(user, true) };
+        return { user: presentUser(await accounts.rename(ctx.state.principal!.user, body.name), true) };
       },
     }),
     route({
@@ -148,21 +142,8 @@ export function authRoutes(deps: AppDeps): RouteDef[] {
       responses: { 200: { description: 'List envelope of sessions' } },
       handler: async (ctx, { query }) => {
         const p = ctx.state.principal!;
-        const [rows, total] = await deps.ds
-          .getRepository(AuthSession)
-          .createQueryBuilder('s')
-          .where('s.user_id = :u AND s.revoked_at IS NULL AND s.expires_at > now()', { u: p.user.id })
-          .orderBy('s.created_at', 'DESC')
-          .skip(query.offset)
-          .take(query.limit)
-          .getManyAndCount();
-        return {
-          items: rows.map((s) => ({
-            id: s.id, created_at: s.createdAt, expires_at: s.expiresAt, last_seen_at: s.lastSeenAt,
-            user_agent: s.userAgent, ip: s.ip, remember: s.remember, current: s.id === p.session?.id,
-          })),
-          total, limit: query.limit, offset: query.offset,
-        };
+        const page = await accounts.liveSessions(p.user.id, query);
+        return { ...page, items: page.items.map((s) => presentSession(s, p.session?.id)) };
       },
     }),
     route({
@@ -171,14 +152,7 @@ export function authRoutes(deps: AppDeps): RouteDef[] {
       responses: { ...ok, 404: { description: 'Session not found' } },
       handler: async (ctx, { params }) => {
         const p = ctx.state.principal!;
-        const r = await deps.ds
-          .getRepository(AuthSession)
-          .createQueryBuilder()
-          .update()
-          .set({ revokedAt: () => 'now()' })
-          .where('id = :id AND user_id = :u AND revoked_at IS NULL', { id: params.session_id, u: p.user.id })
-          .execute();
-        if (!r.affected) throw notFound('Session not found');
+        await accounts.revokeSession(p.user.id, params.session_id);
         if (params.session_id === p.session?.id) clearSessionCookies(ctx, config);
         return { ok: true };
       },
@@ -188,9 +162,15 @@ export function authRoutes(deps: AppDeps): RouteDef[] {
       summary: 'Everything the service holds about the caller, as a JSON attachment',
       responses: { 200: { description: 'JSON document' } },
       handler: async (ctx) => {
-        const data = await exportMyData(deps.ds, ctx.state.principal!.user.id);
+        const data = await accounts.exportData(ctx.state.principal!.user.id);
         ctx.set('Content-Disposition', 'attachment; filename="my-data.json"');
-        return data;
+        return {
+          exported_at: new Date().toISOString(),
+          user: { ...presentUser(data.user, true), created_at: data.user.createdAt },
+          memberships: data.memberships,
+          sessions: data.sessions.map((s) => ({ id: s.id, created_at: s.createdAt, expires_at: s.expiresAt, revoked_at: s.revokedAt, user_agent: s.userAgent, ip: s.ip })),
+          api_keys: data.apiKeys.map((k) => ({ id: k.id, name: k.name, prefix: k.prefix, scopes: k.scopes, created_at: k.createdAt, last_used_at: k.lastUsedAt, revoked_at: k.revokedAt })),
+        };
       },
     }),
     route({
@@ -200,10 +180,9 @@ export function authRoutes(deps: AppDeps): RouteDef[] {
       responses: { ...ok, 400: { description: 'Password is incorrect' } },
       handler: async (ctx, { body }) => {
         const user = ctx.state.principal!.user;
-        if (!(await accounts.checkPassword(user.id, body.password))) throw badRequest('Password is incorrect');
-        await deleteAccount(deps.ds, deps.store, user.id);
-        deps.keyCache?.forgetUser(user.id);
-        deps.serving?.forgetAccess();
+        await accounts.deleteAccount(user.id, body.password);
+        keyCache.forgetUser(user.id);
+        services.serving.forgetAccess();
         clearSessionCookies(ctx, config);
         return { ok: true };
       },

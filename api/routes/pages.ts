@@ -1,15 +1,16 @@
 import { z } from 'zod';
-import type { AppContext, AppDeps } from '../context';
-import { HttpError } from '../errors';
+import { DomainError } from '../../services/errors';
+import { escapeHtml } from '../../platform/html';
+import type { AppContext, RouteDeps } from '../context';
+import { classifyError } from '../middleware/error-handler';
 import { route, RouteDef } from '../route';
-import { Accounts, escapeHtml } from '../services/accounts';
 
 /**
  * The page behind the mailed reset link: a plain HTML form (no JavaScript) that posts the
  * token and the new password back here.
  */
-export function pageRoutes(deps: AppDeps): RouteDef[] {
-  const accounts = new Accounts(deps.ds, deps.config, deps.mailer);
+export function pageRoutes({ services }: RouteDeps): RouteDef[] {
+  const { accounts } = services;
   return [
     route({
       method: 'get', path: '/auth/reset-password', tag: 'pages', auth: 'public', rateLimit: 'none',
@@ -32,9 +33,10 @@ export function pageRoutes(deps: AppDeps): RouteDef[] {
           await accounts.resetPassword(body.token, body.password);
           return htmlPage(ctx, 200, 'Password changed', 'Your password is changed. You can now log in.');
         } catch (err) {
-          if (!(err instanceof HttpError)) throw err;
-          const msg = typeof err.detail === 'string' ? err.detail : 'The form was not valid';
-          return htmlPage(ctx, err.status, 'Password not changed', escapeHtml(msg));
+          if (!(err instanceof DomainError)) throw err;
+          const { status, detail } = classifyError(err);
+          const msg = typeof detail === 'string' ? detail : 'The form was not valid';
+          return htmlPage(ctx, status, 'Password not changed', escapeHtml(msg));
         }
       },
     }),

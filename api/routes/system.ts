@@ -1,9 +1,9 @@
-import type { AppDeps } from '../context';
+import type { RouteDeps } from '../context';
 import { route, RouteDef } from '../route';
 import { databaseReachable } from '../../platform/database';
 
 /** Liveness of the dependencies. OpenAPI is mounted by the app (it needs every route). */
-export function systemRoutes(deps: AppDeps): RouteDef[] {
+export function systemRoutes(deps: RouteDeps): RouteDef[] {
   return [
     route({
       method: 'get', path: '/healthz', tag: 'system', auth: 'public', rateLimit: 'none',

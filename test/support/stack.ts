@@ -15,7 +15,7 @@ import { createLogger } from '../../platform/logger';
 import { createMailer } from '../../platform/mail';
 import { TemporalGateway } from '../../platform/temporal-client';
 import { createWorkers } from '../../workers/worker-factory';
-import type { QueueFamily } from '../../workflows/job-kinds';
+import type { QueueFamily } from '../../workflows/job-input';
 import { SmtpSink } from './smtp-sink';
 import { stackFile, StackInfo } from './stack-file';
 

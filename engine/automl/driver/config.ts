@@ -43,6 +43,38 @@ export interface AutoMLConfig {
   verbosity: 'debug' | 'info' | 'warn';
 }
 
+/**
+ * Defaults of the config keys a user may omit (what `parseAutoMLConfig` fills in before the
+ * problem kind resolves `AUTO` and `-1`). Published by `GET /api/experiments/capabilities`.
+ */
+export const CONFIG_DEFAULTS = Object.freeze({
+  max_runtime_secs: 3600,
+  max_models: 20,
+  max_runtime_secs_per_model: null,
+  sort_metric: 'AUTO',
+  seed: 42,
+  balance_classes: false,
+  exclude_algos: [] as AlgoId[],
+  nfolds: 5,
+  stopping_rounds: 3,
+  stopping_metric: 'AUTO' as (typeof STOPPING_METRICS)[number],
+  stopping_tolerance: 0.001,
+  exploitation_ratio: 0,
+  distribution: null,
+  keep_cross_validation_predictions: true,
+  keep_cross_validation_models: false,
+  verbosity: 'info' as AutoMLConfig['verbosity'],
+});
+
+/** Ranges of the bounded config keys. */
+export const CONFIG_LIMITS = Object.freeze({
+  max_models_cap: MAX_MODELS_CAP,
+  max_runtime_secs_max: 7 * 86_400,
+  max_runtime_secs_per_model_max: 86_400,
+  nfolds_max: 20,
+  stopping_rounds_max: 1000,
+});
+
 export interface ConfigIssue {
   loc: string[];
   msg: string;
@@ -104,10 +136,10 @@ export function parseAutoMLConfig(input: unknown, kind: Kind, opts: { maxModelsC
     return v as T;
   };
 
-  const maxModels = int('max_models', 20, 1, opts.maxModelsCap ?? MAX_MODELS_CAP);
-  const perModel = raw.max_runtime_secs_per_model === undefined || raw.max_runtime_secs_per_model === null ? null : int('max_runtime_secs_per_model', 0, 1, 86_400);
+  const maxModels = int('max_models', CONFIG_DEFAULTS.max_models, 1, opts.maxModelsCap ?? CONFIG_LIMITS.max_models_cap);
+  const perModel = raw.max_runtime_secs_per_model === undefined || raw.max_runtime_secs_per_model === null ? null : int('max_runtime_secs_per_model', 0, 1, CONFIG_LIMITS.max_runtime_secs_per_model_max);
   const allowedSort = ['AUTO', ...SORT_METRICS[kind], 'deviance', ...(['huber', 'quantile'].includes(String(raw.distribution)) ? ['quantile_loss'] : [])];
-  const sort = oneOf('sort_metric', allowedSort, 'AUTO');
+  const sort = oneOf('sort_metric', allowedSort, CONFIG_DEFAULTS.sort_metric);
   let exclude: AlgoId[] = [];
   if (raw.exclude_algos !== undefined && raw.exclude_algos !== null) {
     const e = raw.exclude_algos;
@@ -123,28 +155,28 @@ export function parseAutoMLConfig(input: unknown, kind: Kind, opts: { maxModelsC
     if (kind !== 'regression') issues.push({ loc: ['config', 'distribution'], msg: 'distribution applies to regression only' });
     else distribution = oneOf('distribution', DISTRIBUTIONS, 'gaussian');
   }
-  const nfoldsRaw = int('nfolds', 5, -1, 20);
+  const nfoldsRaw = int('nfolds', CONFIG_DEFAULTS.nfolds, -1, CONFIG_LIMITS.nfolds_max);
   if (nfoldsRaw === 1) issues.push({ loc: ['config', 'nfolds'], msg: 'nfolds must be -1 (auto), 0 (no cross-validation) or at least 2' });
-  const balance = bool('balance_classes', false);
+  const balance = bool('balance_classes', CONFIG_DEFAULTS.balance_classes);
   if (balance && kind === 'regression') issues.push({ loc: ['config', 'balance_classes'], msg: 'balance_classes applies to classification only' });
 
   const config: AutoMLConfig = {
-    max_runtime_secs: int('max_runtime_secs', 3600, 1, 7 * 86_400),
+    max_runtime_secs: int('max_runtime_secs', CONFIG_DEFAULTS.max_runtime_secs, 1, CONFIG_LIMITS.max_runtime_secs_max),
     max_models: maxModels,
     max_runtime_secs_per_model: perModel,
     sort_metric: sort === 'AUTO' ? defaultSortMetric(kind) : sort,
-    seed: int('seed', 42, -(2 ** 31), 2 ** 31 - 1),
+    seed: int('seed', CONFIG_DEFAULTS.seed, -(2 ** 31), 2 ** 31 - 1),
     balance_classes: balance,
     exclude_algos: exclude,
     nfolds: nfoldsRaw === -1 ? 5 : nfoldsRaw,
-    stopping_rounds: int('stopping_rounds', 3, 0, 1000),
-    stopping_metric: oneOf('stopping_metric', STOPPING_METRICS, 'AUTO'),
-    stopping_tolerance: num('stopping_tolerance', 0.001, 0, 1),
-    exploitation_ratio: num('exploitation_ratio', 0, 0, 1),
+    stopping_rounds: int('stopping_rounds', CONFIG_DEFAULTS.stopping_rounds, 0, CONFIG_LIMITS.stopping_rounds_max),
+    stopping_metric: oneOf('stopping_metric', STOPPING_METRICS, CONFIG_DEFAULTS.stopping_metric),
+    stopping_tolerance: num('stopping_tolerance', CONFIG_DEFAULTS.stopping_tolerance, 0, 1),
+    exploitation_ratio: num('exploitation_ratio', CONFIG_DEFAULTS.exploitation_ratio, 0, 1),
     distribution,
-    keep_cross_validation_predictions: bool('keep_cross_validation_predictions', true),
-    keep_cross_validation_models: bool('keep_cross_validation_models', false),
-    verbosity: oneOf('verbosity', ['debug', 'info', 'warn'] as const, 'info'),
+    keep_cross_validation_predictions: bool('keep_cross_validation_predictions', CONFIG_DEFAULTS.keep_cross_validation_predictions),
+    keep_cross_validation_models: bool('keep_cross_validation_models', CONFIG_DEFAULTS.keep_cross_validation_models),
+    verbosity: oneOf('verbosity', ['debug', 'info', 'warn'] as const, CONFIG_DEFAULTS.verbosity),
   };
   return issues.length ? { issues } : { config, issues };
 }

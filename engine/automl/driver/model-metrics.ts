@@ -82,3 +82,6 @@ export function compareByMetric(sortMetric: string) {
     return sign * ((x as number) - (y as number));
   };
 }
+
+/** Stored metric keys a model list may be sorted by (`GET /api/models?sort_metric=`). */
+export const MODEL_SORT_KEYS = ['auc', 'rmse', 'mae', 'r2', 'logloss', 'accuracy', 'mse', 'mean_per_class_error'] as const;

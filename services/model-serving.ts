@@ -1,13 +1,13 @@
 import type { DataSource } from 'typeorm';
-import { Artifact, DatasetVersion, Experiment, Model } from '../../entities';
-import type { ColumnSchema } from '../../entities';
-import { categoricalFromStrings, Column, Frame, makeFrame } from '../../engine/automl/frame';
-import { modelFromJSON, ScoringModel } from '../../engine/automl/registry';
-import { OnnxSessionPool } from '../../engine/serving/onnx-pool';
-import type { ArtifactStore } from '../../platform/artifact-store';
-import { HttpError, ValidationIssue } from '../errors';
-import { modelForUser } from './experiments';
-import { TtlCache } from './ttl-cache';
+import { Artifact, DatasetVersion, Experiment, Model } from '../entities';
+import type { ColumnSchema } from '../entities';
+import { categoricalFromStrings, Column, Frame, makeFrame } from '../engine/automl/frame';
+import { modelFromJSON, ScoringModel } from '../engine/automl/registry';
+import { OnnxSessionPool } from '../engine/serving/onnx-pool';
+import type { ArtifactStore } from '../platform/artifact-store';
+import { TtlCache } from '../platform/ttl-cache';
+import type { Access } from './access';
+import { FieldIssue, InternalError, ValidationError } from './errors';
 
 export type InputRow = Record<string, unknown>;
 
@@ -40,11 +40,12 @@ export class ModelServing {
    * query per prediction. Deletes and membership changes made through this process forget
    * entries at once; other API processes notice within ACCESS_CACHE_MS.
    */
-  private readonly access = new TtlCache<string, Model>(ACCESS_CACHE_MS);
+  private readonly accessCache = new TtlCache<string, Model>(ACCESS_CACHE_MS);
 
   constructor(
     private readonly ds: DataSource,
     private readonly store: ArtifactStore,
+    private readonly access: Access,
     readonly pool = new OnnxSessionPool(32),
     private readonly capacity = 64,
   ) {}
@@ -67,7 +68,7 @@ export class ModelServing {
 
   /** The model if the user may read it (404 otherwise), from the short-lived access cache. */
   async modelFor(userId: string, modelId: string): Promise<Model> {
-    return this.access.getOrLoad(`${userId}:${modelId}`, () => modelForUser(this.ds, userId, modelId));
+    return this.accessCache.getOrLoad(`${userId}:${modelId}`, () => this.access.model(userId, modelId));
   }
 
   /** Input schema of a model: feature name → dtype, as users send it (target excluded). */
@@ -77,7 +78,7 @@ export class ModelServing {
 
   /**
    * Predicts rows. Binary labels use the model's persisted operating threshold.
-   * Throws 422 naming the column for inputs that do not fit the schema.
+   * Throws a ValidationError naming the column for inputs that do not fit the schema.
    */
   async predict(m: Model, rows: InputRow[], opts: { contributions?: boolean } = {}) {
     const l = await this.load(m);
@@ -96,8 +97,8 @@ export class ModelServing {
       const r = await this.pool.run(m.id, onnxBytes, model.onnxFeeds(frame), frame.nrows, [output]);
       scores = r.outputs[output];
       hit = r.hit;
-    } catch (err) {
-      throw new HttpError(500, 'Prediction failed');
+    } catch {
+      throw new InternalError('Prediction failed');
     }
     const n = frame.nrows;
     const predictions: PredictionOut[] = [];
@@ -118,7 +119,7 @@ export class ModelServing {
     }
     let contributions: { feature: string; value: number }[][] | undefined;
     if (opts.contributions) {
-      if (model.algo === 'StackedEnsemble') throw new HttpError(422, 'Contributions are not available for StackedEnsemble models');
+      if (model.algo === 'StackedEnsemble') throw new ValidationError('Contributions are not available for StackedEnsemble models');
       if (model.kind === 'multiclass') {
         // One output per class: explain the class each row was predicted as.
         contributions = predictions.map((p, i) => model.contributions(sliceFrame(frame, i), model.classes.indexOf(String(p.prediction)))?.[0] ?? []);
@@ -131,12 +132,12 @@ export class ModelServing {
 
   forget(modelId: string): void {
     this.models.delete(modelId);
-    this.access.deleteWhere((_, m) => m.id === modelId);
+    this.accessCache.deleteWhere((_, m) => m.id === modelId);
   }
 
   /** Project membership, project or experiment deletions: access is decided afresh. */
   forgetAccess(): void {
-    this.access.clear();
+    this.accessCache.clear();
   }
 
   async close(): Promise<void> {
@@ -168,7 +169,7 @@ async function readAll(store: ArtifactStore, key: string, encoding: BufferEncodi
  * are missing values (trees route them by their learned default).
  */
 export function rowsToFrame(rows: InputRow[], schema: ColumnSchema[]): Frame {
-  const issues: ValidationIssue[] = [];
+  const issues: FieldIssue[] = [];
   const columns: Column[] = schema.map((c) => {
     if (NUMERIC_DTYPES.has(c.dtype)) {
       const values = new Float64Array(rows.length);
@@ -220,6 +221,6 @@ export function rowsToFrame(rows: InputRow[], schema: ColumnSchema[]): Frame {
       }),
     );
   });
-  if (issues.length) throw new HttpError(422, issues);
+  if (issues.length) throw new ValidationError(issues);
   return makeFrame(schema.map((c) => c.name), columns);
 }

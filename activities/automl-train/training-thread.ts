@@ -6,11 +6,11 @@
 import { parentPort } from 'node:worker_threads';
 import {
   AutoMLConfig, CandidateResult, ModelSpec, planModels, prepareExperiment, PreparedExperiment, readParquetFrame, trainCandidate, trainStackedEnsembles,
-} from '../engine/automl/driver';
-import { initDeepLearningBackend } from '../engine/automl/deeplearning/train';
-import { selectRows } from '../engine/automl/frame';
-import type { RequestedKind } from '../engine/automl/frame';
-import { modelFromJSON, ScoringModel } from '../engine/automl/registry';
+} from '../../engine/automl/driver';
+import { initDeepLearningBackend } from '../../engine/automl/deeplearning/train';
+import { selectRows } from '../../engine/automl/frame';
+import type { RequestedKind } from '../../engine/automl/frame';
+import { modelFromJSON, ScoringModel } from '../../engine/automl/registry';
 
 export interface PrepareRequest {
   type: 'prepare';

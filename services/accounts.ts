@@ -1,40 +1,45 @@
 import type { DataSource } from 'typeorm';
-import { AuthSession, EmailToken, EmailTokenPurpose, User } from '../../entities';
-import type { Config } from '../../platform/config';
-import type { Mailer } from '../../platform/mail';
-import { badRequest, conflict, forbidden, unauthorized, unprocessable } from '../errors';
-import { hashPassword, randomToken, sha256, verifyPassword } from './secrets';
+import { ApiKey, AuthSession, EmailToken, EmailTokenPurpose, Project, ProjectMember, User } from '../entities';
+import type { Config } from '../platform/config';
+import type { Mailer } from '../platform/mail';
+import { escapeHtml } from '../platform/html';
+import { hashPassword, randomToken, sha256, verifyPassword } from '../platform/secrets';
+import type { ArtifactStore } from '../platform/artifact-store';
+import type { PageQuery, Page } from './lists';
+import { deleteProjectsData } from './projects';
+import { ConflictError, ForbiddenError, NotFoundError, RejectedError, UnauthenticatedError, ValidationError } from './errors';
 
 export const PASSWORD_TOO_SHORT = 'Password must be at least 8 characters';
 export const EMAIL_NOT_VERIFIED = 'Email not verified. Please check your inbox for the activation link.';
 
 export function assertPasswordStrength(password: string): void {
-  if (password.length < 8) throw unprocessable(PASSWORD_TOO_SHORT);
-  if (password.length > 1024) throw unprocessable('Password must be at most 1024 characters');
+  if (password.length < 8) throw new ValidationError(PASSWORD_TOO_SHORT);
+  if (password.length > 1024) throw new ValidationError('Password must be at most 1024 characters');
 }
 
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-/** Registration, login, mailed tokens and password changes. */
+/** The account: registration, login and sessions, mailed tokens, passwords, the user's own data. */
 export class Accounts {
   constructor(
     private readonly ds: DataSource,
     private readonly config: Config,
     private readonly mailer: Mailer,
+    private readonly store: ArtifactStore,
   ) {}
 
   async register(input: { email: string; name: string; password: string }): Promise<User> {
     assertPasswordStrength(input.password);
     const email = normalizeEmail(input.email);
     const repo = this.ds.getRepository(User);
-    if (await repo.existsBy({ email })) throw conflict('User already exists');
+    if (await repo.existsBy({ email })) throw new ConflictError('User already exists');
     const user = repo.create({ email, name: input.name.trim(), passwordHash: await hashPassword(input.password), emailVerifiedAt: null });
     try {
       await repo.insert(user);
     } catch (err) {
-      if ((err as { code?: string }).code === '23505') throw conflict('User already exists');
+      if ((err as { code?: string }).code === '23505') throw new ConflictError('User already exists');
       throw err;
     }
     await this.sendVerification(user);
@@ -49,8 +54,8 @@ export class Accounts {
       .addSelect('u.passwordHash')
       .where('u.email = :email', { email: normalizeEmail(emailRaw) })
       .getOne();
-    if (!user || !(await verifyPassword(user.passwordHash, password))) throw unauthorized('Invalid email or password');
-    if (!user.emailVerifiedAt) throw forbidden(EMAIL_NOT_VERIFIED);
+    if (!user || !(await verifyPassword(user.passwordHash, password))) throw new UnauthenticatedError('Invalid email or password');
+    if (!user.emailVerifiedAt) throw new ForbiddenError(EMAIL_NOT_VERIFIED);
     return user;
   }
 
@@ -107,7 +112,7 @@ export class Accounts {
     const user = await users.findOneByOrFail({ id: row.userId });
     if (row.usedAt) {
       if (user.emailVerifiedAt) return user;
-      throw badRequest('Invalid or expired verification link');
+      throw new RejectedError('Invalid or expired verification link');
     }
     await this.ds.transaction(async (em) => {
       await em.getRepository(EmailToken).update({ id: row.id }, { usedAt: new Date() });
@@ -143,7 +148,7 @@ export class Accounts {
         .set({ usedAt: () => 'now()' })
         .where('id = :id AND used_at IS NULL', { id: row.id })
         .execute();
-      if (!used.affected) throw badRequest('Invalid or expired reset token');
+      if (!used.affected) throw new RejectedError('Invalid or expired reset token');
       await em
         .getRepository(User)
         .createQueryBuilder()
@@ -157,7 +162,7 @@ export class Accounts {
 
   async changePassword(userId: string, current: string, next: string, keepSessionId?: string): Promise<void> {
     const user = await this.ds.getRepository(User).createQueryBuilder('u').addSelect('u.passwordHash').where('u.id = :userId', { userId }).getOneOrFail();
-    if (!(await verifyPassword(user.passwordHash, current))) throw badRequest('Current password is incorrect');
+    if (!(await verifyPassword(user.passwordHash, current))) throw new RejectedError('Current password is incorrect');
     assertPasswordStrength(next);
     await this.ds.getRepository(User).update({ id: userId }, { passwordHash: await hashPassword(next) });
     await this.revokeSessions(userId, keepSessionId);
@@ -166,6 +171,82 @@ export class Accounts {
   async checkPassword(userId: string, password: string): Promise<boolean> {
     const user = await this.ds.getRepository(User).createQueryBuilder('u').addSelect('u.passwordHash').where('u.id = :userId', { userId }).getOneOrFail();
     return verifyPassword(user.passwordHash, password);
+  }
+
+  /** Ends one session (logout). */
+  async endSession(sessionId: string): Promise<void> {
+    await this.ds.getRepository(AuthSession).update({ id: sessionId }, { revokedAt: new Date() });
+  }
+
+  /** Revokes one of the user's live sessions; 404 when it is not theirs or already ended. */
+  async revokeSession(userId: string, sessionId: string): Promise<void> {
+    const r = await this.ds
+      .getRepository(AuthSession)
+      .createQueryBuilder()
+      .update()
+      .set({ revokedAt: () => 'now()' })
+      .where('id = :id AND user_id = :u AND revoked_at IS NULL', { id: sessionId, u: userId })
+      .execute();
+    if (!r.affected) throw new NotFoundError('Session not found');
+  }
+
+  /** The user's live sessions, newest first. */
+  async liveSessions(userId: string, q: PageQuery): Promise<Page<AuthSession>> {
+    const [items, total] = await this.ds
+      .getRepository(AuthSession)
+      .createQueryBuilder('s')
+      .where('s.user_id = :u AND s.revoked_at IS NULL AND s.expires_at > now()', { u: userId })
+      .orderBy('s.created_at', 'DESC')
+      .skip(q.offset)
+      .take(q.limit)
+      .getManyAndCount();
+    return { items, total, limit: q.limit, offset: q.offset };
+  }
+
+  async rename(user: User, name: string): Promise<User> {
+    await this.ds.getRepository(User).update({ id: user.id }, { name });
+    return Object.assign(user, { name });
+  }
+
+  /** Everything the service holds about the user: account, memberships, sessions and keys (never secrets). */
+  async exportData(userId: string) {
+    const user = await this.ds.getRepository(User).findOneByOrFail({ id: userId });
+    const memberships = await this.ds
+      .getRepository(ProjectMember)
+      .createQueryBuilder('m')
+      .innerJoin(Project, 'p', 'p.id = m.project_id')
+      .select(['p.id AS project_id', 'p.name AS project_name', 'p.description AS description', 'm.role AS role', 'm.created_at AS joined_at'])
+      .where('m.user_id = :userId', { userId })
+      .getRawMany();
+    const sessions = await this.ds.getRepository(AuthSession).find({ where: { userId }, order: { createdAt: 'DESC' } });
+    const apiKeys = await this.ds.getRepository(ApiKey).find({ where: { userId }, order: { createdAt: 'DESC' } });
+    return { user, memberships, sessions, apiKeys };
+  }
+
+  /**
+   * Deletes the account (its password confirms it). Projects where the user is the only owner
+   * go with it, their artifact files too; in shared projects only the membership goes, and
+   * ownership passes to the remaining owners.
+   */
+  async deleteAccount(userId: string, password: string): Promise<void> {
+    if (!(await this.checkPassword(userId, password))) throw new RejectedError('Password is incorrect');
+    const doomed: { id: string }[] = await this.ds.query(
+      `SELECT p.id FROM projects p
+        JOIN project_members m ON m.project_id = p.id AND m.user_id = $1 AND m.role = 'owner'
+       WHERE NOT EXISTS (SELECT 1 FROM project_members o WHERE o.project_id = p.id AND o.role = 'owner' AND o.user_id <> $1)`,
+      [userId],
+    );
+    const files = await this.ds.transaction(async (em) => {
+      const keys = await deleteProjectsData(em, doomed.map((d) => d.id));
+      await em.query(
+        `UPDATE projects p SET owner_id = (SELECT o.user_id FROM project_members o WHERE o.project_id = p.id AND o.role = 'owner' AND o.user_id <> $1 ORDER BY o.created_at LIMIT 1)
+          WHERE p.owner_id = $1`,
+        [userId],
+      );
+      await em.getRepository(User).delete({ id: userId });
+      return keys;
+    });
+    for (const key of files) this.store.remove(key);
   }
 
   private async issueToken(userId: string, purpose: EmailTokenPurpose, ttlMs: number): Promise<string> {
@@ -179,11 +260,7 @@ export class Accounts {
   private async findToken(token: string, purpose: EmailTokenPurpose, allowUsed: boolean): Promise<EmailToken> {
     const invalid = purpose === 'verify_email' ? 'Invalid or expired verification link' : 'Invalid or expired reset token';
     const row = await this.ds.getRepository(EmailToken).findOneBy({ tokenHash: sha256(token), purpose });
-    if (!row || row.expiresAt.getTime() < Date.now() || (!allowUsed && row.usedAt)) throw badRequest(invalid);
+    if (!row || row.expiresAt.getTime() < Date.now() || (!allowUsed && row.usedAt)) throw new RejectedError(invalid);
     return row;
   }
-}
-
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 }

@@ -3,7 +3,8 @@ import { pipeline } from 'node:stream/promises';
 import yazl from 'yazl';
 import type { DataSource } from 'typeorm';
 import { Artifact, Project, ProjectMember, User } from '../entities';
-import type { ArtifactStore } from './artifact-store';
+import type { ArtifactStore } from '../platform/artifact-store';
+import { ConflictError } from './errors';
 
 export interface ArchiveProgress {
   bytesDone: number;
@@ -13,9 +14,7 @@ export interface ArchiveProgress {
 }
 
 /** An artifact whose bytes are gone from the store: retrying cannot help. */
-export class MissingArtifactError extends Error {
-  readonly name = 'DataError';
-}
+export class MissingArtifactError extends ConflictError {}
 
 /** Artifacts that go into a project archive: everything but earlier archives. */
 export async function archivableArtifacts(ds: DataSource, projectId: string): Promise<Artifact[]> {

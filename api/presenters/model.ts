@@ -1,0 +1,44 @@
+import type { Model } from '../../entities';
+
+export function presentModel(m: Model, extra: Record<string, unknown> = {}) {
+  return {
+    id: m.id, name: m.name, algo: m.algo, experiment_id: m.experimentId, project_id: m.projectId, artifact_id: m.artifactId, onnx_artifact_id: m.onnxArtifactId,
+    is_best: m.isBest, is_production: m.isProduction, is_staging: m.isStaging, staging_deployment_id: m.stagingDeploymentId,
+    metrics: m.metrics, training_time_ms: m.trainingTimeMs, predict_time_per_row_ms: m.predictTimePerRowMs, created_at: m.createdAt, ...extra,
+  };
+}
+
+/** A model as an experiment's leaderboard lists it. */
+export function presentModelSummary(m: Model) {
+  return { id: m.id, name: m.name, algo: m.algo, metrics: m.metrics, is_best: m.isBest, training_time_ms: m.trainingTimeMs, predict_time_per_row_ms: m.predictTimePerRowMs, created_at: m.createdAt };
+}
+
+/** Where a model's native (JSON) artifact and ONNX file are downloaded. */
+export function modelArtifactLinks(m: Model) {
+  return [
+    { artifact_id: m.artifactId, owner_type: 'model', owner_id: m.id, label: `${m.name} model (JSON)` },
+    ...(m.onnxArtifactId ? [{ artifact_id: m.onnxArtifactId, owner_type: 'model', owner_id: m.id, label: `${m.name} ONNX` }] : []),
+  ];
+}
+
+/** `GET /api/models/{id}/explain`: importance, SHAP summary, confusion matrix, ROC and scoring history. */
+export function presentModelExplain(m: Model) {
+  const vi = (m.explain.variable_importance ?? []) as { variable: string; percentage: number; scaled_importance: number }[];
+  const history = (m.explain.scoring_history ?? []) as { number_of_trees: number; training: Record<string, number>; validation?: Record<string, number> }[];
+  return {
+    model_id: m.id,
+    algo: m.algo,
+    variable_importance: vi.map((v) => ({ variable: v.variable, percentage: v.percentage, scaled_importance: v.scaled_importance })),
+    shap_summary: m.explain.shap_summary ?? null,
+    confusion_matrix: m.metrics.confusion_matrix ?? null,
+    roc_curve: m.explain.roc_curve ?? null,
+    scoring_history: history.map((h) => ({
+      number_of_trees: h.number_of_trees,
+      timestamp: null,
+      training_logloss: h.training.logloss ?? null,
+      validation_logloss: h.validation?.logloss ?? null,
+      training_rmse: h.training.rmse ?? null,
+      validation_rmse: h.validation?.rmse ?? null,
+    })),
+  };
+}

@@ -1,0 +1,22 @@
+import type { Project } from '../../entities';
+import type { ProjectSummary } from '../../services/projects';
+
+/** A project in lists and `GET /api/projects/{id}`: with the caller's role and its counts. */
+export function presentProjectSummary(r: ProjectSummary) {
+  return {
+    id: r.id,
+    name: r.name,
+    description: r.description,
+    status: r.status,
+    dataset_count: Number(r.dataset_count),
+    experiment_count: Number(r.experiment_count),
+    model_count: Number(r.model_count),
+    role: r.role,
+    created_at: new Date(r.created_at).toISOString(),
+  };
+}
+
+/** A project as creation and updates answer it. */
+export function presentProject(p: Project, withCreatedAt = true) {
+  return { id: p.id, name: p.name, description: p.description, ...(withCreatedAt ? { created_at: p.createdAt } : {}) };
+}

@@ -1,0 +1,90 @@
+import type { DataSource, EntityManager, EntityTarget } from 'typeorm';
+import { Artifact, Dataset, DatasetVersion, Experiment, Job, Model, Project, PROJECT_ROLES, ProjectMember, ProjectRole } from '../entities';
+import { ForbiddenError, NotFoundError } from './errors';
+
+export type { ProjectRole };
+
+export function roleRank(role: ProjectRole): number {
+  return PROJECT_ROLES.indexOf(role);
+}
+
+/** A project-owned row: every resource below a project carries its project id. */
+interface ProjectOwned {
+  id: string;
+  projectId: string;
+}
+
+/**
+ * The access loaders: each loads one resource for a user, or throws. A resource the user cannot
+ * reach (no such row, or not a member of its project) is the resource's own 404 text, so an
+ * answer never reveals that something exists; a member with too small a role gets 403.
+ * Every method takes an optional EntityManager so a transaction can load under its own locks.
+ */
+export class Access {
+  constructor(private readonly ds: DataSource) {}
+
+  /** The project and the user's role in it; 404 `Project not found` for non-members. */
+  async project(userId: string, projectId: string, minRole: ProjectRole = 'viewer', em: EntityManager = this.ds.manager): Promise<{ project: Project; role: ProjectRole }> {
+    const row = await em
+      .getRepository(Project)
+      .createQueryBuilder('p')
+      .innerJoin(ProjectMember, 'm', 'm.project_id = p.id AND m.user_id = :userId', { userId })
+      .addSelect('m.role', 'member_role')
+      .where('p.id = :projectId', { projectId })
+      .getRawAndEntities();
+    const project = row.entities[0];
+    if (!project) throw new NotFoundError('Project not found');
+    const role = row.raw[0].member_role as ProjectRole;
+    if (roleRank(role) < roleRank(minRole)) throw new ForbiddenError(`This action requires the ${minRole} role in the project`);
+    return { project, role };
+  }
+
+  /** The user's role in a project, with the resource's own 404 text for non-members. */
+  async role(userId: string, projectId: string, notFoundText: string, minRole: ProjectRole = 'viewer', em: EntityManager = this.ds.manager): Promise<ProjectRole> {
+    try {
+      return (await this.project(userId, projectId, minRole, em)).role;
+    } catch (err) {
+      if (err instanceof NotFoundError) throw new NotFoundError(notFoundText);
+      throw err;
+    }
+  }
+
+  dataset(userId: string, id: string, minRole: ProjectRole = 'viewer', em?: EntityManager): Promise<Dataset> {
+    return this.owned(Dataset, id, 'Dataset not found', userId, minRole, em);
+  }
+
+  experiment(userId: string, id: string, minRole: ProjectRole = 'viewer', em?: EntityManager): Promise<Experiment> {
+    return this.owned(Experiment, id, 'Experiment not found', userId, minRole, em);
+  }
+
+  model(userId: string, id: string, minRole: ProjectRole = 'viewer', em?: EntityManager): Promise<Model> {
+    return this.owned(Model, id, 'Model not found', userId, minRole, em);
+  }
+
+  job(userId: string, id: string, minRole: ProjectRole = 'viewer', em?: EntityManager): Promise<Job> {
+    return this.owned(Job, id, 'Job not found', userId, minRole, em);
+  }
+
+  artifact(userId: string, id: string, minRole: ProjectRole = 'viewer', em?: EntityManager): Promise<Artifact> {
+    return this.owned(Artifact, id, 'Artifact not found', userId, minRole, em);
+  }
+
+  /** A dataset version (reached through its dataset's project) with its dataset. */
+  async version(userId: string, versionId: string, minRole: ProjectRole = 'viewer', em: EntityManager = this.ds.manager): Promise<{ version: DatasetVersion; dataset: Dataset }> {
+    const version = await em.getRepository(DatasetVersion).findOneBy({ id: versionId });
+    const dataset = version ? await em.getRepository(Dataset).findOneBy({ id: version.datasetId }) : null;
+    if (!version || !dataset) throw new NotFoundError('Dataset version not found');
+    await this.role(userId, dataset.projectId, 'Dataset version not found', minRole, em);
+    return { version, dataset };
+  }
+
+  private async owned<T extends ProjectOwned>(entity: EntityTarget<T>, id: string, notFoundText: string, userId: string, minRole: ProjectRole, em: EntityManager = this.ds.manager): Promise<T> {
+    const row = (await em.getRepository(entity).findOneBy({ id } as never)) as T | null;
+    if (!row) throw new NotFoundError(notFoundText);
+    await this.role(userId, row.projectId, notFoundText, minRole, em);
+    return row;
+  }
+}
+
+/** SQL over the caller's memberships, for filtering lists of project-owned rows (`:userId` bound). */
+export const MEMBER_PROJECTS_SQL = 'SELECT pm.project_id FROM project_members pm WHERE pm.user_id = :userId';

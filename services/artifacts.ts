@@ -1,0 +1,70 @@
+import fs from 'node:fs';
+import type { Readable } from 'node:stream';
+import { Artifact } from '../entities';
+import { JsonRow, preview } from '../engine/data';
+import type { DataSource } from 'typeorm';
+import type { ArtifactStore, StoredObject } from '../platform/artifact-store';
+import { Access } from './access';
+import { NotFoundError, ValidationError } from './errors';
+
+const TEXT_PREVIEW_BYTES = 64 * 1024;
+
+export type ArtifactPreview = { rows: JsonRow[] } | { text: string; truncated: boolean };
+
+/** Artifact files, for members of the artifact's project. */
+export class ArtifactService {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly files: ArtifactStore,
+    private readonly access: Access,
+  ) {}
+
+  /** Streams bytes into the artifact store (hashed on the way); record the result with {@link record}. */
+  store(projectId: string, filename: string, body: Readable): Promise<StoredObject> {
+    return this.files.put(projectId, filename, body);
+  }
+
+  /** Writes the row of a stored file; if the row cannot be written the file is removed. */
+  async record(stored: StoredObject, p: { projectId: string; kind: string; ownerType: string; ownerId: string; filename: string; contentType: string }): Promise<Artifact> {
+    const repo = this.ds.getRepository(Artifact);
+    const artifact = repo.create({ ...p, sizeBytes: stored.sizeBytes, sha256: stored.sha256, storageKey: stored.storageKey });
+    try {
+      await repo.insert(artifact);
+    } catch (err) {
+      this.files.remove(stored.storageKey);
+      throw err;
+    }
+    return artifact;
+  }
+
+  /** The artifact when the user can read it and its bytes are in the store; 404 otherwise. */
+  async forUser(userId: string, artifactId: string): Promise<Artifact> {
+    const a = await this.access.artifact(userId, artifactId);
+    if (!this.files.exists(a.storageKey)) throw new NotFoundError('Artifact not found');
+    return a;
+  }
+
+  async download(userId: string, artifactId: string): Promise<{ artifact: Artifact; body: Readable }> {
+    const artifact = await this.forUser(userId, artifactId);
+    return { artifact, body: this.files.read(artifact.storageKey) };
+  }
+
+  /** First rows of a tabular artifact, or the first 64 KiB of a text artifact. */
+  async preview(userId: string, artifactId: string, rows: number): Promise<{ artifact: Artifact; preview: ArtifactPreview }> {
+    const artifact = await this.forUser(userId, artifactId);
+    if (artifact.contentType.includes('parquet')) {
+      return { artifact, preview: { rows: await preview(this.files.pathOf(artifact.storageKey), rows) } };
+    }
+    if (/^text\/|json|csv|xml/.test(artifact.contentType)) {
+      const fd = fs.openSync(this.files.pathOf(artifact.storageKey), 'r');
+      try {
+        const buf = Buffer.alloc(Math.min(TEXT_PREVIEW_BYTES, artifact.sizeBytes));
+        const n = fs.readSync(fd, buf, 0, buf.length, 0);
+        return { artifact, preview: { text: buf.subarray(0, n).toString('utf8'), truncated: artifact.sizeBytes > n } };
+      } finally {
+        fs.closeSync(fd);
+      }
+    }
+    throw new ValidationError(`No preview for ${artifact.contentType} artifacts; download it instead`);
+  }
+}

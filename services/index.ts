@@ -1,0 +1,58 @@
+import type { DataSource } from 'typeorm';
+import type { ArtifactStore } from '../platform/artifact-store';
+import type { Config } from '../platform/config';
+import type { Logger } from '../platform/logger';
+import type { Mailer } from '../platform/mail';
+import type { TemporalGateway } from '../platform/temporal-client';
+import { Access } from './access';
+import { Accounts } from './accounts';
+import { ApiKeyService } from './api-keys';
+import { ArtifactService } from './artifacts';
+import { DatasetVersions } from './dataset-versions';
+import { DatasetService } from './datasets';
+import { ExperimentService } from './experiments';
+import { JobService } from './jobs';
+import { ModelServing } from './model-serving';
+import { ModelService } from './models';
+import { ProjectService } from './projects';
+
+/** What the application layer is built from: one of each per process. */
+export interface ServiceDeps {
+  ds: DataSource;
+  store: ArtifactStore;
+  config: Config;
+  log: Logger;
+  /** Connected on first use; processes that start no workflows never connect. */
+  temporal: TemporalGateway;
+  mailer: Mailer;
+}
+
+export type Services = ReturnType<typeof createServices>;
+
+/**
+ * The composition root of the application layer (mirroring `createActivities`): every domain
+ * command and query, built once per process and shared by the routes and the activities.
+ */
+export function createServices(deps: ServiceDeps) {
+  const { ds, store, config, log } = deps;
+  const access = new Access(ds);
+  const jobs = new JobService(ds, access, deps.temporal, config, log);
+  const datasetVersions = new DatasetVersions(ds, store);
+  const experiments = new ExperimentService(ds, store, access, datasetVersions, jobs, config);
+  const serving = new ModelServing(ds, store, access);
+  return {
+    access,
+    jobs,
+    accounts: new Accounts(ds, config, deps.mailer, store),
+    apiKeys: new ApiKeyService(ds),
+    projects: new ProjectService(ds, store, access, jobs),
+    datasetVersions,
+    datasets: new DatasetService(ds, store, access, datasetVersions, jobs, config, log),
+    experiments,
+    serving,
+    models: new ModelService(ds, store, access, serving, experiments, config),
+    artifacts: new ArtifactService(ds, store, access),
+  };
+}
+
+export * from './errors';

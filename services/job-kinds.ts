@@ -1,0 +1,33 @@
+import type { JobKind, JobStatus } from '../entities';
+import type * as Workflows from '../workflows';
+import type { QueueFamily } from '../workflows/job-input';
+
+/**
+ * The resource a job moves (an experiment, a report, ...): its table keeps `status`, `error`,
+ * `started_at`, `finished_at` and `updated_at` in step with the job, in the resource's own
+ * spelling of the status.
+ */
+export interface JobResource {
+  table: string;
+  /** The resource's status for a job status; the job's own spelling when omitted. */
+  statusOf?: (status: JobStatus) => string;
+}
+
+export interface JobKindDef {
+  /** The workflow function's exported name: a typo or a removed workflow is a compile error. */
+  workflowType: keyof typeof Workflows;
+  /** The task-queue family whose workers run the workflow. */
+  queue: QueueFamily;
+  resource?: JobResource;
+}
+
+/**
+ * Every job kind, registered once. Typed against the `JobKind` union, so a kind without an entry
+ * does not compile. Adding a job kind: its workflow file under `workflows/` (exported from
+ * `workflows/index.ts`), its activities file under `activities/` with the same name, and an entry here.
+ */
+export const JOB_KINDS_REGISTRY: Record<JobKind, JobKindDef> = {
+  project_export: { workflowType: 'projectExportWorkflow', queue: 'io' },
+  automl_train: { workflowType: 'automlTrainWorkflow', queue: 'cpu', resource: { table: 'experiments' } },
+  dataset_profile: { workflowType: 'datasetProfileWorkflow', queue: 'cpu' },
+};

@@ -1,0 +1,60 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { Job, JobStatus, JsonMap, TERMINAL_JOB_STATUSES } from '../entities';
+import { JOB_KINDS_REGISTRY } from './job-kinds';
+
+const OPEN: JobStatus[] = ['queued', 'running'];
+
+export interface JobOutcome {
+  status: JobStatus;
+  result?: Record<string, unknown>;
+  error?: string | null;
+  message?: string;
+}
+
+/**
+ * Moves a job and the resource it drives, in one transaction, and only from an open status:
+ * a job that is already finished stays as it is (a late or repeated write changes nothing).
+ * The one way job status is written: by the workflows' status activities, by a cancel that
+ * found no workflow, and by the reconciler.
+ */
+export async function writeJobStatus(ds: DataSource, jobId: string, outcome: JobOutcome): Promise<boolean> {
+  return ds.transaction(async (em) => {
+    const patch: QueryDeepPartialEntity<Job> = { status: outcome.status, message: outcome.message ?? outcome.status };
+    if (outcome.status === 'running') {
+      patch.startedAt = () => 'COALESCE(started_at, now())';
+    } else {
+      patch.finishedAt = () => 'COALESCE(finished_at, now())';
+      patch.error = outcome.error ?? null;
+    }
+    if (outcome.status === 'succeeded') {
+      patch.progress = 100;
+      patch.result = (outcome.result ?? {}) as JsonMap;
+    }
+    const moved = await em
+      .getRepository(Job)
+      .createQueryBuilder()
+      .update(Job)
+      .set(patch)
+      .where('id = :jobId AND status IN (:...open)', { jobId, open: OPEN })
+      .returning('kind, entity_id, status, error')
+      .execute();
+    const row = moved.raw[0] as { kind: Job['kind']; entity_id: string | null; status: JobStatus; error: string | null } | undefined;
+    if (!row) return false;
+    await moveResource(em, row.kind, row.entity_id, row.status, row.error);
+    return true;
+  });
+}
+
+/** The job's resource follows its status, in the resource's spelling; a finished resource stays finished. */
+async function moveResource(em: EntityManager, kind: Job['kind'], entityId: string | null, status: JobStatus, error: string | null): Promise<void> {
+  const resource = JOB_KINDS_REGISTRY[kind].resource;
+  if (!resource || !entityId) return;
+  const spelled = (s: JobStatus) => resource.statusOf?.(s) ?? s;
+  const started = status === 'running' ? ', started_at = COALESCE(started_at, now())' : '';
+  const finished = TERMINAL_JOB_STATUSES.includes(status) ? ', finished_at = now()' : '';
+  await em.query(
+    `UPDATE ${resource.table} SET status = $2, error = $3, updated_at = now()${started}${finished} WHERE id = $1 AND status <> ALL($4)`,
+    [entityId, spelled(status), error, TERMINAL_JOB_STATUSES.map(spelled)],
+  );
+}

@@ -1,0 +1,240 @@
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
+import type { DataSource, EntityManager } from 'typeorm';
+import { Job, JobKind, JobStatus, TERMINAL_JOB_STATUSES } from '../entities';
+import type { Config } from '../platform/config';
+import type { Logger } from '../platform/logger';
+import type { TemporalGateway } from '../platform/temporal-client';
+import { temporal } from '@temporalio/proto';
+import type { JobWorkflowInput, QueueFamily } from '../workflows/job-input';
+import { workflowIdForJob } from '../workflows/job-input';
+import type { JobProgress } from '../workflows/progress';
+import { Access, MEMBER_PROJECTS_SQL } from './access';
+import { ConflictError } from './errors';
+import { JOB_KINDS_REGISTRY } from './job-kinds';
+import { JobOutcome, writeJobStatus } from './job-status';
+import { likePattern, ListQuery, Page } from './lists';
+
+export const JOB_SORT_FIELDS = ['created_at', 'status', 'kind', 'progress', 'updated_at'] as const;
+
+export interface JobFilter extends ListQuery<(typeof JOB_SORT_FIELDS)[number]> {
+  project_id?: string;
+  kind?: JobKind;
+  status?: JobStatus;
+  entity_id?: string;
+}
+
+const CLOSED_WORKFLOW_OUTCOME: Record<string, 'succeeded' | 'failed' | 'canceled'> = {
+  COMPLETED: 'succeeded',
+  FAILED: 'failed',
+  CANCELLED: 'canceled',
+  TERMINATED: 'failed',
+  TIMED_OUT: 'failed',
+};
+
+/**
+ * Jobs: a row written in the caller's transaction, then the workflow started after commit
+ * (its id derives from the job's, so a repeated start is idempotent); cancel, live progress,
+ * and the reconciler that makes rows agree with Temporal.
+ */
+export class JobService {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly access: Access,
+    private readonly temporal: TemporalGateway,
+    private readonly config: Config,
+    private readonly log: Logger,
+  ) {}
+
+  /** Writes the job row inside the caller's transaction; start it after commit with `start`. */
+  async create(em: EntityManager, p: { kind: JobKind; projectId: string; entityId?: string | null; createdBy?: string | null; input?: Record<string, unknown> }): Promise<Job> {
+    const repo = em.getRepository(Job);
+    const job = repo.create({
+      projectId: p.projectId,
+      kind: p.kind,
+      entityId: p.entityId ?? null,
+      status: 'queued',
+      progress: 0,
+      message: 'queued',
+      error: null,
+      input: p.input ?? {},
+      result: null,
+      runId: null,
+      taskQueue: this.config.taskQueues[JOB_KINDS_REGISTRY[p.kind].queue],
+      attempt: 0,
+      createdBy: p.createdBy ?? null,
+      startedAt: null,
+      finishedAt: null,
+    });
+    job.workflowId = workflowIdForJob(job.id);
+    await repo.insert(job);
+    return job;
+  }
+
+  /** Creates the job in its own transaction and starts it. */
+  async createAndStart(p: Parameters<JobService['create']>[1]): Promise<Job> {
+    const job = await this.ds.transaction((em) => this.create(em, p));
+    await this.start(job);
+    return job;
+  }
+
+  /**
+   * Starts the job's workflow. Idempotent (the workflow id is the job's); if Temporal is
+   * unreachable the job stays queued and the reconciler starts it later.
+   */
+  async start(job: Job): Promise<void> {
+    const input: JobWorkflowInput = { jobId: job.id, projectId: job.projectId, queues: this.config.taskQueues, ...job.input };
+    try {
+      const client = await this.temporal.get();
+      const handle = await client.workflow.start(JOB_KINDS_REGISTRY[job.kind].workflowType, {
+        workflowId: job.workflowId,
+        taskQueue: job.taskQueue,
+        args: [input],
+        memo: { job_kind: job.kind, project_id: job.projectId },
+      });
+      await this.ds.getRepository(Job).update({ id: job.id }, { runId: handle.firstExecutionRunId });
+    } catch (err) {
+      if (err instanceof WorkflowExecutionAlreadyStartedError) return;
+      this.log.warn({ err, jobId: job.id }, 'could not start workflow; the reconciler will retry');
+    }
+  }
+
+  /** Cancels a job: its workflow is asked to stop; a never-started job (and its resource) is closed at once. */
+  async cancel(job: Job): Promise<void> {
+    if (TERMINAL_JOB_STATUSES.includes(job.status)) throw new ConflictError(`Job already ${job.status}`);
+    try {
+      const client = await this.temporal.get();
+      await client.workflow.getHandle(job.workflowId).cancel();
+    } catch (err) {
+      if (!(err instanceof WorkflowNotFoundError)) throw err;
+      await writeJobStatus(this.ds, job.id, { status: 'canceled', message: 'canceled before it started' });
+    }
+  }
+
+  /** Moves a job (and its resource) from an open status; see {@link writeJobStatus}. */
+  setStatus(jobId: string, outcome: JobOutcome): Promise<boolean> {
+    return writeJobStatus(this.ds, jobId, outcome);
+  }
+
+  /** Records which attempt of the job's activity is running (Temporal retries count up). */
+  async recordAttempt(jobId: string, attempt: number): Promise<void> {
+    await this.ds.getRepository(Job).update({ id: jobId }, { attempt });
+  }
+
+  /**
+   * A progress reporter for a running job: every call heartbeats (which also delivers
+   * cancellation); the job row is written at most twice a second, so status endpoints show
+   * progress without asking a worker.
+   */
+  progressWriter(jobId: string, heartbeat: (details: unknown) => void) {
+    let lastWrite = 0;
+    let lastProgress = -1;
+    return async (progress: number, message: string, force = false): Promise<void> => {
+      const p = Math.max(0, Math.min(99, Math.floor(progress)));
+      heartbeat({ progress: p, message });
+      const now = Date.now();
+      if (!force && (now - lastWrite < 500 || p === lastProgress)) return;
+      lastWrite = now;
+      lastProgress = p;
+      await this.ds.getRepository(Job).update({ id: jobId, status: 'running' }, { progress: p, message });
+    };
+  }
+
+  /** A job of a project the user belongs to, and what the workflow says it is doing now. */
+  async get(userId: string, jobId: string): Promise<{ job: Job; live: JobProgress | null }> {
+    const job = await this.access.job(userId, jobId);
+    return { job, live: await this.liveProgress(job) };
+  }
+
+  /** Cancels a job the user may edit (editor or above). */
+  async cancelForUser(userId: string, jobId: string): Promise<void> {
+    await this.cancel(await this.access.job(userId, jobId, 'editor'));
+  }
+
+  /** Jobs of the projects the user belongs to. */
+  async list(userId: string, q: JobFilter): Promise<Page<Job>> {
+    const qb = this.ds.getRepository(Job).createQueryBuilder('j').where(`j.project_id IN (${MEMBER_PROJECTS_SQL})`, { userId });
+    if (q.project_id) qb.andWhere('j.project_id = :pid', { pid: q.project_id });
+    if (q.kind) qb.andWhere('j.kind = :kind', { kind: q.kind });
+    if (q.status) qb.andWhere('j.status = :status', { status: q.status });
+    if (q.entity_id) qb.andWhere('j.entity_id = :eid', { eid: q.entity_id });
+    if (q.search) qb.andWhere("(j.kind ILIKE :s OR coalesce(j.message,'') ILIKE :s)", { s: likePattern(q.search) });
+    const dir = q.sort_direction === 'asc' ? 'ASC' : 'DESC';
+    const [items, total] = await qb.orderBy(`j.${q.sort_field}`, dir).addOrderBy('j.id', dir).skip(q.offset).take(q.limit).getManyAndCount();
+    return { items, total, limit: q.limit, offset: q.offset };
+  }
+
+  /** The jobs that ran for one resource, oldest first. */
+  forEntity(kind: JobKind, entityId: string): Promise<Job[]> {
+    return this.ds.getRepository(Job).find({ where: { entityId, kind }, order: { createdAt: 'ASC' } });
+  }
+
+  /** The workflow's own `progress` answer, when it is running and answers quickly. */
+  async liveProgress(job: Job): Promise<JobProgress | null> {
+    if (job.status !== 'running') return null;
+    try {
+      const client = await this.temporal.get();
+      const q = client.workflow.getHandle(job.workflowId).query<JobProgress>('progress');
+      return await Promise.race([q, new Promise<null>((r) => setTimeout(() => r(null), 1500))]);
+    } catch {
+      return null;
+    }
+  }
+
+  /** Workers polling a queue family's activity queue right now (null when Temporal cannot be asked). */
+  async queuePollers(family: QueueFamily): Promise<number | null> {
+    try {
+      const client = await this.temporal.get();
+      const r = await client.workflowService.describeTaskQueue({
+        namespace: this.config.temporal.namespace,
+        taskQueue: { name: this.config.taskQueues[family] },
+        taskQueueType: temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY,
+      });
+      return r.pollers?.length ?? 0;
+    } catch {
+      return null;
+    }
+  }
+
+  temporalUiUrl(job: Job): string {
+    const base = `${this.config.temporal.uiUrl}/namespaces/${encodeURIComponent(this.config.temporal.namespace)}/workflows/${encodeURIComponent(job.workflowId)}`;
+    return job.runId ? `${base}/${encodeURIComponent(job.runId)}/history` : base;
+  }
+
+  /**
+   * Makes job rows agree with Temporal: a queued job whose workflow never started is started;
+   * an open job whose workflow is gone or closed takes the workflow's outcome, and so does its
+   * resource. Runs at API start and every RECONCILE_INTERVAL_SECS.
+   */
+  async reconcile(graceSecs = 30): Promise<{ started: number; closed: number }> {
+    const open = await this.ds
+      .getRepository(Job)
+      .createQueryBuilder('j')
+      .where("j.status IN ('queued','running')")
+      .andWhere(`j.updated_at < now() - make_interval(secs => :grace)`, { grace: graceSecs })
+      .getMany();
+    if (!open.length) return { started: 0, closed: 0 };
+    const client = await this.temporal.get();
+    let started = 0;
+    let closed = 0;
+    for (const job of open) {
+      try {
+        const d = await client.workflow.getHandle(job.workflowId).describe();
+        const outcome = CLOSED_WORKFLOW_OUTCOME[d.status.name];
+        if (outcome) {
+          const error = outcome === 'failed' ? (job.error ?? `workflow ${d.status.name.toLowerCase()}`) : job.error;
+          if (await writeJobStatus(this.ds, job.id, { status: outcome, error })) closed++;
+        }
+      } catch (err) {
+        if (!(err instanceof WorkflowNotFoundError)) throw err;
+        if (job.status === 'queued') {
+          await this.start(job);
+          started++;
+        } else if (await writeJobStatus(this.ds, job.id, { status: 'failed', error: 'The workflow of this job no longer exists' })) {
+          closed++;
+        }
+      }
+    }
+    if (started || closed) this.log.info({ started, closed }, 'job reconciler');
+    return { started, closed };
+  }
+}

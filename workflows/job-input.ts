@@ -1,0 +1,25 @@
+/**
+ * What every job workflow shares with the code that starts it: plain types and constants, no
+ * workflow code, so the API and services can import it.
+ */
+export type QueueFamily = 'cpu' | 'gpu' | 'io';
+
+/** The workflow id of a job: derived, so a repeated start of the same job is idempotent. */
+export function workflowIdForJob(jobId: string): string {
+  return `job-${jobId}`;
+}
+
+/** Input every job workflow receives: ids only; activities reload what they need. */
+export interface JobWorkflowInput {
+  jobId: string;
+  projectId: string;
+  /** Concrete task queue names (prefixed per deployment); workflows read no config. */
+  queues: Record<QueueFamily, string>;
+}
+
+/**
+ * Error type names that retrying cannot fix. Activities already raise these as non-retryable
+ * failures (`activities/failures.ts`); listing them in every retry policy also covers a plain
+ * error that carries one of these names.
+ */
+export const NON_RETRYABLE_ERROR_TYPES = ['NotFoundError', 'ValidationError', 'DataError', 'ConflictError', 'ForbiddenError', 'ConfigError'];
