@@ -1,8 +1,8 @@
 import { linkIn, SmtpSink } from './smtp-sink';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- test responses are inspected field by field
 export interface Res<T = any> {
   status: number;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test responses are inspected field by field
   body: T;
   headers: Headers;
   raw?: Buffer;

@@ -1,0 +1,62 @@
+// Type-aware lint with the layer boundaries of the architecture as rules (README "Architecture").
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import { builtinModules } from 'node:module';
+
+const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
+const layer = (...names) => names.flatMap((n) => [`**/${n}`, `**/${n}/*`, `**/${n}/**`]);
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', '.build-perf/**', 'bench/results/**', 'data/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false, attributes: false } }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-empty-function': 'off',
+      'no-constant-condition': ['error', { checkLoops: false }],
+    },
+  },
+  {
+    // The engine is pure: no HTTP, no database, no Temporal, nothing of the layers above it.
+    files: ['engine/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: layer('api', 'services', 'activities', 'platform', 'entities', 'workflows', 'workers'), message: 'engine/ imports nothing from the layers above it.' }] }],
+    },
+  },
+  {
+    // The application layer and the activities never reach up into the HTTP layer.
+    files: ['services/**/*.ts', 'activities/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: layer('api'), message: 'services/ and activities/ do not import api/.' }] }],
+    },
+  },
+  {
+    // Routes parse, call a service and present: no SQL, no TypeORM.
+    files: ['api/routes/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [{ name: 'typeorm', message: 'Routes hold no data access: call a service.' }] }],
+    },
+  },
+  {
+    // Workflows are deterministic: no Node built-ins, activities as types only (Temporal samples' override).
+    files: ['workflows/**/*.ts'],
+    ignores: ['workflows/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': 'off',
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: nodeBuiltins.map((name) => ({ name, message: 'Workflows run in a deterministic sandbox: no Node built-ins.' })),
+          patterns: [
+            { group: layer('activities', 'services'), allowTypeImports: true, message: 'Workflows import activities (and services) as types only.' },
+            { group: [...layer('api', 'engine', 'platform', 'entities'), 'typeorm', 'pg'], message: 'Workflows import no I/O code.' },
+          ],
+        },
+      ],
+    },
+  },
+);
