@@ -2,14 +2,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { In, type DataSource } from 'typeorm';
 import { Artifact, Dataset, DatasetVersion, Job, ProjectQualityPolicy, User } from '../entities';
-import { compareVersions, DatasetProfile, DEFAULT_QUALITY_POLICY, preview, QualityPolicy, sample, writeCsv, writeXlsx } from '../engine/data';
+import { compareVersions, DatasetProfile, DataValidationError, DEFAULT_QUALITY_POLICY, preview, QualityPolicy, sample, writeCsv, writeXlsx, XLSX_MAX_ROWS } from '../engine/data';
 import type { ArtifactStore } from '../platform/artifact-store';
 import type { Config } from '../platform/config';
 import type { Logger } from '../platform/logger';
 import { SingleFlight } from '../platform/single-flight';
 import { Access } from './access';
 import { DatasetVersions, withStagedTable } from './dataset-versions';
-import { ConflictError, NotFoundError, ValidationError } from './errors';
+import { ConflictError, DataError, NotFoundError, ValidationError } from './errors';
 import type { JobService } from './jobs';
 import { likePattern, ListQuery, Page, PageQuery, sqlDirection } from './lists';
 
@@ -253,6 +253,9 @@ export class DatasetService {
    * closes, so an aborted download leaves nothing behind.
    */
   async exportTable(version: DatasetVersion, format: 'csv' | 'xlsx'): Promise<{ stream: fs.ReadStream; size: number }> {
+    if (format === 'xlsx' && version.rowCount > XLSX_MAX_ROWS - 1) {
+      throw new DataError(`XLSX export is limited to ${XLSX_MAX_ROWS - 1} data rows (Excel's sheet limit); version ${version.version} has ${version.rowCount}. Download it as CSV instead.`);
+    }
     const src = await this.versions.parquetPath(version);
     fs.mkdirSync(this.tmpRoot, { recursive: true });
     const out = path.join(this.tmpRoot, `${version.id}-${Date.now()}-${Math.random().toString(16).slice(2)}.${format}`);
@@ -265,6 +268,7 @@ export class DatasetService {
       return { stream, size };
     } catch (err) {
       fs.rmSync(out, { force: true });
+      if (err instanceof DataValidationError) throw new DataError(err.message);
       throw err;
     }
   }

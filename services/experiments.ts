@@ -202,12 +202,18 @@ export class ExperimentService {
   /** Appends lines to an experiment's log. */
   async appendLog(experimentId: string, source: 'service' | 'engine', lines: string[], level: ExperimentLog['level'] = 'info'): Promise<void> {
     if (!lines.length) return;
-    await this.ds
-      .getRepository(ExperimentLog)
-      .createQueryBuilder()
-      .insert()
-      .values(lines.map((message) => ({ experimentId, source, level, message })))
-      .execute();
+    try {
+      await this.ds
+        .getRepository(ExperimentLog)
+        .createQueryBuilder()
+        .insert()
+        .values(lines.map((message) => ({ experimentId, source, level, message })))
+        .execute();
+    } catch (err) {
+      // A foreign-key violation: the experiment was deleted meanwhile; the job has nothing left to log to.
+      if ((err as { code?: string }).code === '23503') throw new NotFoundError(`Experiment ${experimentId} no longer exists`);
+      throw err;
+    }
   }
 
   /**

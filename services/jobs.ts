@@ -101,9 +101,13 @@ export class JobService {
   /** Cancels a job: its workflow is asked to stop; a never-started job (and its resource) is closed at once. */
   async cancel(job: Job): Promise<void> {
     if (TERMINAL_JOB_STATUSES.includes(job.status)) throw new ConflictError(`Job already ${job.status}`);
+    const client = await this.temporal.get();
+    const handle = client.workflow.getHandle(job.workflowId);
     try {
-      const client = await this.temporal.get();
-      await client.workflow.getHandle(job.workflowId).cancel();
+      await handle.cancel();
+      // A workflow that already ended (terminated, timed out) takes no cancel: close the job here.
+      if ((await handle.describe()).status.name === 'RUNNING') return;
+      await writeJobStatus(this.ds, job.id, { status: 'canceled', message: 'canceled; its workflow had already ended' });
     } catch (err) {
       if (!(err instanceof WorkflowNotFoundError)) throw err;
       await writeJobStatus(this.ds, job.id, { status: 'canceled', message: 'canceled before it started' });

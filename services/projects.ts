@@ -135,6 +135,7 @@ export class ProjectService {
   async upsertMember(userId: string, projectId: string, email: string, role: ProjectRole) {
     const { role: callerRole } = await this.access.project(userId, projectId);
     return this.ds.transaction(async (em) => {
+      await lockProject(em, projectId);
       if (callerRole !== 'owner') throw new ForbiddenError('Only the project owner can manage members');
       if (roleRank(role) > roleRank(callerRole)) throw new ForbiddenError('Cannot assign a role above your own');
       const user = await em.getRepository(User).findOneBy({ email: email.trim().toLowerCase() });
@@ -152,6 +153,7 @@ export class ProjectService {
   async removeMember(userId: string, projectId: string, memberId: string): Promise<void> {
     const { role } = await this.access.project(userId, projectId);
     await this.ds.transaction(async (em) => {
+      await lockProject(em, projectId);
       const self = userId === memberId;
       if (!self && role !== 'owner') throw new ForbiddenError('Only the project owner can manage members');
       const member = await em.getRepository(ProjectMember).findOneBy({ projectId, userId: memberId });
@@ -212,6 +214,15 @@ export class ProjectService {
     await this.access.project(userId, projectId);
     return this.jobs.createAndStart({ kind: 'project_export', projectId, entityId: projectId, createdBy: userId });
   }
+}
+
+/**
+ * Membership changes of one project run one at a time: the owner count they check cannot change
+ * under them (two owners leaving at once would otherwise both see the other one stay).
+ */
+async function lockProject(em: EntityManager, projectId: string): Promise<void> {
+  const locked = await em.query('SELECT id FROM projects WHERE id = $1 FOR UPDATE', [projectId]);
+  if (!locked[0]) throw new NotFoundError('Project not found');
 }
 
 async function assertAnotherOwner(em: EntityManager, projectId: string, userId: string) {

@@ -11,3 +11,4 @@ export {
   psiFromShares, psiFromCounts, numericPsi, categoricalPsi, quantileEdges, binCounts, shiftLevel, ShiftLevel, PSI_EPSILON, PSI_BINS,
 } from './psi';
 export { preview, sample, writeCsv, writeXlsx, JsonRow } from './export';
+export { XLSX_MAX_ROWS } from './xlsx';

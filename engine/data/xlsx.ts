@@ -7,6 +7,7 @@ import { createWriteStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { ZipFile } from 'yazl';
+import { DataValidationError } from './errors';
 
 /** A cell value the writer accepts. Date objects become Excel date-times. */
 export type XlsxCell = string | number | boolean | Date | null;
@@ -69,7 +70,7 @@ export function rowXml(rowNumber: number, cells: readonly XlsxCell[]): string {
 
 /**
  * Writes an XLSX file whose first row is `header` and whose other rows come from `rows` (batches of rows).
- * @throws Error when there are more rows than Excel allows
+ * @throws DataValidationError when there are more rows than Excel allows
  */
 export async function writeXlsxRows(
   outPath: string,
@@ -84,7 +85,7 @@ export async function writeXlsxRows(
       let xml = '';
       for (const r of batch) {
         rowNumber += 1;
-        if (rowNumber > XLSX_MAX_ROWS) throw new Error(`XLSX export is limited to ${XLSX_MAX_ROWS - 1} data rows`);
+        if (rowNumber > XLSX_MAX_ROWS) throw new DataValidationError(`XLSX export is limited to ${XLSX_MAX_ROWS - 1} data rows`);
         xml += rowXml(rowNumber, r);
       }
       yield xml;
