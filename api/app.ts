@@ -1,9 +1,9 @@
 import Router, { RouterMiddleware } from '@koa/router';
 import Koa from 'koa';
-import { koaBody } from 'koa-body';
 import type { AppContext, AppDeps, AppState, RouteDeps } from './context';
 import { ForbiddenError } from '../services/errors';
 import { authenticate, checkCsrf, KeyCache } from './middleware/authenticate';
+import { bodyParser } from './middleware/body';
 import { errorHandler } from './middleware/error-handler';
 import { RateLimiter } from './middleware/rate-limit';
 import { requestContext, securityHeaders } from './middleware/request-context';
@@ -29,7 +29,7 @@ const ROUTE_MODULES = [systemRoutes, authRoutes, apiKeyRoutes, projectRoutes, da
 
 /**
  * Builds the Koa application from its dependencies. Per route, in order: client-address
- * limit (public auth routes), authentication, CSRF, per-user limit, scope, validation.
+ * limit (public auth routes), authentication, CSRF, per-user limit, scope, body, validation.
  */
 export function createApp(deps: AppDeps): Koa<AppState> {
   const app = new Koa<AppState>({ proxy: deps.config.trustProxy });
@@ -43,6 +43,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     VERSION,
   );
 
+  const body = bodyParser({ maxBytes: deps.config.limits.maxJsonBodyBytes, timeoutMs: deps.config.limits.bodyTimeoutMs });
   const guards = (def: RouteDef): RouterMiddleware[] => [
     async (kctx, next) => {
       const ctx = kctx as unknown as AppContext;
@@ -60,6 +61,8 @@ export function createApp(deps: AppDeps): Koa<AppState> {
       }
       return next();
     },
+    // After authentication: nothing is read from a caller who may not call the route.
+    ...(def.requestContentType ? [] : [body as unknown as RouterMiddleware]),
   ];
 
   const router = new Router();
@@ -72,18 +75,6 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.use(requestContext(deps.log));
   app.use(errorHandler());
   app.use(securityHeaders());
-  app.use(
-    koaBody({
-      jsonLimit: deps.config.limits.maxJsonBodyBytes,
-      formLimit: deps.config.limits.maxJsonBodyBytes,
-      textLimit: deps.config.limits.maxJsonBodyBytes,
-      // Uploads are streamed by their own routes, never buffered here.
-      multipart: false,
-      onError: (err) => {
-        throw err;
-      },
-    }),
-  );
   app.use(router.routes());
   app.use(router.allowedMethods({ throw: false }));
   return app;

@@ -277,7 +277,21 @@ class UploadFile {
  * refused before reading, and a stream that grows past it is cut off. Nothing is left
  * behind on any failure.
  */
-export async function receiveUpload(ctx: AppContext, tmpRoot: string, maxFileBytes: number): Promise<ReceivedUpload> {
+export interface UploadOptions {
+  tmpRoot: string;
+  maxFileBytes: number;
+  /** A client that sends nothing for this long is cut off with 408 (slow-loris uploads hold no connection). */
+  idleTimeoutMs: number;
+  /**
+   * Called with the text fields read so far when the file part begins, before its bytes are
+   * kept: an access check that refuses here spares receiving the whole file. The body is paused
+   * while it runs.
+   */
+  beforeFile?: (fields: Record<string, string>) => Promise<void>;
+}
+
+export async function receiveUpload(ctx: AppContext, opts: UploadOptions): Promise<ReceivedUpload> {
+  const { tmpRoot, maxFileBytes } = opts;
   const type = ctx.get('content-type');
   if (!/^multipart\/form-data/i.test(type)) throw new HttpError(415, 'Expected multipart/form-data');
   const declared = Number(ctx.get('content-length') || 0);
@@ -295,14 +309,23 @@ export async function receiveUpload(ctx: AppContext, tmpRoot: string, maxFileByt
   let filename = 'upload';
   let ended = false;
 
+  let idle: NodeJS.Timeout | undefined;
   try {
     await new Promise<void>((resolve, reject) => {
+      /** The before-file check, once started; the body stays paused until it settles. */
+      let check: Promise<void> | undefined;
+      let checked = false;
       const parser = new MultipartParser(boundary, {
         field: (name, value) => {
           fields[name] = value;
         },
         fileStart: (name, fname) => {
           filename = fname ?? 'upload';
+          if (name === 'file' && opts.beforeFile && !check) {
+            check = opts.beforeFile({ ...fields });
+            // Observed here so a refusal never goes unhandled; onData and 'end' act on it.
+            check.catch(() => undefined);
+          }
           return name === 'file';
         },
         fileData: (bytes) => {
@@ -315,31 +338,52 @@ export async function receiveUpload(ctx: AppContext, tmpRoot: string, maxFileByt
         },
       });
       const stop = (err: unknown) => {
+        clearTimeout(idle);
         ctx.req.off('data', onData);
         ctx.req.pause();
         reject(err instanceof MalformedMultipart ? badRequest('Upload was incomplete or malformed') : err);
       };
+      const armIdle = () => {
+        clearTimeout(idle);
+        idle = setTimeout(() => stop(new HttpError(408, `Upload stalled: no data for ${Math.round(opts.idleTimeoutMs / 1000)} s`)), opts.idleTimeoutMs);
+      };
       const onData = (chunk: Buffer) => {
+        armIdle();
         try {
           parser.push(chunk);
         } catch (err) {
           stop(err);
+          return;
+        }
+        if (check && !checked) {
+          checked = true;
+          ctx.req.pause();
+          clearTimeout(idle);
+          check.then(() => {
+            armIdle();
+            ctx.req.resume();
+          }, stop);
         }
       };
+      armIdle();
       ctx.req.on('data', onData);
       ctx.req.on('end', () => {
         ended = true;
-        try {
-          parser.end();
-          resolve();
-        } catch (err) {
-          stop(err);
-        }
+        clearTimeout(idle);
+        (check ?? Promise.resolve()).then(() => {
+          try {
+            parser.end();
+            resolve();
+          } catch (err) {
+            stop(err);
+          }
+        }, stop);
       });
       ctx.req.on('aborted', () => stop(badRequest('Upload was incomplete or malformed')));
       ctx.req.on('error', () => stop(badRequest('Upload was incomplete or malformed')));
     });
   } catch (err) {
+    clearTimeout(idle);
     tmp.discard();
     // Refused early (over the limit, malformed): the rest of the body is not parsed.
     if (!ended) closeAfterAnswer(ctx);
@@ -362,7 +406,7 @@ const LINGER_MS = 2000;
  * still sending reported EPIPE instead of 413). So this connection's `destroySoon` sends the FIN and drops what the
  * client still sends for at most {@link LINGER_MS} before destroying the socket.
  */
-function closeAfterAnswer(ctx: AppContext): void {
+export function closeAfterAnswer(ctx: AppContext): void {
   const socket = ctx.req.socket;
   ctx.set('Connection', 'close');
   socket.destroySoon = () => {

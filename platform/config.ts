@@ -51,6 +51,10 @@ const EnvSchema = z.object({
   RATE_LIMIT_AI: int(30, 1),
   MAX_DATASET_UPLOAD_BYTES: int(100 * 1024 * 1024, 1),
   MAX_JSON_BODY_BYTES: int(1024 * 1024, 1),
+  /** A JSON (or form) body must arrive whole within this many seconds (408 otherwise). */
+  BODY_TIMEOUT_SECS: int(30, 1),
+  /** An upload may pause this long between two chunks before it is cut off (408). */
+  UPLOAD_IDLE_TIMEOUT_SECS: int(60, 1),
   PROFILE_IN_BACKGROUND_MIN_ROWS: int(1_000_000, 0),
   RECONCILE_INTERVAL_SECS: int(60, 0),
   /** Which workers `npm start` runs beside the API: comma list of io,cpu,gpu, or `none`. */
@@ -97,7 +101,7 @@ export interface Config {
     report: number;
     ai: number;
   };
-  limits: { maxDatasetUploadBytes: number; maxJsonBodyBytes: number };
+  limits: { maxDatasetUploadBytes: number; maxJsonBodyBytes: number; bodyTimeoutMs: number; uploadIdleTimeoutMs: number };
   /** New dataset versions with at least this many rows are profiled by a `dataset_profile` job (0: never). */
   profileInBackgroundMinRows: number;
   reconcileIntervalSecs: number;
@@ -163,7 +167,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       report: e.RATE_LIMIT_REPORT,
       ai: e.RATE_LIMIT_AI,
     },
-    limits: { maxDatasetUploadBytes: e.MAX_DATASET_UPLOAD_BYTES, maxJsonBodyBytes: e.MAX_JSON_BODY_BYTES },
+    limits: {
+      maxDatasetUploadBytes: e.MAX_DATASET_UPLOAD_BYTES,
+      maxJsonBodyBytes: e.MAX_JSON_BODY_BYTES,
+      bodyTimeoutMs: e.BODY_TIMEOUT_SECS * 1000,
+      uploadIdleTimeoutMs: e.UPLOAD_IDLE_TIMEOUT_SECS * 1000,
+    },
     profileInBackgroundMinRows: e.PROFILE_IN_BACKGROUND_MIN_ROWS,
     reconcileIntervalSecs: e.RECONCILE_INTERVAL_SECS,
     startWorkers: e.START_WORKERS === 'none' ? [] : e.START_WORKERS.split(',').map((s) => s.trim()).filter(Boolean),

@@ -1,5 +1,6 @@
 import type Koa from 'koa';
-import type { AppState } from '../context';
+import type { AppContext, AppState } from '../context';
+import { closeAfterAnswer } from '../uploads';
 import { DomainError, ValidationError } from '../../services/errors';
 import { HttpError } from '../errors';
 
@@ -39,6 +40,8 @@ export function errorHandler(): Koa.Middleware<AppState> {
     } catch (err) {
       const { status, detail, headers } = classifyError(err);
       if (status >= 500) ctx.state.log?.error({ err }, 'request failed');
+      // A refusal before the body was read (401, 403, 404 at the guards): close rather than read it.
+      if (!ctx.req.complete && Number(ctx.get('content-length') || 0) > 0) closeAfterAnswer(ctx as AppContext);
       ctx.status = status;
       for (const [k, v] of Object.entries(headers)) ctx.set(k, v);
       ctx.body = { detail };

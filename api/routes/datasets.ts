@@ -17,7 +17,8 @@ export function datasetRoutes({ services, config }: RouteDeps): RouteDef[] {
   const { datasets } = services;
   const tag = 'datasets';
 
-  const receive = (ctx: AppContext) => receiveUpload(ctx, datasets.tmpRoot, config.limits.maxDatasetUploadBytes);
+  const receive = (ctx: AppContext, beforeFile?: (fields: Record<string, string>) => Promise<void>) =>
+    receiveUpload(ctx, { tmpRoot: datasets.tmpRoot, maxFileBytes: config.limits.maxDatasetUploadBytes, idleTimeoutMs: config.limits.uploadIdleTimeoutMs, beforeFile });
 
   /** Streams a version as a CSV or XLSX attachment named after the dataset. */
   async function sendTable(ctx: AppContext, v: DatasetVersion, name: string, format: 'csv' | 'xlsx') {
@@ -34,7 +35,11 @@ export function datasetRoutes({ services, config }: RouteDeps): RouteDef[] {
       summary: 'Upload a CSV or Parquet file as a new dataset (version 0); delimiter, encoding and header are detected',
       responses: { 201: { description: '{id, dataset_id, dataset_version_id, artifact_id, quality: {overall_score, issues}}' }, 413: { description: 'File exceeds MAX_DATASET_UPLOAD_BYTES' }, 422: { description: 'Unsupported file type, or unreadable content' } },
       handler: async (ctx) => {
-        const received = await receive(ctx);
+        // The fields sent before the file decide whether the file is wanted at all.
+        const received = await receive(ctx, async (early) => {
+          const fields = newDatasetFields.safeParse(early);
+          if (fields.success) await services.access.project(callerId(ctx), fields.data.project_id, 'editor');
+        });
         try {
           const fields = parseOrThrow(newDatasetFields, received.fields, 'body');
           const { dataset, version, artifact } = await datasets.createFromFile(callerId(ctx), { projectId: fields.project_id, name: fields.name, description: fields.description, file: received.file });
@@ -168,6 +173,8 @@ export function datasetRoutes({ services, config }: RouteDeps): RouteDef[] {
       responses: { 201: { description: '{id, dataset_version_id, version, row_count, column_count}' } },
       handler: async (ctx) => {
         const params = datasetParams.parse(ctx.params);
+        // Nobody's file is read into a dataset they cannot write to.
+        await services.access.dataset(callerId(ctx), params.dataset_id, 'editor');
         const received = await receive(ctx);
         try {
           const { version } = await datasets.addVersionFromFile(callerId(ctx), { datasetId: params.dataset_id, description: received.fields.description, file: received.file });

@@ -12,7 +12,7 @@ const MAX_BATCH_BYTES = 100 * 1024 * 1024;
 const MAX_INLINE_ROWS = 10_000;
 
 /** Models: leaderboard queries, explanations, predictions served by ONNX Runtime. */
-export function modelRoutes({ services }: RouteDeps): RouteDef[] {
+export function modelRoutes({ services, config }: RouteDeps): RouteDef[] {
   const { models, serving } = services;
   const tag = 'models';
 
@@ -80,7 +80,7 @@ export function modelRoutes({ services }: RouteDeps): RouteDef[] {
       handler: async (ctx) => {
         const { model_id } = modelParams.parse(ctx.params);
         const m = await serving.modelFor(callerId(ctx), model_id);
-        const upload = await receiveUpload(ctx, models.tmpRoot, MAX_BATCH_BYTES);
+        const upload = await receiveUpload(ctx, { tmpRoot: models.tmpRoot, maxFileBytes: MAX_BATCH_BYTES, idleTimeoutMs: config.limits.uploadIdleTimeoutMs });
         try {
           if (!upload.file) throw ValidationError.field(['body', 'file'], 'Field required', 'missing');
           const out = await models.predictFile(m, upload.file.path);
