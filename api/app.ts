@@ -51,7 +51,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
         if (def.rateLimit && def.rateLimit !== 'none') await limiter.hit(ctx, def.rateLimit, `ip:${ctx.ip}`);
         return next();
       }
-      const principal = await authenticate(ctx, deps.ds, def.auth, keyCache);
+      const principal = await authenticate(ctx, services.authentication, def.auth, keyCache);
       ctx.state.principal = principal;
       checkCsrf(ctx, principal);
       const bucket = def.rateLimit ?? 'general';

@@ -8,6 +8,7 @@ import { Access } from './access';
 import { Accounts } from './accounts';
 import { ApiKeyService } from './api-keys';
 import { ArtifactService } from './artifacts';
+import { Authentication } from './authentication';
 import { DatasetVersions } from './dataset-versions';
 import { DatasetService } from './datasets';
 import { ExperimentService } from './experiments';
@@ -43,6 +44,7 @@ export function createServices(deps: ServiceDeps) {
   return {
     access,
     jobs,
+    authentication: new Authentication(ds),
     accounts: new Accounts(ds, config, deps.mailer, store),
     apiKeys: new ApiKeyService(ds),
     projects: new ProjectService(ds, store, access, jobs),
