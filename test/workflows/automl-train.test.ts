@@ -231,6 +231,34 @@ describe('automlTrainWorkflow cancel and failures', () => {
     expect(rec.calls.map((c) => c.name)).toEqual(['markJobRunning', 'prepareExperimentData', 'trainModel', 'trainModel', 'finishExperiment', 'markJobFinished']);
   });
 
+  it('on cancel during the stacked ensembles still picks the leader among the models trained', async () => {
+    const input = automlInput();
+    let ensemblesStarted = false;
+    const rec = recording<Mocks>(
+      mocks(prepared({ plan: specs(2) }), {
+        async trainEnsembles() {
+          ensemblesStarted = true;
+          const ctx = Context.current();
+          for (;;) {
+            ctx.heartbeat();
+            await ctx.sleep(50);
+          }
+        },
+      }),
+    );
+    const worker = await createWorker(env, { taskQueue: input.queues.cpu, activities: rec.activities, bundle, maxHeartbeatThrottleInterval: '50ms' });
+    await worker.runUntil(async () => {
+      const handle = await start(input);
+      await waitFor(() => ensemblesStarted, 'the ensembles to start');
+      await handle.cancel();
+      expect((await failureOf(handle.result())).constructor).toBe(CancelledFailure);
+      await maybeRecordHistory(handle, 'automl-train-canceled-in-ensembles');
+    });
+
+    expect(rec.argsOf('finishExperiment')).toEqual([[{ experimentId: 'exp-1', outcome: 'canceled' }]]);
+    expect(rec.argsOf('markJobFinished')).toEqual([[input.jobId, { status: 'canceled', error: null }]]);
+  });
+
   it('fails the job once, with the activity message, on a fault the retry policy names (DataError)', async () => {
     const input = automlInput();
     const message = 'The target column "churn" has a single value';
@@ -297,6 +325,8 @@ describe('automlTrainWorkflow replay', () => {
   it('replays the saved histories with the current workflow code (a nondeterministic change fails here)', async () => {
     const replayed = await replaySavedHistories(bundle, 'automl-train-');
     expect(replayed.sort()).toEqual([
+      'automl-train-canceled-in-ensembles-before-patch.json', // recorded before the finish-on-cancel-in-ensembles patch
+      'automl-train-canceled-in-ensembles.json',
       'automl-train-canceled.json',
       'automl-train-gpu-fallback.json',
       'automl-train-time-budget.json',
