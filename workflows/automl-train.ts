@@ -1,4 +1,4 @@
-import { ActivityFailure, ApplicationFailure, CancellationScope, isCancellation, proxyActivities, RetryPolicy, TimeoutFailure } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, CancellationScope, isCancellation, patched, proxyActivities, RetryPolicy, TimeoutFailure } from '@temporalio/workflow';
 import type { AutomlTrainActivities, TrainOutcome } from '../activities/automl-train';
 import { JobWorkflowInput, NON_RETRYABLE_ERROR_TYPES } from './job-input';
 import { runJob } from './job-lifecycle';
@@ -12,6 +12,9 @@ export interface AutomlTrainInput extends JobWorkflowInput {
 
 /** How far past the budget the stacked ensembles may finish. */
 const ENSEMBLE_GRACE_MS = 30_000;
+
+/** Patch id: a cancel during the stacked ensembles also finishes the experiment as canceled. */
+const FINISH_ON_CANCEL_IN_ENSEMBLES = 'finish-on-cancel-in-ensembles';
 
 /** Families that run on the GPU queue when the experiment asks for it. */
 const GPU_FAMILIES = new Set(['DeepLearning']);
@@ -40,6 +43,7 @@ export async function automlTrainWorkflow(input: AutomlTrainInput): Promise<{ be
     const startedAt = Date.now();
     const deadline = startedAt + prep.maxRuntimeSecs * 1000;
     let trained = 0;
+    let inEnsembles = false;
     try {
       for (let i = 0; i < prep.plan.length; i++) {
         const spec = prep.plan[i];
@@ -66,17 +70,20 @@ export async function automlTrainWorkflow(input: AutomlTrainInput): Promise<{ be
         }
         if (outcome.status === 'trained') trained++;
       }
+      if (!prep.excludeEnsembles && trained >= 2) {
+        // Ensembles are cheap (a metalearner on stored out-of-fold scores); like H2O they are
+        // built last and get a short grace period past the budget.
+        inEnsembles = true;
+        state.step = 'training stacked ensembles';
+        await cpu.trainEnsembles({ experimentId, deadlineMs: deadline + ENSEMBLE_GRACE_MS });
+      }
     } catch (err) {
-      if (isCancellation(err)) {
+      // A cancel keeps the models trained so far, with their leader chosen. A cancel during the
+      // ensembles used to skip this; the patch lets runs canceled there before it replay as they ran.
+      if (isCancellation(err) && (!inEnsembles || patched(FINISH_ON_CANCEL_IN_ENSEMBLES))) {
         await CancellationScope.nonCancellable(() => cpu.finishExperiment({ experimentId, outcome: 'canceled' }));
       }
       throw err;
-    }
-    if (!prep.excludeEnsembles && trained >= 2) {
-      // Ensembles are cheap (a metalearner on stored out-of-fold scores); like H2O they are
-      // built last and get a short grace period past the budget.
-      state.step = 'training stacked ensembles';
-      await cpu.trainEnsembles({ experimentId, deadlineMs: deadline + ENSEMBLE_GRACE_MS });
     }
     state.step = 'choosing the best model';
     const result = await cpu.finishExperiment({ experimentId, outcome: 'succeeded' });

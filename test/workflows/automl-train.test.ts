@@ -1,0 +1,335 @@
+import { Context } from '@temporalio/activity';
+import { WorkflowFailedError } from '@temporalio/client';
+import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { WorkflowBundle } from '@temporalio/worker';
+import type { JobLifecycleActivities } from '../../activities/job-lifecycle';
+import type { AutomlTrainActivities, PreparedPlan, TrainOutcome } from '../../activities/automl-train';
+import type { ModelSpec } from '../../engine/automl/driver/plan';
+import type { AutomlTrainInput, automlTrainWorkflow } from '../../workflows/automl-train';
+import type { JobProgress } from '../../workflows/progress';
+import { createWorker, jobInput, maybeRecordHistory, recording, replaySavedHistories, startTimeSkipping, waitFor } from './support/time-skipping';
+
+/**
+ * The AutoML workflow's own logic (budgets, GPU routing, cancel, failures) against the time-skipping test server,
+ * with mocked activities. What the activities do is tested end to end in test/experiments.test.ts.
+ *
+ * How time moves on this server (measured with test server 1.38.0): timers and retry backoffs are skipped while the
+ * client awaits a result, but the server holds its clock while an activity is scheduled or running. `env.sleep` inside
+ * a running activity releases that hold for its duration, so a mock can "take" server time; keep it shorter than the
+ * heartbeat timeout (20 s), or that timeout fires during the skip. A schedule-to-start timeout (no GPU worker) is
+ * not skipped, so the GPU test uses a one-second one.
+ */
+
+let env: TestWorkflowEnvironment;
+let bundle: WorkflowBundle;
+
+beforeAll(async () => {
+  ({ env, bundle } = await startTimeSkipping());
+});
+
+afterAll(async () => {
+  await env?.teardown();
+});
+
+type Mocks = JobLifecycleActivities & AutomlTrainActivities;
+
+function spec(name: string, algo: ModelSpec['algo'] = 'GBM'): ModelSpec {
+  return { name, algo, params: {}, origin: 'default' };
+}
+
+function specs(n: number): ModelSpec[] {
+  return Array.from({ length: n }, (_, i) => spec(`GBM_${i + 1}`));
+}
+
+function prepared(overrides: Partial<PreparedPlan>): PreparedPlan {
+  return { kind: 'binary', rows: 1000, plan: specs(3), maxRuntimeSecs: 3600, maxModels: 100, perModelSecs: null, excludeEnsembles: false, ...overrides };
+}
+
+/** Activities that succeed at once; a test overrides the ones it is about. */
+function mocks(prep: PreparedPlan, overrides: Partial<Mocks> = {}): Mocks {
+  return {
+    async markJobRunning() {},
+    async markJobFinished() {},
+    async prepareExperimentData() {
+      return prep;
+    },
+    async trainModel({ spec: s }): Promise<TrainOutcome> {
+      return { status: 'trained', modelId: `model-${s.name}` };
+    },
+    async trainEnsembles() {
+      return { trained: 2 };
+    },
+    async finishExperiment() {
+      return { best_model_id: 'model-best', model_count: 3 };
+    },
+    async logExperiment() {},
+    ...overrides,
+  };
+}
+
+function automlInput(extra: Partial<AutomlTrainInput> = {}): AutomlTrainInput & { workflowId: string } {
+  return { ...jobInput(), experimentId: 'exp-1', useGpu: false, gpuScheduleToStartSecs: 30, ...extra };
+}
+
+function start(input: AutomlTrainInput & { workflowId: string }) {
+  return env.client.workflow.start<typeof automlTrainWorkflow>('automlTrainWorkflow', { taskQueue: input.queues.cpu, workflowId: input.workflowId, args: [input] });
+}
+
+/** The cause a failed job workflow ends with (runJob's `JobFailed`), or the error itself if it is not one. */
+async function failureOf(result: Promise<unknown>): Promise<Error> {
+  const err = await result.then(
+    () => {
+      throw new Error('the workflow succeeded');
+    },
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(WorkflowFailedError);
+  return (err as WorkflowFailedError).cause ?? (err as Error);
+}
+
+describe('automlTrainWorkflow budgets', () => {
+  it('stops at the time budget, logs it, still builds the ensembles and succeeds', async () => {
+    const input = automlInput();
+    // Each model takes 15 s of server time (under the 20 s heartbeat timeout): the 5th would start at 60 s.
+    const rec = recording<Mocks>(
+      mocks(prepared({ plan: specs(6), maxRuntimeSecs: 60, perModelSecs: 20 }), {
+        async trainModel({ spec: s }) {
+          await env.sleep('15s');
+          return { status: 'trained', modelId: `model-${s.name}` };
+        },
+      }),
+    );
+    const worker = await createWorker(env, { taskQueue: input.queues.cpu, activities: rec.activities, bundle });
+    const handle = await start(input);
+    const result = await worker.runUntil(handle.result());
+
+    expect(result).toEqual({ best_model_id: 'model-best', model_count: 3 });
+    const trained = rec.argsOf('trainModel').map(([a]) => a as Parameters<Mocks['trainModel']>[0]);
+    expect(trained.map((a) => a.spec.name)).toEqual(['GBM_1', 'GBM_2', 'GBM_3', 'GBM_4']);
+    expect(trained.map((a) => a.sequence)).toEqual([1, 2, 3, 4]);
+    expect(rec.argsOf('logExperiment')).toEqual([[{ experimentId: 'exp-1', lines: ['time budget of 60s reached after 4 models'] }]]);
+    // Ensembles get the budget's end plus their 30 s grace; each model the earlier of the budget and its own 20 s.
+    const [[ensembles]] = rec.argsOf('trainEnsembles') as [[{ deadlineMs: number }]];
+    const budgetEnd = ensembles.deadlineMs - 30_000;
+    expect(trained[0].deadlineMs).toBe(budgetEnd - 60_000 + 20_000);
+    expect(trained[3].deadlineMs).toBe(budgetEnd);
+    expect(rec.calls.slice(-2).map((c) => [c.name, c.args.at(-1)])).toEqual([
+      ['finishExperiment', { experimentId: 'exp-1', outcome: 'succeeded' }],
+      ['markJobFinished', { status: 'succeeded', result }],
+    ]);
+    await maybeRecordHistory(handle, 'automl-train-time-budget');
+  });
+
+  it('stops at max_models', async () => {
+    const input = automlInput();
+    const rec = recording<Mocks>(mocks(prepared({ plan: specs(5), maxModels: 2 })));
+    const worker = await createWorker(env, { taskQueue: input.queues.cpu, activities: rec.activities, bundle });
+    await worker.runUntil(start(input).then((h) => h.result()));
+
+    expect(rec.argsOf('trainModel')).toHaveLength(2);
+    expect(rec.argsOf('logExperiment')).toEqual([]);
+    expect(rec.argsOf('trainEnsembles')).toHaveLength(1);
+    expect(rec.argsOf('finishExperiment')).toEqual([[{ experimentId: 'exp-1', outcome: 'succeeded' }]]);
+  });
+
+  it('counts only trained models against max_models and builds no ensemble from fewer than two', async () => {
+    const input = automlInput();
+    const rec = recording<Mocks>(
+      mocks(prepared({ plan: specs(3), maxModels: 2 }), {
+        async trainModel({ spec: s }) {
+          return s.name === 'GBM_3' ? { status: 'trained', modelId: 'model-3' } : { status: 'failed', message: 'diverged' };
+        },
+      }),
+    );
+    const worker = await createWorker(env, { taskQueue: input.queues.cpu, activities: rec.activities, bundle });
+    await worker.runUntil(start(input).then((h) => h.result()));
+
+    expect(rec.argsOf('trainModel')).toHaveLength(3);
+    expect(rec.argsOf('trainEnsembles')).toEqual([]);
+  });
+});
+
+describe('automlTrainWorkflow GPU routing', () => {
+  it('trains a DeepLearning model on ml-cpu when no GPU worker takes it in time, and says so', async () => {
+    // Nothing polls the gpu queue. The server holds its clock while an activity is scheduled, so this one timeout
+    // runs in wall-clock time: keep it at a second.
+    const input = automlInput({ useGpu: true, gpuScheduleToStartSecs: 1 });
+    const rec = recording<Mocks>(mocks(prepared({ plan: [spec('DeepLearning_1', 'DeepLearning'), spec('GBM_1')] })));
+    const worker = await createWorker(env, { taskQueue: input.queues.cpu, activities: rec.activities, bundle });
+    await worker.runUntil(async () => {
+      const handle = await start(input);
+      await handle.result();
+      await maybeRecordHistory(handle, 'automl-train-gpu-fallback');
+    });
+
+    expect(rec.argsOf('logExperiment')).toEqual([
+      [{ experimentId: 'exp-1', lines: ['no GPU worker took DeepLearning_1 within 1s; training it on ml-cpu'], level: 'warn' }],
+    ]);
+    expect(rec.argsOf('trainModel').map(([a]) => (a as { spec: ModelSpec }).spec.name)).toEqual(['DeepLearning_1', 'GBM_1']);
+  });
+
+  it('sends DeepLearning to a GPU worker when one polls, and the other families to ml-cpu', async () => {
+    const input = automlInput({ useGpu: true });
+    const queueOf: Record<string, string> = {};
+    const train: Mocks['trainModel'] = async ({ spec: s }) => {
+      queueOf[s.name] = Context.current().info.taskQueue;
+      return { status: 'trained', modelId: `model-${s.name}` };
+    };
+    const cpu = recording<Mocks>(mocks(prepared({ plan: [spec('GBM_1'), spec('DeepLearning_1', 'DeepLearning'), spec('GLM_1', 'GLM')] }), { trainModel: train }));
+    const gpu = recording<Pick<AutomlTrainActivities, 'trainModel'>>({ trainModel: train });
+    const cpuWorker = await createWorker(env, { taskQueue: input.queues.cpu, activities: cpu.activities, bundle });
+    const gpuWorker = await createWorker(env, { taskQueue: input.queues.gpu, activities: gpu.activities });
+    await gpuWorker.runUntil(cpuWorker.runUntil(start(input).then((h) => h.result())));
+
+    expect(queueOf).toEqual({ GBM_1: input.queues.cpu, DeepLearning_1: input.queues.gpu, GLM_1: input.queues.cpu });
+    expect(gpu.calls).toHaveLength(1);
+    expect(cpu.argsOf('logExperiment')).toEqual([]);
+  });
+});
+
+describe('automlTrainWorkflow cancel and failures', () => {
+  it('on cancel keeps the trained models: finishes the experiment as canceled and marks the job canceled', async () => {
+    const input = automlInput();
+    let trainingStarted = false;
+    let activitySawCancel = false;
+    const rec = recording<Mocks>(
+      mocks(prepared({ plan: specs(3) }), {
+        async trainModel({ spec: s }) {
+          if (s.name === 'GBM_1') return { status: 'trained', modelId: 'model-1' };
+          // Heartbeats until canceled, as the real activity does (cancellation arrives with a heartbeat's answer).
+          const ctx = Context.current();
+          trainingStarted = true;
+          try {
+            for (;;) {
+              ctx.heartbeat();
+              await ctx.sleep(50);
+            }
+          } catch (err) {
+            activitySawCancel = err instanceof CancelledFailure;
+            throw err;
+          }
+        },
+      }),
+    );
+    const worker = await createWorker(env, { taskQueue: input.queues.cpu, activities: rec.activities, bundle, maxHeartbeatThrottleInterval: '50ms' });
+    await worker.runUntil(async () => {
+      const handle = await start(input);
+      await waitFor(() => trainingStarted, 'the second model to start training');
+      expect(await handle.query<JobProgress>('progress')).toEqual({ status: 'running', step: 'training GBM_2 (2/3)', progress: 30 });
+      await handle.cancel();
+      const err = await handle.result().catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(WorkflowFailedError);
+      expect((err as WorkflowFailedError).cause).toBeInstanceOf(CancelledFailure);
+      await waitFor(() => activitySawCancel, 'the training activity to see the cancel');
+      await maybeRecordHistory(handle, 'automl-train-canceled');
+    });
+
+    expect(rec.argsOf('finishExperiment')).toEqual([[{ experimentId: 'exp-1', outcome: 'canceled' }]]);
+    expect(rec.argsOf('markJobFinished')).toEqual([[input.jobId, { status: 'canceled', error: null }]]);
+    expect(rec.argsOf('trainEnsembles')).toEqual([]);
+    expect(rec.calls.map((c) => c.name)).toEqual(['markJobRunning', 'prepareExperimentData', 'trainModel', 'trainModel', 'finishExperiment', 'markJobFinished']);
+  });
+
+  it('on cancel during the stacked ensembles still picks the leader among the models trained', async () => {
+    const input = automlInput();
+    let ensemblesStarted = false;
+    const rec = recording<Mocks>(
+      mocks(prepared({ plan: specs(2) }), {
+        async trainEnsembles() {
+          ensemblesStarted = true;
+          const ctx = Context.current();
+          for (;;) {
+            ctx.heartbeat();
+            await ctx.sleep(50);
+          }
+        },
+      }),
+    );
+    const worker = await createWorker(env, { taskQueue: input.queues.cpu, activities: rec.activities, bundle, maxHeartbeatThrottleInterval: '50ms' });
+    await worker.runUntil(async () => {
+      const handle = await start(input);
+      await waitFor(() => ensemblesStarted, 'the ensembles to start');
+      await handle.cancel();
+      expect((await failureOf(handle.result())).constructor).toBe(CancelledFailure);
+      await maybeRecordHistory(handle, 'automl-train-canceled-in-ensembles');
+    });
+
+    expect(rec.argsOf('finishExperiment')).toEqual([[{ experimentId: 'exp-1', outcome: 'canceled' }]]);
+    expect(rec.argsOf('markJobFinished')).toEqual([[input.jobId, { status: 'canceled', error: null }]]);
+  });
+
+  it('fails the job once, with the activity message, on a fault the retry policy names (DataError)', async () => {
+    const input = automlInput();
+    const message = 'The target column "churn" has a single value';
+    const rec = recording<Mocks>(
+      mocks(prepared({}), {
+        async prepareExperimentData() {
+          // Retryable as thrown: only the workflow's nonRetryableErrorTypes stops the retries.
+          throw ApplicationFailure.create({ message, type: 'DataError' });
+        },
+      }),
+    );
+    const worker = await createWorker(env, { taskQueue: input.queues.cpu, activities: rec.activities, bundle });
+    const cause = await worker.runUntil(failureOf(start(input).then((h) => h.result())));
+
+    expect(cause).toBeInstanceOf(ApplicationFailure);
+    expect(cause).toMatchObject({ type: 'JobFailed', message, nonRetryable: true });
+    expect(rec.argsOf('prepareExperimentData')).toHaveLength(1);
+    expect(rec.argsOf('markJobFinished')).toEqual([[input.jobId, { status: 'failed', error: message }]]);
+    expect(rec.argsOf('finishExperiment')).toEqual([]);
+  });
+
+  it('retries other faults with backoff and carries on', async () => {
+    const input = automlInput();
+    const attempts: number[] = [];
+    const rec = recording<Mocks>(
+      mocks(prepared({ plan: specs(2) }), {
+        async trainModel({ spec: s }) {
+          const { attempt } = Context.current().info;
+          if (s.name === 'GBM_1') attempts.push(attempt);
+          if (s.name === 'GBM_1' && attempt < 3) throw new Error('the training thread exited');
+          return { status: 'trained', modelId: `model-${s.name}` };
+        },
+      }),
+    );
+    const worker = await createWorker(env, { taskQueue: input.queues.cpu, activities: rec.activities, bundle });
+    const result = await worker.runUntil(start(input).then((h) => h.result()));
+
+    expect(attempts).toEqual([1, 2, 3]);
+    expect(result.best_model_id).toBe('model-best');
+    expect(rec.argsOf('markJobFinished')).toEqual([[input.jobId, { status: 'succeeded', result }]]);
+  });
+
+  it('fails the job with a readable message when no model could be trained', async () => {
+    const input = automlInput();
+    const rec = recording<Mocks>(
+      mocks(prepared({ plan: specs(2) }), {
+        async trainModel() {
+          return { status: 'failed', message: 'diverged' };
+        },
+        async finishExperiment() {
+          return { best_model_id: null, model_count: 0 };
+        },
+      }),
+    );
+    const worker = await createWorker(env, { taskQueue: input.queues.cpu, activities: rec.activities, bundle });
+    const cause = await worker.runUntil(failureOf(start(input).then((h) => h.result())));
+
+    expect(cause).toMatchObject({ type: 'JobFailed', message: 'No model was trained' });
+    expect(rec.argsOf('markJobFinished')).toEqual([[input.jobId, { status: 'failed', error: 'No model was trained' }]]);
+  });
+});
+
+describe('automlTrainWorkflow replay', () => {
+  it('replays the saved histories with the current workflow code (a nondeterministic change fails here)', async () => {
+    const replayed = await replaySavedHistories(bundle, 'automl-train-');
+    expect(replayed.sort()).toEqual([
+      'automl-train-canceled-in-ensembles-before-patch.json', // recorded before the finish-on-cancel-in-ensembles patch
+      'automl-train-canceled-in-ensembles.json',
+      'automl-train-canceled.json',
+      'automl-train-gpu-fallback.json',
+      'automl-train-time-budget.json',
+    ]);
+  });
+});

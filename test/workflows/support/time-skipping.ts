@@ -1,0 +1,129 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { WorkflowHandle } from '@temporalio/client';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { bundleWorkflowCode, DefaultLogger, LogEntry, Runtime, Worker, WorkerOptions, WorkflowBundle } from '@temporalio/worker';
+import { ensureTemporalTestServer } from '../../../platform/temporal-test-server';
+import type { JobWorkflowInput } from '../../../workflows/job-input';
+
+/** The compiled workflow entry the service's workers load (tests run from dist/, beside it). */
+export const WORKFLOWS_PATH = require.resolve(path.join(__dirname, '..', '..', '..', 'workflows', 'index'));
+
+/** Saved histories stay in the source tree; this file runs from dist/test/workflows/support/. */
+export const HISTORIES_DIR = path.join(__dirname, '..', '..', '..', '..', 'test', 'workflows', 'histories');
+
+let runtimeInstalled = false;
+
+/**
+ * The SDK logs every worker start and every failed activity attempt (the tests fail activities on purpose), and the
+ * native side warns that the test server lacks features we do not use; keep errors only, so a failing test's own
+ * output is what a reader sees.
+ */
+function quietRuntime(): void {
+  if (runtimeInstalled) return;
+  runtimeInstalled = true;
+  Runtime.install({
+    logger: new DefaultLogger('ERROR', (e: LogEntry) => console.error(`[${e.level}] ${e.message}`, e.meta ?? '')),
+    telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' } } },
+  });
+}
+
+/**
+ * A time-skipping test server (the Java one from Maven Central, see platform/temporal-test-server) and the workflow
+ * bundle, once per test file: starting the server takes about a second, bundling a few, so workers share the bundle
+ * instead of each bundling `workflowsPath` again.
+ */
+export async function startTimeSkipping(): Promise<{ env: TestWorkflowEnvironment; bundle: WorkflowBundle }> {
+  quietRuntime();
+  const launcher = ensureTemporalTestServer((m) => console.log(`[workflow tests] ${m}`));
+  const [env, bundle] = await Promise.all([
+    TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: launcher } } }),
+    bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: new DefaultLogger('ERROR') }),
+  ]);
+  return { env, bundle };
+}
+
+/** Fresh task queues and ids per test (as sdk-typescript's own tests do), so no test sees another's tasks. */
+export function jobInput(): JobWorkflowInput & { workflowId: string } {
+  const base = `wf-test-${randomUUID()}`;
+  const jobId = randomUUID();
+  return {
+    workflowId: `job-${jobId}`,
+    jobId,
+    projectId: randomUUID(),
+    queues: { cpu: `${base}-cpu`, gpu: `${base}-gpu`, io: `${base}-io` },
+  };
+}
+
+/** A worker on one queue of the test server; without `bundle` it runs activities only (like the gpu worker). */
+export function createWorker(
+  env: TestWorkflowEnvironment,
+  opts: { taskQueue: string; activities: object; bundle?: WorkflowBundle } & Pick<WorkerOptions, 'maxHeartbeatThrottleInterval'>,
+): Promise<Worker> {
+  return Worker.create({
+    connection: env.nativeConnection,
+    namespace: env.namespace ?? 'default',
+    taskQueue: opts.taskQueue,
+    activities: opts.activities,
+    ...(opts.bundle ? { workflowBundle: opts.bundle } : {}),
+    ...(opts.maxHeartbeatThrottleInterval ? { maxHeartbeatThrottleInterval: opts.maxHeartbeatThrottleInterval } : {}),
+    // Workflows run in this thread's sandbox instead of a worker thread of their own: a worker starts in tens of ms
+    // rather than half a second, and nothing here needs the deadlock detector this turns off.
+    debugMode: true,
+    shutdownGraceTime: '1s',
+  });
+}
+
+export interface Call {
+  name: string;
+  args: unknown[];
+}
+
+/**
+ * Wraps mock activities so each call is recorded, in order, as it starts. `T` is the activity interface the workflow
+ * proxies, so a renamed or re-typed activity is a compile error in the test rather than a silent pass.
+ */
+export function recording<T extends object>(impl: T): { activities: T; calls: Call[]; argsOf(name: keyof T & string): unknown[][] } {
+  const calls: Call[] = [];
+  const activities = Object.fromEntries(
+    Object.entries(impl).map(([name, fn]) => [
+      name,
+      (...args: unknown[]) => {
+        calls.push({ name, args });
+        return (fn as (...a: unknown[]) => unknown)(...args);
+      },
+    ]),
+  ) as T;
+  return { activities, calls, argsOf: (name) => calls.filter((c) => c.name === name).map((c) => c.args) };
+}
+
+/** Polls (real time) until `check` holds; the tests use it for things the server does, not for sleeping. */
+export async function waitFor(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/**
+ * With `RECORD_WORKFLOW_HISTORIES=1`, writes the run's history to `test/workflows/histories/<name>.json` for the
+ * replay tests. Record again only on purpose: a history that no longer replays is what those tests exist to catch.
+ */
+export async function maybeRecordHistory(handle: WorkflowHandle, name: string): Promise<void> {
+  if (process.env.RECORD_WORKFLOW_HISTORIES !== '1') return;
+  fs.mkdirSync(HISTORIES_DIR, { recursive: true });
+  fs.writeFileSync(path.join(HISTORIES_DIR, `${name}.json`), `${JSON.stringify(JSON.parse(historyToJSON(await handle.fetchHistory())), null, 1)}\n`);
+}
+
+/** Replays every saved history whose name starts with `prefix` against the current workflow code. */
+export async function replaySavedHistories(bundle: WorkflowBundle, prefix: string): Promise<string[]> {
+  const files = fs.readdirSync(HISTORIES_DIR).filter((f) => f.startsWith(prefix) && f.endsWith('.json'));
+  for (const file of files) {
+    const history: unknown = JSON.parse(fs.readFileSync(path.join(HISTORIES_DIR, file), 'utf8'));
+    await Worker.runReplayHistory({ workflowBundle: bundle, replayName: file }, history, `replay-${file}`);
+  }
+  return files;
+}
