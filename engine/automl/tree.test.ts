@@ -1,8 +1,8 @@
 import { binFrame } from './binning';
 import { Column, categoricalFromStrings, makeFrame } from './frame';
-import { HistogramBuilder } from './histogram';
+import { HistogramBuilder } from './trees/histogram';
 import { Rng } from './random';
-import { mergePartitionParts, partRange, partitionPart } from './row-jobs';
+import { mergePartitionParts, partRange, partitionPart } from './trees/row-jobs';
 import { syntheticData } from './testutil';
 import { DEFAULT_TREE_PARAMS, NodeBins, SMALL_NODE_ROWS, Tree, TreeLearner, TreeParams, leafOfBinnedRow, leafOfRow } from './tree';
 

@@ -16,8 +16,8 @@
  * which is the optimal partition for squared error (Fisher 1958) and a good one in general.
  */
 import { BinnedData } from './binning';
-import { HistogramBuilder, HistogramPool, PartRunner } from './histogram';
-import { JOB_PARTITION, mergePartitionParts, partRange, partitionPart } from './row-jobs';
+import { HistogramBuilder, HistogramPool, PartRunner } from './trees/histogram';
+import { JOB_PARTITION, mergePartitionParts, partRange, partitionPart } from './trees/row-jobs';
 import { Rng } from './random';
 
 /** A tree in flat arrays; node 0 is the root, leaves have feature -1. */
