@@ -6,9 +6,22 @@ import { ScoringEvent, TreeEnsembleModel, Algo } from './model';
 import { Rng, sampleWithoutReplacement } from './random';
 import { binFrame } from './binning';
 import { MetricOptions, TrainingData, resolveThreads, ValidationMargins, bestIndex, eventMetrics, h2oShouldStop, resolveData, resolveStoppingMetric } from './training';
-import { Tree, TreeLearner, TreeParams, leafOfBinnedRow, sampleFeatures } from './tree';
-import { PartRunner } from './trees/histogram';
-import { JOB_GRADIENTS, JOB_MARGINS, PAIRS_HESSIAN, PAIRS_NONE, PAIRS_UNIT, addLeafValuesPart, gradientsPart, partRange } from './trees/row-jobs';
+import {
+  JOB_GRADIENTS,
+  JOB_MARGINS,
+  PAIRS_HESSIAN,
+  PAIRS_NONE,
+  PAIRS_UNIT,
+  PartRunner,
+  Tree,
+  TreeLearner,
+  TreeParams,
+  addLeafValuesPart,
+  gradientsPart,
+  leafOfBinnedRow,
+  partRange,
+  sampleFeatures,
+} from './trees';
 
 export interface BoostingConfig {
   algo: Algo;

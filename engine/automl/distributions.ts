@@ -3,7 +3,7 @@
  * margin, and (for H2O-style GBM) the leaf value refit. Margins are row-major n x K.
  */
 import { Link } from './model';
-import { GRAD_BERNOULLI, GRAD_GAUSSIAN, bernoulliGradients, gaussianGradients } from './trees/row-jobs';
+import { GRAD_BERNOULLI, GRAD_GAUSSIAN, bernoulliGradients, gaussianGradients } from './trees';
 
 export type DistributionName = 'bernoulli' | 'multinomial' | 'gaussian' | 'poisson' | 'gamma' | 'tweedie' | 'huber' | 'quantile' | 'laplace';
 

@@ -2,7 +2,7 @@
 export * from './frame';
 export * from './binning';
 export * from './metrics';
-export { Tree, TreeParams, TreeLearner, DEFAULT_TREE_PARAMS, leafOfRow, nextNode } from './tree';
+export { Tree, TreeParams, TreeLearner, DEFAULT_TREE_PARAMS, leafOfRow, nextNode } from './trees';
 export * from './model';
 export { TrainingData, featureSpecs } from './training';
 export { trainGBM, GBMParams, GBM_DEFAULTS } from './gbm';
