@@ -5,12 +5,10 @@
  */
 import { parentPort } from 'node:worker_threads';
 import {
-  AutoMLConfig, CandidateResult, ModelSpec, planModels, prepareExperiment, PreparedExperiment, readParquetFrame, trainCandidate, trainStackedEnsembles,
-} from '../engine/automl/driver';
-import { initDeepLearningBackend } from '../engine/automl/deeplearning/train';
-import { selectRows } from '../engine/automl/frame';
-import type { RequestedKind } from '../engine/automl/frame';
-import { modelFromJSON, ScoringModel } from '../engine/automl/registry';
+  AutoMLConfig, CandidateResult, initDeepLearningBackend, modelFromJSON, ModelSpec, planModels, prepareExperiment, PreparedExperiment, readParquetFrame, ScoringModel, selectRows,
+  trainCandidate, trainStackedEnsembles,
+} from '../engine/automl';
+import type { RequestedKind } from '../engine/automl';
 
 export interface PrepareRequest {
   type: 'prepare';

@@ -1,7 +1,7 @@
 import { temporal } from '@temporalio/proto';
 import { z } from 'zod';
 import { DatasetVersion, Experiment, ExperimentLog, Job, Model } from '../../entities';
-import { ALGOS, AutoMLConfig, compareByMetric, MAX_MODELS_CAP, metricKey, SORT_METRICS } from '../../engine/automl/driver';
+import { ALGOS, AutoMLConfig, compareByMetric, MAX_MODELS_CAP, metricKey, SORT_METRICS } from '../../engine/automl';
 import type { AppContext, AppDeps } from '../context';
 import { notFound, unprocessable } from '../errors';
 import { route, RouteDef } from '../route';

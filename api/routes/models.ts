@@ -3,7 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { Model } from '../../entities';
 import { ingestFile, preview, UnsupportedFileTypeError, DataValidationError } from '../../engine/data';
-import { readParquetFrame } from '../../engine/automl/driver';
+import { readParquetFrame } from '../../engine/automl';
 import type { AppContext, AppDeps } from '../context';
 import { unprocessable } from '../errors';
 import { route, RouteDef } from '../route';

@@ -14,12 +14,7 @@
  * be compared byte for byte with `cmp` (a refactoring must leave both unchanged).
  */
 import * as fs from 'fs';
-import { binFrame } from '../../engine/automl/binning';
-import { Column, Frame } from '../../engine/automl/frame';
-import { auc } from '../../engine/automl/metrics';
-import { trainGBM } from '../../engine/automl/gbm';
-import { trainXGBoost } from '../../engine/automl/xgboost';
-import { resolveThreads } from '../../engine/automl/training';
+import { auc, binFrame, Column, Frame, resolveThreads, trainGBM, trainXGBoost } from '../../engine/automl';
 
 const P = 28;
 

@@ -12,9 +12,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { Column, Frame, selectRows } from '../../engine/automl/frame';
-import { modelFromJSON } from '../../engine/automl/registry';
-import { trainXGBoost } from '../../engine/automl/xgboost';
+import { Column, Frame, modelFromJSON, selectRows, trainXGBoost } from '../../engine/automl';
 import { OnnxSessionPool } from '../../engine/serving/onnx-pool';
 
 const P = 28;
