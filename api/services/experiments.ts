@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { Artifact, Dataset, DatasetVersion, Experiment, Model } from '../../entities';
-import { parseAutoMLConfig, normalizeProblemType, Kind } from '../../engine/automl/driver';
+import { parseAutoMLConfig, normalizeProblemType, Kind } from '../../engine/automl';
 import type { ArtifactStore } from '../../platform/artifact-store';
 import { HttpError, notFound, unprocessable } from '../errors';
 import { assertProjectAccess } from './access';

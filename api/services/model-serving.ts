@@ -1,8 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { Artifact, DatasetVersion, Experiment, Model } from '../../entities';
 import type { ColumnSchema } from '../../entities';
-import { categoricalFromStrings, Column, Frame, makeFrame } from '../../engine/automl/frame';
-import { modelFromJSON, ScoringModel } from '../../engine/automl/registry';
+import { categoricalFromStrings, Column, Frame, makeFrame, modelFromJSON, ScoringModel } from '../../engine/automl';
 import { OnnxSessionPool } from '../../engine/serving/onnx-pool';
 import type { ArtifactStore } from '../../platform/artifact-store';
 import { HttpError, ValidationIssue } from '../errors';
