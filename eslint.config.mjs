@@ -5,6 +5,8 @@ import { builtinModules } from 'node:module';
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 const layer = (...names) => names.flatMap((n) => [`**/${n}`, `**/${n}/*`, `**/${n}/**`]);
+// Outside engine/, each engine package is reached through its index only.
+const enginePrivate = { group: ['**/engine/*/*', '**/engine/*/**'], message: 'Import engine packages through their index (engine/automl, engine/data, engine/serving).' };
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.build-perf/**', 'bench/results/**', 'data/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
@@ -21,6 +23,11 @@ export default tseslint.config(
     },
   },
   {
+    files: ['**/*.ts'],
+    ignores: ['engine/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [enginePrivate] }] },
+  },
+  {
     // The engine is pure: no HTTP, no database, no Temporal, nothing of the layers above it.
     files: ['engine/**/*.ts'],
     rules: {
@@ -31,14 +38,14 @@ export default tseslint.config(
     // The application layer and the activities never reach up into the HTTP layer.
     files: ['services/**/*.ts', 'activities/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: layer('api'), message: 'services/ and activities/ do not import api/.' }] }],
+      'no-restricted-imports': ['error', { patterns: [{ group: layer('api'), message: 'services/ and activities/ do not import api/.' }, enginePrivate] }],
     },
   },
   {
     // Routes parse, call a service and present: no SQL, no TypeORM.
     files: ['api/routes/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [{ name: 'typeorm', message: 'Routes hold no data access: call a service.' }] }],
+      'no-restricted-imports': ['error', { paths: [{ name: 'typeorm', message: 'Routes hold no data access: call a service.' }], patterns: [enginePrivate] }],
     },
   },
   {

@@ -34,6 +34,7 @@ interface BusboyUtils {
   basename(p: string): string;
   convertToUTF8(data: Buffer, charset: string, hint: number): string | undefined;
 }
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- an internal path of busboy, pinned by the lockfile, with no type declarations
 const busboyUtils = require('busboy/lib/utils.js') as BusboyUtils;
 /** busboy's default for disposition parameters: their bytes as read (latin1), not re-decoded. */
 const keepLatin1 = (v: string): string => v;

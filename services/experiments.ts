@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { Dataset, DatasetVersion, Experiment, ExperimentLog, Model } from '../entities';
-import { AutoMLConfig, compareByMetric, Kind, metricKey, normalizeProblemType, parseAutoMLConfig } from '../engine/automl/driver';
-import { parquetSource, queryOne, sqlIdent, withConnection } from '../engine/data/duck';
+import { AutoMLConfig, compareByMetric, Kind, metricKey, normalizeProblemType, parseAutoMLConfig } from '../engine/automl';
+import { columnCardinality } from '../engine/data';
 import type { ArtifactStore } from '../platform/artifact-store';
 import type { Config } from '../platform/config';
 import { Access } from './access';
@@ -118,11 +118,8 @@ export class ExperimentService {
     const column = v.columns.find((c) => c.name === body.target_column);
     if (!column) throw new ValidationError('target_column not found in dataset');
     const parquet = await this.versions.parquetPath(v);
-    const stats = await withConnection((conn) =>
-      queryOne(conn, `SELECT count(DISTINCT ${sqlIdent(column.name)})::BIGINT AS n, count(${sqlIdent(column.name)})::BIGINT AS present FROM ${parquetSource(parquet)}`),
-    );
-    const distinct = Number(stats.n);
-    if (Number(stats.present) === 0) throw new ValidationError(`target_column ${column.name} has no values`);
+    const { distinct, present } = await columnCardinality(parquet, column.name);
+    if (present === 0) throw new ValidationError(`target_column ${column.name} has no values`);
     let kind: Kind;
     if (problemType === 'regression') {
       if (!['int64', 'float64'].includes(column.dtype)) throw new ValidationError(`regression needs a numeric target; ${column.name} is ${column.dtype}`);

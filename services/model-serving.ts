@@ -1,9 +1,9 @@
 import type { DataSource } from 'typeorm';
 import { Artifact, DatasetVersion, Experiment, Model } from '../entities';
 import type { ColumnSchema } from '../entities';
-import { categoricalFromStrings, Column, Frame, makeFrame } from '../engine/automl/frame';
-import { modelFromJSON, ScoringModel } from '../engine/automl/registry';
-import { OnnxSessionPool } from '../engine/serving/onnx-pool';
+import { categoricalFromStrings, Column, Frame, makeFrame } from '../engine/automl';
+import { modelFromJSON, ScoringModel } from '../engine/automl';
+import { OnnxSessionPool } from '../engine/serving';
 import type { ArtifactStore } from '../platform/artifact-store';
 import { TtlCache } from '../platform/ttl-cache';
 import type { Access } from './access';

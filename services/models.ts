@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { DataSource } from 'typeorm';
 import { Artifact, Experiment, Model } from '../entities';
-import { AutoMLConfig, metricKey, MODEL_SORT_KEYS, readParquetFrame } from '../engine/automl/driver';
+import { AutoMLConfig, metricKey, MODEL_SORT_KEYS, readParquetFrame } from '../engine/automl';
 import { preview } from '../engine/data';
 import type { ArtifactStore } from '../platform/artifact-store';
 import type { Config } from '../platform/config';

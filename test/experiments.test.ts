@@ -1,7 +1,7 @@
 import { ApiClient, createProject, eventually, signUp } from './support/client';
 import { datasetFile } from './support/datasets';
 import { startStack, TestStack } from './support/stack';
-import { modelFromJSON } from '../engine/automl/registry';
+import { modelFromJSON } from '../engine/automl';
 import { rowsToFrame } from '../services/model-serving';
 import { createWorkers } from '../workers/worker-factory';
 import { createDataSource } from '../platform/database';

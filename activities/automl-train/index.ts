@@ -1,9 +1,9 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Experiment } from '../../entities';
-import type { AutoMLConfig, CandidateResult, ModelSpec } from '../../engine/automl/driver';
-import { metricKey } from '../../engine/automl/driver';
-import type { RequestedKind } from '../../engine/automl/frame';
+import type { AutoMLConfig, CandidateResult, ModelSpec } from '../../engine/automl';
+import { metricKey } from '../../engine/automl';
+import type { RequestedKind } from '../../engine/automl';
 import type { Services } from '../../services';
 import { domainFailures } from '../failures';
 import { decodeHoldout, encodeHoldout } from './holdout';

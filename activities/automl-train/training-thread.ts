@@ -6,11 +6,11 @@
 import { parentPort } from 'node:worker_threads';
 import {
   AutoMLConfig, CandidateResult, ModelSpec, planModels, prepareExperiment, PreparedExperiment, readParquetFrame, trainCandidate, trainStackedEnsembles,
-} from '../../engine/automl/driver';
-import { initDeepLearningBackend } from '../../engine/automl/deeplearning/train';
-import { selectRows } from '../../engine/automl/frame';
-import type { RequestedKind } from '../../engine/automl/frame';
-import { modelFromJSON, ScoringModel } from '../../engine/automl/registry';
+} from '../../engine/automl';
+import { initDeepLearningBackend } from '../../engine/automl';
+import { selectRows } from '../../engine/automl';
+import type { RequestedKind } from '../../engine/automl';
+import { modelFromJSON, ScoringModel } from '../../engine/automl';
 
 export interface PrepareRequest {
   type: 'prepare';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MODEL_SORT_KEYS } from '../../engine/automl/driver';
+import { MODEL_SORT_KEYS } from '../../engine/automl';
 import { ValidationError } from '../../services/errors';
 import { callerId, type RouteDeps } from '../context';
 import { modelArtifactLinks, presentModel, presentModelExplain } from '../presenters/model';

@@ -10,8 +10,7 @@
  */
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ingestFile } from '../../engine/data/ingest';
-import { analyze } from '../../engine/data/profile';
+import { analyze, ingestFile } from '../../engine/data';
 import { ensureCsv } from '../ingest/generate';
 import { summarizeParquet, timeDuckDb } from '../ingest/peers';
 

@@ -9,12 +9,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { readCsvFrame } from '../../engine/automl/frame';
-import { binaryMetrics, multiclassMetrics, regressionMetrics } from '../../engine/automl/metrics';
-import { modelFromJSON } from '../../engine/automl/registry';
 import {
-  CandidateResult, compareByMetric, Kind, ModelBudgetExceeded, parseAutoMLConfig, planModels, prepareExperiment, trainCandidate, trainStackedEnsembles,
-} from '../../engine/automl/driver';
+  binaryMetrics, CandidateResult, compareByMetric, Kind, ModelBudgetExceeded, modelFromJSON, multiclassMetrics, parseAutoMLConfig, planModels, prepareExperiment,
+  readCsvFrame, regressionMetrics, trainCandidate, trainStackedEnsembles,
+} from '../../engine/automl';
 
 interface Spec {
   file: string;

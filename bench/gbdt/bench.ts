@@ -8,14 +8,13 @@
  * where baselines.jsonl is the output of python_baselines.py; ratios are printed against it.
  * algo: xgboost (default), gbm (H2O GBM, min_rows 1, default scoring: every tree) or gbm-final
  * (H2O GBM scored only after the last tree).
+ *
+ * GBDT_DUMP=<prefix> also writes the trained model (<prefix>.model.json, toJSON()) and the test
+ * rows' class-1 probabilities (<prefix>.pred.f64, raw little-endian float64), so two builds can
+ * be compared byte for byte with `cmp` (a refactoring must leave both unchanged).
  */
 import * as fs from 'fs';
-import { binFrame } from '../../engine/automl/binning';
-import { Column, Frame } from '../../engine/automl/frame';
-import { auc } from '../../engine/automl/metrics';
-import { trainGBM } from '../../engine/automl/gbm';
-import { trainXGBoost } from '../../engine/automl/xgboost';
-import { resolveThreads } from '../../engine/automl/training';
+import { auc, binFrame, Column, Frame, resolveThreads, trainGBM, trainXGBoost } from '../../engine/automl';
 
 const P = 28;
 
@@ -61,6 +60,11 @@ function main(): void {
   for (let i = 0; i < test.nrows; i++) p1[i] = probs[2 * i + 1];
   const ours = { library: algo === 'xgboost' ? 'engine/automl xgboost-style' : `engine/automl ${algo}`, seconds: Math.round(seconds * 100) / 100, binning_seconds: tBin, auc: auc(ytest, p1) };
   console.log(JSON.stringify(ours));
+  const dump = process.env.GBDT_DUMP;
+  if (dump) {
+    fs.writeFileSync(`${dump}.model.json`, JSON.stringify(model.toJSON()));
+    fs.writeFileSync(`${dump}.pred.f64`, new Uint8Array(p1.buffer, p1.byteOffset, p1.byteLength));
+  }
   if (baselines && fs.existsSync(baselines)) {
     for (const line of fs.readFileSync(baselines, 'utf8').split('\n').filter((l) => l.trim().startsWith('{'))) {
       const b = JSON.parse(line) as { library: string; seconds: number; auc: number };

@@ -12,10 +12,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { Column, Frame, selectRows } from '../../engine/automl/frame';
-import { modelFromJSON } from '../../engine/automl/registry';
-import { trainXGBoost } from '../../engine/automl/xgboost';
-import { OnnxSessionPool } from '../../engine/serving/onnx-pool';
+import { Column, Frame, modelFromJSON, selectRows, trainXGBoost } from '../../engine/automl';
+import { OnnxSessionPool } from '../../engine/serving';
 
 const P = 28;
 const TRAIN_ROWS = 200_000;

@@ -10,9 +10,9 @@
  * Categorical features: one bin per level that occurs, the most frequent `maxBins - 1` levels kept
  * and the rarer ones merged into one shared bin, plus the missing bin.
  */
-import * as path from 'path';
 import { Worker } from 'worker_threads';
 import { Frame } from './frame';
+import { HELPER_SCRIPT } from './trees/helper-script';
 
 export interface BinnedFeature {
   name: string;
@@ -149,7 +149,7 @@ function startHelperBinning(frame: Frame, listed: number[], maxBins: number): { 
   };
   let worker: Worker | null = null;
   try {
-    worker = new Worker(path.join(__dirname, 'histogram-worker.js'), { workerData: task });
+    worker = new Worker(HELPER_SCRIPT, { workerData: task });
     worker.unref();
     // A helper that fails before claiming leaves its features to this thread (see finish).
     worker.on('error', () => undefined);

@@ -6,9 +6,22 @@ import { ScoringEvent, TreeEnsembleModel, Algo } from './model';
 import { Rng, sampleWithoutReplacement } from './random';
 import { binFrame } from './binning';
 import { MetricOptions, TrainingData, resolveThreads, ValidationMargins, bestIndex, eventMetrics, h2oShouldStop, resolveData, resolveStoppingMetric } from './training';
-import { Tree, TreeLearner, TreeParams, leafOfBinnedRow, sampleFeatures } from './tree';
-import { PartRunner } from './histogram';
-import { JOB_GRADIENTS, JOB_MARGINS, PAIRS_HESSIAN, PAIRS_NONE, PAIRS_UNIT, addLeafValuesPart, gradientsPart, partRange } from './row-jobs';
+import {
+  JOB_GRADIENTS,
+  JOB_MARGINS,
+  PAIRS_HESSIAN,
+  PAIRS_NONE,
+  PAIRS_UNIT,
+  PartRunner,
+  Tree,
+  TreeLearner,
+  TreeParams,
+  addLeafValuesPart,
+  gradientsPart,
+  leafOfBinnedRow,
+  partRange,
+  sampleFeatures,
+} from './trees';
 
 export interface BoostingConfig {
   algo: Algo;
@@ -223,7 +236,7 @@ class RowJobs {
   }
 
   /**
-   * g and h of the sampled rows with gradient kernel `kind` (row-jobs.ts GRAD_*), and in the same
+   * g and h of the sampled rows with gradient kernel `kind` (trees/row-jobs.ts GRAD_*), and in the same
    * pass the learner's interleaved gradient pairs (PartRunner.gradientPairs, where it has them) of g
    * and `treeHess`, the hessians the tree grows on: h itself, or all ones (H2O GBM).
    */

@@ -3,7 +3,7 @@
  * margin, and (for H2O-style GBM) the leaf value refit. Margins are row-major n x K.
  */
 import { Link } from './model';
-import { GRAD_BERNOULLI, GRAD_GAUSSIAN, bernoulliGradients, gaussianGradients } from './row-jobs';
+import { GRAD_BERNOULLI, GRAD_GAUSSIAN, bernoulliGradients, gaussianGradients } from './trees';
 
 export type DistributionName = 'bernoulli' | 'multinomial' | 'gaussian' | 'poisson' | 'gamma' | 'tweedie' | 'huber' | 'quantile' | 'laplace';
 
@@ -28,7 +28,7 @@ export interface Distribution {
   /** Leaf value from its rows, for losses where a Newton step is wrong (median, quantile); null = Newton. */
   refit: ((y: Float64Array, margins: Float64Array, rows: Uint32Array, start: number, end: number) => number) | null;
   /**
-   * Set when grad() (K = 1, no prepare state) is a row kernel of row-jobs.ts that helper threads
+   * Set when grad() (K = 1, no prepare state) is a row kernel of trees/row-jobs.ts that helper threads
    * can run on parts of the rows: its GRAD_* kind and hessian scale.
    */
   rowKernel?: { kind: number; hs: number };

@@ -9,7 +9,7 @@ import { binFrame } from './binning';
 import { ScoringEvent, TreeEnsembleModel } from './model';
 import { Rng, sampleWithoutReplacement } from './random';
 import { TrainingData, ValidationMargins, resolveThreads, eventMetrics, h2oShouldStop, resolveData, resolveStoppingMetric, scoreTreeInterval } from './training';
-import { DEFAULT_TREE_PARAMS, Tree, TreeLearner, leafOfBinnedRow, sampleFeatures } from './tree';
+import { DEFAULT_TREE_PARAMS, Tree, TreeLearner, leafOfBinnedRow, sampleFeatures } from './trees';
 
 export interface DRFParams {
   ntrees?: number;

@@ -8,7 +8,7 @@ import { DistributionName, makeDistribution } from './distributions';
 import { DevianceKind } from './metrics';
 import { TreeEnsembleModel } from './model';
 import { scoreTreeInterval, TrainingData } from './training';
-import { DEFAULT_TREE_PARAMS } from './tree';
+import { DEFAULT_TREE_PARAMS } from './trees';
 
 export interface GBMParams {
   ntrees?: number;

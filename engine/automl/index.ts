@@ -1,10 +1,13 @@
-/** Public API of the tree learners (see README.md). */
+/**
+ * Public API of engine/automl (see README.md): the one door for code outside this folder. Modules
+ * inside import each other's files directly, never this index, so loading it adds no cycle.
+ */
 export * from './frame';
 export * from './binning';
 export * from './metrics';
-export { Tree, TreeParams, TreeLearner, DEFAULT_TREE_PARAMS, leafOfRow, nextNode } from './tree';
+export { Tree, TreeParams, TreeLearner, DEFAULT_TREE_PARAMS, leafOfRow, nextNode } from './trees';
 export * from './model';
-export { TrainingData, featureSpecs } from './training';
+export { TrainingData, featureSpecs, resolveThreads } from './training';
 export { trainGBM, GBMParams, GBM_DEFAULTS } from './gbm';
 export { trainXGBoost, XGBoostParams, XGBObjective } from './xgboost';
 export { trainDRF, DRFParams, DRF_DEFAULTS } from './drf';
@@ -14,3 +17,8 @@ export { exportOnnx, OnnxExportOptions, onnxInputName } from './onnx/export';
 export { onnxFeedData } from './onnx/feeds';
 export { runOnnx, OrtOutput } from './onnx/ort-runner';
 export { Rng } from './random';
+// Any model from its JSON (trees, GLM, DeepLearning, stacked ensembles), as served and explained.
+export { modelFromJSON, AnyModelJSON, ScoringModel } from './registry';
+export { initDeepLearningBackend } from './deeplearning';
+// The AutoML driver: config, data preparation, the model plan, candidates, leaderboard order.
+export * from './driver';

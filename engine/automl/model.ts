@@ -4,7 +4,7 @@
  * versioned JSON serialization.
  */
 import { Column, Frame, ProblemKind, expandDatetimes } from './frame';
-import { Tree, nextNode } from './tree';
+import { Tree, nextNode } from './trees';
 
 export type Algo = 'GBM' | 'XGBoost' | 'DRF';
 

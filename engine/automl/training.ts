@@ -7,7 +7,7 @@ import { BinnedData, binFrame } from './binning';
 import { Frame, Target } from './frame';
 import { binarySummary, multiclassMetrics, regressionMetrics, DevianceKind } from './metrics';
 import { FeatureMatrix, FeatureSpec, Link, marginsToProbabilities, toFeatureMatrix } from './model';
-import { BinRoutes, Tree, leafOfBinnedRow, leafOfRow } from './tree';
+import { BinRoutes, Tree, leafOfBinnedRow, leafOfRow } from './trees';
 
 /** What every trainer takes. Bin once with binFrame() and pass `binned` to share it across models and folds. */
 export interface TrainingData {

@@ -2,7 +2,7 @@ import { trainDRF } from './drf';
 import { trainGBM } from './gbm';
 import { TreeEnsembleModel, toFeatureMatrix } from './model';
 import { syntheticData } from './testutil';
-import { Tree, nextNode } from './tree';
+import { Tree, nextNode } from './trees';
 import { expectedValue, shapFromMatrix, shapRecords } from './treeshap';
 import { trainXGBoost } from './xgboost';
 

@@ -7,7 +7,7 @@
  */
 import { Frame } from './frame';
 import { FeatureMatrix, RowObject, TreeEnsembleModel, toFeatureMatrix } from './model';
-import { Tree, nextNode } from './tree';
+import { Tree, nextNode } from './trees';
 
 export interface Contribution {
   feature: string;

@@ -7,7 +7,7 @@ import { DistributionName, makeDistribution } from './distributions';
 import { metricDistribution } from './gbm';
 import { TreeEnsembleModel } from './model';
 import { TrainingData } from './training';
-import { DEFAULT_TREE_PARAMS } from './tree';
+import { DEFAULT_TREE_PARAMS } from './trees';
 
 export type XGBObjective =
   | 'binary:logistic'

@@ -12,3 +12,4 @@ export {
 } from './psi';
 export { preview, sample, writeCsv, writeXlsx, JsonRow } from './export';
 export { XLSX_MAX_ROWS } from './xlsx';
+export { columnCardinality } from './cardinality';

@@ -5,7 +5,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { WorkflowBundle } from '@temporalio/worker';
 import type { JobLifecycleActivities } from '../../activities/job-lifecycle';
 import type { AutomlTrainActivities, PreparedPlan, TrainOutcome } from '../../activities/automl-train';
-import type { ModelSpec } from '../../engine/automl/driver/plan';
+import type { ModelSpec } from '../../engine/automl';
 import type { AutomlTrainInput, automlTrainWorkflow } from '../../workflows/automl-train';
 import type { JobProgress } from '../../workflows/progress';
 import { createWorker, jobInput, maybeRecordHistory, recording, replaySavedHistories, startTimeSkipping, waitFor } from './support/time-skipping';

@@ -1,4 +1,4 @@
-import * as ort from 'onnxruntime-node';
+import type { Tensor } from 'onnxruntime-node';
 
 export interface OrtOutput {
   dims: number[];
@@ -12,9 +12,12 @@ export interface OrtOutput {
  * checks and one-off scoring; serving keeps its sessions in engine/serving/onnx-pool.
  */
 export async function runOnnx(model: Uint8Array, feeds: Record<string, Float32Array | string[]>): Promise<Record<string, OrtOutput>> {
+  // Loaded here, not at the top: engine/automl's index exports runOnnx, and importing the index
+  // (training threads do) must not load the native addon into threads that never score with it.
+  const ort = await import('onnxruntime-node');
   const session = await ort.InferenceSession.create(model);
   try {
-    const tensors: Record<string, ort.Tensor> = {};
+    const tensors: Record<string, Tensor> = {};
     for (const [name, v] of Object.entries(feeds)) {
       tensors[name] = Array.isArray(v) ? new ort.Tensor('string', v, [v.length, 1]) : new ort.Tensor('float32', v, [v.length, 1]);
     }

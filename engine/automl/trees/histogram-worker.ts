@@ -7,7 +7,7 @@
  * the same script for a binning task (binning.ts binClaimed).
  */
 import { MessagePort, parentPort, receiveMessageOnPort, workerData } from 'worker_threads';
-import { BinningTask, binClaimed } from './binning';
+import { BinningTask, binClaimed } from '../binning';
 import { AttachedRange, claimPart, spinWhile, runChunk, runChunkArena, runChunkSlots } from './histogram';
 import { instantiateKernels, KernelArena } from './histogram-kernel';
 import { JOB_GRADIENTS, JOB_HISTOGRAM, JOB_MARGINS, JOB_PARTITION, addLeafValuesPart, gradientsPart, partRange, partitionPart } from './row-jobs';

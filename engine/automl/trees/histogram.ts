@@ -2,9 +2,9 @@
  * Gradient histograms: for each feature and bin, the sums of gradient, hessian and row count of
  * the rows of one node. Layout: slot s = offsets[f] + bin occupies hist[3s .. 3s+2].
  */
-import * as path from 'path';
 import { MessageChannel, MessagePort, Worker } from 'worker_threads';
-import { BinnedData } from './binning';
+import { BinnedData } from '../binning';
+import { HELPER_SCRIPT } from './helper-script';
 import { createArena, instantiateKernels, KernelArena, Kernels } from './histogram-kernel';
 import { JOB_HISTOGRAM } from './row-jobs';
 
@@ -271,7 +271,7 @@ export class HistogramBuilder implements PartRunner {
       for (let w = 0; w < helpers; w++) {
         const { port1, port2 } = new MessageChannel();
         this.ports.push(port1);
-        const worker = new Worker(path.join(__dirname, 'histogram-worker.js'), {
+        const worker = new Worker(HELPER_SCRIPT, {
           workerData: {
             control: this.control.buffer,
             rowMajor: rowMajor.buffer,
