@@ -36,15 +36,3 @@ export function pageQuery(maxLimit = 500) {
     offset: z.coerce.number().int().min(0).default(0),
   });
 }
-
-export interface ListEnvelope<T> {
-  items: T[];
-  total: number;
-  limit: number;
-  offset: number;
-}
-
-/** Escapes `%`, `_` and `\` for an ILIKE substring search. */
-export function likePattern(search: string): string {
-  return `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
