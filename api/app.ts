@@ -76,7 +76,8 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     koaBody({
       jsonLimit: deps.config.limits.maxJsonBodyBytes,
       formLimit: deps.config.limits.maxJsonBodyBytes,
-      textLimit: deps.config.limits.maxJsonBodyBytes,
+      // No route reads text; JSON routes refuse other types (415, see api/route.ts).
+      text: false,
       // Uploads are streamed by their own routes, never buffered here.
       multipart: false,
       onError: (err) => {

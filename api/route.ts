@@ -1,6 +1,7 @@
 import type { Router, RouterMiddleware } from '@koa/router';
 import { z } from 'zod';
 import type { AppContext, RouteDeps } from './context';
+import { HttpError } from './errors';
 import { parseOrThrow } from './validation';
 import type { RequiredScope } from '../services/scopes';
 import type { RateBucket } from './middleware/rate-limit';
@@ -33,8 +34,11 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown> {
   params?: z.ZodType<P>;
   query?: z.ZodType<Q>;
   body?: z.ZodType<B>;
-  /** Request content type when not JSON (uploads). */
-  requestContentType?: 'multipart/form-data';
+  /**
+   * Request content type when not JSON: uploads (checked by the upload parser), and the one
+   * browser form. Any other route refuses a non-JSON body with 415.
+   */
+  requestContentType?: 'multipart/form-data' | 'application/x-www-form-urlencoded';
   responses: Record<number, { description: string; contentType?: string }>;
   handler: (ctx: AppContext, input: RouteInput<P, Q, B>) => Promise<unknown>;
 }
@@ -55,6 +59,7 @@ export function mount(router: Router, defs: RouteDef[], guards: (def: RouteDef) 
   for (const def of defs) {
     router[def.method](def.path, ...guards(def), async (ctx) => {
       const c = ctx as unknown as AppContext;
+      if (def.requestContentType !== 'multipart/form-data') assertBodyType(c, def.requestContentType);
       const input = {
         params: def.params ? parseOrThrow(def.params, ctx.params, 'path') : ctx.params,
         query: def.query ? parseOrThrow(def.query, ctx.query, 'query') : ctx.query,
@@ -67,4 +72,19 @@ export function mount(router: Router, defs: RouteDef[], guards: (def: RouteDef) 
       }
     });
   }
+}
+
+/**
+ * A body of the wrong type is refused (415) before it is read as input. JSON routes take JSON
+ * only: an HTML form or a `text/plain` fetch from another origin is a "simple" cross-origin
+ * request (no preflight), and a form-encoded login would otherwise set the session cookies of
+ * an attacker's account in the victim's browser (login CSRF). Empty bodies pass: the schema
+ * decides whether a body is required.
+ */
+function assertBodyType(ctx: AppContext, form?: 'application/x-www-form-urlencoded'): void {
+  const length = ctx.request.length;
+  const chunked = ctx.get('transfer-encoding') !== '';
+  if (!chunked && !length) return;
+  const ok = form ? ctx.is(form) : ctx.is('application/json', '+json');
+  if (!ok) throw new HttpError(415, form ? `Expected ${form}` : 'Expected application/json');
 }

@@ -24,7 +24,7 @@ export function pageRoutes({ services }: RouteDeps): RouteDef[] {
 <button type="submit">Set password</button></form>`),
     }),
     route({
-      method: 'post', path: '/auth/reset-password', tag: 'pages', auth: 'public', rateLimit: 'auth',
+      method: 'post', path: '/auth/reset-password', tag: 'pages', auth: 'public', rateLimit: 'auth', requestContentType: 'application/x-www-form-urlencoded',
       summary: 'Browser page: submit the reset form (application/x-www-form-urlencoded)',
       body: z.object({ token: z.string().max(200).default(''), password: z.string().max(4096).default('') }),
       responses: { 200: { description: 'HTML result', contentType: 'text/html' } },
