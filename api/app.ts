@@ -1,8 +1,7 @@
 import Router, { RouterMiddleware } from '@koa/router';
 import Koa from 'koa';
 import { koaBody } from 'koa-body';
-import type { AppContext, AppDeps, AppState, RouteDeps } from './context';
-import { ForbiddenError } from '../services/errors';
+import { keyScopes, type AppContext, type AppDeps, type AppState, type RouteDeps } from './context';
 import { authenticate, checkCsrf, KeyCache } from './middleware/authenticate';
 import { errorHandler } from './middleware/error-handler';
 import { RateLimiter } from './middleware/rate-limit';
@@ -20,7 +19,7 @@ import { pageRoutes } from './routes/pages';
 import { projectRoutes } from './routes/projects';
 import { systemRoutes } from './routes/system';
 import { createServices } from '../services';
-import { scopeAllows } from '../services/scopes';
+import { assertScopes } from '../services/scopes';
 
 const VERSION = '0.1.0';
 
@@ -55,9 +54,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
       checkCsrf(ctx, principal);
       const bucket = def.rateLimit ?? 'general';
       if (bucket !== 'none') await limiter.hit(ctx, bucket, `user:${principal.user.id}`);
-      if (principal.via === 'api_key' && def.scope && !scopeAllows(principal.apiKey!.scopes, def.scope)) {
-        throw new ForbiddenError('Insufficient scope');
-      }
+      if (def.scope) assertScopes(keyScopes(ctx), def.scope);
       return next();
     },
   ];

@@ -207,9 +207,12 @@ export class ProjectService {
     return writeProjectArchive(this.ds, this.store, projectId, out, opts);
   }
 
-  /** Starts a `project_export` job: the ZIP is built in the background and lands as an artifact. */
+  /**
+   * Starts a `project_export` job (editor or above: it writes an artifact into the project);
+   * the ZIP is built in the background and lands as an artifact.
+   */
   async startExport(userId: string, projectId: string) {
-    await this.access.project(userId, projectId);
+    await this.access.project(userId, projectId, 'editor');
     return this.jobs.createAndStart({ kind: 'project_export', projectId, entityId: projectId, createdBy: userId });
   }
 }

@@ -63,7 +63,7 @@ export function authRoutes({ services, config, keyCache }: RouteDeps): RouteDef[
       },
     }),
     route({
-      method: 'get', path: '/api/auth/me', tag, auth: 'user',
+      method: 'get', path: '/api/auth/me', tag, auth: 'user', scopeRule: 'Any key: it reads only the account the key belongs to',
       summary: 'The caller', responses: { 200: { description: '{user}' } },
       handler: async (ctx) => ({ user: presentUser(ctx.state.principal!.user, true) }),
     }),
@@ -128,8 +128,9 @@ export function authRoutes({ services, config, keyCache }: RouteDeps): RouteDef[
       },
     }),
     route({
-      method: 'put', path: '/api/auth/profile', tag, auth: 'user',
-      summary: 'Update the display name',
+      // Session only, like the other account writes: no scope names the account itself.
+      method: 'put', path: '/api/auth/profile', tag, auth: 'session',
+      summary: 'Update the display name (session login; API keys are refused)',
       body: z.object({ name: z.string().trim().min(1).max(200) }),
       responses: { 200: { description: '{user}' } },
       handler: async (ctx, { body }) => {

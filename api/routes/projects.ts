@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PROJECT_ROLES } from '../../entities';
 import { PROJECT_SORT_FIELDS } from '../../services/projects';
+import { PROJECT_ARCHIVE_SCOPES } from '../../services/scopes';
 import { callerId, type RouteDeps } from '../context';
 import { presentProject, presentProjectSummary } from '../presenters/project';
 import { route, RouteDef } from '../route';
@@ -93,8 +94,9 @@ export function projectRoutes({ services }: RouteDeps): RouteDef[] {
       handler: async (ctx, { params }) => ({ project_id: params.project_id, events: await projects.timeline(callerId(ctx), params.project_id) }),
     }),
     route({
-      method: 'get', path: '/api/projects/:project_id/export', tag, auth: 'user', scope: 'read:projects',
-      summary: 'ZIP of manifest.json and every artifact of the project, streamed', params: projectParams,
+      // The archive holds dataset and model files: a key needs their read scopes too.
+      method: 'get', path: '/api/projects/:project_id/export', tag, auth: 'user', scope: PROJECT_ARCHIVE_SCOPES,
+      summary: 'ZIP of manifest.json and every artifact of the project, streamed (keys: read:projects, read:datasets and read:models)', params: projectParams,
       responses: { 200: { description: 'ZIP archive', contentType: 'application/zip' } },
       handler: async (ctx, { params }) => {
         const { project, body } = await projects.archiveStream(callerId(ctx), params.project_id, (err) => ctx.state.log.error({ err }, 'project export stream failed'));
@@ -105,8 +107,8 @@ export function projectRoutes({ services }: RouteDeps): RouteDef[] {
       },
     }),
     route({
-      method: 'post', path: '/api/projects/:project_id/export/jobs', tag, auth: 'user', scope: 'read:projects',
-      summary: 'Prepare the project ZIP in the background (a `project_export` job); the archive lands as an artifact', params: projectParams,
+      method: 'post', path: '/api/projects/:project_id/export/jobs', tag, auth: 'user', scope: 'write:projects',
+      summary: 'Prepare the project ZIP in the background (a `project_export` job, editor or above); the archive lands as an artifact', params: projectParams,
       responses: { 201: { description: '{id, job_id, status: queued}' } },
       handler: async (ctx, { params }) => {
         const job = await projects.startExport(callerId(ctx), params.project_id);
