@@ -43,7 +43,7 @@ export function createServices(deps: ServiceDeps) {
   return {
     access,
     jobs,
-    accounts: new Accounts(ds, config, deps.mailer, store),
+    accounts: new Accounts(ds, config, deps.mailer, store, log),
     apiKeys: new ApiKeyService(ds),
     projects: new ProjectService(ds, store, access, jobs),
     datasetVersions,

@@ -9,7 +9,7 @@ import { route, RouteDef } from '../route';
  * The page behind the mailed reset link: a plain HTML form (no JavaScript) that posts the
  * token and the new password back here.
  */
-export function pageRoutes({ services }: RouteDeps): RouteDef[] {
+export function pageRoutes({ services, keyCache }: RouteDeps): RouteDef[] {
   const { accounts } = services;
   return [
     route({
@@ -30,7 +30,7 @@ export function pageRoutes({ services }: RouteDeps): RouteDef[] {
       responses: { 200: { description: 'HTML result', contentType: 'text/html' } },
       handler: async (ctx, { body }) => {
         try {
-          await accounts.resetPassword(body.token, body.password);
+          keyCache.forgetUser(await accounts.resetPassword(body.token, body.password));
           return htmlPage(ctx, 200, 'Password changed', 'Your password is changed. You can now log in.');
         } catch (err) {
           if (!(err instanceof DomainError)) throw err;
