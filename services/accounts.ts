@@ -76,7 +76,11 @@ export class Accounts {
   }
 
   private dummyPasswordHash(): Promise<string> {
-    this.dummyHash ??= hashPassword(randomToken());
+    // A failed hash is not kept: the next login tries again rather than failing for good.
+    this.dummyHash ??= hashPassword(randomToken()).catch((err: unknown) => {
+      this.dummyHash = undefined;
+      throw err;
+    });
     return this.dummyHash;
   }
 
