@@ -1,7 +1,6 @@
 import Router, { RouterMiddleware } from '@koa/router';
 import Koa from 'koa';
-import type { AppContext, AppDeps, AppState, RouteDeps } from './context';
-import { ForbiddenError } from '../services/errors';
+import { keyScopes, type AppContext, type AppDeps, type AppState, type RouteDeps } from './context';
 import { authenticate, checkCsrf, KeyCache } from './middleware/authenticate';
 import { bodyParser } from './middleware/body';
 import { errorHandler } from './middleware/error-handler';
@@ -20,7 +19,7 @@ import { pageRoutes } from './routes/pages';
 import { projectRoutes } from './routes/projects';
 import { systemRoutes } from './routes/system';
 import { createServices } from '../services';
-import { scopeAllows } from '../services/scopes';
+import { assertScopes } from '../services/scopes';
 
 const VERSION = '0.1.0';
 
@@ -43,7 +42,9 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     VERSION,
   );
 
-  const body = bodyParser({ maxBytes: deps.config.limits.maxJsonBodyBytes, timeoutMs: deps.config.limits.bodyTimeoutMs });
+  const bodyLimits = { maxBytes: deps.config.limits.maxJsonBodyBytes, timeoutMs: deps.config.limits.bodyTimeoutMs };
+  const jsonBody = bodyParser(bodyLimits);
+  const formBody = bodyParser(bodyLimits, 'application/x-www-form-urlencoded');
   const guards = (def: RouteDef): RouterMiddleware[] => [
     async (kctx, next) => {
       const ctx = kctx as unknown as AppContext;
@@ -56,13 +57,12 @@ export function createApp(deps: AppDeps): Koa<AppState> {
       checkCsrf(ctx, principal);
       const bucket = def.rateLimit ?? 'general';
       if (bucket !== 'none') await limiter.hit(ctx, bucket, `user:${principal.user.id}`);
-      if (principal.via === 'api_key' && def.scope && !scopeAllows(principal.apiKey!.scopes, def.scope)) {
-        throw new ForbiddenError('Insufficient scope');
-      }
+      if (def.scope) assertScopes(keyScopes(ctx), def.scope);
       return next();
     },
     // After authentication: nothing is read from a caller who may not call the route.
-    ...(def.requestContentType ? [] : [body as unknown as RouterMiddleware]),
+    // Multipart uploads are streamed by their routes; every other body is typed, then parsed.
+    ...(def.requestContentType === 'multipart/form-data' ? [] : [(def.requestContentType ? formBody : jsonBody) as unknown as RouterMiddleware]),
   ];
 
   const router = new Router();

@@ -52,3 +52,9 @@ export type AppContext = Koa.ParameterizedContext<AppState>;
 export function callerId(ctx: AppContext): string {
   return ctx.state.principal!.user.id;
 }
+
+/** The caller's API-key scopes, or null for a cookie session (limited by project roles only). */
+export function keyScopes(ctx: AppContext): string[] | null {
+  const p = ctx.state.principal;
+  return p?.via === 'api_key' ? p.apiKey!.scopes : null;
+}

@@ -44,6 +44,7 @@ export function buildOpenApi(defs: RouteDef[], version: string): Json {
       ),
       security: def.auth === 'public' ? [] : def.auth === 'session' ? [{ sessionCookie: [] }] : [{ sessionCookie: [] }, { bearerApiKey: [] }],
       'x-required-scope': def.auth === 'user' ? (def.scope ?? null) : null,
+      ...(def.auth === 'user' && def.scopeRule ? { 'x-scope-rule': def.scopeRule } : {}),
       'x-rate-limit-bucket': def.rateLimit ?? (def.auth === 'public' ? 'none' : 'general'),
     };
     if (def.body) {
@@ -61,7 +62,8 @@ export function buildOpenApi(defs: RouteDef[], version: string): Json {
       version,
       description:
         'Projects, datasets, AutoML experiments, models and jobs. Errors are `{detail}`; validation errors are `{detail: [{loc, msg, type}]}`. ' +
-        'Cookie-authenticated writes need `X-CSRF-Token` equal to the `csrf_token` cookie. API keys need the scope named in `x-required-scope`.',
+        'Cookie-authenticated writes need `X-CSRF-Token` equal to the `csrf_token` cookie. API keys need every scope named in `x-required-scope`, or what `x-scope-rule` says. ' +
+        'Request bodies are JSON (`application/json`) unless the operation says otherwise; other content types get 415.',
     },
     paths,
     components: {

@@ -26,15 +26,23 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown> {
   summary: string;
   tag: string;
   auth: AuthMode;
-  /** Scope an API key needs; published in OpenAPI as `x-required-scope`. */
-  scope?: RequiredScope;
+  /** Scopes an API key needs (all of them); published in OpenAPI as `x-required-scope`. */
+  scope?: RequiredScope | readonly RequiredScope[];
+  /**
+   * For `user` routes without a static scope: what decides it (checked by the service once the
+   * resource is loaded, for example an artifact's owner type); published as `x-scope-rule`.
+   */
+  scopeRule?: string;
   /** Rate-limit bucket; authenticated routes default to `general`. */
   rateLimit?: RateBucket | 'none';
   params?: z.ZodType<P>;
   query?: z.ZodType<Q>;
   body?: z.ZodType<B>;
-  /** Request content type when not JSON (uploads). */
-  requestContentType?: 'multipart/form-data';
+  /**
+   * Request content type when not JSON: uploads (checked by the upload parser), and the one
+   * browser form. Any other route refuses a non-JSON body with 415.
+   */
+  requestContentType?: 'multipart/form-data' | 'application/x-www-form-urlencoded';
   responses: Record<number, { description: string; contentType?: string }>;
   handler: (ctx: AppContext, input: RouteInput<P, Q, B>) => Promise<unknown>;
 }
@@ -53,6 +61,8 @@ export type RouteModule = (deps: RouteDeps) => RouteDef[];
  */
 export function mount(router: Router, defs: RouteDef[], guards: (def: RouteDef) => RouterMiddleware[]): void {
   for (const def of defs) {
+    // A route API keys can call without a declared scope would be open to every key.
+    if (def.auth === 'user' && !def.scope && !def.scopeRule) throw new Error(`${def.method.toUpperCase()} ${def.path}: a route open to API keys declares its scope or scopeRule`);
     router[def.method](def.path, ...guards(def), async (ctx) => {
       const c = ctx as unknown as AppContext;
       const input = {

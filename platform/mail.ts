@@ -15,8 +15,9 @@ export interface Mailer {
 }
 
 /**
- * SMTP when `SMTP_URL` is set; otherwise every mail is logged and written as a .eml-like
- * JSON file to the outbox folder, so links can be followed on a machine without mail.
+ * SMTP when `SMTP_URL` is set; otherwise every mail is written as a JSON file to the outbox
+ * folder, so links can be followed on a machine without mail. The log names the recipient,
+ * subject and file only: bodies carry activation and reset links, which are credentials.
  */
 export function createMailer(opts: { smtpUrl?: string; from: string; outboxDir: string }, log: Logger): Mailer {
   if (opts.smtpUrl) {
@@ -32,8 +33,9 @@ export function createMailer(opts: { smtpUrl?: string; from: string; outboxDir: 
     async send(msg) {
       fs.mkdirSync(opts.outboxDir, { recursive: true });
       const file = path.join(opts.outboxDir, `${Date.now()}-${msg.to.replace(/[^a-z0-9@.]/gi, '_')}.json`);
-      fs.writeFileSync(file, JSON.stringify({ from: opts.from, ...msg }, null, 2));
-      log.info({ to: msg.to, subject: msg.subject, file, text: msg.text }, 'mail written to outbox (SMTP_URL not set)');
+      // Owner-only: the file holds the link.
+      fs.writeFileSync(file, JSON.stringify({ from: opts.from, ...msg }, null, 2), { mode: 0o600 });
+      log.info({ to: msg.to, subject: msg.subject, file }, 'mail written to outbox (SMTP_URL not set)');
     },
   };
 }

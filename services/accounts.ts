@@ -1,6 +1,7 @@
-import type { DataSource } from 'typeorm';
+import { IsNull, type DataSource, type EntityManager } from 'typeorm';
 import { ApiKey, AuthSession, EmailToken, EmailTokenPurpose, Project, ProjectMember, User } from '../entities';
 import type { Config } from '../platform/config';
+import type { Logger } from '../platform/logger';
 import type { Mailer } from '../platform/mail';
 import { escapeHtml } from '../platform/html';
 import { hashPassword, randomToken, sha256, verifyPassword } from '../platform/secrets';
@@ -21,13 +22,23 @@ export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-/** The account: registration, login and sessions, mailed tokens, passwords, the user's own data. */
+/**
+ * The account: registration, login and sessions, mailed tokens, passwords, the user's own data.
+ *
+ * Answers never tell whether an email is registered (beyond register's spec-bound 409): login
+ * runs argon2 for unknown emails too, against a dummy hash, and the mailing endpoints do their
+ * lookup and sending off the request path, so known and unknown emails cost the caller the same.
+ */
 export class Accounts {
+  /** argon2 hash of a random password, made on first need: unknown emails are verified against it. */
+  private dummyHash?: Promise<string>;
+
   constructor(
     private readonly ds: DataSource,
     private readonly config: Config,
     private readonly mailer: Mailer,
     private readonly store: ArtifactStore,
+    private readonly log: Logger,
   ) {}
 
   async register(input: { email: string; name: string; password: string }): Promise<User> {
@@ -42,11 +53,15 @@ export class Accounts {
       if ((err as { code?: string }).code === '23505') throw new ConflictError('User already exists');
       throw err;
     }
+    // Awaited: registering an existing email answers 409 anyway (the spec's text), so there is no timing to hide.
     await this.sendVerification(user);
     return user;
   }
 
-  /** Checks the password first, so the "not verified" answer reveals nothing to a guesser. */
+  /**
+   * Checks the password first, so the "not verified" answer reveals nothing to a guesser. An
+   * unknown email is verified against the dummy hash: the answer takes as long as a wrong password.
+   */
   async checkLogin(emailRaw: string, password: string): Promise<User> {
     const user = await this.ds
       .getRepository(User)
@@ -54,9 +69,27 @@ export class Accounts {
       .addSelect('u.passwordHash')
       .where('u.email = :email', { email: normalizeEmail(emailRaw) })
       .getOne();
-    if (!user || !(await verifyPassword(user.passwordHash, password))) throw new UnauthenticatedError('Invalid email or password');
+    const ok = await verifyPassword(user ? user.passwordHash : await this.dummyPasswordHash(), password);
+    if (!user || !ok) throw new UnauthenticatedError('Invalid email or password');
     if (!user.emailVerifiedAt) throw new ForbiddenError(EMAIL_NOT_VERIFIED);
     return user;
+  }
+
+  private dummyPasswordHash(): Promise<string> {
+    // A failed hash is not kept: the next login tries again rather than failing for good.
+    this.dummyHash ??= hashPassword(randomToken()).catch((err: unknown) => {
+      this.dummyHash = undefined;
+      throw err;
+    });
+    return this.dummyHash;
+  }
+
+  /**
+   * Runs mail work after the answer has gone: its duration (a lookup, a token, an SMTP round
+   * trip for known emails only) must not show in the response time. Failures are logged.
+   */
+  private inBackground(what: string, task: () => Promise<void>): void {
+    void task().catch((err: unknown) => this.log.warn({ err }, `${what} failed`));
   }
 
   async createSession(user: User, opts: { remember: boolean; userAgent?: string; ip?: string }) {
@@ -100,9 +133,12 @@ export class Accounts {
     });
   }
 
-  async resendVerification(emailRaw: string): Promise<void> {
-    const user = await this.ds.getRepository(User).findOneBy({ email: normalizeEmail(emailRaw) });
-    if (user && !user.emailVerifiedAt) await this.sendVerification(user);
+  /** Mails a new activation link to an unverified account, off the request path (see {@link inBackground}). */
+  resendVerification(emailRaw: string): void {
+    this.inBackground('activation mail', async () => {
+      const user = await this.ds.getRepository(User).findOneBy({ email: normalizeEmail(emailRaw) });
+      if (user && !user.emailVerifiedAt) await this.sendVerification(user);
+    });
   }
 
   /** Marks the email verified. A link opened twice still answers "verified". */
@@ -121,7 +157,12 @@ export class Accounts {
     return users.findOneByOrFail({ id: user.id });
   }
 
-  async forgotPassword(emailRaw: string): Promise<void> {
+  /** Mails a reset link to a registered email, off the request path (see {@link inBackground}). */
+  forgotPassword(emailRaw: string): void {
+    this.inBackground('password reset mail', () => this.sendReset(emailRaw));
+  }
+
+  private async sendReset(emailRaw: string): Promise<void> {
     const user = await this.ds.getRepository(User).findOneBy({ email: normalizeEmail(emailRaw) });
     if (!user) return;
     const minutes = this.config.auth.passwordResetTtlMinutes;
@@ -135,12 +176,17 @@ export class Accounts {
     });
   }
 
-  /** Single use; a reset also proves the mailbox, so it verifies the email, and ends every session. */
-  async resetPassword(token: string, password: string): Promise<void> {
+  /**
+   * Account recovery with a mailed token: whoever else held the account loses it. The token
+   * and every other outstanding reset link are spent, every session ends and every API key is
+   * revoked; a reset also proves the mailbox, so it verifies the email. The owner is told by
+   * mail. Returns the user id, for the API-key cache to forget its keys.
+   */
+  async resetPassword(token: string, password: string): Promise<string> {
     assertPasswordStrength(password);
     const row = await this.findToken(token, 'reset_password', false);
     const passwordHash = await hashPassword(password);
-    await this.ds.transaction(async (em) => {
+    const user = await this.ds.transaction(async (em) => {
       const used = await em
         .getRepository(EmailToken)
         .createQueryBuilder()
@@ -156,16 +202,47 @@ export class Accounts {
         .set({ passwordHash, emailVerifiedAt: () => 'COALESCE(email_verified_at, now())' })
         .where('id = :id', { id: row.userId })
         .execute();
+      await spendResetTokens(em, row.userId);
       await em.getRepository(AuthSession).createQueryBuilder().update().set({ revokedAt: () => 'now()' }).where('user_id = :u AND revoked_at IS NULL', { u: row.userId }).execute();
+      await em.getRepository(ApiKey).createQueryBuilder().update().set({ revokedAt: () => 'now()' }).where('user_id = :u AND revoked_at IS NULL', { u: row.userId }).execute();
+      return em.getRepository(User).findOneByOrFail({ id: row.userId });
     });
+    this.inBackground('password notice', () =>
+      this.mailer.send({
+        to: user.email,
+        subject: 'Your password was reset',
+        text: `Hello ${user.name},\n\nThe password of your account was reset with a mailed link. Every session was ended and every API key was revoked; create new keys after logging in.\n\nIf you did not ask for this, reset your password again at once.`,
+      }),
+    );
+    return user.id;
   }
 
+  /**
+   * Changes the password of a logged-in user who knows the current one: outstanding reset links
+   * are spent and the other sessions end. API keys are kept (they are credentials of their own,
+   * listed and revoked under /api/auth/api-keys); the mailed notice names them.
+   */
   async changePassword(userId: string, current: string, next: string, keepSessionId?: string): Promise<void> {
     const user = await this.ds.getRepository(User).createQueryBuilder('u').addSelect('u.passwordHash').where('u.id = :userId', { userId }).getOneOrFail();
     if (!(await verifyPassword(user.passwordHash, current))) throw new RejectedError('Current password is incorrect');
     assertPasswordStrength(next);
-    await this.ds.getRepository(User).update({ id: userId }, { passwordHash: await hashPassword(next) });
-    await this.revokeSessions(userId, keepSessionId);
+    const passwordHash = await hashPassword(next);
+    await this.ds.transaction(async (em) => {
+      await em.getRepository(User).update({ id: userId }, { passwordHash });
+      await spendResetTokens(em, userId);
+      const sessions = em.getRepository(AuthSession).createQueryBuilder().update().set({ revokedAt: () => 'now()' }).where('user_id = :userId AND revoked_at IS NULL', { userId });
+      if (keepSessionId) sessions.andWhere('id <> :keepSessionId', { keepSessionId });
+      await sessions.execute();
+    });
+    this.inBackground('password notice', async () => {
+      const keys = await this.ds.getRepository(ApiKey).find({ where: { userId, revokedAt: IsNull() }, order: { createdAt: 'ASC' } });
+      const keyLines = keys.length ? `These API keys stay valid: ${keys.map((k) => `${k.name} (${k.prefix})`).join(', ')}. Revoke any you do not recognise.` : 'The account has no API keys.';
+      await this.mailer.send({
+        to: user.email,
+        subject: 'Your password was changed',
+        text: `Hello ${user.name},\n\nThe password of your account was changed and your other sessions were ended. ${keyLines}\n\nIf you did not do this, reset your password at once: a reset also revokes every API key.`,
+      });
+    });
   }
 
   async checkPassword(userId: string, password: string): Promise<boolean> {
@@ -249,6 +326,7 @@ export class Accounts {
     for (const key of files) this.store.remove(key);
   }
 
+  /** Issues a single-use token; only its SHA-256 is stored. */
   private async issueToken(userId: string, purpose: EmailTokenPurpose, ttlMs: number): Promise<string> {
     const token = randomToken();
     await this.ds.getRepository(EmailToken).insert(
@@ -263,4 +341,15 @@ export class Accounts {
     if (!row || row.expiresAt.getTime() < Date.now() || (!allowUsed && row.usedAt)) throw new RejectedError(invalid);
     return row;
   }
+}
+
+/** Spends every outstanding reset link of a user: after a reset or a change, an older link must not work. */
+async function spendResetTokens(em: EntityManager, userId: string): Promise<void> {
+  await em
+    .getRepository(EmailToken)
+    .createQueryBuilder()
+    .update()
+    .set({ usedAt: () => 'now()' })
+    .where("user_id = :userId AND purpose = 'reset_password' AND used_at IS NULL", { userId })
+    .execute();
 }

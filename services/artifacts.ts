@@ -6,12 +6,17 @@ import type { DataSource } from 'typeorm';
 import type { ArtifactStore, StoredObject } from '../platform/artifact-store';
 import { Access } from './access';
 import { NotFoundError, ValidationError } from './errors';
+import { artifactReadScopes, assertScopes } from './scopes';
 
 const TEXT_PREVIEW_BYTES = 64 * 1024;
 
 export type ArtifactPreview = { rows: JsonRow[] } | { text: string; truncated: boolean };
 
-/** Artifact files, for members of the artifact's project. */
+/**
+ * Artifact files, for members of the artifact's project. An API key also needs the read scope
+ * of the artifact's owner (see {@link artifactReadScopes}): `keyScopes` is the caller's key
+ * scopes, or null for a cookie session.
+ */
 export class ArtifactService {
   constructor(
     private readonly ds: DataSource,
@@ -37,21 +42,25 @@ export class ArtifactService {
     return artifact;
   }
 
-  /** The artifact when the user can read it and its bytes are in the store; 404 otherwise. */
-  async forUser(userId: string, artifactId: string): Promise<Artifact> {
+  /**
+   * The artifact when the user can read it and its bytes are in the store (404 otherwise), and
+   * the key, if any, has the artifact's read scopes (403 otherwise).
+   */
+  async forUser(userId: string, artifactId: string, keyScopes: readonly string[] | null): Promise<Artifact> {
     const a = await this.access.artifact(userId, artifactId);
+    assertScopes(keyScopes, artifactReadScopes(a));
     if (!this.files.exists(a.storageKey)) throw new NotFoundError('Artifact not found');
     return a;
   }
 
-  async download(userId: string, artifactId: string): Promise<{ artifact: Artifact; body: Readable }> {
-    const artifact = await this.forUser(userId, artifactId);
+  async download(userId: string, artifactId: string, keyScopes: readonly string[] | null): Promise<{ artifact: Artifact; body: Readable }> {
+    const artifact = await this.forUser(userId, artifactId, keyScopes);
     return { artifact, body: this.files.read(artifact.storageKey) };
   }
 
   /** First rows of a tabular artifact, or the first 64 KiB of a text artifact. */
-  async preview(userId: string, artifactId: string, rows: number): Promise<{ artifact: Artifact; preview: ArtifactPreview }> {
-    const artifact = await this.forUser(userId, artifactId);
+  async preview(userId: string, artifactId: string, keyScopes: readonly string[] | null, rows: number): Promise<{ artifact: Artifact; preview: ArtifactPreview }> {
+    const artifact = await this.forUser(userId, artifactId, keyScopes);
     if (artifact.contentType.includes('parquet')) {
       return { artifact, preview: { rows: await preview(this.files.pathOf(artifact.storageKey), rows) } };
     }

@@ -11,6 +11,7 @@ import { ArtifactService } from './artifacts';
 import { Authentication } from './authentication';
 import { DatasetVersions } from './dataset-versions';
 import { DatasetService } from './datasets';
+import { InvitationService } from './invitations';
 import { ExperimentService } from './experiments';
 import { JobService } from './jobs';
 import { ModelServing } from './model-serving';
@@ -41,13 +42,15 @@ export function createServices(deps: ServiceDeps) {
   const datasetVersions = new DatasetVersions(ds, store);
   const experiments = new ExperimentService(ds, store, access, datasetVersions, jobs, config);
   const serving = new ModelServing(ds, store, access);
+  const invitations = new InvitationService(ds, access, deps.mailer, config, log);
   return {
     access,
     jobs,
     authentication: new Authentication(ds),
-    accounts: new Accounts(ds, config, deps.mailer, store),
+    accounts: new Accounts(ds, config, deps.mailer, store, log),
     apiKeys: new ApiKeyService(ds),
-    projects: new ProjectService(ds, store, access, jobs),
+    invitations,
+    projects: new ProjectService(ds, store, access, jobs, invitations),
     datasetVersions,
     datasets: new DatasetService(ds, store, access, datasetVersions, jobs, config, log),
     experiments,

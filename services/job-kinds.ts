@@ -1,6 +1,7 @@
 import type { JobKind, JobStatus } from '../entities';
 import type * as Workflows from '../workflows';
 import type { QueueFamily } from '../workflows/job-input';
+import type { RequiredScope, ScopeResource } from './scopes';
 
 /**
  * The resource a job moves (an experiment, a report, ...): its table keeps `status`, `error`,
@@ -19,6 +20,8 @@ export interface JobKindDef {
   /** The task-queue family whose workers run the workflow. */
   queue: QueueFamily;
   resource?: JobResource;
+  /** The API-key scope resource of what the job acts on: cancelling it needs `write:` of it. */
+  scopeResource: ScopeResource;
 }
 
 /**
@@ -27,7 +30,12 @@ export interface JobKindDef {
  * `workflows/index.ts`), its activities file under `activities/` with the same name, and an entry here.
  */
 export const JOB_KINDS_REGISTRY: Record<JobKind, JobKindDef> = {
-  project_export: { workflowType: 'projectExportWorkflow', queue: 'io' },
-  automl_train: { workflowType: 'automlTrainWorkflow', queue: 'cpu', resource: { table: 'experiments' } },
-  dataset_profile: { workflowType: 'datasetProfileWorkflow', queue: 'cpu' },
+  project_export: { workflowType: 'projectExportWorkflow', queue: 'io', scopeResource: 'projects' },
+  automl_train: { workflowType: 'automlTrainWorkflow', queue: 'cpu', resource: { table: 'experiments' }, scopeResource: 'experiments' },
+  dataset_profile: { workflowType: 'datasetProfileWorkflow', queue: 'cpu', scopeResource: 'datasets' },
 };
+
+/** The scope an API key needs to cancel a job of this kind: a write on what the job acts on. */
+export function jobWriteScope(kind: JobKind): RequiredScope {
+  return `write:${JOB_KINDS_REGISTRY[kind].scopeResource}`;
+}

@@ -10,7 +10,8 @@ import { workflowIdForJob } from '../workflows/job-input';
 import type { JobProgress } from '../workflows/progress';
 import { Access, MEMBER_PROJECTS_SQL } from './access';
 import { ConflictError } from './errors';
-import { JOB_KINDS_REGISTRY } from './job-kinds';
+import { JOB_KINDS_REGISTRY, jobWriteScope } from './job-kinds';
+import { assertScopes } from './scopes';
 import { JobOutcome, writeJobStatus } from './job-status';
 import { likePattern, ListQuery, Page } from './lists';
 
@@ -149,9 +150,14 @@ export class JobService {
     return { job, live: await this.liveProgress(job) };
   }
 
-  /** Cancels a job the user may edit (editor or above). */
-  async cancelForUser(userId: string, jobId: string): Promise<void> {
-    await this.cancel(await this.access.job(userId, jobId, 'editor'));
+  /**
+   * Cancels a job the user may edit (editor or above); an API key needs the write scope of what
+   * the job acts on (`keyScopes` null for a cookie session).
+   */
+  async cancelForUser(userId: string, jobId: string, keyScopes: readonly string[] | null): Promise<void> {
+    const job = await this.access.job(userId, jobId, 'editor');
+    assertScopes(keyScopes, jobWriteScope(job.kind));
+    await this.cancel(job);
   }
 
   /** Jobs of the projects the user belongs to. */

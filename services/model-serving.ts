@@ -1,8 +1,8 @@
 import type { DataSource } from 'typeorm';
 import { Artifact, DatasetVersion, Experiment, Model } from '../entities';
 import type { ColumnSchema } from '../entities';
-import { categoricalFromStrings, Column, Frame, makeFrame } from '../engine/automl';
-import { modelFromJSON, ScoringModel } from '../engine/automl';
+import { categoricalFromStrings, Column, Frame, makeFrame, modelFromJSON, ScoringModel } from '../engine/automl';
+import { getOwn, setOwn } from '../engine/own-keys';
 import { OnnxSessionPool } from '../engine/serving';
 import type { ArtifactStore } from '../platform/artifact-store';
 import { TtlCache } from '../platform/ttl-cache';
@@ -110,7 +110,7 @@ export class ModelServing {
         const p: Record<string, number> = {};
         let best = 0;
         for (let k = 0; k < K; k++) {
-          p[model.classes[k]] = scores[i * K + k];
+          setOwn(p, model.classes[k], scores[i * K + k]);
           if (scores[i * K + k] > scores[i * K + best]) best = k;
         }
         if (model.kind === 'binary' && loaded.threshold !== null) best = scores[i * K + 1] >= loaded.threshold ? 1 : 0;
@@ -166,7 +166,9 @@ async function readAll(store: ArtifactStore, key: string, encoding: BufferEncodi
 /**
  * Request rows → a frame typed by the training schema. Numbers may come as numeric strings;
  * datetimes as ISO strings or epoch milliseconds; unknown keys are ignored; absent features
- * are missing values (trees route them by their learned default).
+ * are missing values (trees route them by their learned default). Inputs are read as own
+ * properties: a feature named `constructor` or `toString` absent from a row is missing, not
+ * Object's function.
  */
 export function rowsToFrame(rows: InputRow[], schema: ColumnSchema[]): Frame {
   const issues: FieldIssue[] = [];
@@ -174,7 +176,7 @@ export function rowsToFrame(rows: InputRow[], schema: ColumnSchema[]): Frame {
     if (NUMERIC_DTYPES.has(c.dtype)) {
       const values = new Float64Array(rows.length);
       rows.forEach((r, i) => {
-        const v = r[c.name];
+        const v = getOwn(r, c.name);
         if (v === null || v === undefined || v === '') values[i] = NaN;
         else if (typeof v === 'number' && Number.isFinite(v)) values[i] = v;
         else if (typeof v === 'boolean') values[i] = Number(v);
@@ -186,7 +188,7 @@ export function rowsToFrame(rows: InputRow[], schema: ColumnSchema[]): Frame {
     if (c.dtype === 'datetime64') {
       const epochMs = new Float64Array(rows.length);
       rows.forEach((r, i) => {
-        const v = r[c.name];
+        const v = getOwn(r, c.name);
         const t = v === null || v === undefined || v === '' ? NaN : typeof v === 'number' ? v : typeof v === 'string' ? Date.parse(v) : NaN;
         if (Number.isNaN(t) && v !== null && v !== undefined && v !== '') issues.push({ loc: ['body', 'inputs', i, c.name], msg: `${c.name} must be a date/time`, type: 'type_error' });
         epochMs[i] = t;
@@ -197,7 +199,7 @@ export function rowsToFrame(rows: InputRow[], schema: ColumnSchema[]): Frame {
       // Stored booleans read back as 'true'/'false'; accept the spellings CSV files use.
       return categoricalFromStrings(
         rows.map((r, i) => {
-          const v = r[c.name];
+          const v = getOwn(r, c.name);
           if (v === null || v === undefined || v === '') return null;
           const b = typeof v === 'boolean' ? v : BOOL_WORDS.get(String(v).trim().toLowerCase());
           if (b === undefined) {
@@ -210,7 +212,7 @@ export function rowsToFrame(rows: InputRow[], schema: ColumnSchema[]): Frame {
     }
     return categoricalFromStrings(
       rows.map((r, i) => {
-        const v = r[c.name];
+        const v = getOwn(r, c.name);
         if (v === null || v === undefined) return null;
         if (typeof v === 'object') {
           issues.push({ loc: ['body', 'inputs', i, c.name], msg: `${c.name} must be a string, number or boolean`, type: 'type_error' });

@@ -3,6 +3,7 @@ import type { DataSource } from 'typeorm';
 import { Artifact, Experiment, Model } from '../entities';
 import { AutoMLConfig, metricKey, MODEL_SORT_KEYS, readParquetFrame } from '../engine/automl';
 import { preview } from '../engine/data';
+import { setOwn } from '../engine/own-keys';
 import type { ArtifactStore } from '../platform/artifact-store';
 import type { Config } from '../platform/config';
 import { Access, MEMBER_PROJECTS_SQL } from './access';
@@ -110,7 +111,7 @@ export class ModelService {
       const predictions = rows.map((r, i) => {
         const p = out.predictions[i];
         const row: Record<string, unknown> = { ...r, pred_predict: p.prediction };
-        if (p.probabilities) for (const [label, v] of Object.entries(p.probabilities)) row[label] = v;
+        if (p.probabilities) for (const [label, v] of Object.entries(p.probabilities)) setOwn(row, label, v);
         return row;
       });
       return { predictions, cache: out.cache };

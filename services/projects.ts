@@ -1,9 +1,10 @@
 import { PassThrough, Writable } from 'node:stream';
 import type { DataSource, EntityManager } from 'typeorm';
-import { Project, ProjectMember, ProjectRole, User } from '../entities';
+import { Project, ProjectInvitation, ProjectMember, ProjectRole, User } from '../entities';
 import type { ArtifactStore } from '../platform/artifact-store';
 import { Access, roleRank } from './access';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from './errors';
+import type { InvitationService } from './invitations';
 import type { JobService } from './jobs';
 import { likePattern, ListQuery, Page, PageQuery, sqlDirection } from './lists';
 import { ArchiveProgress, writeProjectArchive } from './project-archive';
@@ -38,6 +39,9 @@ export interface MemberRow {
   created_at: Date;
 }
 
+/** What adding someone by email did: a current member's role changed, or the address was invited. */
+export type MemberChange = { kind: 'member'; member: MemberRow } | { kind: 'invited'; invitation: ProjectInvitation };
+
 export type TimelineEvent =
   | { id: string; type: 'dataset'; name: string; version: number; rows: number; columns: number; timestamp: string }
   | { id: string; type: 'experiment'; name: string; status: string; target_column: string; problem_type: string; best_model_type: string | null; duration: number | null; timestamp: string };
@@ -59,6 +63,7 @@ export class ProjectService {
     private readonly store: ArtifactStore,
     private readonly access: Access,
     private readonly jobs: JobService,
+    private readonly invitations: InvitationService,
   ) {}
 
   /** Projects the user is a member of: search on name and description, sort, page. */
@@ -129,24 +134,34 @@ export class ProjectService {
   }
 
   /**
-   * Adds a member or changes a role. Only owners manage members; nobody assigns a role above
-   * their own; the last owner cannot be demoted.
+   * Adds someone by email, or changes a member's role. Only owners manage members; nobody
+   * assigns a role above their own; the last owner cannot be demoted. A current member's role
+   * changes at once (the owner sees them in the member list already). Any other address is
+   * invited and joins by accepting: the answer does not tell whether an account has that email,
+   * nor its name, and the notice mail to an existing account goes out after the answer.
    */
-  async upsertMember(userId: string, projectId: string, email: string, role: ProjectRole) {
+  async upsertMember(userId: string, projectId: string, emailRaw: string, role: ProjectRole): Promise<MemberChange> {
     const { role: callerRole } = await this.access.project(userId, projectId);
-    return this.ds.transaction(async (em) => {
+    if (callerRole !== 'owner') throw new ForbiddenError('Only the project owner can manage members');
+    if (roleRank(role) > roleRank(callerRole)) throw new ForbiddenError('Cannot assign a role above your own');
+    const email = emailRaw.trim().toLowerCase();
+    const change = await this.ds.transaction(async (em): Promise<MemberChange> => {
       await lockProject(em, projectId);
-      if (callerRole !== 'owner') throw new ForbiddenError('Only the project owner can manage members');
-      if (roleRank(role) > roleRank(callerRole)) throw new ForbiddenError('Cannot assign a role above your own');
-      const user = await em.getRepository(User).findOneBy({ email: email.trim().toLowerCase() });
-      if (!user) throw ValidationError.field(['body', 'email'], 'No registered user has this email');
-      const members = em.getRepository(ProjectMember);
-      const existing = await members.findOneBy({ projectId, userId: user.id });
-      if (existing?.role === 'owner' && role !== 'owner') await assertAnotherOwner(em, projectId, user.id);
-      await members.upsert({ projectId, userId: user.id, role }, ['projectId', 'userId']);
-      const saved = await members.findOneByOrFail({ projectId, userId: user.id });
-      return { user_id: user.id, email: user.email, name: user.name, role: saved.role, created_at: saved.createdAt };
+      const current = await em
+        .getRepository(ProjectMember)
+        .createQueryBuilder('m')
+        .innerJoin(User, 'u', 'u.id = m.user_id')
+        .select(['m.user_id AS user_id', 'u.email AS email', 'u.name AS name', 'm.role AS role'])
+        .where('m.project_id = :projectId AND u.email = :email', { projectId, email })
+        .getRawOne<{ user_id: string; email: string; name: string; role: ProjectRole }>();
+      if (!current) return { kind: 'invited', invitation: await this.invitations.invite(em, { projectId, email, role, invitedBy: userId }) };
+      if (current.role === 'owner' && role !== 'owner') await assertAnotherOwner(em, projectId, current.user_id);
+      await em.getRepository(ProjectMember).update({ projectId, userId: current.user_id }, { role });
+      const saved = await em.getRepository(ProjectMember).findOneByOrFail({ projectId, userId: current.user_id });
+      return { kind: 'member', member: { user_id: current.user_id, email: current.email, name: current.name, role: saved.role, created_at: saved.createdAt } };
     });
+    if (change.kind === 'invited') this.invitations.notifyLater(change.invitation);
+    return change;
   }
 
   /** Removes a member (owner only), or the caller leaves; a project keeps at least one owner. */
@@ -209,9 +224,12 @@ export class ProjectService {
     return writeProjectArchive(this.ds, this.store, projectId, out, opts);
   }
 
-  /** Starts a `project_export` job: the ZIP is built in the background and lands as an artifact. */
+  /**
+   * Starts a `project_export` job (editor or above: it writes an artifact into the project);
+   * the ZIP is built in the background and lands as an artifact.
+   */
   async startExport(userId: string, projectId: string) {
-    await this.access.project(userId, projectId);
+    await this.access.project(userId, projectId, 'editor');
     return this.jobs.createAndStart({ kind: 'project_export', projectId, entityId: projectId, createdBy: userId });
   }
 }

@@ -1,6 +1,9 @@
+import { ForbiddenError } from './errors';
+
 /**
- * API key scopes: `verb:resource`, plus the broad aliases. A route names the one scope it
- * needs; `write:x` implies `read:x`; `admin` and `*` grant everything.
+ * API key scopes: `verb:resource`, plus the broad aliases. A route names the scopes it needs;
+ * where they depend on the resource (an artifact's owner, a job's kind) the service checks them
+ * once it has loaded it. `write:x` implies `read:x`; `admin` and `*` grant everything.
  */
 export const SCOPE_RESOURCES = ['projects', 'datasets', 'experiments', 'models', 'deployments', 'reports', 'privacy', 'synthgen', 'studio'] as const;
 export const SCOPE_VERBS = ['read', 'write', 'predict', 'admin'] as const;
@@ -21,7 +24,7 @@ export function isKnownScope(s: string): boolean {
 }
 
 /** Whether the granted scopes satisfy `required`. */
-export function scopeAllows(granted: string[], required: RequiredScope): boolean {
+export function scopeAllows(granted: readonly string[], required: RequiredScope): boolean {
   const [verb, resource] = required.split(':') as [ScopeVerb, ScopeResource];
   for (const g of granted) {
     if (g === '*' || g === 'admin') return true;
@@ -32,4 +35,50 @@ export function scopeAllows(granted: string[], required: RequiredScope): boolean
     if (verb === 'predict' && (g === `write:${resource}` || g === `admin:${resource}`)) return true;
   }
   return false;
+}
+
+/** The answer to a key without the scope an operation needs (the spec's text). */
+export const INSUFFICIENT_SCOPE = 'Insufficient scope';
+
+/**
+ * Throws 403 `Insufficient scope` unless `granted` covers every scope in `required`.
+ * `granted` is null for cookie sessions: a logged-in user is limited by roles only.
+ */
+export function assertScopes(granted: readonly string[] | null, required: RequiredScope | readonly RequiredScope[]): void {
+  if (granted !== null && !scopesAllow(granted, required)) throw new ForbiddenError(INSUFFICIENT_SCOPE);
+}
+
+/** Whether the granted scopes satisfy every one of `required`. */
+export function scopesAllow(granted: readonly string[], required: RequiredScope | readonly RequiredScope[]): boolean {
+  return (typeof required === 'string' ? [required] : required).every((r) => scopeAllows(granted, r));
+}
+
+/**
+ * The resource type whose scope reads an artifact, by the artifact's owner type. An artifact
+ * is a file of its owner: a dataset version's file is dataset data, a model's binary is the
+ * model, whichever route hands it out.
+ */
+const ARTIFACT_OWNER_RESOURCE = new Map<string, ScopeResource>([
+  ['dataset', 'datasets'],
+  ['model', 'models'],
+]);
+
+/**
+ * What reading a whole project archive needs: `read:projects` (the manifest, its members) and
+ * the read scope of every owner type whose files it carries. The streamed export and the
+ * `project_export` artifact both hand out this archive.
+ */
+export const PROJECT_ARCHIVE_SCOPES: readonly RequiredScope[] = ['read:projects', ...[...new Set(ARTIFACT_OWNER_RESOURCE.values())].map((r): RequiredScope => `read:${r}`)];
+
+/**
+ * The scopes an API key needs to download or preview an artifact: its owner's read scope; a
+ * project archive needs {@link PROJECT_ARCHIVE_SCOPES}; a file with no owner (project-level)
+ * needs `read:projects`. An owner type not listed above fails closed: it needs what an archive
+ * needs.
+ */
+export function artifactReadScopes(a: { kind: string; ownerType: string | null }): readonly RequiredScope[] {
+  if (a.kind === 'project_export') return PROJECT_ARCHIVE_SCOPES;
+  if (a.ownerType === null) return ['read:projects'];
+  const resource = ARTIFACT_OWNER_RESOURCE.get(a.ownerType);
+  return resource ? [`read:${resource}`] : PROJECT_ARCHIVE_SCOPES;
 }

@@ -3,7 +3,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { DatasetVersions } from '../services/dataset-versions';
 import { MalformedMultipart, MultipartParser } from '../api/uploads';
-import { ApiClient, createProject, signUp } from './support/client';
+import { addMember, ApiClient, createProject, signUp } from './support/client';
 import { datasetFile } from './support/datasets';
 import { startStack, TestStack } from './support/stack';
 
@@ -411,7 +411,7 @@ describe('listing and access', () => {
   it('hides other users\' datasets and enforces roles', async () => {
     const stranger = await signUp(stack.baseUrl, stack.mail);
     const viewer = await signUp(stack.baseUrl, stack.mail);
-    await owner.client.post(`/api/projects/${projectId}/members`, { email: viewer.email, role: 'viewer' });
+    await addMember(owner.client, viewer, projectId, 'viewer');
     const id = (await upload('private', { name: 'p.csv', data: 'a,b\n1,2\n3,4\n' })).body.id;
     const [{ dataset_version_id: vid }] = await stack.ds.query('SELECT id AS dataset_version_id FROM dataset_versions WHERE dataset_id = $1', [id]);
     for (const p of [`/api/datasets/${id}`, `/api/datasets/${id}/columns`, `/api/datasets/${id}/download`, `/api/datasets/${id}/analyze`, `/api/datasets/${id}/quality`, `/api/datasets/${id}/lineage`, `/api/datasets/${id}/versions`, `/api/datasets/${id}/compare?v1=0&v2=0`, `/api/dataset-versions/${vid}`, `/api/dataset-versions/${vid}/sample`]) {

@@ -4,7 +4,7 @@ import { createLogger } from '../platform/logger';
 import { TemporalGateway } from '../platform/temporal-client';
 import { createServices, Services } from '../services';
 import { createMailer } from '../platform/mail';
-import { ApiClient, createProject, eventually, signUp } from './support/client';
+import { addMember, ApiClient, createProject, eventually, signUp } from './support/client';
 import { startStack, TestStack } from './support/stack';
 
 /**
@@ -70,7 +70,7 @@ describe('races and faults leave consistent state', () => {
     const second = await signUp(stack.baseUrl, stack.mail);
     const pid = await createProject(owner.client, 'Two owners');
     const me = await second.client.get('/api/auth/me');
-    expect((await owner.client.post(`/api/projects/${pid}/members`, { email: me.body.user.email, role: 'owner' })).status).toBe(201);
+    await addMember(owner.client, { client: second.client, email: me.body.user.email }, pid, 'owner');
     const [a, b] = await Promise.all([owner.client.del(`/api/projects/${pid}/members/${owner.user.id}`), second.client.del(`/api/projects/${pid}/members/${me.body.user.id}`)]);
     expect([a.status, b.status].sort()).toEqual([200, 409]);
     const [{ n }] = await stack.ds.query("SELECT count(*)::int AS n FROM project_members WHERE project_id = $1 AND role = 'owner'", [pid]);

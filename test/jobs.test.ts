@@ -1,5 +1,5 @@
 import { ChildProcess, execFileSync } from 'node:child_process';
-import { ApiClient, createProject, eventually, signUp } from './support/client';
+import { addMember, ApiClient, createProject, eventually, signUp } from './support/client';
 import { seedArtifacts } from './support/seed';
 import { spawnWorkerProcess, startStack, TestStack } from './support/stack';
 import { readZip } from './support/zip';
@@ -168,7 +168,7 @@ describe('jobs API access', () => {
     expect((await a.client.get('/api/jobs?sort_field=progress&sort_direction=asc')).status).toBe(200);
 
     // A viewer can read jobs but not cancel them.
-    await a.client.post(`/api/projects/${projectId}/members`, { email: b.email, role: 'viewer' });
+    await addMember(a.client, b, projectId, 'viewer');
     expect((await b.client.get(`/api/jobs/${r.body.id}`)).status).toBe(200);
     const j = (await b.client.get(`/api/jobs/${r.body.id}`)).body.job;
     if (!['succeeded', 'failed', 'canceled'].includes(j.status)) {

@@ -90,11 +90,15 @@ describe('members and roles', () => {
     const editor = await signUp(stack.baseUrl, stack.mail);
     const id = await createProject(owner.client, 'Team');
 
+    // Adding by email invites the address (issue 13: the answer tells nothing about an account); the user joins by accepting.
     const add = await owner.client.post(`/api/projects/${id}/members`, { email: viewer.email, role: 'viewer' });
     expect(add.status).toBe(201);
-    expect(add.body).toEqual({ member: { user_id: viewer.user.id, email: viewer.email, name: 'Test User', role: 'viewer', created_at: expect.any(String) } });
+    expect(add.body).toEqual({ member: { user_id: null, email: viewer.email, name: null, role: 'viewer', status: 'invited', invitation_id: expect.any(String), expires_at: expect.any(String) } });
+    expect((await viewer.client.get(`/api/projects/${id}`)).status).toBe(404);
+    expect((await viewer.client.post(`/api/invitations/${add.body.member.invitation_id}/accept`)).body).toEqual({ ok: true, project_id: id, role: 'viewer' });
     const defaulted = await owner.client.post(`/api/projects/${id}/members`, { email: editor.email });
     expect(defaulted.body.member.role).toBe('editor');
+    expect((await editor.client.post(`/api/invitations/${defaulted.body.member.invitation_id}/accept`)).status).toBe(200);
 
     const members = await viewer.client.get(`/api/projects/${id}/members`);
     expect(members.body.total).toBe(3);
@@ -111,7 +115,8 @@ describe('members and roles', () => {
     // Role changes go through the same endpoint.
     expect((await owner.client.post(`/api/projects/${id}/members`, { email: viewer.email, role: 'admin' })).body.member.role).toBe('admin');
     expect((await viewer.client.post(`/api/projects/${id}/members`, { email: editor.email, role: 'viewer' })).status).toBe(403);
-    expect((await owner.client.post(`/api/projects/${id}/members`, { email: 'nobody@example.test' })).status).toBe(422);
+    expect((await owner.client.post(`/api/projects/${id}/members`, { email: 'nobody@example.test' })).body.member).toMatchObject({ status: 'invited', user_id: null });
+    expect((await owner.client.post(`/api/projects/${id}/members`, { email: 'not an email' })).status).toBe(422);
     expect((await owner.client.post(`/api/projects/${id}/members`, { email: viewer.email, role: 'god' })).status).toBe(422);
 
     // The last owner cannot be demoted or removed.

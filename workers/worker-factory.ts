@@ -7,6 +7,7 @@ import { ArtifactStore } from '../platform/artifact-store';
 import { createLogger } from '../platform/logger';
 import { createMailer } from '../platform/mail';
 import { TemporalGateway } from '../platform/temporal-client';
+import { routeTemporalLogs } from './temporal-logging';
 import { createServices } from '../services';
 import type { QueueFamily } from '../workflows/job-input';
 
@@ -25,9 +26,10 @@ export interface WorkerSetOptions {
  */
 export async function createWorkers(opts: WorkerSetOptions): Promise<{ workers: Worker[]; connection: NativeConnection; trainingPool: TrainingPool }> {
   const { config } = opts;
+  const log = createLogger(config.logLevel, 'worker');
+  routeTemporalLogs(log);
   const connection = opts.connection ?? (await NativeConnection.connect({ address: config.temporal.address }));
   const trainingPool = new TrainingPool();
-  const log = createLogger(config.logLevel, 'worker');
   const services = createServices({
     ds: opts.dataSource,
     store: new ArtifactStore(config.artifactDir),

@@ -64,6 +64,8 @@ export function classifyError(err: unknown): { status: number; detail: unknown; 
   if (typeof status === 'number' && status >= 400 && status < 500) {
     if (status === 413) return { status, detail: 'Request body too large', headers: {} };
     if (status === 415) return { status, detail: 'Unsupported content type', headers: {} };
+    // The JSON parser (co-body, through bourne) refuses `__proto__` keys rather than risk prototype poisoning.
+    if (status === 400 && /forbidden prototype property/.test(e.message ?? '')) return { status, detail: 'JSON keys named __proto__ are not accepted', headers: {} };
     if (status === 400 && /json/i.test(e.message ?? '')) return { status, detail: 'Malformed JSON body', headers: {} };
     return { status, detail: e.expose && e.message ? e.message : 'Bad request', headers: {} };
   }

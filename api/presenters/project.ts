@@ -1,5 +1,5 @@
 import type { Project } from '../../entities';
-import type { ProjectSummary } from '../../services/projects';
+import type { MemberChange, ProjectSummary } from '../../services/projects';
 
 /** A project in lists and `GET /api/projects/{id}`: with the caller's role and its counts. */
 export function presentProjectSummary(r: ProjectSummary) {
@@ -19,4 +19,15 @@ export function presentProjectSummary(r: ProjectSummary) {
 /** A project as creation and updates answer it. */
 export function presentProject(p: Project, withCreatedAt = true) {
   return { id: p.id, name: p.name, description: p.description, ...(withCreatedAt ? { created_at: p.createdAt } : {}) };
+}
+
+/**
+ * The answer to adding someone by email (`{member}` as the spec has it). A current member's
+ * role change shows the member; an invitation shows only what the owner typed (`user_id` and
+ * `name` are null), so registered and unknown addresses answer alike.
+ */
+export function presentMemberChange(c: MemberChange) {
+  if (c.kind === 'member') return { ...c.member, status: 'member' as const };
+  const i = c.invitation;
+  return { user_id: null, email: i.email, name: null, role: i.role, status: 'invited' as const, invitation_id: i.id, expires_at: i.expiresAt };
 }

@@ -63,7 +63,7 @@ export function authRoutes({ services, config, keyCache }: RouteDeps): RouteDef[
       },
     }),
     route({
-      method: 'get', path: '/api/auth/me', tag, auth: 'user',
+      method: 'get', path: '/api/auth/me', tag, auth: 'user', scopeRule: 'Any key: it reads only the account the key belongs to',
       summary: 'The caller', responses: { 200: { description: '{user}' } },
       handler: async (ctx) => ({ user: presentUser(ctx.state.principal!.user, true) }),
     }),
@@ -91,7 +91,7 @@ export function authRoutes({ services, config, keyCache }: RouteDeps): RouteDef[
         body: z.object({ email: z.string().max(320) }),
         responses: ok,
         handler: async (_ctx, { body }) => {
-          await accounts.resendVerification(body.email);
+          accounts.resendVerification(body.email);
           return { ok: true };
         },
       }),
@@ -102,23 +102,23 @@ export function authRoutes({ services, config, keyCache }: RouteDeps): RouteDef[
       body: z.object({ email: z.string().max(320) }),
       responses: ok,
       handler: async (_ctx, { body }) => {
-        await accounts.forgotPassword(body.email);
+        accounts.forgotPassword(body.email);
         return { ok: true };
       },
     }),
     route({
       method: 'post', path: '/api/auth/reset-password', tag, auth: 'public', rateLimit: 'auth',
-      summary: 'Set a new password with a mailed single-use token; ends every session',
+      summary: 'Set a new password with a mailed single-use token; spends every reset link, ends every session and revokes every API key',
       body: z.object({ token: z.string().min(10).max(200), password }),
       responses: { ...ok, 400: { description: 'Invalid or expired reset token' } },
       handler: async (_ctx, { body }) => {
-        await accounts.resetPassword(body.token, body.password);
+        keyCache.forgetUser(await accounts.resetPassword(body.token, body.password));
         return { ok: true };
       },
     }),
     route({
       method: 'put', path: '/api/auth/change-password', tag, auth: 'session',
-      summary: 'Change the password; other sessions are revoked',
+      summary: 'Change the password; outstanding reset links are spent, other sessions are revoked, API keys are kept (a notice names them)',
       body: z.object({ current_password: password, new_password: password }),
       responses: { ...ok, 400: { description: 'Current password is incorrect' } },
       handler: async (ctx, { body }) => {
@@ -128,8 +128,9 @@ export function authRoutes({ services, config, keyCache }: RouteDeps): RouteDef[
       },
     }),
     route({
-      method: 'put', path: '/api/auth/profile', tag, auth: 'user',
-      summary: 'Update the display name',
+      // Session only, like the other account writes: no scope names the account itself.
+      method: 'put', path: '/api/auth/profile', tag, auth: 'session',
+      summary: 'Update the display name (session login; API keys are refused)',
       body: z.object({ name: z.string().trim().min(1).max(200) }),
       responses: { 200: { description: '{user}' } },
       handler: async (ctx, { body }) => {

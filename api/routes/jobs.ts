@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { JOB_KINDS, JOB_STATUSES } from '../../entities';
 import { JOB_SORT_FIELDS } from '../../services/jobs';
-import { callerId, type RouteDeps } from '../context';
+import { callerId, keyScopes, type RouteDeps } from '../context';
 import { presentJob } from '../presenters/job';
 import { route, RouteDef } from '../route';
 import { listQuery, uuidParam } from '../validation';
@@ -38,11 +38,12 @@ export function jobRoutes({ services }: RouteDeps): RouteDef[] {
       },
     }),
     route({
-      method: 'post', path: '/api/jobs/:job_id/cancel', tag, auth: 'user', scope: 'write:projects',
+      method: 'post', path: '/api/jobs/:job_id/cancel', tag, auth: 'user',
+      scopeRule: 'The write scope of what the job acts on: write:experiments (automl_train), write:datasets (dataset_profile), write:projects (project_export)',
       summary: 'Cancel a queued or running job (editor or above); it ends `canceled`', params: jobParams,
       responses: { 200: { description: '{ok}' }, 404: { description: 'Job not found' }, 409: { description: 'Job already finished' } },
       handler: async (ctx, { params }) => {
-        await jobs.cancelForUser(callerId(ctx), params.job_id);
+        await jobs.cancelForUser(callerId(ctx), params.job_id, keyScopes(ctx));
         return { ok: true };
       },
     }),

@@ -9,7 +9,7 @@ import { route, RouteDef } from '../route';
  * The page behind the mailed reset link: a plain HTML form (no JavaScript) that posts the
  * token and the new password back here.
  */
-export function pageRoutes({ services }: RouteDeps): RouteDef[] {
+export function pageRoutes({ services, keyCache }: RouteDeps): RouteDef[] {
   const { accounts } = services;
   return [
     route({
@@ -24,13 +24,13 @@ export function pageRoutes({ services }: RouteDeps): RouteDef[] {
 <button type="submit">Set password</button></form>`),
     }),
     route({
-      method: 'post', path: '/auth/reset-password', tag: 'pages', auth: 'public', rateLimit: 'auth',
+      method: 'post', path: '/auth/reset-password', tag: 'pages', auth: 'public', rateLimit: 'auth', requestContentType: 'application/x-www-form-urlencoded',
       summary: 'Browser page: submit the reset form (application/x-www-form-urlencoded)',
       body: z.object({ token: z.string().max(200).default(''), password: z.string().max(4096).default('') }),
       responses: { 200: { description: 'HTML result', contentType: 'text/html' } },
       handler: async (ctx, { body }) => {
         try {
-          await accounts.resetPassword(body.token, body.password);
+          keyCache.forgetUser(await accounts.resetPassword(body.token, body.password));
           return htmlPage(ctx, 200, 'Password changed', 'Your password is changed. You can now log in.');
         } catch (err) {
           if (!(err instanceof DomainError)) throw err;

@@ -1,17 +1,18 @@
 import { z } from 'zod';
 import { PROJECT_ROLES } from '../../entities';
 import { PROJECT_SORT_FIELDS } from '../../services/projects';
+import { PROJECT_ARCHIVE_SCOPES } from '../../services/scopes';
 import { callerId, type RouteDeps } from '../context';
-import { presentProject, presentProjectSummary } from '../presenters/project';
+import { presentMemberChange, presentProject, presentProjectSummary } from '../presenters/project';
 import { route, RouteDef } from '../route';
 import { listQuery, pageQuery, uuidParam } from '../validation';
 
 const projectParams = z.object({ project_id: uuidParam });
 const description = z.string().max(5000).default('');
 
-/** Projects, members, timeline and exports. */
+/** Projects, members and invitations, timeline and exports. */
 export function projectRoutes({ services }: RouteDeps): RouteDef[] {
-  const { projects } = services;
+  const { projects, invitations } = services;
   const tag = 'projects';
   return [
     route({
@@ -66,13 +67,57 @@ export function projectRoutes({ services }: RouteDeps): RouteDef[] {
     }),
     route({
       method: 'post', path: '/api/projects/:project_id/members', tag, auth: 'user', scope: 'write:projects',
-      summary: 'Add a registered user or change a role (owner only; never above your own role)', params: projectParams,
-      body: z.object({ email: z.string().max(320), role: z.enum(PROJECT_ROLES).default('editor') }),
-      responses: { 201: { description: '{member}' }, 403: { description: 'Not the owner' }, 404: { description: 'Project not found' } },
+      summary: 'Change a member\'s role, or invite an email address (it joins by accepting); owner only, never above your own role. The answer does not tell whether the address has an account',
+      params: projectParams,
+      body: z.object({ email: z.email().max(320), role: z.enum(PROJECT_ROLES).default('editor') }),
+      responses: {
+        201: { description: '{member: {user_id, email, name, role, status}}: status `member` for a role change; `invited` (user_id and name null, invitation_id, expires_at) otherwise' },
+        403: { description: 'Not the owner' }, 404: { description: 'Project not found' }, 409: { description: 'Last owner' },
+      },
       handler: async (ctx, { params, body }) => {
-        const member = await projects.upsertMember(callerId(ctx), params.project_id, body.email, body.role);
+        const change = await projects.upsertMember(callerId(ctx), params.project_id, body.email, body.role);
         ctx.status = 201;
-        return { member };
+        return { member: presentMemberChange(change) };
+      },
+    }),
+    route({
+      method: 'get', path: '/api/projects/:project_id/invitations', tag, auth: 'user', scope: 'read:projects',
+      summary: 'Pending invitations of the project (addresses and roles)', params: projectParams, query: pageQuery(100),
+      responses: { 200: { description: 'List envelope of {id, email, role, created_at, expires_at}' } },
+      handler: async (ctx, { params, query }) => invitations.forProject(callerId(ctx), params.project_id, query),
+    }),
+    route({
+      method: 'delete', path: '/api/projects/:project_id/invitations/:invitation_id', tag, auth: 'user', scope: 'write:projects',
+      summary: 'Withdraw a pending invitation (owner only)', params: z.object({ project_id: uuidParam, invitation_id: uuidParam }),
+      responses: { 200: { description: '{ok}' }, 404: { description: 'Invitation not found' } },
+      handler: async (ctx, { params }) => {
+        await invitations.withdraw(callerId(ctx), params.project_id, params.invitation_id);
+        return { ok: true };
+      },
+    }),
+    route({
+      method: 'get', path: '/api/invitations', tag, auth: 'user', scope: 'read:projects',
+      summary: 'Invitations addressed to the caller\'s email that are still pending',
+      responses: { 200: { description: '{items: [{id, project_id, project_name, role, invited_by_name, created_at, expires_at}]}' } },
+      handler: async (ctx) => ({ items: await invitations.received(ctx.state.principal!.user) }),
+    }),
+    route({
+      method: 'post', path: '/api/invitations/:invitation_id/accept', tag, auth: 'user', scope: 'write:projects',
+      summary: 'Accept an invitation: join the project with the invited role', params: z.object({ invitation_id: uuidParam }),
+      responses: { 200: { description: '{ok, project_id, role}' }, 404: { description: 'Invitation not found (or expired, or addressed to someone else)' } },
+      handler: async (ctx, { params }) => {
+        const joined = await invitations.accept(ctx.state.principal!.user, params.invitation_id);
+        services.serving.forgetAccess();
+        return { ok: true, project_id: joined.projectId, role: joined.role };
+      },
+    }),
+    route({
+      method: 'post', path: '/api/invitations/:invitation_id/decline', tag, auth: 'user', scope: 'write:projects',
+      summary: 'Decline an invitation', params: z.object({ invitation_id: uuidParam }),
+      responses: { 200: { description: '{ok}' }, 404: { description: 'Invitation not found' } },
+      handler: async (ctx, { params }) => {
+        await invitations.decline(ctx.state.principal!.user, params.invitation_id);
+        return { ok: true };
       },
     }),
     route({
@@ -93,8 +138,9 @@ export function projectRoutes({ services }: RouteDeps): RouteDef[] {
       handler: async (ctx, { params }) => ({ project_id: params.project_id, events: await projects.timeline(callerId(ctx), params.project_id) }),
     }),
     route({
-      method: 'get', path: '/api/projects/:project_id/export', tag, auth: 'user', scope: 'read:projects',
-      summary: 'ZIP of manifest.json and every artifact of the project, streamed', params: projectParams,
+      // The archive holds dataset and model files: a key needs their read scopes too.
+      method: 'get', path: '/api/projects/:project_id/export', tag, auth: 'user', scope: PROJECT_ARCHIVE_SCOPES,
+      summary: 'ZIP of manifest.json and every artifact of the project, streamed (keys: read:projects, read:datasets and read:models)', params: projectParams,
       responses: { 200: { description: 'ZIP archive', contentType: 'application/zip' } },
       handler: async (ctx, { params }) => {
         const { project, body } = await projects.archiveStream(callerId(ctx), params.project_id, (err) => ctx.state.log.error({ err }, 'project export stream failed'));
@@ -105,8 +151,8 @@ export function projectRoutes({ services }: RouteDeps): RouteDef[] {
       },
     }),
     route({
-      method: 'post', path: '/api/projects/:project_id/export/jobs', tag, auth: 'user', scope: 'read:projects',
-      summary: 'Prepare the project ZIP in the background (a `project_export` job); the archive lands as an artifact', params: projectParams,
+      method: 'post', path: '/api/projects/:project_id/export/jobs', tag, auth: 'user', scope: 'write:projects',
+      summary: 'Prepare the project ZIP in the background (a `project_export` job, editor or above); the archive lands as an artifact', params: projectParams,
       responses: { 201: { description: '{id, job_id, status: queued}' } },
       handler: async (ctx, { params }) => {
         const job = await projects.startExport(callerId(ctx), params.project_id);

@@ -3,6 +3,7 @@
  * implementation (a tree ensemble plus a link function), scoring, variable importance and the
  * versioned JSON serialization.
  */
+import { getOwn } from '../own-keys';
 import { Column, Frame, ProblemKind, expandDatetimes } from './frame';
 import { Tree, nextNode } from './trees';
 
@@ -171,7 +172,7 @@ function rowsToMatrix(features: FeatureSpec[], rows: RowObject[]): FeatureMatrix
     const index = new Map<string, number>();
     spec.levels.forEach((l, k) => index.set(l, k));
     for (let i = 0; i < rows.length; i++) {
-      const v = rows[i][spec.name];
+      const v = getOwn(rows[i], spec.name);
       if (spec.kind === 'numeric') {
         out[i] = v === null || v === undefined || v === '' ? NaN : typeof v === 'boolean' ? Number(v) : Number(v);
       } else {

@@ -3,6 +3,7 @@
  * binning and epsilon). PSI is computed inside DuckDB so high-cardinality columns never leave the database.
  */
 import { DuckDBConnection } from '@duckdb/node-api';
+import { setOwn } from '../own-keys';
 import { Dtype } from './dtypes';
 import { queryOne, sqlIdent, toNumber, withConnection } from './duck';
 import { sqlDouble } from './histogram';
@@ -109,7 +110,7 @@ export async function compareVersions(pathV1: string, pathV2: string): Promise<V
       const s1 = await stats('v1');
       const s2 = await stats('v2');
       const psi = numeric ? await numericPsiSql(conn, name) : await categoricalPsiSql(conn, name);
-      diffs[name] = {
+      setOwn(diffs, name, {
         type: numeric ? 'numeric' : 'categorical',
         v1_dtype: d1,
         v2_dtype: d2,
@@ -123,7 +124,7 @@ export async function compareVersions(pathV1: string, pathV2: string): Promise<V
           s1.mean !== null && s2.mean !== null && s1.mean !== 0 ? ((s2.mean - s1.mean) / Math.abs(s1.mean)) * 100 : null,
         psi,
         shift_level: shiftLevel(psi),
-      };
+      });
     }
     return {
       summary: {

@@ -13,6 +13,7 @@ import {
   DuckDBTimestampValue,
   DuckDBValue,
 } from '@duckdb/node-api';
+import { setOwn } from '../own-keys';
 
 /** A value that survives JSON.stringify unchanged: no bigint, no NaN, no DuckDB value objects. */
 export type JsonSafe = string | number | boolean | null;
@@ -62,10 +63,19 @@ export function parquetSource(path: string): string {
   return `read_parquet(${sqlString(path)})`;
 }
 
-/** Runs a query and returns its rows as objects with raw DuckDB values. */
+/**
+ * Runs a query and returns its rows as objects with raw DuckDB values, keyed by column name.
+ * Built here rather than by the driver's getRowObjects, which assigns keys: a column named
+ * `__proto__` would set the row's prototype instead of becoming a key.
+ */
 export async function queryRows(conn: DuckDBConnection, sql: string): Promise<Record<string, DuckDBValue>[]> {
   const reader = await conn.runAndReadAll(sql);
-  return reader.getRowObjects();
+  const names = reader.deduplicatedColumnNames();
+  return reader.getRows().map((values) => {
+    const row: Record<string, DuckDBValue> = {};
+    names.forEach((name, i) => setOwn(row, name, values[i]));
+    return row;
+  });
 }
 
 /** Runs a query expected to return exactly one row. */

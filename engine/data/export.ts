@@ -3,6 +3,7 @@
  */
 import { unlink } from 'node:fs/promises';
 import { DuckDBConnection, DuckDBTimestampValue, DuckDBValue } from '@duckdb/node-api';
+import { setOwn } from '../own-keys';
 import { JsonSafe, parquetSource, queryRows, sqlIdent, sqlString, toJsonSafe, withConnection } from './duck';
 import { openTable } from './table';
 import { XlsxCell, writeXlsxRows } from './xlsx';
@@ -13,7 +14,7 @@ export type JsonRow = Record<string, JsonSafe>;
 function jsonRows(rows: Record<string, DuckDBValue>[]): JsonRow[] {
   return rows.map((r) => {
     const o: JsonRow = {};
-    for (const [k, v] of Object.entries(r)) o[k] = toJsonSafe(v);
+    for (const [k, v] of Object.entries(r)) setOwn(o, k, toJsonSafe(v));
     return o;
   });
 }

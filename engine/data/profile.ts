@@ -6,6 +6,7 @@
  */
 import { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { Dtype } from './dtypes';
+import { getOwn, setOwn } from '../own-keys';
 import { queryOne, queryRows, sqlIdent, toJsonSafe, toNumber, withConnection } from './duck';
 import { HISTOGRAM_BINS, Histogram, histogramBins, sqlDouble } from './histogram';
 import { isNumeric, openTable } from './table';
@@ -181,7 +182,7 @@ async function numericProfiles(
     const iqr = p25 !== null && p75 !== null ? p75 - p25 : null;
     const pass = second.get(name);
     const { skewness, kurtosis } = pass ? shapeMoments(nonNull, pass.s2, pass.s3, pass.s4) : { skewness: null, kurtosis: null };
-    out[name] = {
+    setOwn(out, name, {
       type: 'numeric',
       dtype: 'float64',
       unique: Number(agg[`u${i}`]),
@@ -197,7 +198,7 @@ async function numericProfiles(
       iqr,
       outlier_count: pass ? pass.outliers : 0,
       histogram: pass ? pass.hist : { counts: new Array<number>(HISTOGRAM_BINS).fill(0), bin_edges: [] },
-    };
+    });
   }
   return out;
 }
@@ -215,7 +216,7 @@ export async function topValues(
     `SELECT ${c} AS v, count(*) AS n FROM ${table} WHERE ${c} IS NOT NULL GROUP BY 1 ORDER BY n DESC, v ASC LIMIT ${limit}`,
   );
   const out: Record<string, number> = {};
-  for (const r of rows) out[String(toJsonSafe(r.v))] = Number(r.n);
+  for (const r of rows) setOwn(out, String(toJsonSafe(r.v)), Number(r.n));
   return out;
 }
 
@@ -239,7 +240,7 @@ async function categoricalProfile(
   const values = (agg.tv as { items?: DuckDBValue[] } | null)?.items ?? [];
   const counts = (agg.tn as { items?: DuckDBValue[] } | null)?.items ?? [];
   const top: Record<string, number> = {};
-  values.forEach((v, i) => (top[String(toJsonSafe(v))] = Number(counts[i])));
+  values.forEach((v, i) => setOwn(top, String(toJsonSafe(v)), Number(counts[i])));
   const profile: CategoricalProfile = {
     type: 'categorical',
     dtype,
@@ -263,7 +264,7 @@ async function correlations(
   unique: Record<string, number>,
 ): Promise<Record<string, Record<string, number | null>>> {
   const out: Record<string, Record<string, number | null>> = {};
-  for (const n of names) out[n] = {};
+  for (const n of names) setOwn(out, n, {});
   const pairs: [string, string][] = [];
   for (let i = 0; i < names.length; i++) for (let j = i + 1; j < names.length; j++) pairs.push([names[i], names[j]]);
   const row =
@@ -274,11 +275,11 @@ async function correlations(
         )
       : {};
   // pandas reports 1 on the diagonal whenever the column has at least two distinct values.
-  for (const n of names) out[n][n] = (unique[n] ?? 0) > 1 ? 1 : null;
+  for (const n of names) setOwn(out[n], n, (getOwn(unique, n) ?? 0) > 1 ? 1 : null);
   pairs.forEach(([a, b], k) => {
     const v = toNumber(row[`c${k}`]);
-    out[a][b] = v;
-    out[b][a] = v;
+    setOwn(out[a], b, v);
+    setOwn(out[b], a, v);
   });
   return out;
 }
@@ -317,8 +318,8 @@ export async function analyze(parquetPath: string): Promise<DatasetProfile> {
     const numeric = await numericProfiles(conn, numericNames, rowCount);
     const columns: Record<string, ColumnProfile> = {};
     for (const c of cols) {
-      if (isNumeric(c.dtype)) columns[c.name] = { ...numeric[c.name], dtype: c.dtype };
-      else columns[c.name] = await categoricalProfile(conn, c.name, c.dtype, rowCount);
+      if (isNumeric(c.dtype)) setOwn(columns, c.name, { ...numeric[c.name], dtype: c.dtype });
+      else setOwn(columns, c.name, await categoricalProfile(conn, c.name, c.dtype, rowCount));
     }
     const duplicates = await duplicateRows(conn, cols.map((c) => c.name));
     const memSel = cols

@@ -9,6 +9,7 @@
  * duplicates removed (a column that is 60% zeros has fewer than 10 bins); bin i holds edgeᵢ₋₁ < x ≤ edgeᵢ with
  * open ends. Categorical bins: one per category seen in either distribution.
  */
+import { getOwn } from '../own-keys';
 export const PSI_EPSILON = 1e-4;
 /** Default number of quantile bins for numeric PSI. */
 export const PSI_BINS = 10;
@@ -94,7 +95,7 @@ export function numericPsi(reference: readonly number[], current: readonly numbe
 export function categoricalPsi(reference: Record<string, number>, current: Record<string, number>): number {
   const keys = [...new Set([...Object.keys(reference), ...Object.keys(current)])];
   return psiFromCounts(
-    keys.map((k) => reference[k] ?? 0),
-    keys.map((k) => current[k] ?? 0),
+    keys.map((k) => getOwn(reference, k) ?? 0),
+    keys.map((k) => getOwn(current, k) ?? 0),
   );
 }

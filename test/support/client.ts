@@ -107,6 +107,17 @@ export async function createProject(client: ApiClient, name = 'Project'): Promis
   return r.body.id as string;
 }
 
+/**
+ * Makes a registered user a member the way the API does it: the owner invites the email and
+ * the user accepts the invitation.
+ */
+export async function addMember(owner: ApiClient, member: { client: ApiClient; email: string }, projectId: string, role = 'editor'): Promise<void> {
+  const invited = await owner.post(`/api/projects/${projectId}/members`, { email: member.email, role });
+  if (invited.status !== 201) throw new Error(`invite failed: ${invited.status} ${JSON.stringify(invited.body)}`);
+  const accepted = await member.client.post(`/api/invitations/${invited.body.member.invitation_id}/accept`);
+  if (accepted.status !== 200) throw new Error(`accept failed: ${accepted.status} ${JSON.stringify(accepted.body)}`);
+}
+
 /** Polls `fn` until it returns a truthy value. */
 export async function eventually<T>(fn: () => Promise<T | undefined | null | false>, timeoutMs = 60_000, everyMs = 200): Promise<T> {
   const deadline = Date.now() + timeoutMs;

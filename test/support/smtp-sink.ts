@@ -12,6 +12,8 @@ export class SmtpSink {
   readonly mails: ReceivedMail[] = [];
   private server?: SMTPServer;
   port = 0;
+  /** How long the server takes to accept a message: a slow mail server, for tests of what waits for mail. */
+  delayMs = 0;
 
   async start(): Promise<void> {
     this.server = new SMTPServer({
@@ -23,8 +25,12 @@ export class SmtpSink {
         stream.on('data', (c: Buffer) => chunks.push(c));
         stream.on('end', () => {
           const raw = Buffer.concat(chunks).toString('utf8');
-          this.mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw, text: decodeQuotedPrintable(raw) });
-          cb();
+          const accept = () => {
+            this.mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw, text: decodeQuotedPrintable(raw) });
+            cb();
+          };
+          if (this.delayMs > 0) setTimeout(accept, this.delayMs);
+          else accept();
         });
       },
     });

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client as PgClient } from 'pg';
 import type { NativeConnection, Worker } from '@temporalio/worker';
+import type { DestinationStream } from 'pino';
 import type { DataSource } from 'typeorm';
 import { startApi, RunningApi } from '../../api/server';
 import { ArtifactStore } from '../../platform/artifact-store';
@@ -37,7 +38,7 @@ export interface TestStack {
  * its own task-queue prefix on the shared Temporal dev server, its own artifact folder and
  * SMTP sink, the API on a free port, and in-process workers unless told otherwise.
  */
-export async function startStack(opts: { env?: Record<string, string>; workers?: QueueFamily[] } = {}): Promise<TestStack> {
+export async function startStack(opts: { env?: Record<string, string>; workers?: QueueFamily[]; logTo?: DestinationStream } = {}): Promise<TestStack> {
   const info = JSON.parse(fs.readFileSync(stackFile(), 'utf8')) as StackInfo;
   const suffix = randomBytes(5).toString('hex');
   const dbName = `t_${suffix}`;
@@ -67,7 +68,8 @@ export async function startStack(opts: { env?: Record<string, string>; workers?:
     ...opts.env,
   };
   const config = loadConfig(env);
-  const log = createLogger(config.logLevel, 'test');
+  // `logTo` lets a test read what the API logged (with LOG_LEVEL in `env`).
+  const log = createLogger(config.logLevel, 'test', opts.logTo);
   const ds = createDataSource({ url: databaseUrl, poolSize: 5 });
   await connectAndMigrate(ds);
   const store = new ArtifactStore(config.artifactDir);
