@@ -1,4 +1,6 @@
 import http from 'node:http';
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { AppDeps } from './context';
 import { createApp } from './app';
 import { reconcileJobs } from './services/job-reconciler';
@@ -15,7 +17,9 @@ export interface RunningApi {
 export async function startApi(deps: AppDeps, port: number, host: string): Promise<RunningApi> {
   const serving = deps.serving ?? new ModelServing(deps.ds, deps.store);
   const app = createApp({ ...deps, serving });
-  const server = http.createServer(app.callback());
+  const handle = app.callback();
+  const server = http.createServer(handle);
+  answerConnectLikeAnyMethod(server, handle);
   server.requestTimeout = 0; // uploads and exports stream for as long as they need
   await new Promise<void>((resolve) => server.listen(port, host, resolve));
   const actual = (server.address() as { port: number }).port;
@@ -36,4 +40,23 @@ export async function startApi(deps: AppDeps, port: number, host: string): Promi
       await new Promise<void>((r) => server.close(() => r()));
     },
   };
+}
+
+/**
+ * Node hands a CONNECT request to `connect` listeners instead of the request handler, and without one it closes
+ * the socket unanswered. The API has no tunnel to offer: CONNECT goes through the app like any other method
+ * (405 with `Allow` on a known path, 404 elsewhere), and the connection closes after the answer.
+ */
+function answerConnectLikeAnyMethod(server: http.Server, handle: http.RequestListener): void {
+  server.on('connect', (req: http.IncomingMessage, socket: Duplex) => {
+    const res = new http.ServerResponse(req);
+    res.shouldKeepAlive = false;
+    res.assignSocket(socket as Socket);
+    res.on('finish', () => {
+      res.detachSocket(socket as Socket);
+      socket.end();
+    });
+    socket.on('error', () => socket.destroy());
+    handle(req, res);
+  });
 }
