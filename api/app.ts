@@ -5,6 +5,7 @@ import type { AppContext, AppDeps, AppState } from './context';
 import { forbidden } from './errors';
 import { authenticate, checkCsrf, KeyCache } from './middleware/authenticate';
 import { errorHandler } from './middleware/error-handler';
+import { methodNotAllowed } from './middleware/method-not-allowed';
 import { RateLimiter } from './middleware/rate-limit';
 import { requestContext, securityHeaders } from './middleware/request-context';
 import { buildOpenApi } from './openapi';
@@ -70,7 +71,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
 
   app.on('error', (err) => deps.log.debug({ err }, 'koa error event'));
   app.use(requestContext(deps.log));
-  app.use(errorHandler());
+  app.use(errorHandler([deps.config.dataDir, deps.config.artifactDir]));
   app.use(securityHeaders());
   app.use(
     koaBody({
@@ -84,7 +85,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
       },
     }),
   );
+  app.use(methodNotAllowed(router));
   app.use(router.routes());
-  app.use(router.allowedMethods({ throw: false }));
   return app;
 }
