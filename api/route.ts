@@ -1,7 +1,7 @@
 import type { Router, RouterMiddleware } from '@koa/router';
 import { z } from 'zod';
 import type { AppContext, AppDeps } from './context';
-import { parseOrThrow } from './validation';
+import { parseOrThrow, rejectNul } from './validation';
 import type { RequiredScope } from './scopes';
 import type { RateBucket } from './middleware/rate-limit';
 
@@ -19,6 +19,14 @@ export interface RouteInput<P, Q, B> {
   body: B;
 }
 
+export interface RouteResponse {
+  description: string;
+  /** Content type(s) of the answer when not JSON (downloads, HTML pages). */
+  contentType?: string | string[];
+  /** The JSON body's shape when not simply an object (a bare array, say). */
+  schema?: z.ZodType;
+}
+
 export interface RouteDef<P = unknown, Q = unknown, B = unknown> {
   method: HttpMethod;
   /** Koa path with `:param` segments. */
@@ -33,9 +41,15 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown> {
   params?: z.ZodType<P>;
   query?: z.ZodType<Q>;
   body?: z.ZodType<B>;
-  /** Request content type when not JSON (uploads). */
-  requestContentType?: 'multipart/form-data';
-  responses: Record<number, { description: string; contentType?: string }>;
+  /** Request content type when not JSON (uploads, browser forms). */
+  requestContentType?: 'multipart/form-data' | 'application/x-www-form-urlencoded';
+  /**
+   * The fields of a multipart upload, for the OpenAPI document only: the upload handler reads and checks them
+   * itself while it streams the file (`file` is a `z.file()`).
+   */
+  form?: z.ZodType;
+  /** Success and route-specific answers; the errors every route can give are added by the document. */
+  responses: Record<number, RouteResponse>;
   handler: (ctx: AppContext, input: RouteInput<P, Q, B>) => Promise<unknown>;
 }
 
@@ -48,18 +62,21 @@ export type RouteModule = (deps: AppDeps) => RouteDef[];
 
 /**
  * Mounts route definitions: authentication, CSRF, rate limit and scope middleware in
- * that order, then validation, then the handler. A handler's return value becomes the JSON
+ * that order, then validation (path and query schemas, no NUL in what they read nor anywhere
+ * in the body, then the body schema), then the handler. A handler's return value becomes the JSON
  * body unless it wrote the response itself.
  */
 export function mount(router: Router, defs: RouteDef[], guards: (def: RouteDef) => RouterMiddleware[]): void {
   for (const def of defs) {
     router[def.method](def.path, ...guards(def), async (ctx) => {
       const c = ctx as unknown as AppContext;
-      const input = {
-        params: def.params ? parseOrThrow(def.params, ctx.params, 'path') : ctx.params,
-        query: def.query ? parseOrThrow(def.query, ctx.query, 'query') : ctx.query,
-        body: def.body ? parseOrThrow(def.body, (ctx.request as { body?: unknown }).body ?? {}, 'body') : undefined,
-      };
+      const rawBody = (ctx.request as { body?: unknown }).body;
+      const params = def.params ? parseOrThrow(def.params, ctx.params, 'path') : ctx.params;
+      const query = def.query ? parseOrThrow(def.query, ctx.query, 'query') : ctx.query;
+      // No NUL reaches a handler, a query or a stored document: in path and query what the route reads (unknown query
+      // parameters are ignored anyway), in the body everything, so no key of a stored JSON document can hold one.
+      rejectNul({ path: params, query: def.query ? query : undefined, body: rawBody });
+      const input = { params, query, body: def.body ? parseOrThrow(def.body, rawBody ?? {}, 'body') : undefined };
       const out = await def.handler(c, input);
       if (out !== undefined) {
         if (ctx.status === 404 && ctx.body === undefined) ctx.status = 200;

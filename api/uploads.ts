@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { AppContext } from './context';
 import { badRequest, HttpError } from './errors';
+import { nulIssues } from './validation';
 
 export interface ReceivedUpload {
   fields: Record<string, string>;
@@ -299,9 +300,13 @@ export async function receiveUpload(ctx: AppContext, tmpRoot: string, maxFileByt
     await new Promise<void>((resolve, reject) => {
       const parser = new MultipartParser(boundary, {
         field: (name, value) => {
+          // Text fields reach names, descriptions and stored JSON: a NUL is refused here, as in JSON bodies.
+          const nul = nulIssues({ [name]: value }, 'body');
+          if (nul.length) throw new HttpError(422, nul);
           fields[name] = value;
         },
         fileStart: (name, fname) => {
+          if (name === 'file' && fname?.includes('\u0000')) throw new HttpError(422, nulIssues(fname, ['body', 'file', 'filename']));
           filename = fname ?? 'upload';
           return name === 'file';
         },

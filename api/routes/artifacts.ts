@@ -6,7 +6,7 @@ import type { AppDeps } from '../context';
 import { notFound, unprocessable } from '../errors';
 import { route, RouteDef } from '../route';
 import { assertProjectAccess } from '../services/access';
-import { uuidParam } from '../validation';
+import { intParam, uuidParam } from '../validation';
 
 const PREVIEW_ROWS = 20;
 const TEXT_PREVIEW_BYTES = 64 * 1024;
@@ -27,7 +27,7 @@ export function artifactRoutes(deps: AppDeps): RouteDef[] {
     route({
       method: 'get', path: '/api/artifacts/:artifact_id/download', tag: 'artifacts', auth: 'user', scope: 'read:projects',
       summary: 'Download an artifact file', params: z.object({ artifact_id: uuidParam }),
-      responses: { 200: { description: 'The file', contentType: 'application/octet-stream' }, 404: { description: 'Artifact not found' } },
+      responses: { 200: { description: 'The file, with the content type it was stored with', contentType: ['application/octet-stream', '*/*'] }, 404: { description: 'Artifact not found' } },
       handler: async (ctx, { params }) => {
         const a = await artifactForUser(ctx.state.principal!.user.id, params.artifact_id);
         ctx.type = a.contentType;
@@ -40,7 +40,7 @@ export function artifactRoutes(deps: AppDeps): RouteDef[] {
     route({
       method: 'get', path: '/api/artifacts/:artifact_id/preview', tag: 'artifacts', auth: 'user', scope: 'read:projects',
       summary: 'Preview: first rows of tabular artifacts, first 64 KiB of text artifacts', params: z.object({ artifact_id: uuidParam }),
-      query: z.object({ rows: z.coerce.number().int().min(1).max(500).default(PREVIEW_ROWS) }),
+      query: z.object({ rows: intParam(1, 500).default(PREVIEW_ROWS) }),
       responses: { 200: { description: '{artifact_id, kind, rows} or {artifact_id, kind, text, truncated}' }, 422: { description: 'No preview for this type' } },
       handler: async (ctx, { params, query }) => {
         const a = await artifactForUser(ctx.state.principal!.user.id, params.artifact_id);

@@ -8,10 +8,12 @@ import { route, RouteDef } from '../route';
 import { htmlPage } from './pages';
 import { Accounts, escapeHtml } from '../services/accounts';
 import { deleteAccount, exportMyData } from '../services/my-data';
-import { pageQuery, uuidParam } from '../validation';
+import { emailAddress, nonBlank, pageQuery, uuidParam } from '../validation';
 
-const email = z.email().max(320);
+const email = emailAddress;
 const password = z.string().max(4096);
+/** A password being set: the service refuses fewer than 8 or more than 1024 characters with the spec's texts. */
+const newPassword = password.meta({ minLength: 8, maxLength: 1024 });
 const ok = { 200: { description: 'Done: `{ok: true}`' } };
 
 function clientIp(ctx: AppContext): string {
@@ -27,7 +29,7 @@ export function authRoutes(deps: AppDeps): RouteDef[] {
     route({
       method: 'post', path: '/api/auth/register', tag, auth: 'public', rateLimit: 'auth',
       summary: 'Create an account; a verification link is mailed',
-      body: z.object({ email, name: z.string().trim().min(1).max(200), password }),
+      body: z.object({ email, name: nonBlank(200), password: newPassword }),
       responses: { 201: { description: '{user, verification_required}' }, 409: { description: 'User already exists' } },
       handler: async (ctx, { body }) => {
         const user = await accounts.register(body);
@@ -112,7 +114,7 @@ export function authRoutes(deps: AppDeps): RouteDef[] {
     route({
       method: 'post', path: '/api/auth/reset-password', tag, auth: 'public', rateLimit: 'auth',
       summary: 'Set a new password with a mailed single-use token; ends every session',
-      body: z.object({ token: z.string().min(10).max(200), password }),
+      body: z.object({ token: z.string().min(10).max(200), password: newPassword }),
       responses: { ...ok, 400: { description: 'Invalid or expired reset token' } },
       handler: async (_ctx, { body }) => {
         await accounts.resetPassword(body.token, body.password);
@@ -122,7 +124,7 @@ export function authRoutes(deps: AppDeps): RouteDef[] {
     route({
       method: 'put', path: '/api/auth/change-password', tag, auth: 'session',
       summary: 'Change the password; other sessions are revoked',
-      body: z.object({ current_password: password, new_password: password }),
+      body: z.object({ current_password: password, new_password: newPassword }),
       responses: { ...ok, 400: { description: 'Current password is incorrect' } },
       handler: async (ctx, { body }) => {
         const p = ctx.state.principal!;
@@ -133,7 +135,7 @@ export function authRoutes(deps: AppDeps): RouteDef[] {
     route({
       method: 'put', path: '/api/auth/profile', tag, auth: 'user',
       summary: 'Update the display name',
-      body: z.object({ name: z.string().trim().min(1).max(200) }),
+      body: z.object({ name: nonBlank(200) }),
       responses: { 200: { description: '{user}' } },
       handler: async (ctx, { body }) => {
         const user = ctx.state.principal!.user;

@@ -11,13 +11,17 @@ import { route, RouteDef } from '../route';
 import { projectForUser } from '../services/access';
 import { commitVersion, datasetForUser, deleteVersionFiles, ingestUpload, projectQualityPolicy, versionForUser, versionOf } from '../services/datasets';
 import { JobService } from '../services/jobs';
+import { withoutPaths } from '../redact-paths';
 import { receiveUpload } from '../uploads';
-import { likePattern, listQuery, pageQuery, uuidParam } from '../validation';
+import { intParam, likePattern, listQuery, nonBlank, NOT_BLANK, pageQuery, uuidParam } from '../validation';
 
 const SORT = ['created_at', 'name', 'rows', 'columns', 'project_name'] as const;
 const datasetParams = z.object({ dataset_id: uuidParam });
-const versionParams = z.object({ dataset_id: uuidParam, version: z.coerce.number().int().min(0) });
+const versionParams = z.object({ dataset_id: uuidParam, version: intParam(0) });
 const PREVIEW_ROWS = 20;
+/** The text fields of a new dataset's upload, beside its `file`. */
+const uploadFields = z.object({ project_id: uuidParam, name: nonBlank(200), description: z.string().max(5000).default('') });
+const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 const SUMMARY_SQL = `SELECT d.id, d.name, d.description, d.project_id, p.name AS project_name, v.id AS dataset_version_id,
     v.artifact_id, v.row_count AS rows, v.column_count AS columns, v.version, d.created_at, d.updated_at
@@ -132,7 +136,7 @@ export function datasetRoutes(deps: AppDeps): RouteDef[] {
         name = dataset.name;
         if (!f.description?.trim()) throw unprocessable([{ loc: ['body', 'description'], msg: 'Field required', type: 'missing' }]);
       } else {
-        const parsed = z.object({ project_id: uuidParam, name: z.string().trim().min(1).max(200), description: z.string().max(5000).default('') }).safeParse(f);
+        const parsed = uploadFields.safeParse(f);
         if (!parsed.success) {
           throw unprocessable(parsed.error.issues.map((i) => ({ loc: ['body', ...i.path.map(String)], msg: i.message, type: i.code })));
         }
@@ -164,7 +168,7 @@ export function datasetRoutes(deps: AppDeps): RouteDef[] {
 
   return [
     route({
-      method: 'post', path: '/api/datasets/upload', tag, auth: 'user', scope: 'write:datasets', requestContentType: 'multipart/form-data',
+      method: 'post', path: '/api/datasets/upload', tag, auth: 'user', scope: 'write:datasets', requestContentType: 'multipart/form-data', form: uploadFields.extend({ file: z.file() }),
       summary: 'Upload a CSV or Parquet file as a new dataset (version 0); delimiter, encoding and header are detected',
       responses: { 201: { description: '{id, dataset_id, dataset_version_id, artifact_id, quality: {overall_score, issues}}' }, 413: { description: 'File exceeds MAX_DATASET_UPLOAD_BYTES' }, 422: { description: 'Unsupported file type, or unreadable content' } },
       handler: async (ctx) => {
@@ -263,7 +267,7 @@ export function datasetRoutes(deps: AppDeps): RouteDef[] {
         try {
           rows = await preview(await parquetOf(v), PREVIEW_ROWS);
         } catch (err) {
-          previewError = `Preview unavailable: ${(err as Error).message}`;
+          previewError = `Preview unavailable: ${withoutPaths((err as Error).message)}`;
         }
         return { dataset: { ...dataset, columns_schema: v.columns }, preview: rows, preview_error: previewError };
       },
@@ -281,7 +285,7 @@ export function datasetRoutes(deps: AppDeps): RouteDef[] {
       method: 'get', path: '/api/datasets/:dataset_id/download', tag, auth: 'user', scope: 'read:datasets',
       summary: 'Latest version as CSV (default) or XLSX', params: datasetParams,
       query: z.object({ format: z.enum(['csv', 'xlsx']).default('csv') }),
-      responses: { 200: { description: 'File', contentType: 'text/csv' } },
+      responses: { 200: { description: 'File', contentType: ['text/csv', XLSX] } },
       handler: async (ctx, { params, query }) => {
         const d = await datasetForUser(ds.manager, me(ctx), params.dataset_id);
         await sendTable(ctx, await versionOf(ds.manager, d.id), d.name, query.format);
@@ -292,7 +296,7 @@ export function datasetRoutes(deps: AppDeps): RouteDef[] {
       method: 'get', path: '/api/datasets/:dataset_id/versions/:version/download', tag, auth: 'user', scope: 'read:datasets',
       summary: 'One version as CSV (default) or XLSX', params: versionParams,
       query: z.object({ format: z.enum(['csv', 'xlsx']).default('csv') }),
-      responses: { 200: { description: 'File', contentType: 'text/csv' }, 404: { description: 'Dataset version not found' } },
+      responses: { 200: { description: 'File', contentType: ['text/csv', XLSX] }, 404: { description: 'Dataset version not found' } },
       handler: async (ctx, { params, query }) => {
         const d = await datasetForUser(ds.manager, me(ctx), params.dataset_id);
         await sendTable(ctx, await versionOf(ds.manager, d.id, params.version), d.name, query.format);
@@ -314,7 +318,7 @@ export function datasetRoutes(deps: AppDeps): RouteDef[] {
           return { statistics, error: null };
         } catch (err) {
           ctx.state.log.warn({ err }, 'analyze failed');
-          return { statistics: null, error: `Analysis failed: ${(err as Error).message}` };
+          return { statistics: null, error: `Analysis failed: ${withoutPaths((err as Error).message)}` };
         }
       },
     }),
@@ -375,6 +379,7 @@ export function datasetRoutes(deps: AppDeps): RouteDef[] {
     }),
     route({
       method: 'post', path: '/api/datasets/:dataset_id/versions', tag, auth: 'user', scope: 'write:datasets', requestContentType: 'multipart/form-data', params: datasetParams,
+      form: z.object({ description: z.string().max(5000).meta({ pattern: NOT_BLANK }), file: z.file() }),
       summary: 'Upload a new version (multipart: description, file)',
       responses: { 201: { description: '{id, dataset_version_id, version, row_count, column_count}' } },
       handler: async (ctx) => {
@@ -403,7 +408,7 @@ export function datasetRoutes(deps: AppDeps): RouteDef[] {
     route({
       method: 'get', path: '/api/datasets/:dataset_id/compare', tag, auth: 'user', scope: 'read:datasets', params: datasetParams,
       summary: 'Compare two versions: schema changes and per-column shift with PSI',
-      query: z.object({ v1: z.coerce.number().int().min(0), v2: z.coerce.number().int().min(0) }),
+      query: z.object({ v1: intParam(0), v2: intParam(0) }),
       responses: { 200: { description: '{summary, column_diffs}' }, 404: { description: 'Dataset version not found' } },
       handler: async (ctx, { params, query }) => {
         const d = await datasetForUser(ds.manager, me(ctx), params.dataset_id);
@@ -425,7 +430,7 @@ export function datasetRoutes(deps: AppDeps): RouteDef[] {
     route({
       method: 'get', path: '/api/dataset-versions/:dataset_version_id/sample', tag, auth: 'user', scope: 'read:datasets',
       summary: 'A reproducible random sample of rows', params: z.object({ dataset_version_id: uuidParam }),
-      query: z.object({ n: z.coerce.number().int().min(1).max(10_000).default(100), seed: z.coerce.number().int().min(0).max(2 ** 31 - 1).default(42) }),
+      query: z.object({ n: intParam(1, 10_000).default(100), seed: intParam(0).default(42) }),
       responses: { 200: { description: '{dataset_version_id, rows, count}' } },
       handler: async (ctx, { params, query }) => {
         const v = await versionForUser(ds.manager, me(ctx), params.dataset_version_id);

@@ -9,7 +9,7 @@ import { projectForUser } from '../services/access';
 import { deleteModels, experimentForUser, validateExperimentRequest } from '../services/experiments';
 import { JobService, presentJob } from '../services/jobs';
 import { experimentNotebook } from '../services/notebook';
-import { likePattern, listQuery, queryBool, uuidParam } from '../validation';
+import { likePattern, listQuery, nonBlank, queryBool, uuidParam } from '../validation';
 import { modelArtifactLinks } from './models';
 
 const SORT = ['created_at', 'name', 'status'] as const;
@@ -65,7 +65,7 @@ export function experimentRoutes(deps: AppDeps): RouteDef[] {
       body: z.object({
         project_id: uuidParam,
         dataset_version_id: uuidParam,
-        name: z.string().trim().min(1).max(200),
+        name: nonBlank(200),
         target_column: z.string().min(1).max(500),
         problem_type: z.string().max(50),
         config: z.record(z.string(), z.unknown()).optional(),
@@ -209,7 +209,7 @@ export function experimentRoutes(deps: AppDeps): RouteDef[] {
     route({
       method: 'get', path: '/api/experiments/:experiment_id/notebook', tag, auth: 'user', scope: 'read:experiments',
       summary: 'A Jupyter notebook that scores the best model with onnxruntime in Python (and through this API)', params: expParams,
-      responses: { 200: { description: 'nbformat 4 JSON', contentType: 'application/x-ipynb+json' } },
+      responses: { 200: { description: 'nbformat 4 JSON (an .ipynb attachment)' } },
       handler: async (ctx, { params }) => {
         const exp = await experimentForUser(ds, me(ctx), params.experiment_id);
         const version = await ds.getRepository(DatasetVersion).findOneBy({ id: exp.datasetVersionId });

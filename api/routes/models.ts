@@ -10,7 +10,7 @@ import { route, RouteDef } from '../route';
 import { deleteModels, modelForUser } from '../services/experiments';
 import { ModelServing } from '../services/model-serving';
 import { receiveUpload } from '../uploads';
-import { likePattern, queryBool, uuidParam } from '../validation';
+import { intParam, likePattern, queryBool, uuidParam } from '../validation';
 
 const modelParams = z.object({ model_id: uuidParam });
 const SORT_METRICS = ['auc', 'rmse', 'mae', 'r2', 'logloss', 'accuracy', 'mse', 'mean_per_class_error'] as const;
@@ -47,7 +47,7 @@ export function modelRoutes(deps: AppDeps, serving: ModelServing): RouteDef[] {
       query: z.object({
         project_id: uuidParam.optional(), experiment_id: uuidParam.optional(), model_type: z.string().max(50).optional(),
         is_best: queryBool.optional(), is_production: queryBool.optional(), is_staging: queryBool.optional(), search: z.string().max(200).optional(),
-        limit: z.coerce.number().int().min(1).max(500).default(50), offset: z.coerce.number().int().min(0).default(0),
+        limit: intParam(1, 500).default(50), offset: intParam(0).default(0),
         sort_metric: z.enum(SORT_METRICS).optional(), sort_dir: z.enum(['asc', 'desc']).default('desc'),
       }),
       responses: { 200: { description: 'List envelope of models' } },
@@ -144,7 +144,7 @@ export function modelRoutes(deps: AppDeps, serving: ModelServing): RouteDef[] {
     }),
     route({
       method: 'post', path: '/api/models/:model_id/predict/batch', tag, auth: 'user', scope: 'predict:models', rateLimit: 'predict', params: modelParams,
-      requestContentType: 'multipart/form-data',
+      requestContentType: 'multipart/form-data', form: z.object({ file: z.file() }),
       summary: 'Predict a CSV or Parquet file (up to 100 MB): input columns plus pred_predict and one probability column per class',
       responses: { 200: { description: '{row_count, predictions}' }, 413: { description: 'File over 100 MB' }, 422: { description: 'Unsupported file type' } },
       handler: async (ctx) => {
