@@ -165,7 +165,8 @@ export class MultipartParser {
     const disposition = headers.get('content-disposition');
     const disp = disposition ? busboyUtils.parseDisposition(disposition, keepLatin1) : undefined;
     if (!disp || disp.type !== 'form-data') return;
-    const name = disp.params.name || undefined;
+    // An empty name is still a field the handlers see (and check), not a part dropped unread.
+    const name = disp.params.name;
     const rawFilename = disp.params['filename*'] || disp.params.filename || undefined;
     const filename = rawFilename === undefined ? undefined : busboyUtils.basename(rawFilename);
     let type = 'text/plain';

@@ -115,6 +115,13 @@ describe('NUL characters in requests', () => {
     });
     expect(file.status).toBe(422);
     expect(file.body).toEqual({ detail: [nulIssue(['body', 'file', 'filename'])] });
+    // A field with an empty name is read and checked like any other (schemathesis sent one).
+    const unnamed = await owner.client.request('POST', '/api/datasets/upload', undefined, {
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      rawBody: Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name=""\r\n\r\nx\u0000y\r\n${body.slice(body.indexOf('--'))}`, 'latin1'),
+    });
+    expect(unnamed.status).toBe(422);
+    expect(unnamed.body).toEqual({ detail: [nulIssue(['body', ''])] });
     expect(await stack.ds.query('SELECT count(*)::int AS n FROM datasets')).toEqual(before);
   });
 
