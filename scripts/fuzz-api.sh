@@ -6,7 +6,8 @@
 # Exits non-zero on any failure. Needs `npm run build` first (.ci/run has built).
 #
 # Environment: DATABASE_URL (required), TEMPORAL_ADDRESS (else a dev server is started), FUZZ_SECONDS (time
-# budget of the fuzzing itself, default 180: with start-up the whole step stays under 5 minutes on 2 cores),
+# budget of the fuzzing itself, default 150: with start-up and a first install the step stays under 5 minutes
+# on 2 cores),
 # FUZZ_SEED (replay a run), FUZZ_OUT (where the report, service log and config go; default a temporary folder).
 #
 # Excluded: POST /api/auth/logout and POST /api/auth/logout-all. They revoke the session the fuzzer authenticates
@@ -20,7 +21,7 @@ cd "$(dirname "$0")/.."
 ST_VERSION=4.32.5
 CACHE="${MLSVC_CACHE_DIR:-$HOME/.cache/mlsvc}"
 VENV="$CACHE/venv-schemathesis"
-FUZZ_SECONDS="${FUZZ_SECONDS:-180}"
+FUZZ_SECONDS="${FUZZ_SECONDS:-150}"
 OUT="${FUZZ_OUT:-$(mktemp -d -t mlsvc-fuzz-XXXXXX)}"
 mkdir -p "$OUT"
 : "${DATABASE_URL:?DATABASE_URL must name the PostgreSQL server the fuzz database is created on}"

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { freePort, startTemporalDevServer, DevServer } from '../../platform/temporal-dev';
 import { ApiClient, createProject, signUp } from '../support/client';
@@ -35,8 +36,9 @@ async function main(): Promise<void> {
   fs.writeFileSync(stackInfoFile, JSON.stringify(info));
 
   let stack: TestStack | undefined;
+  let seed: Awaited<ReturnType<typeof seedData>> | undefined;
   const stop = async (code: number) => {
-    if (stack) await reportCredentials(stack).catch((err) => console.error('[fuzz] could not read the credentials back', err));
+    if (stack && seed) await reportCredentials(stack, seed).catch((err) => console.error('[fuzz] could not read the credentials back', err));
     await stack?.stop().catch((err) => console.error('stopping the stack failed', err));
     await dev?.stop().catch(() => undefined);
     fs.rmSync(stackInfoFile, { force: true });
@@ -53,7 +55,7 @@ async function main(): Promise<void> {
         MAX_DATASET_UPLOAD_BYTES: String(10 * 1024 * 1024),
       },
     });
-    const seed = await seedData(stack);
+    seed = await seedData(stack);
     fs.writeFileSync(seedFile, JSON.stringify(seed, null, 2));
     console.log(`[fuzz] API ready at ${stack.baseUrl}`);
   } catch (err) {
@@ -105,11 +107,12 @@ async function seedProject(client: ApiClient, name: string) {
  * What became of the run's credentials: a run whose key or session was revoked midway tested the rest of the
  * operations only for their 401, which the report shows as an authentication warning, not as a failure.
  */
-async function reportCredentials(stack: TestStack): Promise<void> {
-  const keys: { name: string; revoked_at: Date | null }[] = await stack.ds.query('SELECT name, revoked_at FROM api_keys ORDER BY created_at');
-  const sessions: { n: number; revoked: number }[] = await stack.ds.query('SELECT count(*)::int AS n, count(revoked_at)::int AS revoked FROM auth_sessions');
-  const users: { n: number }[] = await stack.ds.query('SELECT count(*)::int AS n FROM users');
-  console.log(`[fuzz] at the end: keys ${JSON.stringify(keys)}, sessions ${JSON.stringify(sessions[0])}, users ${users[0].n}`);
+async function reportCredentials(stack: TestStack, seed: { api_key: string; session_token?: string }): Promise<void> {
+  const [key] = await stack.ds.query('SELECT revoked_at FROM api_keys WHERE prefix = $1', [seed.api_key.split('.')[0]]);
+  const [session] = await stack.ds.query('SELECT revoked_at FROM auth_sessions WHERE token_hash = $1', [createHash('sha256').update(seed.session_token ?? '').digest('hex')]);
+  const [made] = await stack.ds.query('SELECT (SELECT count(*)::int FROM users) AS users, (SELECT count(*)::int FROM projects) AS projects, (SELECT count(*)::int FROM datasets) AS datasets, (SELECT count(*)::int FROM api_keys) AS keys');
+  const state = (row: { revoked_at: Date | null } | undefined) => (!row ? 'gone' : row.revoked_at ? `revoked at ${new Date(row.revoked_at).toISOString()}` : 'valid');
+  console.log(`[fuzz] at the end: the run's API key ${state(key)}, its session ${state(session)}; rows ${JSON.stringify(made)}`);
 }
 
 async function expectStatus(pending: ReturnType<ApiClient['get']>, status: number) {
