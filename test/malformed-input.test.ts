@@ -6,7 +6,7 @@ import Koa from 'koa';
 import { errorHandler } from '../api/middleware/error-handler';
 import type { AppState } from '../api/context';
 import { Artifact } from '../entities';
-import { ApiClient, createProject, signUp } from './support/client';
+import { ApiClient, createProject, eventually, signUp } from './support/client';
 import { startStack, TestStack } from './support/stack';
 
 let stack: TestStack;
@@ -252,6 +252,32 @@ describe('engine messages', () => {
     const r = await owner.client.upload('/api/datasets/upload', { project_id: projectId, name: 'words' }, { name: 'w.csv', data: 'a,b\nx,y\nz,w\nu,v\n' });
     expect(r.status).toBe(201);
     expect(typeof r.body.quality.overall_score).toBe('number');
+  });
+});
+
+describe('batch prediction of a file without rows', () => {
+  let trained: TestStack;
+  afterAll(async () => trained?.stop());
+
+  it('answers no predictions instead of a 500 from reading a table without column chunks', async () => {
+    trained = await startStack({ workers: ['io', 'cpu'] });
+    const u = await signUp(trained.baseUrl, trained.mail);
+    const pid = await createProject(u.client, 'Batch');
+    const rows = Array.from({ length: 40 }, (_, i) => `${['Adelie', 'Gentoo', 'Chinstrap'][i % 3]},${3000 + ((i * 137) % 2500)}`);
+    const up = await u.client.upload('/api/datasets/upload', { project_id: pid, name: 'penguins' }, { name: 'p.csv', data: `species,mass\n${rows.join('\n')}\n` });
+    const exp = await u.client.post('/api/experiments', {
+      project_id: pid, dataset_version_id: up.body.dataset_version_id, name: 'e', target_column: 'species', problem_type: 'classification',
+      config: { max_models: 1, nfolds: 0, exclude_algos: ['GBM', 'XGBoost', 'DRF', 'DeepLearning', 'StackedEnsemble'] },
+    });
+    expect(exp.status).toBe(201);
+    const modelId = await eventually(async () => {
+      const e = (await u.client.get(`/api/experiments/${exp.body.id}`)).body;
+      if (e.experiment.status === 'failed') throw new Error(`training failed: ${e.experiment.error}`);
+      return e.best_model_id as string | null;
+    });
+    const empty = await u.client.upload(`/api/models/${modelId}/predict/batch`, {}, { name: 'empty.csv', data: 'species,mass\n' });
+    expect(empty.status).toBe(200);
+    expect(empty.body).toEqual({ row_count: 0, predictions: [] });
   });
 });
 
