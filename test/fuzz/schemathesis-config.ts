@@ -12,6 +12,8 @@ interface SeededProject {
   dataset_id: string;
   dataset_version_ids: string[];
   artifact_id: string;
+  experiment_id: string;
+  model_id: string;
 }
 
 interface Seed {
@@ -80,6 +82,10 @@ export function schemathesisConfig(seed: Seed, cacheDir: string): string {
     version_numbers: [0, 1],
     disposable_project_ids: [seed.disposable.project_id],
     disposable_dataset_ids: [seed.disposable.dataset_id],
+    experiment_ids: [seed.kept.experiment_id],
+    model_ids: [seed.kept.model_id],
+    disposable_experiment_ids: [seed.disposable.experiment_id],
+    disposable_model_ids: [seed.disposable.model_id],
     spare_key_ids: [seed.spare_key_id],
     spare_session_ids: [seed.spare_session_id],
   };
@@ -91,13 +97,18 @@ export function schemathesisConfig(seed: Seed, cacheDir: string): string {
     'path.dataset_version_id': 'dataset_version_ids', 'body.dataset_version_id': 'dataset_version_ids',
     'path.artifact_id': 'artifact_ids',
     'path.version': 'version_numbers', 'query.v1': 'version_numbers', 'query.v2': 'version_numbers',
+    'path.experiment_id': 'experiment_ids', 'query.experiment_id': 'experiment_ids',
+    'path.model_id': 'model_ids', 'body.model_id': 'model_ids',
   };
   lines.push('[parameters]');
   for (const [k, v] of Object.entries(bindings(readIds))) lines.push(`${JSON.stringify(k)} = ${toml(v)}`);
   lines.push('');
 
   // Deletes reach the disposable project and dataset instead, so the kept ones stay for the operations that read.
-  const deleteIds = { 'path.project_id': 'disposable_project_ids', 'path.dataset_id': 'disposable_dataset_ids', 'path.version': 'version_numbers' };
+  const deleteIds = {
+    'path.project_id': 'disposable_project_ids', 'path.dataset_id': 'disposable_dataset_ids', 'path.version': 'version_numbers',
+    'path.experiment_id': 'disposable_experiment_ids', 'path.model_id': 'disposable_model_ids',
+  };
   lines.push('[[operations]]', 'include-method = "DELETE"', `parameters = ${toml(bindings(deleteIds))}`, '');
   // Revokes name the spare key and session, or generated ids; ids seen in other answers (the key list holds the run's
   // own key, the session list its session) are not reused there, and they are left out of the sequences of the

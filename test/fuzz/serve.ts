@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { freePort, startTemporalDevServer, DevServer } from '../../platform/temporal-dev';
 import { ApiClient, createProject, signUp } from '../support/client';
-import { startStack, TestStack } from '../support/stack';
+import { spawnWorkerProcess, startStack, TestStack } from '../support/stack';
 import { newStackFile, StackInfo } from '../support/stack-file';
 
 /**
@@ -12,7 +12,8 @@ import { newStackFile, StackInfo } from '../support/stack-file';
  * workers: jobs the fuzzer starts stay queued, and training never competes with the run for the CPU.
  *
  * Seeds what the operations can find: a verified user with a session, two projects each holding a dataset with two
- * versions, an API key with scope `*`, and a spare key and session for the revoke operations. Writes
+ * versions and an experiment with one model, an API key with scope `*`, and a spare key and session for the revoke
+ * operations. Writes
  * `{base_url, api_key, session_token, csrf_token, ...ids}` to the file named by the first argument once it is
  * ready, and stops everything on SIGTERM or SIGINT.
  */
@@ -69,6 +70,7 @@ async function seedData(stack: TestStack) {
   const kept = await seedProject(client, 'Fuzz');
   // Delete operations get ids of their own, so the run does not delete what every other operation reads.
   const disposable = await seedProject(client, 'Fuzz disposable');
+  await trainModels(stack, client, [kept, disposable]);
   const key = await expectStatus(client.post('/api/auth/api-keys', { name: 'fuzz', scopes: ['*'] }), 201);
   // Revoke operations get a second key and a second session, so the run never revokes its own credentials.
   const spareKey = await expectStatus(client.post('/api/auth/api-keys', { name: 'fuzz spare', scopes: ['read'] }), 201);
@@ -89,8 +91,50 @@ async function seedData(stack: TestStack) {
   };
 }
 
+/**
+ * One small experiment (a single GLM) in each project, trained by a worker process that stops once they are done:
+ * the run itself has no worker, so what the fuzzer starts stays queued and never takes the CPU from the run.
+ */
+async function trainModels(stack: TestStack, client: ApiClient, projects: SeededProject[]): Promise<void> {
+  const worker = spawnWorkerProcess(stack, ['io', 'cpu']);
+  const exited = new Promise((resolve) => worker.once('exit', resolve));
+  try {
+    for (const p of projects) {
+      const exp = await expectStatus(client.post('/api/experiments', {
+        project_id: p.project_id, dataset_version_id: p.dataset_version_ids[0], name: 'species', target_column: 'species', problem_type: 'classification',
+        config: { max_models: 1, nfolds: 0, exclude_algos: ['GBM', 'XGBoost', 'DRF', 'DeepLearning', 'StackedEnsemble'] },
+      }), 201);
+      p.experiment_id = exp.id as string;
+    }
+    const deadline = Date.now() + 120_000;
+    for (const p of projects) {
+      for (;;) {
+        const st = await expectStatus(client.get(`/api/experiments/${p.experiment_id}`), 200);
+        if (st.experiment.status === 'succeeded' && st.best_model_id) {
+          p.model_id = st.best_model_id as string;
+          break;
+        }
+        if (['failed', 'canceled'].includes(st.experiment.status) || Date.now() > deadline) throw new Error(`seeding: experiment ${st.experiment.status}: ${st.experiment.error}`);
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    }
+  } finally {
+    worker.kill('SIGTERM');
+    await exited;
+  }
+}
+
+interface SeededProject {
+  project_id: string;
+  dataset_id: string;
+  dataset_version_ids: string[];
+  artifact_id: string;
+  experiment_id?: string;
+  model_id?: string;
+}
+
 /** A project holding a dataset with versions 0 and 1. */
-async function seedProject(client: ApiClient, name: string) {
+async function seedProject(client: ApiClient, name: string): Promise<SeededProject> {
   const projectId = await createProject(client, name);
   const first = await expectStatus(client.upload('/api/datasets/upload', { project_id: projectId, name: 'penguins', description: 'seed' }, { name: 'penguins.csv', data: CSV }), 201);
   const datasetId = first.dataset_id as string;
