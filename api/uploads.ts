@@ -155,6 +155,8 @@ export class MultipartParser {
       next = end + HEADER_END.length;
     }
     if (end - pos > MAX_PART_HEADER_BYTES) throw new MalformedMultipart('Malformed part header');
+    // No header may hold a NUL byte (RFC 5322); busboy's grammar would end the name there and drop the part unread.
+    if (buf.subarray(pos, end).includes(0)) throw new MalformedMultipart('Malformed part header');
     this.startPart(parseHeaderBlock(buf.toString('latin1', pos, end)));
     this.state = 'body';
     return next;

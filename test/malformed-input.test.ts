@@ -122,6 +122,13 @@ describe('NUL characters in requests', () => {
     });
     expect(unnamed.status).toBe(422);
     expect(unnamed.body).toEqual({ detail: [nulIssue(['body', ''])] });
+    // A raw NUL byte inside a part's headers (a field name, a file name) makes the body malformed.
+    const rawNul = await owner.client.request('POST', '/api/datasets/upload', undefined, {
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      rawBody: Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="a\u0000b"\r\n\r\n\r\n${body.slice(body.indexOf('--'))}`, 'latin1'),
+    });
+    expect(rawNul.status).toBe(400);
+    expect(rawNul.body).toEqual({ detail: 'Upload was incomplete or malformed' });
     expect(await stack.ds.query('SELECT count(*)::int AS n FROM datasets')).toEqual(before);
   });
 
@@ -278,6 +285,23 @@ describe('batch prediction of a file without rows', () => {
     const empty = await u.client.upload(`/api/models/${modelId}/predict/batch`, {}, { name: 'empty.csv', data: 'species,mass\n' });
     expect(empty.status).toBe(200);
     expect(empty.body).toEqual({ row_count: 0, predictions: [] });
+  });
+});
+
+describe('the OpenAPI document', () => {
+  it('lists the errors each operation can give, with their {detail} schemas, and the rules validation enforces', async () => {
+    const doc = (await new ApiClient(stack.baseUrl).get('/api/openapi.json')).body;
+    const del = doc.paths['/api/datasets/{dataset_id}/versions/{version}'].delete;
+    expect(Object.keys(del.responses).sort()).toEqual(['200', '401', '403', '404', '409', '422', '429']);
+    expect(del.responses['404'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
+    expect(del.responses['422'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ValidationError' });
+    expect(del.parameters.find((p: { name: string }) => p.name === 'version').schema).toMatchObject({ type: 'integer', minimum: 0, maximum: 2147483647 });
+    const register = doc.paths['/api/auth/register'].post;
+    expect(Object.keys(register.responses).sort()).toEqual(['201', '400', '409', '413', '422', '429']);
+    const body = register.requestBody.content['application/json'].schema;
+    expect(body.properties.name).toMatchObject({ allOf: [{ pattern: '^[^\\u0000]*$' }] });
+    expect(body.propertyNames).toEqual({ pattern: '^[^\\u0000]*$', not: { const: '__proto__' } });
+    expect(doc.paths['/api/datasets/upload'].post.requestBody.content['multipart/form-data'].schema.properties.file).toMatchObject({ type: 'string', format: 'binary' });
   });
 });
 
