@@ -64,10 +64,11 @@ export function schemathesisConfig(seed: Seed, cacheDir: string): string {
   const lines: string[] = ['# Written by test/fuzz/schemathesis-config.ts for one run of scripts/fuzz-api.sh.', ''];
   // Failures kept for `st replay` go beside the report, not into the working tree.
   lines.push('[cache]', `directory = ${toml(cacheDir)}`, '');
-  // Sequences send valid data: a link that fills a field (a project id from the answer before) can overwrite the very
-  // field a negative case broke, and the request, valid again, is then reported as "schema-violating request
-  // accepted". Invalid data is sent by the coverage and fuzzing phases, operation by operation.
-  lines.push('[phases.stateful.generation]', 'mode = "positive"', '');
+  // In sequences a link fills a field from the answer before (a project id), and can overwrite the very field a
+  // negative case broke: the request, valid again, is then reported as "schema-violating request accepted" (its
+  // report says "Invalid component: positive test case"). Invalid data is checked in the coverage and fuzzing phases,
+  // operation by operation; sequences check everything else. (A positive-only mode for the phase is not honoured.)
+  lines.push('[phases.stateful.checks.negative_data_rejection]', 'enabled = false', '');
   // Every operation declares its security; schemathesis sends these and, for the auth checks, leaves them out.
   lines.push('[auth.openapi.bearerApiKey]', `bearer = ${toml(seed.api_key)}`, '');
   lines.push('[auth.openapi.sessionCookie]', `api_key = ${toml(seed.session_token)}`, '');
