@@ -4,6 +4,7 @@ import { keyScopes, type AppContext, type AppDeps, type AppState, type RouteDeps
 import { authenticate, checkCsrf, KeyCache } from './middleware/authenticate';
 import { bodyParser } from './middleware/body';
 import { errorHandler } from './middleware/error-handler';
+import { methodNotAllowed } from './middleware/method-not-allowed';
 import { RateLimiter } from './middleware/rate-limit';
 import { requestContext, securityHeaders } from './middleware/request-context';
 import { buildOpenApi } from './openapi';
@@ -73,9 +74,9 @@ export function createApp(deps: AppDeps): Koa<AppState> {
 
   app.on('error', (err) => deps.log.debug({ err }, 'koa error event'));
   app.use(requestContext(deps.log));
-  app.use(errorHandler());
+  app.use(errorHandler([deps.config.dataDir, deps.config.artifactDir]));
   app.use(securityHeaders());
+  app.use(methodNotAllowed(router));
   app.use(router.routes());
-  app.use(router.allowedMethods({ throw: false }));
   return app;
 }

@@ -1,7 +1,7 @@
 import type { Router, RouterMiddleware } from '@koa/router';
 import { z } from 'zod';
 import type { AppContext, RouteDeps } from './context';
-import { parseOrThrow } from './validation';
+import { parseOrThrow, rejectNul } from './validation';
 import type { RequiredScope } from '../services/scopes';
 import type { RateBucket } from './middleware/rate-limit';
 
@@ -17,6 +17,14 @@ export interface RouteInput<P, Q, B> {
   params: P;
   query: Q;
   body: B;
+}
+
+export interface RouteResponse {
+  description: string;
+  /** Content type(s) of the answer when not JSON (downloads, HTML pages). */
+  contentType?: string | string[];
+  /** The JSON body's shape when not simply an object (a bare array, say). */
+  schema?: z.ZodType;
 }
 
 export interface RouteDef<P = unknown, Q = unknown, B = unknown> {
@@ -43,7 +51,13 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown> {
    * browser form. Any other route refuses a non-JSON body with 415.
    */
   requestContentType?: 'multipart/form-data' | 'application/x-www-form-urlencoded';
-  responses: Record<number, { description: string; contentType?: string }>;
+  /**
+   * The fields of a multipart upload, for the OpenAPI document only: the upload handler reads and checks them
+   * itself while it streams the file (`file` is a `z.file()`).
+   */
+  form?: z.ZodType;
+  /** Success and route-specific answers; the errors every route can give are added by the document. */
+  responses: Record<number, RouteResponse>;
   handler: (ctx: AppContext, input: RouteInput<P, Q, B>) => Promise<unknown>;
 }
 
@@ -56,7 +70,8 @@ export type RouteModule = (deps: RouteDeps) => RouteDef[];
 
 /**
  * Mounts route definitions: authentication, CSRF, rate limit and scope middleware in
- * that order, then validation, then the handler. A handler's return value becomes the JSON
+ * that order, then validation (path and query schemas, no NUL in what they read nor anywhere
+ * in the body, then the body schema), then the handler. A handler's return value becomes the JSON
  * body unless it wrote the response itself.
  */
 export function mount(router: Router, defs: RouteDef[], guards: (def: RouteDef) => RouterMiddleware[]): void {
@@ -65,11 +80,13 @@ export function mount(router: Router, defs: RouteDef[], guards: (def: RouteDef) 
     if (def.auth === 'user' && !def.scope && !def.scopeRule) throw new Error(`${def.method.toUpperCase()} ${def.path}: a route open to API keys declares its scope or scopeRule`);
     router[def.method](def.path, ...guards(def), async (ctx) => {
       const c = ctx as unknown as AppContext;
-      const input = {
-        params: def.params ? parseOrThrow(def.params, ctx.params, 'path') : ctx.params,
-        query: def.query ? parseOrThrow(def.query, ctx.query, 'query') : ctx.query,
-        body: def.body ? parseOrThrow(def.body, (ctx.request as { body?: unknown }).body ?? {}, 'body') : undefined,
-      };
+      const rawBody = (ctx.request as { body?: unknown }).body;
+      const params = def.params ? parseOrThrow(def.params, ctx.params, 'path') : ctx.params;
+      const query = def.query ? parseOrThrow(def.query, ctx.query, 'query') : ctx.query;
+      // No NUL reaches a handler, a query or a stored document: in path and query what the route reads (unknown query
+      // parameters are ignored anyway), in the body everything, so no key of a stored JSON document can hold one.
+      rejectNul({ path: params, query: def.query ? query : undefined, body: rawBody });
+      const input = { params, query, body: def.body ? parseOrThrow(def.body, rawBody ?? {}, 'body') : undefined };
       const out = await def.handler(c, input);
       if (out !== undefined) {
         if (ctx.status === 404 && ctx.body === undefined) ctx.status = 200;

@@ -1,4 +1,6 @@
 import http from 'node:http';
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { createServices } from '../services';
 import type { AppDeps } from './context';
 import { createApp } from './app';
@@ -13,7 +15,9 @@ export interface RunningApi {
 export async function startApi(deps: AppDeps, port: number, host: string): Promise<RunningApi> {
   const services = deps.services ?? createServices(deps);
   const app = createApp({ ...deps, services });
-  const server = http.createServer(app.callback());
+  const handle = app.callback();
+  const server = http.createServer(handle);
+  answerConnectLikeAnyMethod(server, handle);
   server.requestTimeout = 0; // uploads and exports stream for as long as they need
   await new Promise<void>((resolve) => server.listen(port, host, resolve));
   const actual = (server.address() as { port: number }).port;
@@ -33,4 +37,23 @@ export async function startApi(deps: AppDeps, port: number, host: string): Promi
       await new Promise<void>((r) => server.close(() => r()));
     },
   };
+}
+
+/**
+ * Node hands a CONNECT request to `connect` listeners instead of the request handler, and without one it closes
+ * the socket unanswered. The API has no tunnel to offer: CONNECT goes through the app like any other method
+ * (405 with `Allow` on a known path, 404 elsewhere), and the connection closes after the answer.
+ */
+function answerConnectLikeAnyMethod(server: http.Server, handle: http.RequestListener): void {
+  server.on('connect', (req: http.IncomingMessage, socket: Duplex) => {
+    const res = new http.ServerResponse(req);
+    res.shouldKeepAlive = false;
+    res.assignSocket(socket as Socket);
+    res.on('finish', () => {
+      res.detachSocket(socket as Socket);
+      socket.end();
+    });
+    socket.on('error', () => socket.destroy());
+    handle(req, res);
+  });
 }

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { AppContext } from './context';
 import { badRequest, HttpError } from './errors';
+import { nulIssues } from './validation';
 
 export interface ReceivedUpload {
   fields: Record<string, string>;
@@ -155,6 +156,8 @@ export class MultipartParser {
       next = end + HEADER_END.length;
     }
     if (end - pos > MAX_PART_HEADER_BYTES) throw new MalformedMultipart('Malformed part header');
+    // No header may hold a NUL byte (RFC 5322); busboy's grammar would end the name there and drop the part unread.
+    if (buf.subarray(pos, end).includes(0)) throw new MalformedMultipart('Malformed part header');
     this.startPart(parseHeaderBlock(buf.toString('latin1', pos, end)));
     this.state = 'body';
     return next;
@@ -165,7 +168,8 @@ export class MultipartParser {
     const disposition = headers.get('content-disposition');
     const disp = disposition ? busboyUtils.parseDisposition(disposition, keepLatin1) : undefined;
     if (!disp || disp.type !== 'form-data') return;
-    const name = disp.params.name || undefined;
+    // An empty name is still a field the handlers see (and check), not a part dropped unread.
+    const name = disp.params.name;
     const rawFilename = disp.params['filename*'] || disp.params.filename || undefined;
     const filename = rawFilename === undefined ? undefined : busboyUtils.basename(rawFilename);
     let type = 'text/plain';
@@ -318,9 +322,13 @@ export async function receiveUpload(ctx: AppContext, opts: UploadOptions): Promi
       let checked = false;
       const parser = new MultipartParser(boundary, {
         field: (name, value) => {
+          // Text fields reach names, descriptions and stored JSON: a NUL is refused here, as in JSON bodies.
+          const nul = nulIssues({ [name]: value }, 'body');
+          if (nul.length) throw new HttpError(422, nul);
           fields[name] = value;
         },
         fileStart: (name, fname) => {
+          if (name === 'file' && fname?.includes('\u0000')) throw new HttpError(422, nulIssues(fname, ['body', 'file', 'filename']));
           filename = fname ?? 'upload';
           if (name === 'file' && opts.beforeFile && !check) {
             check = opts.beforeFile({ ...fields });

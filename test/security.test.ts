@@ -132,7 +132,11 @@ describe('API-key scopes', () => {
     expect(open).toEqual([]);
     expect(doc.paths['/api/projects/{project_id}/export'].get['x-required-scope']).toEqual(['read:projects', 'read:datasets', 'read:models']);
     expect(doc.paths['/api/projects/{project_id}/export/jobs'].post['x-required-scope']).toBe('write:projects');
-    expect(doc.paths['/api/auth/profile'].put.security).toEqual([{ sessionCookie: [] }]);
+    // Session only: the cookie (with its CSRF pair), never a Bearer key.
+    const security: Record<string, unknown>[] = doc.paths['/api/auth/profile'].put.security;
+    expect(security.length).toBeGreaterThan(0);
+    for (const s of security) expect(Object.keys(s)).toContain('sessionCookie');
+    expect(JSON.stringify(security)).not.toMatch(/bearer/i);
   });
 });
 
@@ -310,7 +314,8 @@ describe('secrets in logs', () => {
     try {
       const c = new ApiClient(logged.baseUrl);
       const failed = await c.post('/api/auth/register', { email: uniqueEmail('boom'), name: 'boom', password: 'a secret password' });
-      expect([failed.status, failed.body]).toEqual([500, { detail: 'Internal server error' }]);
+      // A check violation is the request's data (422 with a fixed text): the database's words never reach the client.
+      expect([failed.status, failed.body]).toEqual([422, { detail: 'A value is outside what is allowed' }]);
 
       // A logged-in user whose key creation fails the same way.
       const email = uniqueEmail('keys');
@@ -318,10 +323,10 @@ describe('secrets in logs', () => {
       const link = new URL(outboxMail(email)!.text.match(/https?:\/\/\S+/)![0]);
       expect((await c.get(link.pathname + link.search)).status).toBe(200);
       expect((await c.post('/api/auth/login', { email, password: 'longenough' })).status).toBe(200);
-      expect((await c.post('/api/auth/api-keys', { name: 'boom', scopes: ['read'] })).status).toBe(500);
+      expect((await c.post('/api/auth/api-keys', { name: 'boom', scopes: ['read'] })).status).toBe(422);
 
       const text = lines.join('\n');
-      const failures = lines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'request failed');
+      const failures = lines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'request refused by the database or the body parser');
       expect(failures).toHaveLength(2);
       for (const f of failures) {
         expect(f.err).toMatchObject({ type: 'QueryFailedError', code: '23514', constraint: expect.stringMatching(/^test_no_boom/) });

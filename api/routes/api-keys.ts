@@ -3,7 +3,7 @@ import { KNOWN_SCOPES } from '../../services/scopes';
 import { callerId, type RouteDeps } from '../context';
 import { presentApiKey } from '../presenters/account';
 import { route, RouteDef } from '../route';
-import { uuidParam } from '../validation';
+import { nonBlank, uuidParam } from '../validation';
 
 /** API key management: session login only; the secret is shown once. */
 export function apiKeyRoutes({ services, keyCache }: RouteDeps): RouteDef[] {
@@ -13,7 +13,7 @@ export function apiKeyRoutes({ services, keyCache }: RouteDeps): RouteDef[] {
     route({
       method: 'post', path: '/api/auth/api-keys', tag, auth: 'session',
       summary: `Create a key; scopes from: ${KNOWN_SCOPES.join(', ')}`,
-      body: z.object({ name: z.string().trim().min(1).max(200), scopes: z.array(z.string().max(100)).max(100) }),
+      body: z.object({ name: nonBlank(200), scopes: z.array(z.string().max(100).meta({ enum: KNOWN_SCOPES })).max(100).meta({ minItems: 1 }) }),
       responses: { 201: { description: '{id, key_id, prefix, api_key, scopes}; api_key is shown only here' } },
       handler: async (ctx, { body }) => {
         const { key, token } = await apiKeys.create(callerId(ctx), body.name, body.scopes);
@@ -24,7 +24,7 @@ export function apiKeyRoutes({ services, keyCache }: RouteDeps): RouteDef[] {
     route({
       method: 'get', path: '/api/auth/api-keys', tag, auth: 'session',
       summary: 'The caller\'s live keys (bare array; prefixes only, no secrets)',
-      responses: { 200: { description: 'array of {id, name, prefix, scopes, last_used_at, created_at}' } },
+      responses: { 200: { description: 'array of {id, name, prefix, scopes, last_used_at, created_at}', schema: z.array(z.object({ id: z.uuid(), name: z.string(), prefix: z.string(), scopes: z.array(z.string()) }).loose()) } },
       handler: async (ctx) => (await apiKeys.live(callerId(ctx))).map(presentApiKey),
     }),
     route({

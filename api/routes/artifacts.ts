@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { callerId, keyScopes, type RouteDeps } from '../context';
 import { route, RouteDef } from '../route';
-import { uuidParam } from '../validation';
+import { intParam, uuidParam } from '../validation';
 
 const PREVIEW_ROWS = 20;
 const artifactParams = z.object({ artifact_id: uuidParam });
@@ -14,7 +14,7 @@ export function artifactRoutes({ services }: RouteDeps): RouteDef[] {
     route({
       method: 'get', path: '/api/artifacts/:artifact_id/download', tag: 'artifacts', auth: 'user', scopeRule,
       summary: 'Download an artifact file', params: artifactParams,
-      responses: { 200: { description: 'The file', contentType: 'application/octet-stream' }, 403: { description: 'Insufficient scope for this artifact\'s owner' }, 404: { description: 'Artifact not found' } },
+      responses: { 200: { description: 'The file, with the content type it was stored with', contentType: ['application/octet-stream', '*/*'] }, 403: { description: 'Insufficient scope for this artifact\'s owner' }, 404: { description: 'Artifact not found' } },
       handler: async (ctx, { params }) => {
         const { artifact, body } = await artifacts.download(callerId(ctx), params.artifact_id, keyScopes(ctx));
         ctx.type = artifact.contentType;
@@ -27,7 +27,7 @@ export function artifactRoutes({ services }: RouteDeps): RouteDef[] {
     route({
       method: 'get', path: '/api/artifacts/:artifact_id/preview', tag: 'artifacts', auth: 'user', scopeRule,
       summary: 'Preview: first rows of tabular artifacts, first 64 KiB of text artifacts', params: artifactParams,
-      query: z.object({ rows: z.coerce.number().int().min(1).max(500).default(PREVIEW_ROWS) }),
+      query: z.object({ rows: intParam(1, 500).default(PREVIEW_ROWS) }),
       responses: { 200: { description: '{artifact_id, kind, rows} or {artifact_id, kind, text, truncated}' }, 422: { description: 'No preview for this type' } },
       handler: async (ctx, { params, query }) => {
         const { artifact: a, preview } = await artifacts.preview(callerId(ctx), params.artifact_id, keyScopes(ctx), query.rows);

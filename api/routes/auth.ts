@@ -6,10 +6,12 @@ import { presentSession } from '../presenters/account';
 import { presentUser } from '../presenters/user';
 import { route, RouteDef } from '../route';
 import { htmlPage } from './pages';
-import { pageQuery, uuidParam } from '../validation';
+import { emailAddress, nonBlank, pageQuery, uuidParam } from '../validation';
 
-const email = z.email().max(320);
+const email = emailAddress;
 const password = z.string().max(4096);
+/** A password being set: the service refuses fewer than 8 or more than 1024 characters with the spec's texts. */
+const newPassword = password.meta({ minLength: 8, maxLength: 1024 });
 const ok = { 200: { description: 'Done: `{ok: true}`' } };
 
 function clientIp(ctx: AppContext): string {
@@ -24,7 +26,7 @@ export function authRoutes({ services, config, keyCache }: RouteDeps): RouteDef[
     route({
       method: 'post', path: '/api/auth/register', tag, auth: 'public', rateLimit: 'auth',
       summary: 'Create an account; a verification link is mailed',
-      body: z.object({ email, name: z.string().trim().min(1).max(200), password }),
+      body: z.object({ email, name: nonBlank(200), password: newPassword }),
       responses: { 201: { description: '{user, verification_required}' }, 409: { description: 'User already exists' } },
       handler: async (ctx, { body }) => {
         const user = await accounts.register(body);
@@ -109,7 +111,7 @@ export function authRoutes({ services, config, keyCache }: RouteDeps): RouteDef[
     route({
       method: 'post', path: '/api/auth/reset-password', tag, auth: 'public', rateLimit: 'auth',
       summary: 'Set a new password with a mailed single-use token; spends every reset link, ends every session and revokes every API key',
-      body: z.object({ token: z.string().min(10).max(200), password }),
+      body: z.object({ token: z.string().min(10).max(200), password: newPassword }),
       responses: { ...ok, 400: { description: 'Invalid or expired reset token' } },
       handler: async (_ctx, { body }) => {
         keyCache.forgetUser(await accounts.resetPassword(body.token, body.password));
@@ -119,7 +121,7 @@ export function authRoutes({ services, config, keyCache }: RouteDeps): RouteDef[
     route({
       method: 'put', path: '/api/auth/change-password', tag, auth: 'session',
       summary: 'Change the password; outstanding reset links are spent, other sessions are revoked, API keys are kept (a notice names them)',
-      body: z.object({ current_password: password, new_password: password }),
+      body: z.object({ current_password: password, new_password: newPassword }),
       responses: { ...ok, 400: { description: 'Current password is incorrect' } },
       handler: async (ctx, { body }) => {
         const p = ctx.state.principal!;
@@ -131,7 +133,7 @@ export function authRoutes({ services, config, keyCache }: RouteDeps): RouteDef[
       // Session only, like the other account writes: no scope names the account itself.
       method: 'put', path: '/api/auth/profile', tag, auth: 'session',
       summary: 'Update the display name (session login; API keys are refused)',
-      body: z.object({ name: z.string().trim().min(1).max(200) }),
+      body: z.object({ name: nonBlank(200) }),
       responses: { 200: { description: '{user}' } },
       handler: async (ctx, { body }) => {
         return { user: presentUser(await accounts.rename(ctx.state.principal!.user, body.name), true) };

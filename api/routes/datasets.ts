@@ -4,13 +4,16 @@ import { callerId, type AppContext, type RouteDeps } from '../context';
 import { presentDataset, presentQuality, presentUploadQuality, presentVersion } from '../presenters/dataset';
 import { route, RouteDef } from '../route';
 import { DATASET_SORT_FIELDS } from '../../services/datasets';
+import { withoutPaths } from '../redact-paths';
 import { receiveUpload } from '../uploads';
-import { listQuery, pageQuery, parseOrThrow, uuidParam } from '../validation';
+import { intParam, listQuery, nonBlank, NOT_BLANK, pageQuery, parseOrThrow, uuidParam } from '../validation';
 
 const datasetParams = z.object({ dataset_id: uuidParam });
-const versionParams = z.object({ dataset_id: uuidParam, version: z.coerce.number().int().min(0) });
-const newDatasetFields = z.object({ project_id: uuidParam, name: z.string().trim().min(1).max(200), description: z.string().max(5000).default('') });
+const versionParams = z.object({ dataset_id: uuidParam, version: intParam(0) });
+/** The text fields of a new dataset's upload, beside its `file`. */
+const uploadFields = z.object({ project_id: uuidParam, name: nonBlank(200), description: z.string().max(5000).default('') });
 const tableFormat = z.object({ format: z.enum(['csv', 'xlsx']).default('csv') });
+const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 /** Datasets: upload, versions, statistics, quality, comparison, downloads. */
 export function datasetRoutes({ services, config }: RouteDeps): RouteDef[] {
@@ -31,17 +34,17 @@ export function datasetRoutes({ services, config }: RouteDeps): RouteDef[] {
 
   return [
     route({
-      method: 'post', path: '/api/datasets/upload', tag, auth: 'user', scope: 'write:datasets', requestContentType: 'multipart/form-data',
+      method: 'post', path: '/api/datasets/upload', tag, auth: 'user', scope: 'write:datasets', requestContentType: 'multipart/form-data', form: uploadFields.extend({ file: z.file() }),
       summary: 'Upload a CSV or Parquet file as a new dataset (version 0); delimiter, encoding and header are detected',
       responses: { 201: { description: '{id, dataset_id, dataset_version_id, artifact_id, quality: {overall_score, issues}}' }, 413: { description: 'File exceeds MAX_DATASET_UPLOAD_BYTES' }, 422: { description: 'Unsupported file type, or unreadable content' } },
       handler: async (ctx) => {
         // The fields sent before the file decide whether the file is wanted at all.
         const received = await receive(ctx, async (early) => {
-          const fields = newDatasetFields.safeParse(early);
+          const fields = uploadFields.safeParse(early);
           if (fields.success) await services.access.project(callerId(ctx), fields.data.project_id, 'editor');
         });
         try {
-          const fields = parseOrThrow(newDatasetFields, received.fields, 'body');
+          const fields = parseOrThrow(uploadFields, received.fields, 'body');
           const { dataset, version, artifact } = await datasets.createFromFile(callerId(ctx), { projectId: fields.project_id, name: fields.name, description: fields.description, file: received.file });
           ctx.status = 201;
           return {
@@ -102,7 +105,7 @@ export function datasetRoutes({ services, config }: RouteDeps): RouteDef[] {
       responses: { 200: { description: '{dataset, preview, preview_error}' }, 404: { description: 'Dataset not found' } },
       handler: async (ctx, { params }) => {
         const d = await datasets.withPreview(callerId(ctx), params.dataset_id);
-        return { dataset: { ...presentDataset(d.dataset), columns_schema: d.version.columns }, preview: d.rows, preview_error: d.error };
+        return { dataset: { ...presentDataset(d.dataset), columns_schema: d.version.columns }, preview: d.rows, preview_error: d.error && withoutPaths(d.error) };
       },
     }),
     route({
@@ -114,7 +117,7 @@ export function datasetRoutes({ services, config }: RouteDeps): RouteDef[] {
     route({
       method: 'get', path: '/api/datasets/:dataset_id/download', tag, auth: 'user', scope: 'read:datasets',
       summary: 'Latest version as CSV (default) or XLSX', params: datasetParams, query: tableFormat,
-      responses: { 200: { description: 'File', contentType: 'text/csv' } },
+      responses: { 200: { description: 'File', contentType: ['text/csv', XLSX] } },
       handler: async (ctx, { params, query }) => {
         const { dataset, version } = await datasets.latestForUser(callerId(ctx), params.dataset_id);
         await sendTable(ctx, version, dataset.name, query.format);
@@ -124,7 +127,7 @@ export function datasetRoutes({ services, config }: RouteDeps): RouteDef[] {
     route({
       method: 'get', path: '/api/datasets/:dataset_id/versions/:version/download', tag, auth: 'user', scope: 'read:datasets',
       summary: 'One version as CSV (default) or XLSX', params: versionParams, query: tableFormat,
-      responses: { 200: { description: 'File', contentType: 'text/csv' }, 404: { description: 'Dataset version not found' } },
+      responses: { 200: { description: 'File', contentType: ['text/csv', XLSX] }, 404: { description: 'Dataset version not found' } },
       handler: async (ctx, { params, query }) => {
         const { dataset, version } = await datasets.versionForUser(callerId(ctx), params.dataset_id, params.version);
         await sendTable(ctx, version, dataset.name, query.format);
@@ -135,7 +138,10 @@ export function datasetRoutes({ services, config }: RouteDeps): RouteDef[] {
       method: 'get', path: '/api/datasets/:dataset_id/analyze', tag, auth: 'user', scope: 'read:datasets',
       summary: 'Column statistics, duplicates, memory and correlations of the latest version (computed once, kept)', params: datasetParams,
       responses: { 200: { description: '{statistics, error}' } },
-      handler: async (ctx, { params }) => datasets.analyze(callerId(ctx), params.dataset_id),
+      handler: async (ctx, { params }) => {
+        const analyzed = await datasets.analyze(callerId(ctx), params.dataset_id);
+        return { ...analyzed, error: analyzed.error && withoutPaths(analyzed.error) };
+      },
     }),
     route({
       method: 'get', path: '/api/datasets/:dataset_id/quality', tag, auth: 'user', scope: 'read:datasets',
@@ -169,6 +175,7 @@ export function datasetRoutes({ services, config }: RouteDeps): RouteDef[] {
     }),
     route({
       method: 'post', path: '/api/datasets/:dataset_id/versions', tag, auth: 'user', scope: 'write:datasets', requestContentType: 'multipart/form-data', params: datasetParams,
+      form: z.object({ description: z.string().max(5000).meta({ pattern: NOT_BLANK }), file: z.file() }),
       summary: 'Upload a new version (multipart: description, file)',
       responses: { 201: { description: '{id, dataset_version_id, version, row_count, column_count}' } },
       handler: async (ctx) => {
@@ -197,7 +204,7 @@ export function datasetRoutes({ services, config }: RouteDeps): RouteDef[] {
     route({
       method: 'get', path: '/api/datasets/:dataset_id/compare', tag, auth: 'user', scope: 'read:datasets', params: datasetParams,
       summary: 'Compare two versions: schema changes and per-column shift with PSI',
-      query: z.object({ v1: z.coerce.number().int().min(0), v2: z.coerce.number().int().min(0) }),
+      query: z.object({ v1: intParam(0), v2: intParam(0) }),
       responses: { 200: { description: '{summary, column_diffs}' }, 404: { description: 'Dataset version not found' } },
       handler: async (ctx, { params, query }) => datasets.compare(callerId(ctx), params.dataset_id, query.v1, query.v2),
     }),
@@ -210,7 +217,7 @@ export function datasetRoutes({ services, config }: RouteDeps): RouteDef[] {
     route({
       method: 'get', path: '/api/dataset-versions/:dataset_version_id/sample', tag, auth: 'user', scope: 'read:datasets',
       summary: 'A reproducible random sample of rows', params: z.object({ dataset_version_id: uuidParam }),
-      query: z.object({ n: z.coerce.number().int().min(1).max(10_000).default(100), seed: z.coerce.number().int().min(0).max(2 ** 31 - 1).default(42) }),
+      query: z.object({ n: intParam(1, 10_000).default(100), seed: intParam(0).default(42) }),
       responses: { 200: { description: '{dataset_version_id, rows, count}' } },
       handler: async (ctx, { params, query }) => {
         const { version, rows } = await datasets.sample(callerId(ctx), params.dataset_version_id, query.n, query.seed);

@@ -7,7 +7,7 @@ import { presentJob } from '../presenters/job';
 import { modelArtifactLinks, presentModelSummary } from '../presenters/model';
 import { experimentNotebook } from '../presenters/notebook';
 import { route, RouteDef } from '../route';
-import { listQuery, queryBool, uuidParam } from '../validation';
+import { listQuery, nonBlank, queryBool, uuidParam } from '../validation';
 
 const expParams = z.object({ experiment_id: uuidParam });
 
@@ -23,7 +23,7 @@ export function experimentRoutes({ services, config }: RouteDeps): RouteDef[] {
       body: z.object({
         project_id: uuidParam,
         dataset_version_id: uuidParam,
-        name: z.string().trim().min(1).max(200),
+        name: nonBlank(200),
         target_column: z.string().min(1).max(500),
         problem_type: z.string().max(50),
         config: z.record(z.string(), z.unknown()).optional(),
@@ -128,7 +128,7 @@ export function experimentRoutes({ services, config }: RouteDeps): RouteDef[] {
     route({
       method: 'get', path: '/api/experiments/:experiment_id/notebook', tag, auth: 'user', scope: 'read:experiments',
       summary: 'A Jupyter notebook that scores the best model with onnxruntime in Python (and through this API)', params: expParams,
-      responses: { 200: { description: 'nbformat 4 JSON', contentType: 'application/x-ipynb+json' } },
+      responses: { 200: { description: 'nbformat 4 JSON (an .ipynb attachment)' } },
       handler: async (ctx, { params }) => {
         const { experiment, columns, best } = await experiments.notebookInputs(callerId(ctx), params.experiment_id);
         ctx.set('Content-Disposition', `attachment; filename="experiment-${experiment.id}.ipynb"`);

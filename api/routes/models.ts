@@ -5,7 +5,7 @@ import { callerId, type RouteDeps } from '../context';
 import { modelArtifactLinks, presentModel, presentModelExplain } from '../presenters/model';
 import { route, RouteDef } from '../route';
 import { receiveUpload } from '../uploads';
-import { queryBool, uuidParam } from '../validation';
+import { intParam, queryBool, uuidParam } from '../validation';
 
 const modelParams = z.object({ model_id: uuidParam });
 const MAX_BATCH_BYTES = 100 * 1024 * 1024;
@@ -23,7 +23,7 @@ export function modelRoutes({ services, config }: RouteDeps): RouteDef[] {
       query: z.object({
         project_id: uuidParam.optional(), experiment_id: uuidParam.optional(), model_type: z.string().max(50).optional(),
         is_best: queryBool.optional(), is_production: queryBool.optional(), is_staging: queryBool.optional(), search: z.string().max(200).optional(),
-        limit: z.coerce.number().int().min(1).max(500).default(50), offset: z.coerce.number().int().min(0).default(0),
+        limit: intParam(1, 500).default(50), offset: intParam(0).default(0),
         sort_metric: z.enum(MODEL_SORT_KEYS).optional(), sort_dir: z.enum(['asc', 'desc']).default('desc'),
       }),
       responses: { 200: { description: 'List envelope of models' } },
@@ -74,7 +74,7 @@ export function modelRoutes({ services, config }: RouteDeps): RouteDef[] {
     }),
     route({
       method: 'post', path: '/api/models/:model_id/predict/batch', tag, auth: 'user', scope: 'predict:models', rateLimit: 'predict', params: modelParams,
-      requestContentType: 'multipart/form-data',
+      requestContentType: 'multipart/form-data', form: z.object({ file: z.file() }),
       summary: 'Predict a CSV or Parquet file (up to 100 MB): input columns plus pred_predict and one probability column per class',
       responses: { 200: { description: '{row_count, predictions}' }, 413: { description: 'File over 100 MB' }, 422: { description: 'Unsupported file type' } },
       handler: async (ctx) => {

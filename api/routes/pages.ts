@@ -27,7 +27,11 @@ export function pageRoutes({ services, keyCache }: RouteDeps): RouteDef[] {
       method: 'post', path: '/auth/reset-password', tag: 'pages', auth: 'public', rateLimit: 'auth', requestContentType: 'application/x-www-form-urlencoded',
       summary: 'Browser page: submit the reset form (application/x-www-form-urlencoded)',
       body: z.object({ token: z.string().max(200).default(''), password: z.string().max(4096).default('') }),
-      responses: { 200: { description: 'HTML result', contentType: 'text/html' } },
+      responses: {
+        200: { description: 'HTML result', contentType: 'text/html' },
+        400: { description: 'HTML page: the link is invalid or expired', contentType: 'text/html' },
+        422: { description: 'HTML page: the password is refused; JSON when the form itself is malformed', contentType: ['application/json', 'text/html'] },
+      },
       handler: async (ctx, { body }) => {
         try {
           keyCache.forgetUser(await accounts.resetPassword(body.token, body.password));

@@ -5,10 +5,12 @@ import { PROJECT_ARCHIVE_SCOPES } from '../../services/scopes';
 import { callerId, type RouteDeps } from '../context';
 import { presentMemberChange, presentProject, presentProjectSummary } from '../presenters/project';
 import { route, RouteDef } from '../route';
-import { listQuery, pageQuery, uuidParam } from '../validation';
+import { listQuery, NOT_BLANK, pageQuery, uuidParam } from '../validation';
 
 const projectParams = z.object({ project_id: uuidParam });
 const description = z.string().max(5000).default('');
+/** Blank names are refused with the spec's text `Project name must not be empty`. */
+const projectName = z.string().max(200).meta({ pattern: NOT_BLANK });
 
 /** Projects, members and invitations, timeline and exports. */
 export function projectRoutes({ services }: RouteDeps): RouteDef[] {
@@ -28,7 +30,7 @@ export function projectRoutes({ services }: RouteDeps): RouteDef[] {
     route({
       method: 'post', path: '/api/projects', tag, auth: 'user', scope: 'write:projects',
       summary: 'Create a project; the caller becomes its owner',
-      body: z.object({ name: z.string().max(200), description }),
+      body: z.object({ name: projectName, description }),
       responses: { 201: { description: '{id, project_id, project}' }, 422: { description: 'Project name must not be empty' } },
       handler: async (ctx, { body }) => {
         const p = await projects.create(callerId(ctx), body.name, body.description);
@@ -45,7 +47,7 @@ export function projectRoutes({ services }: RouteDeps): RouteDef[] {
     route({
       method: 'put', path: '/api/projects/:project_id', tag, auth: 'user', scope: 'write:projects',
       summary: 'Rename or describe a project (editor or above)', params: projectParams,
-      body: z.object({ name: z.string().max(200), description: z.string().max(5000).optional() }),
+      body: z.object({ name: projectName, description: z.string().max(5000).optional() }),
       responses: { 200: { description: '{project}' }, 404: { description: 'Project not found' } },
       handler: async (ctx, { params, body }) => ({ project: presentProject(await projects.update(callerId(ctx), params.project_id, body), false) }),
     }),

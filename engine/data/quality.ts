@@ -324,7 +324,8 @@ async function gatherFacts(conn: DuckDBConnection, parquetPath: string, pol: Qua
       const x = `CAST(${v(i)} AS DOUBLE)`;
       return `count(*) FILTER (WHERE in_rows AND (${x} < ${sqlDouble(lo)} OR ${x} > ${sqlDouble(hi)})) AS o${i}`;
     });
-    const b = await queryOne(conn, `SELECT ${[`${distinctRows} AS d`, ...outlierSel].join(', ')} FROM ${SAMPLE_TABLE}`);
+    // count(*) keeps this an aggregate (one row) when no column has outlier bounds, as in an all-text table.
+    const b = await queryOne(conn, `SELECT ${[`${distinctRows} AS d`, 'count(*) AS sample_rows', ...outlierSel].join(', ')} FROM ${SAMPLE_TABLE}`);
 
     const columns: ColumnFacts[] = [];
     for (const [i, c] of cols.entries()) {

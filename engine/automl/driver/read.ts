@@ -33,7 +33,8 @@ export async function readParquetFrame(path: string): Promise<Frame> {
     });
     const data = (await conn.runAndReadAll(`SELECT ${selects.join(', ')} FROM ${source}`)).getColumnsJS();
     const columns: Column[] = names.map((_, j): Column => {
-      const col = data[j];
+      // A table without rows comes back without column chunks at all.
+      const col = data[j] ?? [];
       if (NUMERIC.test(types[j]) || DATETIME.test(types[j])) {
         const v = new Float64Array(col.length);
         for (let i = 0; i < col.length; i++) v[i] = col[i] === null || col[i] === undefined ? NaN : Number(col[i]);

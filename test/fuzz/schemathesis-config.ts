@@ -1,0 +1,137 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * Writes the schemathesis.toml of one fuzz run from the seed file `serve.ts` wrote: the credentials, the ids of
+ * the seeded resources, and the few places where the API's answer depends on state no schema can describe.
+ *
+ * Usage: node dist/test/fuzz/schemathesis-config.js <seed.json> <schemathesis.toml>
+ */
+interface SeededProject {
+  project_id: string;
+  dataset_id: string;
+  dataset_version_ids: string[];
+  artifact_id: string;
+  experiment_id: string;
+  model_id: string;
+}
+
+interface Seed {
+  api_key: string;
+  spare_key_id: string;
+  spare_session_id: string;
+  session_token: string;
+  csrf_token: string;
+  kept: SeededProject;
+  disposable: SeededProject;
+}
+
+/** How often a path or query id is a seeded one rather than a generated one (which is then a 404 or a 422). */
+const REAL_ID_PROBABILITY = 0.5;
+
+/**
+ * Operations that answer a schema-valid request with 400 or 422 because of state, not shape: each entry says
+ * why, and which statuses the positive-data check accepts there besides the defaults.
+ */
+const STATEFUL_REFUSALS: { path: string; method: string; statuses: number[]; why: string }[] = [
+  { path: '/api/auth/verify-email', method: 'GET', statuses: [400], why: 'a token that was never mailed is "Invalid or expired verification link" (spec)' },
+  { path: '/api/auth/reset-password', method: 'POST', statuses: [400], why: 'a reset token that was never mailed is refused (spec)' },
+  { path: '/auth/reset-password', method: 'POST', statuses: [400, 422], why: 'the browser form with a token that was never mailed, or its default empty password' },
+  { path: '/api/auth/change-password', method: 'PUT', statuses: [400], why: 'the current password must be the real one ("Current password is incorrect")' },
+  { path: '/api/auth/delete-account', method: 'POST', statuses: [400], why: 'the password must be the real one ("Password is incorrect")' },
+  { path: '/api/projects/{project_id}/members', method: 'POST', statuses: [422], why: 'the email must belong to a registered user ("No registered user has this email")' },
+  { path: '/api/datasets/upload', method: 'POST', statuses: [422], why: 'the file is checked by content: random bytes are "Unsupported file type" or unreadable CSV' },
+  { path: '/api/datasets/{dataset_id}/versions', method: 'POST', statuses: [422], why: 'the file is checked by content: random bytes are "Unsupported file type" or unreadable CSV' },
+  { path: '/api/models/{model_id}/predict/batch', method: 'POST', statuses: [422], why: 'the file is checked by content, and must hold the model\'s input columns' },
+  { path: '/api/models/{model_id}/predict', method: 'POST', statuses: [422], why: 'inputs must match the model\'s training schema (the column is named)' },
+  { path: '/api/experiments', method: 'POST', statuses: [422], why: 'target_column must be a column of the dataset version, problem_type and config keys are checked against it (spec texts)' },
+  { path: '/api/experiments/{experiment_id}/best-model', method: 'POST', statuses: [422], why: 'model_id must belong to the experiment' },
+];
+
+function toml(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(toml).join(', ')}]`;
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (value && typeof value === 'object') return `{ ${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)} = ${toml(v)}`).join(', ')} }`;
+  throw new Error(`cannot write ${String(value)} as TOML`);
+}
+
+function bindings(names: Record<string, string>): Record<string, { dictionary: string; probability: number }> {
+  return Object.fromEntries(Object.entries(names).map(([param, dictionary]) => [param, { dictionary, probability: REAL_ID_PROBABILITY }]));
+}
+
+export function schemathesisConfig(seed: Seed, cacheDir: string): string {
+  const lines: string[] = ['# Written by test/fuzz/schemathesis-config.ts for one run of scripts/fuzz-api.sh.', ''];
+  // Failures kept for `st replay` go beside the report, not into the working tree.
+  lines.push('[cache]', `directory = ${toml(cacheDir)}`, '');
+  // In sequences a link fills a field from the answer before (a project id), and can overwrite the very field a
+  // negative case broke: the request, valid again, is then reported as "schema-violating request accepted" (its
+  // report says "Invalid component: positive test case"). Invalid data is checked in the coverage and fuzzing phases,
+  // operation by operation; sequences check everything else. (A positive-only mode for the phase is not honoured.)
+  lines.push('[phases.stateful.checks.negative_data_rejection]', 'enabled = false', '');
+  // Every operation declares its security; schemathesis sends these and, for the auth checks, leaves them out.
+  lines.push('[auth.openapi.bearerApiKey]', `bearer = ${toml(seed.api_key)}`, '');
+  lines.push('[auth.openapi.sessionCookie]', `api_key = ${toml(seed.session_token)}`, '');
+  lines.push('[auth.openapi.csrfCookie]', `api_key = ${toml(seed.csrf_token)}`, '');
+  lines.push('[auth.openapi.csrfHeader]', `api_key = ${toml(seed.csrf_token)}`, '');
+
+  const dictionaries: Record<string, (string | number)[]> = {
+    project_ids: [seed.kept.project_id],
+    dataset_ids: [seed.kept.dataset_id],
+    dataset_version_ids: seed.kept.dataset_version_ids,
+    artifact_ids: [seed.kept.artifact_id],
+    version_numbers: [0, 1],
+    disposable_project_ids: [seed.disposable.project_id],
+    disposable_dataset_ids: [seed.disposable.dataset_id],
+    experiment_ids: [seed.kept.experiment_id],
+    model_ids: [seed.kept.model_id],
+    disposable_experiment_ids: [seed.disposable.experiment_id],
+    disposable_model_ids: [seed.disposable.model_id],
+    spare_key_ids: [seed.spare_key_id],
+    spare_session_ids: [seed.spare_session_id],
+  };
+  for (const [name, values] of Object.entries(dictionaries)) lines.push(`[dictionaries.${name}]`, `values = ${toml(values)}`, '');
+
+  const readIds = {
+    'path.project_id': 'project_ids', 'query.project_id': 'project_ids', 'body.project_id': 'project_ids',
+    'path.dataset_id': 'dataset_ids', 'query.dataset_id': 'dataset_ids',
+    'path.dataset_version_id': 'dataset_version_ids', 'body.dataset_version_id': 'dataset_version_ids',
+    'path.artifact_id': 'artifact_ids',
+    'path.version': 'version_numbers', 'query.v1': 'version_numbers', 'query.v2': 'version_numbers',
+    'path.experiment_id': 'experiment_ids', 'query.experiment_id': 'experiment_ids',
+    'path.model_id': 'model_ids', 'body.model_id': 'model_ids',
+  };
+  lines.push('[parameters]');
+  for (const [k, v] of Object.entries(bindings(readIds))) lines.push(`${JSON.stringify(k)} = ${toml(v)}`);
+  lines.push('');
+
+  // Deletes reach the disposable project and dataset instead, so the kept ones stay for the operations that read.
+  const deleteIds = {
+    'path.project_id': 'disposable_project_ids', 'path.dataset_id': 'disposable_dataset_ids', 'path.version': 'version_numbers',
+    'path.experiment_id': 'disposable_experiment_ids', 'path.model_id': 'disposable_model_ids',
+  };
+  lines.push('[[operations]]', 'include-method = "DELETE"', `parameters = ${toml(bindings(deleteIds))}`, '');
+  // Revokes name the spare key and session, or generated ids; ids seen in other answers (the key list holds the run's
+  // own key, the session list its session) are not reused there, and they are left out of the sequences of the
+  // stateful phase, whose links from those lists revoked the run's own key (then every later request is a 401).
+  for (const [name, param, dictionary] of [
+    ['POST /api/auth/api-keys/{key_id}/revoke', 'path.key_id', 'spare_key_ids'],
+    ['POST /api/auth/sessions/{session_id}/revoke', 'path.session_id', 'spare_session_ids'],
+  ]) {
+    lines.push('[[operations]]', `include-name = ${toml(name)}`, `parameters = ${toml(bindings({ [param]: dictionary }))}`);
+    lines.push('phases.coverage.extra-data-sources.responses = false', 'phases.fuzzing.extra-data-sources.responses = false', 'phases.stateful.enabled = false', '');
+  }
+
+  for (const r of STATEFUL_REFUSALS) {
+    // One name per entry: schemathesis ORs the include filters of an entry.
+    lines.push(`# ${r.why}`, '[[operations]]', `include-name = ${toml(`${r.method} ${r.path}`)}`);
+    lines.push(`checks.positive_data_acceptance.expected-statuses = ${toml(['2xx', '3xx', 401, 403, 404, 409, 429, ...r.statuses])}`, '');
+  }
+  return lines.join('\n');
+}
+
+if (require.main === module) {
+  const [seedFile, out] = process.argv.slice(2);
+  if (!seedFile || !out) throw new Error('usage: schemathesis-config.js <seed.json> <schemathesis.toml>');
+  fs.writeFileSync(out, schemathesisConfig(JSON.parse(fs.readFileSync(seedFile, 'utf8')) as Seed, path.join(path.dirname(path.resolve(out)), 'schemathesis-cache')));
+}
