@@ -11,6 +11,7 @@ import { ArtifactService } from './artifacts';
 import { Authentication } from './authentication';
 import { DatasetVersions } from './dataset-versions';
 import { DatasetService } from './datasets';
+import { DeploymentService } from './deployments';
 import { ExperimentService } from './experiments';
 import { JobService } from './jobs';
 import { ModelServing } from './model-serving';
@@ -54,6 +55,7 @@ export function createServices(deps: ServiceDeps) {
     serving,
     models: new ModelService(ds, store, access, serving, experiments, config),
     artifacts: new ArtifactService(ds, store, access),
+    deployments: new DeploymentService(ds, access, serving),
   };
 }
 
