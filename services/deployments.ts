@@ -1,10 +1,13 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { Deployment, DeploymentStage, DeploymentTransition, JsonMap, Model } from '../entities';
+import { DatasetVersion, Deployment, DeploymentStage, DeploymentTransition, Experiment, JsonMap, Model } from '../entities';
+import { preview } from '../engine/data';
 import { TtlCache } from '../platform/ttl-cache';
 import { Access, DEPLOYMENT_NOT_FOUND } from './access';
 import { ConflictError, NotFoundError, ValidationError } from './errors';
+import type { DatasetVersions } from './dataset-versions';
+import { DeploymentPredictOptions, predictDeployment, routeRequest, RoutedRequest } from './deployment-predictions';
 import type { Page, PageQuery } from './lists';
-import type { ModelServing } from './model-serving';
+import type { InputRow, ModelServing } from './model-serving';
 
 /** The partial unique index that allows one active production deployment per project. */
 const ONE_PRODUCTION_INDEX = 'uq_deployments_one_production';
@@ -75,7 +78,10 @@ export class DeploymentService {
     private readonly ds: DataSource,
     private readonly access: Access,
     private readonly serving: ModelServing,
-  ) {}
+    private readonly datasetVersions: DatasetVersions,
+  ) {
+    serving.onForget(() => this.targets.clear());
+  }
 
   async create(userId: string, projectId: string, p: CreateDeployment): Promise<Deployment> {
     if (p.stage !== 'staging' && p.stage !== 'production') throw new ValidationError("stage must be 'staging' or 'production'");
@@ -243,6 +249,74 @@ export class DeploymentService {
     });
   }
 
+  /** Which deployment serves this request (a staging deployment may take a share of production's). */
+  route(t: ServingTarget, requestId: string): RoutedRequest {
+    return routeRequest(t, requestId);
+  }
+
+  predict(r: RoutedRequest, rows: InputRow[], opts: DeploymentPredictOptions) {
+    return predictDeployment(this.serving, r, rows, opts);
+  }
+
+  /**
+   * A representative row from the model's training lineage (the first complete row of its
+   * dataset version, target left out), or none when the data is gone.
+   */
+  async trainingExample(model: Model): Promise<{ row: Record<string, unknown>; source: string; datasetVersionId: string | null; targetColumn: string | null }> {
+    const exp = await this.ds.getRepository(Experiment).findOneBy({ id: model.experimentId });
+    const version = exp ? await this.ds.getRepository(DatasetVersion).findOneBy({ id: exp.datasetVersionId }) : null;
+    const features = (await this.serving.schema(model)).map((c) => c.name);
+    if (!exp || !version) return { row: {}, source: 'unavailable', datasetVersionId: null, targetColumn: exp?.targetColumn ?? null };
+    try {
+      const rows = await preview(await this.datasetVersions.parquetPath(version), 50);
+      const pick = rows.find((r) => features.every((f) => r[f] !== null && r[f] !== undefined)) ?? rows[0];
+      if (!pick) return { row: {}, source: 'unavailable', datasetVersionId: version.id, targetColumn: exp.targetColumn };
+      return { row: Object.fromEntries(features.map((f) => [f, pick[f] ?? null])), source: 'training_dataset_version', datasetVersionId: version.id, targetColumn: exp.targetColumn };
+    } catch {
+      return { row: {}, source: 'unavailable', datasetVersionId: version.id, targetColumn: exp.targetColumn };
+    }
+  }
+
+  /** An OpenAPI 3.1 fragment for this deployment's predict request, from the model's input schema. */
+  async apiDocs(userId: string, id: string) {
+    const { deployment, model } = await this.get(userId, id);
+    const schema = await this.serving.schema(model);
+    const example = await this.trainingExample(model);
+    const properties = Object.fromEntries(schema.map((c) => [c.name, jsonSchemaOf(c.dtype)]));
+    const row = { type: 'object', properties, additionalProperties: true };
+    const path = `/api/mlops/deployments/${deployment.id}/predict`;
+    return {
+      openapi: '3.1.0',
+      info: { title: `Deployment ${deployment.name}`, version: String(model.id) },
+      paths: {
+        [path]: {
+          post: {
+            summary: `Predict with ${model.name} (${model.algo})`,
+            'x-required-scope': 'predict:deployments',
+            requestBody: {
+              required: true,
+              content: {
+                'application/json': {
+                  schema: {
+                    type: 'object', required: ['inputs'],
+                    properties: {
+                      inputs: { oneOf: [{ $ref: '#/components/schemas/InputRow' }, { type: 'array', items: { $ref: '#/components/schemas/InputRow' }, minItems: 1 }] },
+                      options: { type: 'object', properties: { include_contributions: { type: 'boolean', default: false }, store_payload: { type: 'boolean' }, privacy_policy_id: { type: 'string' }, anonymize_logs: { type: 'boolean' }, anonymize_response: { type: 'boolean' } } },
+                    },
+                  },
+                  example: { inputs: example.row, options: { include_contributions: false } },
+                },
+              },
+            },
+            responses: { 200: { description: '{predictions, decision_policy, contributions?}' }, 404: { description: 'Deployment not found or inactive' }, 422: { description: 'An input does not match the schema' } },
+          },
+        },
+      },
+      components: { schemas: { InputRow: row } },
+      'x-example-source': example.source,
+    };
+  }
+
   /** Forget cached serving targets (a transition, a membership change). */
   forgetTargets(): void {
     this.targets.clear();
@@ -319,6 +393,15 @@ export class DeploymentService {
   private async record(em: EntityManager, d: Deployment, from: DeploymentStage | null, actor: string, reason: string): Promise<void> {
     await em.getRepository(DeploymentTransition).insert({ deploymentId: d.id, projectId: d.projectId, fromStage: from, toStage: d.stage, modelId: d.modelId, actorId: actor, reason });
   }
+}
+
+/** JSON Schema of an input column, by its dataset dtype. */
+function jsonSchemaOf(dtype: string): Record<string, unknown> {
+  if (dtype === 'int64') return { type: ['integer', 'null'] };
+  if (dtype === 'float64') return { type: ['number', 'null'] };
+  if (dtype === 'bool') return { type: ['boolean', 'null'] };
+  if (dtype === 'datetime64') return { type: ['string', 'null'], format: 'date-time' };
+  return { type: ['string', 'null'] };
 }
 
 function pickOptions(p: DeploymentOptions): DeploymentOptions {

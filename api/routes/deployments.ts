@@ -1,12 +1,15 @@
 import { z } from 'zod';
 import { callerId, type RouteDeps } from '../context';
-import { presentDeployment, presentDeploymentModel, presentDeploymentSummary, presentTransition } from '../presenters/deployment';
+import { classifyError } from '../middleware/error-handler';
+import { presentDeployment, presentDeploymentModel, presentDeploymentSummary, presentInferenceLog, presentTransition } from '../presenters/deployment';
 import { route, RouteDef } from '../route';
 import { pageQuery, uuidParam } from '../validation';
 
 const projectParams = z.object({ project_id: uuidParam });
 const deploymentParams = z.object({ deployment_id: uuidParam });
 const reason = z.string().trim().min(1).max(500).optional();
+const MAX_INLINE_ROWS = 10_000;
+const timeWindow = { since: z.coerce.date().optional(), until: z.coerce.date().optional() };
 
 /** The spec's privacy options, shared by create and `PATCH …/privacy`. */
 export const privacyOptions = {
@@ -20,7 +23,7 @@ export const privacyOptions = {
 
 /** Deployments (prefix /api/mlops): the stage machine and its history. */
 export function deploymentRoutes({ services }: RouteDeps): RouteDef[] {
-  const { deployments } = services;
+  const { deployments, inferenceLogs } = services;
   const tag = 'deployments';
 
   return [
@@ -108,6 +111,64 @@ export function deploymentRoutes({ services }: RouteDeps): RouteDef[] {
       summary: 'Set privacy options (and store_payload); what is not sent is kept', body: z.object(privacyOptions).strict(),
       responses: { 200: { description: '{deployment}' }, 422: { description: 'A mapped column is not an input of the model' } },
       handler: async (ctx, { params, body }) => ({ deployment: presentDeployment(await deployments.updatePrivacy(callerId(ctx), params.deployment_id, body)) }),
+    }),
+    route({
+      method: 'post', path: '/api/mlops/deployments/:deployment_id/predict', tag, auth: 'user', scope: 'predict:deployments', rateLimit: 'predict', params: deploymentParams,
+      summary: 'Predict one row (object) or many (array) with the deployed model; every request is logged (inputs only with store_payload)',
+      body: z.object({
+        inputs: z.union([z.record(z.string(), z.unknown()), z.array(z.record(z.string(), z.unknown())).min(1).max(MAX_INLINE_ROWS)]),
+        options: z
+          .object({
+            include_contributions: z.boolean().default(false), store_payload: z.boolean().optional(), privacy_policy_id: z.string().min(1).max(200).optional(),
+            anonymize_logs: z.boolean().optional(), anonymize_response: z.boolean().optional(),
+          })
+          .default({ include_contributions: false }),
+      }),
+      responses: {
+        200: { description: '{predictions: [{prediction, probabilities, probability, decision_threshold, positive_class, predicted_positive}], decision_policy, contributions?}' },
+        404: { description: 'Deployment not found or inactive' }, 422: { description: 'An input does not match the schema (the column is named)' }, 500: { description: 'Prediction failed' },
+      },
+      handler: async (ctx, { params, body }) => {
+        const t0 = process.hrtime.bigint();
+        const routed = deployments.route(await deployments.target(callerId(ctx), params.deployment_id), ctx.state.requestId);
+        const single = !Array.isArray(body.inputs);
+        const rows = Array.isArray(body.inputs) ? body.inputs : [body.inputs];
+        const ms = () => Number(process.hrtime.bigint() - t0) / 1e6;
+        const log = (statusCode: number, predictions: unknown[] | null) =>
+          inferenceLogs.record(routed, { requestId: ctx.state.requestId, latencyMs: ms(), statusCode, predictions, rows, single, options: body.options });
+        try {
+          const out = await deployments.predict(routed, rows, body.options);
+          ctx.set('X-Service-Model-Cache', out.cache);
+          ctx.set('Server-Timing', `predict;dur=${ms().toFixed(2)}`);
+          log(200, out.predictions.map((p) => p.prediction));
+          return { predictions: out.predictions, decision_policy: out.decision_policy, ...(out.contributions ? { contributions: out.contributions } : {}) };
+        } catch (err) {
+          // A refused request is logged with the status it is answered with.
+          log(classifyError(err).status, null);
+          throw err;
+        }
+      },
+    }),
+    route({
+      method: 'get', path: '/api/mlops/deployments/:deployment_id/inference-logs', tag, auth: 'user', scope: 'read:deployments', params: deploymentParams,
+      summary: "The deployment's predict requests, newest first; since/until are exclusive bounds", query: pageQuery(500).extend(timeWindow),
+      responses: { 200: { description: 'List envelope of inference logs' } },
+      handler: async (ctx, { params, query }) => {
+        const page = await inferenceLogs.list(callerId(ctx), params.deployment_id, query);
+        return { ...page, items: page.items.map(presentInferenceLog) };
+      },
+    }),
+    route({
+      method: 'get', path: '/api/mlops/deployments/:deployment_id/traffic', tag, auth: 'user', scope: 'read:deployments', params: deploymentParams,
+      summary: 'Requests, errors and latency percentiles (p50/p95/p99, ms) per hour; the last 24 hours by default', query: z.object(timeWindow),
+      responses: { 200: { description: '{deployment_id, since, until, hours: [{hour, requests, errors, latency_ms: {p50, p95, p99}}]}' } },
+      handler: async (ctx, { params, query }) => inferenceLogs.traffic(callerId(ctx), params.deployment_id, query),
+    }),
+    route({
+      method: 'get', path: '/api/mlops/deployments/:deployment_id/api-docs', tag, auth: 'user', scope: 'read:deployments', params: deploymentParams,
+      summary: "OpenAPI 3.1 fragment for this deployment's predict request, from the model's input schema, with an example row from its training data",
+      responses: { 200: { description: 'OpenAPI 3.1 document' } },
+      handler: async (ctx, { params }) => deployments.apiDocs(callerId(ctx), params.deployment_id),
     }),
   ];
 }

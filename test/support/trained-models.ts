@@ -18,7 +18,7 @@ export function syntheticRows(n: number, seed = 7, shift = 0): Record<string, nu
     const x2 = rnd() * 10;
     const u = rnd();
     const color = shift ? (u < 0.9 ? 'blue' : 'red') : u < 1 / 2 ? 'red' : u < 5 / 6 ? 'green' : 'blue';
-    const y = x1 + (color === 'red' ? 0.8 : 0) - x2 / 10 + (rnd() - 0.5) > 0 ? 'yes' : 'no';
+    const y = x1 + (color === 'red' ? 0.8 : 0) - x2 / 10 + (rnd() - 0.5) > 0 ? 'pos' : 'neg';
     rows.push({ x1: Number(x1.toFixed(4)), x2: Number(x2.toFixed(4)), color, y });
   }
   return rows;
