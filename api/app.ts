@@ -13,6 +13,7 @@ import { apiKeyRoutes } from './routes/api-keys';
 import { artifactRoutes } from './routes/artifacts';
 import { authRoutes } from './routes/auth';
 import { datasetRoutes } from './routes/datasets';
+import { deploymentRoutes } from './routes/deployments';
 import { experimentRoutes } from './routes/experiments';
 import { jobRoutes } from './routes/jobs';
 import { modelRoutes } from './routes/models';
@@ -25,7 +26,7 @@ import { assertScopes } from '../services/scopes';
 const VERSION = '0.1.0';
 
 /** Every route module of the API, in the order they appear in the OpenAPI document. */
-const ROUTE_MODULES = [systemRoutes, authRoutes, apiKeyRoutes, projectRoutes, datasetRoutes, experimentRoutes, modelRoutes, jobRoutes, artifactRoutes, pageRoutes];
+const ROUTE_MODULES = [systemRoutes, authRoutes, apiKeyRoutes, projectRoutes, datasetRoutes, experimentRoutes, modelRoutes, deploymentRoutes, jobRoutes, artifactRoutes, pageRoutes];
 
 /**
  * Builds the Koa application from its dependencies. Per route, in order: client-address

@@ -35,6 +35,7 @@ export async function startApi(deps: AppDeps, port: number, host: string): Promi
       server.closeAllConnections();
       await services.serving.close();
       await new Promise<void>((r) => server.close(() => r()));
+      await services.inferenceLogs.close();
     },
   };
 }

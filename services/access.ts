@@ -1,5 +1,5 @@
 import type { DataSource, EntityManager, EntityTarget } from 'typeorm';
-import { Artifact, Dataset, DatasetVersion, Experiment, Job, Model, Project, PROJECT_ROLES, ProjectMember, ProjectRole } from '../entities';
+import { Artifact, Dataset, DatasetVersion, Deployment, Experiment, Job, Model, Project, PROJECT_ROLES, ProjectMember, ProjectRole } from '../entities';
 import { ForbiddenError, NotFoundError } from './errors';
 
 export type { ProjectRole };
@@ -61,6 +61,11 @@ export class Access {
     return this.owned(Model, id, 'Model not found', userId, minRole, em);
   }
 
+  /** Any deployment of the user's projects, archived ones included (predict adds its own activity check). */
+  deployment(userId: string, id: string, minRole: ProjectRole = 'viewer', em?: EntityManager): Promise<Deployment> {
+    return this.owned(Deployment, id, DEPLOYMENT_NOT_FOUND, userId, minRole, em);
+  }
+
   job(userId: string, id: string, minRole: ProjectRole = 'viewer', em?: EntityManager): Promise<Job> {
     return this.owned(Job, id, 'Job not found', userId, minRole, em);
   }
@@ -85,6 +90,9 @@ export class Access {
     return row;
   }
 }
+
+/** The spec's one 404 text for deployments: missing, another user's, or (for predict) inactive. */
+export const DEPLOYMENT_NOT_FOUND = 'Deployment not found or inactive';
 
 /** SQL over the caller's memberships, for filtering lists of project-owned rows (`:userId` bound). */
 export const MEMBER_PROJECTS_SQL = 'SELECT pm.project_id FROM project_members pm WHERE pm.user_id = :userId';

@@ -12,7 +12,9 @@ import { Authentication } from './authentication';
 import { DatasetVersions } from './dataset-versions';
 import { DatasetService } from './datasets';
 import { InvitationService } from './invitations';
+import { DeploymentService } from './deployments';
 import { ExperimentService } from './experiments';
+import { InferenceLogs } from './inference-logs';
 import { JobService } from './jobs';
 import { ModelServing } from './model-serving';
 import { ModelService } from './models';
@@ -57,6 +59,8 @@ export function createServices(deps: ServiceDeps) {
     serving,
     models: new ModelService(ds, store, access, serving, experiments, config),
     artifacts: new ArtifactService(ds, store, access),
+    deployments: new DeploymentService(ds, access, serving, datasetVersions),
+    inferenceLogs: new InferenceLogs(ds, access, log),
   };
 }
 

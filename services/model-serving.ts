@@ -41,6 +41,8 @@ export class ModelServing {
    * entries at once; other API processes notice within ACCESS_CACHE_MS.
    */
   private readonly accessCache = new TtlCache<string, Model>(ACCESS_CACHE_MS);
+  /** Caches built on this one's decisions (deployment targets) forget with it. */
+  private readonly forgetListeners: (() => void)[] = [];
 
   constructor(
     private readonly ds: DataSource,
@@ -133,11 +135,18 @@ export class ModelServing {
   forget(modelId: string): void {
     this.models.delete(modelId);
     this.accessCache.deleteWhere((_, m) => m.id === modelId);
+    for (const f of this.forgetListeners) f();
   }
 
   /** Project membership, project or experiment deletions: access is decided afresh. */
   forgetAccess(): void {
     this.accessCache.clear();
+    for (const f of this.forgetListeners) f();
+  }
+
+  /** Calls `f` whenever this process forgets access decisions or a model. */
+  onForget(f: () => void): void {
+    this.forgetListeners.push(f);
   }
 
   async close(): Promise<void> {

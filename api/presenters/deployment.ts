@@ -1,0 +1,30 @@
+import type { Deployment, DeploymentTransition, InferenceLog, Model } from '../../entities';
+
+/** `config` as the spec shows it ({name, traffic_percent}) with the stored options beside them. */
+export function presentDeployment(d: Deployment) {
+  return {
+    id: d.id, project_id: d.projectId, model_id: d.modelId, name: d.name, stage: d.stage, is_active: d.isActive,
+    config: { name: d.name, traffic_percent: d.trafficPercent, ...d.config }, created_by: d.createdBy, created_at: d.createdAt, updated_at: d.updatedAt,
+  };
+}
+
+/** A deployment as lists show it. */
+export function presentDeploymentSummary(d: Deployment) {
+  return { id: d.id, model_id: d.modelId, name: d.name, stage: d.stage, is_active: d.isActive, config: { name: d.name, traffic_percent: d.trafficPercent, ...d.config }, created_at: d.createdAt };
+}
+
+export function presentDeploymentModel(m: Model) {
+  return { id: m.id, name: m.name, algo: m.algo };
+}
+
+export function presentTransition(t: DeploymentTransition) {
+  return { id: t.id, deployment_id: t.deploymentId, project_id: t.projectId, from_stage: t.fromStage, to_stage: t.toStage, model_id: t.modelId, actor_id: t.actorId, reason: t.reason, at: t.at };
+}
+
+/** The spec's inference log; `latency_ms` is an integer there, the exact figure is `latency_ms_exact`. */
+export function presentInferenceLog(l: InferenceLog) {
+  return {
+    id: l.id, deployment_id: l.deploymentId, requested_deployment_id: l.requestedDeploymentId, model_id: l.modelId, request_id: l.requestId,
+    inputs: l.inputs, prediction: l.prediction, latency_ms: Math.round(l.latencyMs), latency_ms_exact: l.latencyMs, status_code: l.statusCode, created_at: l.createdAt,
+  };
+}

@@ -1,0 +1,45 @@
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import type { JsonMap } from './job.entity';
+
+/**
+ * One predict request of a deployment, written in batches off the request path
+ * (services/inference-logs.ts). `deploymentId` served it; `requestedDeploymentId` was addressed
+ * (they differ when a staging deployment took a share of production's traffic).
+ */
+@Entity('inference_logs')
+@Index(['deploymentId', 'createdAt'])
+export class InferenceLog {
+  @PrimaryGeneratedColumn('increment', { type: 'bigint' })
+  id: string;
+
+  @Column('uuid', { name: 'deployment_id' })
+  deploymentId: string;
+
+  @Column('uuid', { name: 'requested_deployment_id' })
+  requestedDeploymentId: string;
+
+  @Column('uuid', { name: 'model_id' })
+  modelId: string;
+
+  @Column('uuid', { name: 'project_id' })
+  projectId: string;
+
+  @Column('text', { name: 'request_id' })
+  requestId: string;
+
+  @Column('double precision', { name: 'latency_ms' })
+  latencyMs: number;
+
+  @Column('integer', { name: 'status_code' })
+  statusCode: number;
+
+  @Column('jsonb', { nullable: true })
+  prediction: JsonMap | unknown[] | null;
+
+  /** The request's rows, only when the payload is stored; privacy-mapped columns masked. */
+  @Column('jsonb', { nullable: true })
+  inputs: JsonMap | unknown[] | null;
+
+  @Column('timestamptz', { name: 'created_at' })
+  createdAt: Date;
+}

@@ -1,0 +1,84 @@
+import type { Deployment, Model } from '../entities';
+import type { ServingTarget } from './deployments';
+import type { InputRow, ModelServing, PredictionOut } from './model-serving';
+
+/** The per-request predict options of the spec. */
+export interface DeploymentPredictOptions {
+  include_contributions: boolean;
+  /** Keep the request's rows in its inference log; default: the deployment's `store_payload` (false). */
+  store_payload?: boolean;
+  privacy_policy_id?: string;
+  anonymize_logs?: boolean;
+  anonymize_response?: boolean;
+}
+
+/** Which deployment serves a request, and which was addressed. */
+export interface RoutedRequest {
+  requested: Deployment;
+  deployment: Deployment;
+  model: Model;
+}
+
+/** How a binary label is decided from the positive class's probability. */
+export interface DecisionPolicy {
+  version: number;
+  threshold: number | null;
+  positive_class: string | null;
+  source: string;
+}
+
+export interface DeploymentPrediction {
+  prediction: string | number;
+  probabilities?: Record<string, number>;
+  probability?: number | null;
+  decision_threshold?: number | null;
+  positive_class?: string | null;
+  predicted_positive?: boolean | null;
+}
+
+/**
+ * Bucket 0-99 of a request id (FNV-1a), so a request id is always routed the same way: a staging
+ * deployment asking for p% of production's traffic takes the requests whose bucket is below p.
+ */
+export function trafficBucket(requestId: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < requestId.length; i++) {
+    h ^= requestId.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h % 100;
+}
+
+export function routeRequest(t: ServingTarget, requestId: string): RoutedRequest {
+  if (t.canary && trafficBucket(requestId) < t.canary.deployment.trafficPercent) return { requested: t.deployment, ...t.canary };
+  return { requested: t.deployment, deployment: t.deployment, model: t.model };
+}
+
+/**
+ * Scores rows with the served model (ModelServing: pooled ONNX sessions, schema-typed rows) and
+ * states the decision the spec asks for: for binary models the positive class (the second
+ * label), its probability and whether it clears the model's persisted operating threshold (max
+ * F1 on the cross-validated scores, the same one behind its stored accuracy); 0.5 when a model
+ * has none. Multiclass labels are the most probable class; regression has no decision.
+ */
+export async function predictDeployment(serving: ModelServing, r: RoutedRequest, rows: InputRow[], opts: DeploymentPredictOptions) {
+  const out = await serving.predict(r.model, rows, { contributions: opts.include_contributions });
+  let policy: DecisionPolicy;
+  let predictions: DeploymentPrediction[];
+  if (out.kind === 'binary') {
+    const positive = out.classes[1];
+    const threshold = out.threshold ?? 0.5;
+    policy = { version: 1, threshold, positive_class: positive, source: out.threshold === null ? 'default_0.5' : 'model_operating_threshold_max_f1' };
+    predictions = out.predictions.map((p: PredictionOut) => {
+      const probability = p.probabilities?.[positive] ?? 0;
+      return { prediction: String(p.prediction), probabilities: p.probabilities, probability, decision_threshold: threshold, positive_class: positive, predicted_positive: probability >= threshold };
+    });
+  } else if (out.kind === 'multiclass') {
+    policy = { version: 1, threshold: null, positive_class: null, source: 'argmax' };
+    predictions = out.predictions.map((p) => ({ prediction: String(p.prediction), probabilities: p.probabilities, probability: p.probabilities?.[String(p.prediction)] ?? null, decision_threshold: null, positive_class: null, predicted_positive: null }));
+  } else {
+    policy = { version: 1, threshold: null, positive_class: null, source: 'regression' };
+    predictions = out.predictions.map((p) => ({ prediction: p.prediction }));
+  }
+  return { predictions, decision_policy: policy, contributions: out.contributions, cache: out.cache };
+}

@@ -1,0 +1,172 @@
+import type { DataSource } from 'typeorm';
+import { InferenceLog } from '../entities';
+import type { Logger } from '../platform/logger';
+import type { Access } from './access';
+import type { DeploymentPredictOptions, RoutedRequest } from './deployment-predictions';
+import type { Page, PageQuery } from './lists';
+import type { InputRow } from './model-serving';
+
+/** One predict request as it is buffered before its row is written. */
+interface PendingLog {
+  deploymentId: string;
+  requestedDeploymentId: string;
+  modelId: string;
+  projectId: string;
+  requestId: string;
+  latencyMs: number;
+  statusCode: number;
+  prediction: string | null;
+  inputs: string | null;
+  createdAt: Date;
+}
+
+export interface InferenceLogQuery extends PageQuery {
+  since?: Date;
+  until?: Date;
+}
+
+const FLUSH_EVERY_MS = 200;
+const MAX_BATCH = 5_000;
+/** What the buffer holds at most while the database is unreachable; older rows are dropped (and counted). */
+const MAX_BUFFERED = 100_000;
+
+/**
+ * Inference logs, written off the request path: a predict request appends to an in-memory buffer
+ * and answers; every FLUSH_EVERY_MS the buffer goes to PostgreSQL in one INSERT (unnest over
+ * column arrays, so a batch is one statement with ten parameters whatever its size). A failed
+ * write keeps the rows for the next flush; past MAX_BUFFERED the oldest are dropped and counted
+ * in `stats().dropped` (a warning is logged), so a database outage costs logs, never memory or
+ * latency. `close()` (the API's clean shutdown) writes what is left. Reads in this process flush
+ * first, so a caller sees its own requests.
+ */
+export class InferenceLogs {
+  private buffer: PendingLog[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> | null = null;
+  private written = 0;
+  private dropped = 0;
+
+  constructor(
+    private readonly ds: DataSource,
+    private readonly access: Access,
+    private readonly log: Logger,
+  ) {}
+
+  /**
+   * Buffers the log row of one request. Inputs are kept only with `store_payload` (the request's
+   * option, else the deployment's), with the columns of the deployment's `privacy_column_map` masked.
+   */
+  record(r: RoutedRequest, e: { requestId: string; latencyMs: number; statusCode: number; predictions: unknown[] | null; rows: InputRow[]; single: boolean; options?: Partial<DeploymentPredictOptions> }): void {
+    const config = r.deployment.config as { store_payload?: boolean; privacy_column_map?: Record<string, string> };
+    const store = e.options?.store_payload ?? config.store_payload ?? false;
+    const inputs = store ? maskRows(e.rows, config.privacy_column_map ?? {}) : null;
+    if (this.buffer.length >= MAX_BUFFERED) {
+      this.buffer.shift();
+      if (this.dropped++ % 1000 === 0) this.log.warn({ dropped: this.dropped }, 'inference log buffer full: dropping the oldest rows');
+    }
+    this.buffer.push({
+      deploymentId: r.deployment.id, requestedDeploymentId: r.requested.id, modelId: r.model.id, projectId: r.deployment.projectId, requestId: e.requestId,
+      latencyMs: e.latencyMs, statusCode: e.statusCode,
+      prediction: e.predictions === null ? null : JSON.stringify(e.single ? e.predictions[0] : e.predictions),
+      inputs: inputs === null ? null : JSON.stringify(e.single ? inputs[0] : inputs),
+      createdAt: new Date(),
+    });
+    if (!this.timer) {
+      this.timer = setInterval(() => void this.flush(), FLUSH_EVERY_MS);
+      this.timer.unref();
+    }
+  }
+
+  /** Writes everything buffered so far (one flush at a time; callers arriving meanwhile wait for it). */
+  async flush(): Promise<void> {
+    while (this.flushing) await this.flushing;
+    if (!this.buffer.length) return;
+    this.flushing = this.writeBuffered().finally(() => {
+      this.flushing = null;
+    });
+    await this.flushing;
+  }
+
+  /** Stops the timer and writes what is left (clean shutdown). */
+  async close(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    await this.flush();
+    if (this.buffer.length) this.log.warn({ lost: this.buffer.length }, 'inference logs not written at shutdown');
+  }
+
+  stats() {
+    return { buffered: this.buffer.length, written: this.written, dropped: this.dropped };
+  }
+
+  /** A deployment's logs, newest first, within [since, until]. */
+  async list(userId: string, deploymentId: string, q: InferenceLogQuery): Promise<Page<InferenceLog>> {
+    await this.access.deployment(userId, deploymentId);
+    await this.flush();
+    const qb = this.ds.getRepository(InferenceLog).createQueryBuilder('l').where('l.deployment_id = :deploymentId', { deploymentId });
+    if (q.since) qb.andWhere('l.created_at > :since', { since: q.since });
+    if (q.until) qb.andWhere('l.created_at < :until', { until: q.until });
+    const total = await qb.getCount();
+    const items = await qb.orderBy('l.created_at', 'DESC').addOrderBy('l.id', 'DESC').offset(q.offset).limit(q.limit).getMany();
+    return { items, total, limit: q.limit, offset: q.offset };
+  }
+
+  /** Requests, errors (status ≥ 400) and latency percentiles per hour, over the last 24 hours by default. */
+  async traffic(userId: string, deploymentId: string, q: { since?: Date; until?: Date }) {
+    await this.access.deployment(userId, deploymentId);
+    await this.flush();
+    const until = q.until ?? new Date();
+    const since = q.since ?? new Date(until.getTime() - 24 * 3600_000);
+    const rows: { hour: Date; requests: number; errors: number; p50: number; p95: number; p99: number }[] = await this.ds.query(
+      `SELECT date_trunc('hour', created_at) AS hour, count(*)::int AS requests, (count(*) FILTER (WHERE status_code >= 400))::int AS errors,
+              percentile_cont(0.5) WITHIN GROUP (ORDER BY latency_ms) AS p50,
+              percentile_cont(0.95) WITHIN GROUP (ORDER BY latency_ms) AS p95,
+              percentile_cont(0.99) WITHIN GROUP (ORDER BY latency_ms) AS p99
+         FROM inference_logs WHERE deployment_id = $1 AND created_at >= $2 AND created_at < $3
+        GROUP BY 1 ORDER BY 1`,
+      [deploymentId, since, until],
+    );
+    return { deployment_id: deploymentId, since, until, hours: rows.map((r) => ({ hour: r.hour, requests: r.requests, errors: r.errors, latency_ms: { p50: r.p50, p95: r.p95, p99: r.p99 } })) };
+  }
+
+  private async writeBuffered(): Promise<void> {
+    while (this.buffer.length) {
+      const batch = this.buffer.splice(0, MAX_BATCH);
+      try {
+        // Rows of a deployment deleted meanwhile (its model was deleted) are skipped, not a failed batch.
+        await this.ds.query(
+          `INSERT INTO inference_logs (deployment_id, requested_deployment_id, model_id, project_id, request_id, latency_ms, status_code, prediction, inputs, created_at)
+           SELECT v.* FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::float8[], $7::int[], $8::jsonb[], $9::jsonb[], $10::timestamptz[])
+                AS v(deployment_id, requested_deployment_id, model_id, project_id, request_id, latency_ms, status_code, prediction, inputs, created_at)
+            WHERE EXISTS (SELECT 1 FROM deployments d WHERE d.id = v.deployment_id)`,
+          [
+            batch.map((b) => b.deploymentId), batch.map((b) => b.requestedDeploymentId), batch.map((b) => b.modelId), batch.map((b) => b.projectId),
+            batch.map((b) => b.requestId), batch.map((b) => b.latencyMs), batch.map((b) => b.statusCode), batch.map((b) => b.prediction),
+            batch.map((b) => b.inputs), batch.map((b) => b.createdAt),
+          ],
+        );
+        this.written += batch.length;
+      } catch (err) {
+        this.log.warn({ err, rows: batch.length }, 'inference log write failed; retrying on the next flush');
+        this.buffer.unshift(...batch);
+        const over = this.buffer.length - MAX_BUFFERED;
+        if (over > 0) {
+          this.buffer.splice(0, over);
+          this.dropped += over;
+        }
+        return;
+      }
+    }
+  }
+}
+
+/** Rows with the privacy-mapped columns replaced by `[MASKED:<pii type>]`. */
+export function maskRows(rows: InputRow[], columnMap: Record<string, string>): InputRow[] {
+  const masked = Object.entries(columnMap);
+  if (!masked.length) return rows;
+  return rows.map((r) => {
+    const out = { ...r };
+    for (const [col, type] of masked) if (col in out && out[col] !== null) out[col] = `[MASKED:${type}]`;
+    return out;
+  });
+}
