@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_MAX_COLUMNS } from '../engine/data/column-limit';
 
 /**
  * The one place that reads the environment. Parsed once, typed, validated: a bad value
@@ -50,6 +51,8 @@ const EnvSchema = z.object({
   RATE_LIMIT_REPORT: int(20, 1),
   RATE_LIMIT_AI: int(30, 1),
   MAX_DATASET_UPLOAD_BYTES: int(100 * 1024 * 1024, 1),
+  /** Most columns a dataset (upload or new version) may have; past it the upload answers 422 naming the limit. */
+  MAX_DATASET_COLUMNS: int(DEFAULT_MAX_COLUMNS, 1),
   MAX_JSON_BODY_BYTES: int(1024 * 1024, 1),
   PROFILE_IN_BACKGROUND_MIN_ROWS: int(1_000_000, 0),
   RECONCILE_INTERVAL_SECS: int(60, 0),
@@ -97,7 +100,7 @@ export interface Config {
     report: number;
     ai: number;
   };
-  limits: { maxDatasetUploadBytes: number; maxJsonBodyBytes: number };
+  limits: { maxDatasetUploadBytes: number; maxDatasetColumns: number; maxJsonBodyBytes: number };
   /** New dataset versions with at least this many rows are profiled by a `dataset_profile` job (0: never). */
   profileInBackgroundMinRows: number;
   reconcileIntervalSecs: number;
@@ -163,7 +166,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       report: e.RATE_LIMIT_REPORT,
       ai: e.RATE_LIMIT_AI,
     },
-    limits: { maxDatasetUploadBytes: e.MAX_DATASET_UPLOAD_BYTES, maxJsonBodyBytes: e.MAX_JSON_BODY_BYTES },
+    limits: { maxDatasetUploadBytes: e.MAX_DATASET_UPLOAD_BYTES, maxDatasetColumns: e.MAX_DATASET_COLUMNS, maxJsonBodyBytes: e.MAX_JSON_BODY_BYTES },
     profileInBackgroundMinRows: e.PROFILE_IN_BACKGROUND_MIN_ROWS,
     reconcileIntervalSecs: e.RECONCILE_INTERVAL_SECS,
     startWorkers: e.START_WORKERS === 'none' ? [] : e.START_WORKERS.split(',').map((s) => s.trim()).filter(Boolean),

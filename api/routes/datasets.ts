@@ -142,7 +142,7 @@ export function datasetRoutes(deps: AppDeps): RouteDef[] {
         await projectForUser(ds.manager, me(ctx), projectId, 'editor');
       }
       if (!received.file) throw unprocessable([{ loc: ['body', 'file'], msg: 'Field required', type: 'missing' }]);
-      const upload = await ingestUpload(received.file.path, tmpRoot, await projectQualityPolicy(ds.manager, projectId));
+      const upload = await ingestUpload(received.file.path, tmpRoot, await projectQualityPolicy(ds.manager, projectId), config.limits.maxDatasetColumns);
       try {
         const committed = await commitVersion(ds, store, {
           projectId,

@@ -19,10 +19,10 @@ export interface IngestedUpload {
  * Parses an uploaded file into the canonical Parquet form. Engine errors become the spec's 422s.
  * The caller removes `stagingDir`.
  */
-export async function ingestUpload(filePath: string, tmpRoot: string, policy: Partial<QualityPolicy>): Promise<IngestedUpload> {
+export async function ingestUpload(filePath: string, tmpRoot: string, policy: Partial<QualityPolicy>, maxColumns?: number): Promise<IngestedUpload> {
   const stagingDir = path.join(tmpRoot, `ingest-${randomUUID()}`);
   try {
-    const ingest = await ingestFile(filePath, stagingDir);
+    const ingest = await ingestFile(filePath, stagingDir, { maxColumns });
     return { ingest, policy, stagingDir };
   } catch (err) {
     fs.rmSync(stagingDir, { recursive: true, force: true });
