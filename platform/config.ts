@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_MAX_COLUMNS } from '../engine/data/column-limit';
 
 /**
  * The one place that reads the environment. Parsed once, typed, validated: a bad value
@@ -50,6 +51,8 @@ const EnvSchema = z.object({
   RATE_LIMIT_REPORT: int(20, 1),
   RATE_LIMIT_AI: int(30, 1),
   MAX_DATASET_UPLOAD_BYTES: int(100 * 1024 * 1024, 1),
+  /** Most columns a dataset (upload or new version) may have; past it the upload answers 422 naming the limit. */
+  MAX_DATASET_COLUMNS: int(DEFAULT_MAX_COLUMNS, 1),
   MAX_JSON_BODY_BYTES: int(1024 * 1024, 1),
   /** A JSON (or form) body must arrive whole within this many seconds (408 otherwise). */
   BODY_TIMEOUT_SECS: int(30, 1),
@@ -101,7 +104,7 @@ export interface Config {
     report: number;
     ai: number;
   };
-  limits: { maxDatasetUploadBytes: number; maxJsonBodyBytes: number; bodyTimeoutMs: number; uploadIdleTimeoutMs: number };
+  limits: { maxDatasetUploadBytes: number; maxDatasetColumns: number; maxJsonBodyBytes: number; bodyTimeoutMs: number; uploadIdleTimeoutMs: number };
   /** New dataset versions with at least this many rows are profiled by a `dataset_profile` job (0: never). */
   profileInBackgroundMinRows: number;
   reconcileIntervalSecs: number;
@@ -169,6 +172,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     },
     limits: {
       maxDatasetUploadBytes: e.MAX_DATASET_UPLOAD_BYTES,
+      maxDatasetColumns: e.MAX_DATASET_COLUMNS,
       maxJsonBodyBytes: e.MAX_JSON_BODY_BYTES,
       bodyTimeoutMs: e.BODY_TIMEOUT_SECS * 1000,
       uploadIdleTimeoutMs: e.UPLOAD_IDLE_TIMEOUT_SECS * 1000,

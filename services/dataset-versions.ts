@@ -35,10 +35,10 @@ const PROFILE_HEARTBEAT_MS = 5000;
  * form in a new staging folder under `tmpRoot`. The engine's refusals become `DataError`s with
  * the spec's texts. The caller removes `stagingDir` (see {@link withStagedTable}).
  */
-export async function stageTable(filePath: string, tmpRoot: string): Promise<StagedTable> {
+export async function stageTable(filePath: string, tmpRoot: string, opts: { maxColumns?: number } = {}): Promise<StagedTable> {
   const stagingDir = path.join(tmpRoot, `ingest-${randomUUID()}`);
   try {
-    return { ingest: await ingestFile(filePath, stagingDir), stagingDir };
+    return { ingest: await ingestFile(filePath, stagingDir, { maxColumns: opts.maxColumns }), stagingDir };
   } catch (err) {
     fs.rmSync(stagingDir, { recursive: true, force: true });
     if (err instanceof UnsupportedFileTypeError) throw new DataError('Unsupported file type');
@@ -48,8 +48,8 @@ export async function stageTable(filePath: string, tmpRoot: string): Promise<Sta
 }
 
 /** Stages a file, runs `use` on it, and removes the staging folder whatever happens. */
-export async function withStagedTable<T>(filePath: string, tmpRoot: string, use: (staged: StagedTable) => Promise<T>): Promise<T> {
-  const staged = await stageTable(filePath, tmpRoot);
+export async function withStagedTable<T>(filePath: string, tmpRoot: string, use: (staged: StagedTable) => Promise<T>, opts: { maxColumns?: number } = {}): Promise<T> {
+  const staged = await stageTable(filePath, tmpRoot, opts);
   try {
     return await use(staged);
   } finally {

@@ -148,8 +148,11 @@ export class DatasetService {
 
   private async commitFile(userId: string, projectId: string, dataset: { id?: string; name: string; description: string }, description: string, file: ReceivedTable) {
     const policy = await this.qualityPolicy(projectId);
-    const committed = await withStagedTable(file.path, this.tmpRoot, (staged) =>
-      this.versions.commit({ projectId, dataset, description, staged, policy, origin: { filename: file.filename }, userId }),
+    const committed = await withStagedTable(
+      file.path,
+      this.tmpRoot,
+      (staged) => this.versions.commit({ projectId, dataset, description, staged, policy, origin: { filename: file.filename }, userId }),
+      { maxColumns: this.config.limits.maxDatasetColumns },
     );
     await this.profileInBackground(userId, projectId, committed.version);
     return committed;

@@ -266,7 +266,7 @@ describe('batch prediction of a file without rows', () => {
   let trained: TestStack;
   afterAll(async () => trained?.stop());
 
-  it('answers no predictions instead of a 500 from reading a table without column chunks', async () => {
+  it('answers a header-only file with a clear 422, not a 500 from reading a table without column chunks', async () => {
     trained = await startStack({ workers: ['io', 'cpu'] });
     const u = await signUp(trained.baseUrl, trained.mail);
     const pid = await createProject(u.client, 'Batch');
@@ -283,8 +283,9 @@ describe('batch prediction of a file without rows', () => {
       return e.best_model_id as string | null;
     });
     const empty = await u.client.upload(`/api/models/${modelId}/predict/batch`, {}, { name: 'empty.csv', data: 'species,mass\n' });
-    expect(empty.status).toBe(200);
-    expect(empty.body).toEqual({ row_count: 0, predictions: [] });
+    // A file with no data rows is refused at ingest, for uploads and batch predictions alike.
+    expect(empty.status).toBe(422);
+    expect(empty.body).toEqual({ detail: 'The file has no data rows' });
   });
 });
 

@@ -2,13 +2,13 @@
  * Comparison of two stored dataset versions: schema changes, per-column moments and PSI (see psi.ts for the
  * binning and epsilon). PSI is computed inside DuckDB so high-cardinality columns never leave the database.
  */
-import { DuckDBConnection } from '@duckdb/node-api';
+import { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { setOwn } from '../own-keys';
 import { Dtype } from './dtypes';
-import { queryOne, sqlIdent, toNumber, withConnection } from './duck';
+import { aggregateInBatches, parquetSource, queryOne, sqlIdent, toNumber, withConnection } from './duck';
 import { sqlDouble } from './histogram';
 import { PSI_BINS, PSI_EPSILON, ShiftLevel, shiftLevel } from './psi';
-import { isNumeric, openTable } from './table';
+import { CanonicalTable, isNumeric, openCanonical } from './table';
 
 /** Per-column differences between versions (columns present in both). */
 export interface ColumnDiff {
@@ -51,28 +51,31 @@ function psiSum(rel: string): string {
             SELECT CASE WHEN a > 0 THEN a ELSE ${EPS} END AS a2, CASE WHEN e > 0 THEN e ELSE ${EPS} END AS e2 FROM (${rel}))`;
 }
 
-/** Numeric PSI with bins from v1's deciles, computed by DuckDB over views `v1` and `v2`. */
-export async function numericPsiSql(conn: DuckDBConnection, column: string, bins = PSI_BINS): Promise<number> {
+/**
+ * Numeric PSI with bins from v1's deciles, computed by DuckDB over relations `v1` and `v2` (views by default; a
+ * wide table's caller passes relations of the column alone, which bind faster than a view of every column).
+ */
+export async function numericPsiSql(conn: DuckDBConnection, column: string, bins = PSI_BINS, v1 = 'v1', v2 = 'v2'): Promise<number> {
   const c = `CAST(${sqlIdent(column)} AS DOUBLE)`;
   const qs = Array.from({ length: bins - 1 }, (_, i) => (i + 1) / bins).join(', ');
   const bin = `len(list_filter((SELECT edges FROM ed), e -> e < ${c}))`;
   const row = await queryOne(
     conn,
-    `WITH ed AS (SELECT list_distinct(quantile_cont(${c}, [${qs}])) AS edges FROM v1),
-          b1 AS (SELECT ${bin} AS b, count(*) / sum(count(*)) OVER () AS e FROM v1 WHERE ${c} IS NOT NULL GROUP BY 1),
-          b2 AS (SELECT ${bin} AS b, count(*) / sum(count(*)) OVER () AS a FROM v2 WHERE ${c} IS NOT NULL GROUP BY 1)
+    `WITH ed AS (SELECT list_distinct(quantile_cont(${c}, [${qs}])) AS edges FROM ${v1}),
+          b1 AS (SELECT ${bin} AS b, count(*) / sum(count(*)) OVER () AS e FROM ${v1} WHERE ${c} IS NOT NULL GROUP BY 1),
+          b2 AS (SELECT ${bin} AS b, count(*) / sum(count(*)) OVER () AS a FROM ${v2} WHERE ${c} IS NOT NULL GROUP BY 1)
      ${psiSum('SELECT coalesce(e, 0) AS e, coalesce(a, 0) AS a FROM b1 FULL OUTER JOIN b2 USING (b)')}`,
   );
   return toNumber(row.psi) ?? 0;
 }
 
-/** Categorical PSI over category shares of views `v1` and `v2` (values compared as text). */
-export async function categoricalPsiSql(conn: DuckDBConnection, column: string): Promise<number> {
+/** Categorical PSI over category shares of relations `v1` and `v2` (values compared as text; see numericPsiSql). */
+export async function categoricalPsiSql(conn: DuckDBConnection, column: string, v1 = 'v1', v2 = 'v2'): Promise<number> {
   const c = `CAST(${sqlIdent(column)} AS VARCHAR)`;
   const row = await queryOne(
     conn,
-    `WITH s1 AS (SELECT ${c} AS k, count(*) / sum(count(*)) OVER () AS e FROM v1 WHERE ${c} IS NOT NULL GROUP BY 1),
-          s2 AS (SELECT ${c} AS k, count(*) / sum(count(*)) OVER () AS a FROM v2 WHERE ${c} IS NOT NULL GROUP BY 1)
+    `WITH s1 AS (SELECT ${c} AS k, count(*) / sum(count(*)) OVER () AS e FROM ${v1} WHERE ${c} IS NOT NULL GROUP BY 1),
+          s2 AS (SELECT ${c} AS k, count(*) / sum(count(*)) OVER () AS a FROM ${v2} WHERE ${c} IS NOT NULL GROUP BY 1)
      ${psiSum('SELECT coalesce(e, 0) AS e, coalesce(a, 0) AS a FROM s1 FULL OUTER JOIN s2 USING (k)')}`,
   );
   return toNumber(row.psi) ?? 0;
@@ -85,31 +88,39 @@ export async function categoricalPsiSql(conn: DuckDBConnection, column: string):
  */
 export async function compareVersions(pathV1: string, pathV2: string): Promise<VersionComparison> {
   return withConnection(async (conn) => {
-    const c1 = await openTable(conn, pathV1, 'v1');
-    const c2 = await openTable(conn, pathV2, 'v2');
-    const n1 = Number((await queryOne(conn, 'SELECT count(*) AS n FROM v1')).n);
-    const n2 = Number((await queryOne(conn, 'SELECT count(*) AS n FROM v2')).n);
+    const table1 = await openCanonical(conn, pathV1);
+    const table2 = await openCanonical(conn, pathV2);
+    const [c1, c2] = [table1.columns, table2.columns];
+    // Answered from the Parquet footers, not scans.
+    const n1 = Number((await queryOne(conn, `SELECT count(*) AS n FROM ${parquetSource(pathV1)}`)).n);
+    const n2 = Number((await queryOne(conn, `SELECT count(*) AS n FROM ${parquetSource(pathV2)}`)).n);
     const t1 = new Map(c1.map((c) => [c.name, c.dtype]));
     const t2 = new Map(c2.map((c) => [c.name, c.dtype]));
     const common = c1.filter((c) => t2.has(c.name)).map((c) => c.name);
+    const numericCol = (name: string): boolean => isNumeric(t1.get(name) as Dtype) && isNumeric(t2.get(name) as Dtype);
+    // Moments of every common column in batches of aggregates per version (see aggregateInBatches).
+    const moments = (table: CanonicalTable): Promise<Record<string, DuckDBValue>> =>
+      aggregateInBatches(
+        conn,
+        common.flatMap((name, i) => {
+          const col = sqlIdent(name);
+          const sqls = [`count(*) - count(${col}) AS miss${i}`];
+          if (numericCol(name)) sqls.push(`avg(${col}) AS m${i}`, `stddev_samp(${col}) AS s${i}`);
+          return sqls.map((sql) => ({ sql, columns: [name] }));
+        }),
+        table.relation,
+      );
+    const m1 = await moments(table1);
+    const m2 = await moments(table2);
     const diffs: Record<string, ColumnDiff> = {};
-    for (const name of common) {
+    for (const [i, name] of common.entries()) {
       const d1 = t1.get(name) as Dtype;
       const d2 = t2.get(name) as Dtype;
-      const numeric = isNumeric(d1) && isNumeric(d2);
-      const col = sqlIdent(name);
-      const stats = async (view: string): Promise<{ mean: number | null; std: number | null; missing: number }> => {
-        const r = await queryOne(
-          conn,
-          numeric
-            ? `SELECT avg(${col}) AS m, stddev_samp(${col}) AS s, count(*) - count(${col}) AS miss FROM ${view}`
-            : `SELECT NULL AS m, NULL AS s, count(*) - count(${col}) AS miss FROM ${view}`,
-        );
-        return { mean: toNumber(r.m), std: toNumber(r.s), missing: Number(r.miss) };
-      };
-      const s1 = await stats('v1');
-      const s2 = await stats('v2');
-      const psi = numeric ? await numericPsiSql(conn, name) : await categoricalPsiSql(conn, name);
+      const numeric = numericCol(name);
+      const s1 = { mean: toNumber(m1[`m${i}`] ?? null), std: toNumber(m1[`s${i}`] ?? null), missing: Number(m1[`miss${i}`]) };
+      const s2 = { mean: toNumber(m2[`m${i}`] ?? null), std: toNumber(m2[`s${i}`] ?? null), missing: Number(m2[`miss${i}`]) };
+      const [r1, r2] = [table1.relation([name]), table2.relation([name])];
+      const psi = numeric ? await numericPsiSql(conn, name, PSI_BINS, r1, r2) : await categoricalPsiSql(conn, name, r1, r2);
       setOwn(diffs, name, {
         type: numeric ? 'numeric' : 'categorical',
         v1_dtype: d1,

@@ -11,7 +11,7 @@
  * - anything else (TIME, INTERVAL, BLOB, UUID, LIST, STRUCT, ...) → object (stored as its VARCHAR rendering).
  */
 import { DuckDBConnection } from '@duckdb/node-api';
-import { queryOne, queryRows, sqlIdent } from './duck';
+import { aggregateInBatches, queryRows, sqlIdent } from './duck';
 
 /** Column dtypes of the service contract. */
 export type Dtype = 'int64' | 'float64' | 'object' | 'bool' | 'datetime64' | 'category';
@@ -82,29 +82,34 @@ export async function describeColumns(conn: DuckDBConnection, source: string): P
 export const CATEGORY_SAMPLE_ROWS = 100_000;
 
 /**
- * Infers the contract dtype of every column of `source`. A VARCHAR column is a category only with at most
+ * Infers the contract dtype of every column `cols` of a table. A VARCHAR column is a category only with at most
  * {@link CATEGORY_MAX_DISTINCT} distinct values; a bounded sample already proves most text columns are not
  * (more distinct values in the sample than the limit means more in the whole column), so the full scan
  * (exact counts) only touches the remaining low-cardinality candidates, which hash-aggregate cheaply.
+ * @param relation the table as a relation holding at least the named columns (see `CanonicalTable.relation`)
  */
-export async function inferDtypes(conn: DuckDBConnection, source: string): Promise<ColumnInfo[]> {
-  const cols = await describeColumns(conn, source);
+export async function inferDtypes(conn: DuckDBConnection, cols: DuckColumn[], relation: (names: readonly string[]) => string): Promise<ColumnInfo[]> {
   const varchar = cols.filter((c) => baseDtype(c.duckType) === 'object' && c.duckType.toUpperCase() === 'VARCHAR');
   const categories = new Set<string>();
-  if (varchar.length > 0) {
-    // Exact distinct counts on the sample, capped: a sample that already exceeds the limit decides the column.
-    const sampleSel = varchar.map((c, i) => `count(DISTINCT ${sqlIdent(c.name)}) AS d${i}`).join(', ');
-    const sample = await queryOne(conn, `SELECT ${sampleSel} FROM (SELECT * FROM ${source} LIMIT ${CATEGORY_SAMPLE_ROWS})`);
-    const candidates = varchar.filter((_, i) => Number(sample[`d${i}`]) <= CATEGORY_MAX_DISTINCT);
-    if (candidates.length > 0) {
-      const exactSel = candidates
-        .map((c, i) => `count(${sqlIdent(c.name)}) AS n${i}, count(DISTINCT ${sqlIdent(c.name)}) AS d${i}`)
-        .join(', ');
-      const exact = await queryOne(conn, `SELECT ${exactSel} FROM ${source}`);
-      candidates.forEach((c, i) => {
-        if (isCategory(Number(exact[`d${i}`]), Number(exact[`n${i}`]))) categories.add(c.name);
-      });
-    }
-  }
+  // Exact distinct counts on the sample, capped: a sample that already exceeds the limit decides the column.
+  const sampled = (names: readonly string[]): string =>
+    `(SELECT ${names.map(sqlIdent).join(', ')} FROM ${relation(names)} LIMIT ${CATEGORY_SAMPLE_ROWS})`;
+  const sample = await aggregateInBatches(
+    conn,
+    varchar.map((c, i) => ({ sql: `count(DISTINCT ${sqlIdent(c.name)}) AS d${i}`, columns: [c.name] })),
+    sampled,
+  );
+  const candidates = varchar.filter((_, i) => Number(sample[`d${i}`]) <= CATEGORY_MAX_DISTINCT);
+  const exact = await aggregateInBatches(
+    conn,
+    candidates.flatMap((c, i) => [
+      { sql: `count(${sqlIdent(c.name)}) AS n${i}`, columns: [c.name] },
+      { sql: `count(DISTINCT ${sqlIdent(c.name)}) AS d${i}`, columns: [c.name] },
+    ]),
+    relation,
+  );
+  candidates.forEach((c, i) => {
+    if (isCategory(Number(exact[`d${i}`]), Number(exact[`n${i}`]))) categories.add(c.name);
+  });
   return cols.map((c) => ({ name: c.name, dtype: categories.has(c.name) ? 'category' : baseDtype(c.duckType) }));
 }

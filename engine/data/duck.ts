@@ -48,6 +48,79 @@ export async function withConnection<T>(fn: (conn: DuckDBConnection) => Promise<
   }
 }
 
+/**
+ * Aggregates per query when one query would compute the same statistic for many columns. DuckDB evaluates an
+ * ungrouped aggregate query with a state, an expression and intermediate vectors per aggregate, and plans a query of
+ * thousands of select items slowly; splitting a wide table's aggregates into queries of this many keeps every query
+ * small and its memory bounded (2,000 columns: a few queries, each well under 100 MB), while a table of normal width
+ * still needs one query (one scan).
+ */
+export const AGGREGATES_PER_QUERY = 256;
+
+/**
+ * `count(DISTINCT ...)` aggregates per query. Each gets its own hash table of about 2 MB from its first row on, all
+ * charged to the connection's {@link DUCKDB_MEMORY_LIMIT}: 300 of them in one query ran out of 512 MB on 20 rows.
+ */
+export const DISTINCT_AGGREGATES_PER_QUERY = 32;
+
+/** Splits `items` into consecutive batches of at most `size` (none for no items). */
+export function batches<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** An aggregate over distinct values, e.g. `count(DISTINCT x)` (not `a IS DISTINCT FROM b`). */
+const DISTINCT_ITEM = /\(\s*DISTINCT\b/i;
+
+/** A select item of an aggregate query and the table columns it reads. */
+export interface Aggregate {
+  sql: string;
+  columns: readonly string[];
+}
+
+/**
+ * Runs the aggregate select items `items` (distinct aliases) as few single-row queries as the limits allow, in
+ * order: at most {@link AGGREGATES_PER_QUERY} items per query, of which at most {@link DISTINCT_AGGREGATES_PER_QUERY}
+ * aggregate distinct values (`count(DISTINCT x)`). `from` is the relation, or makes it from the columns one query's
+ * items read (see `CanonicalTable.relation`). Returns the merged row; no items: an empty row, no query.
+ */
+export async function aggregateInBatches(
+  conn: DuckDBConnection,
+  items: readonly Aggregate[],
+  from: string | ((columns: string[]) => string),
+): Promise<Record<string, DuckDBValue>> {
+  const row: Record<string, DuckDBValue> = {};
+  let batch: Aggregate[] = [];
+  let distinct = 0;
+  const flush = async (): Promise<void> => {
+    if (batch.length === 0) return;
+    const rel = typeof from === 'string' ? from : from([...new Set(batch.flatMap((b) => b.columns))]);
+    Object.assign(row, await queryOne(conn, `SELECT ${batch.map((b) => b.sql).join(', ')} FROM ${rel}`));
+    batch = [];
+    distinct = 0;
+  };
+  for (const item of items) {
+    const isDistinct = DISTINCT_ITEM.test(item.sql);
+    if (batch.length === AGGREGATES_PER_QUERY || (isDistinct && distinct === DISTINCT_AGGREGATES_PER_QUERY)) await flush();
+    batch.push(item);
+    if (isDistinct) distinct++;
+  }
+  await flush();
+  return row;
+}
+
+/**
+ * `xor` of hash expressions as a balanced tree: a left-leaning chain over thousands of columns nests deeper than
+ * DuckDB's expression depth limit (1,000).
+ */
+export function xorAll(exprs: readonly string[]): string {
+  if (exprs.length === 0) throw new Error('xorAll needs at least one expression');
+  if (exprs.length === 1) return exprs[0];
+  const mid = Math.ceil(exprs.length / 2);
+  return `xor(${xorAll(exprs.slice(0, mid))}, ${xorAll(exprs.slice(mid))})`;
+}
+
 /** Quotes a string as a SQL string literal. */
 export function sqlString(value: string): string {
   return `'${value.replace(/'/g, "''")}'`;

@@ -18,3 +18,19 @@ export class DataValidationError extends Error {
     this.name = 'DataValidationError';
   }
 }
+
+/**
+ * Raised when a file has more columns than the ingest accepts. A {@link DataValidationError}, so callers that map
+ * those to 422 need nothing more; the message names the count and the limit.
+ */
+export class TooManyColumnsError extends DataValidationError {
+  constructor(
+    readonly columns: number,
+    readonly limit: number,
+    /** True when `columns` is a lower bound read from the header line, before any parsing. */
+    readonly atLeast = false,
+  ) {
+    super(`Too many columns: the file has ${atLeast ? 'at least ' : ''}${columns} columns; the limit is ${limit}`);
+    this.name = 'TooManyColumnsError';
+  }
+}

@@ -1,9 +1,10 @@
 /** Public API of the tabular data engine (DuckDB-backed). */
-export { DataValidationError, UnsupportedFileTypeError } from './errors';
+export { DataValidationError, TooManyColumnsError, UnsupportedFileTypeError } from './errors';
+export { DEFAULT_MAX_COLUMNS } from './column-limit';
 export { ColumnInfo, Dtype, CATEGORY_MAX_DISTINCT, CATEGORY_MAX_UNIQUE_RATIO } from './dtypes';
 export { TextEncoding } from './detect';
-export { ingestFile, IngestResult, STORED_FILE_NAME } from './ingest';
-export { analyze, DatasetProfile, ColumnProfile, NumericProfile, CategoricalProfile } from './profile';
+export { ingestFile, IngestOptions, IngestResult, STORED_FILE_NAME } from './ingest';
+export { analyze, DatasetProfile, ColumnProfile, NumericProfile, CategoricalProfile, MAX_CORRELATION_COLUMNS } from './profile';
 export { Histogram } from './histogram';
 export { qualityReport, QualityReport, QualityCheck, QualityPolicy, DEFAULT_QUALITY_POLICY, likelyTarget } from './quality';
 export { compareVersions, VersionComparison, ColumnDiff } from './compare';

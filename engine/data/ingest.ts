@@ -8,14 +8,17 @@
  * Headerless files get generated names `column_1`, `column_2`, ... (1-based, in file order).
  */
 import { randomUUID } from 'node:crypto';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DuckDBConnection } from '@duckdb/node-api';
 import { TextEncoding, detectFormat } from './detect';
 import { rememberDtypes } from './dtype-cache';
-import { ColumnInfo, canonicalExpr, describeColumns, inferDtypes } from './dtypes';
-import { parquetSource, queryOne, sqlString, withConnection } from './duck';
+import { checkColumnCount, DEFAULT_MAX_COLUMNS, headerFieldsAtLeast } from './column-limit';
+import { ColumnInfo, DuckColumn, canonicalExpr, describeColumns, inferDtypes } from './dtypes';
+import { DUCKDB_MEMORY_LIMIT, parquetSource, queryOne, sqlIdent, sqlString, withConnection } from './duck';
 import { DataValidationError, UnsupportedFileTypeError } from './errors';
+import { writeSniffSample } from './sniff-sample';
+import { CANONICAL_KV_OPTION } from './table';
 import { transcodeToUtf8 } from './transcode';
 
 /** What `ingestFile` found and wrote. */
@@ -45,10 +48,46 @@ export const STORED_FILE_NAME = 'data.parquet';
 const DELIMITER_CANDIDATES = [',', ';', '\t', '|'];
 /**
  * ZSTD level 1: on the 1.1 GB benchmark CSV it writes within ~10% of Snappy's time (level 3, DuckDB's default,
- * costs ~40% more) while the file stays ~30% smaller than Snappy's. Row groups of 122,880 rows (DuckDB's vector
- * size × 60) let every later scan split work across threads.
+ * costs ~40% more) while the file stays ~30% smaller than Snappy's. Row groups of up to 122,880 rows (DuckDB's
+ * vector size × 60) let every later scan split work across threads.
  */
-const PARQUET_OPTIONS = 'FORMAT parquet, COMPRESSION zstd, COMPRESSION_LEVEL 1, ROW_GROUP_SIZE 122880';
+function parquetOptions(columns: number, rows: number): string {
+  return `FORMAT parquet, COMPRESSION zstd, COMPRESSION_LEVEL 1, ROW_GROUP_SIZE ${rowGroupRows(columns, rows)}`;
+}
+
+/** Values (rows × columns) from which a table is written in smaller row groups (see {@link rowGroupRows}). */
+const MANY_VALUES = 20_000_000;
+/** Values per row group the writer aims at for such a table. */
+const ROW_GROUP_VALUES = 4_000_000;
+
+/**
+ * Rows per row group for a table of `columns` columns and about `rows` rows. DuckDB buffers a whole row group
+ * before writing it, and its copy behaves very differently with the group size on wide tables (measured on a
+ * 2-core machine): a 100 MB CSV of 2,000 small-integer columns (25,000 rows) took over 5 minutes in groups of
+ * 122,880 rows, 200 s in groups of 8,192 and 7 s in groups of 2,048; yet smaller groups ran a 1,000-row CSV of 2,000
+ * mixed columns out of 512 MB and made a 2,400-row CSV of 2,000 text columns ten times slower. So only a table of
+ * many values gets groups of about {@link ROW_GROUP_VALUES} values (never under 2,048 rows); any other keeps 122,880.
+ */
+export function rowGroupRows(columns: number, rows: number): number {
+  if (rows * columns <= MANY_VALUES) return 122_880;
+  return Math.max(2048, Math.min(122_880, Math.floor(ROW_GROUP_VALUES / Math.max(1, columns))));
+}
+
+/** About how many records a CSV holds: its size over the mean record length of its first MB (quotes ignored). */
+async function estimateCsvRows(csvPath: string): Promise<number> {
+  const fh = await open(csvPath, 'r');
+  try {
+    const size = (await fh.stat()).size;
+    const buf = Buffer.alloc(Math.min(size, 1024 * 1024));
+    const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+    let newlines = 0;
+    for (let i = 0; i < bytesRead; i++) if (buf[i] === 0x0a) newlines++;
+    return bytesRead === 0 ? 0 : Math.round((size * Math.max(1, newlines)) / bytesRead);
+  } finally {
+    await fh.close();
+  }
+}
+
 const NUMERIC_NAME = /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/;
 
 interface CsvDialect {
@@ -67,6 +106,14 @@ function message(err: unknown): string {
 const isUnicodeError = (m: string): boolean => /Invalid unicode/i.test(m);
 const isSniffFailure = (m: string): boolean => /not possible to automatically detect/i.test(m);
 const isConversionError = (m: string): boolean => /Could not convert|Conversion Error/i.test(m);
+const isOutOfMemory = (m: string): boolean => /Out of Memory Error/i.test(m);
+
+/** The error for a file DuckDB could not convert within its memory limit (e.g. thousands of text columns). */
+function tooLargeError(m: string): DataValidationError {
+  return new DataValidationError(
+    `The file needs more memory to convert than one upload may use (${DUCKDB_MEMORY_LIMIT}); upload fewer columns or rows (${m.split('\n')[0]})`,
+  );
+}
 
 /** Turns DuckDB's "Expected Number of Columns" CSV error into a readable ragged-rows error, or null. */
 function raggedError(m: string): DataValidationError | null {
@@ -94,11 +141,14 @@ function readCsvExpr(path: string, d: CsvDialect, fullTypeScan: boolean): string
   return `read_csv(${sqlString(path)}, ${opts.join(', ')})`;
 }
 
-/** Sniffs the dialect, guarding against headers the sniffer invents and diagnosing ragged files. */
-async function sniffDialect(conn: DuckDBConnection, path: string): Promise<CsvDialect> {
+/**
+ * Sniffs the dialect, guarding against headers the sniffer invents and diagnosing ragged files. The sniffer reads
+ * `samplePath` when given (the start of a large file, see sniff-sample.ts), the diagnosis the whole file.
+ */
+async function sniffDialect(conn: DuckDBConnection, path: string, samplePath: string | null): Promise<CsvDialect> {
   let row;
   try {
-    row = await queryOne(conn, `SELECT Delimiter, Quote, Escape, SkipRows, HasHeader, Columns FROM sniff_csv(${sqlString(path)})`);
+    row = await queryOne(conn, `SELECT Delimiter, Quote, Escape, SkipRows, HasHeader, Columns FROM sniff_csv(${sqlString(samplePath ?? path)})`);
   } catch (err) {
     const m = message(err);
     if (isUnicodeError(m)) throw err;
@@ -179,28 +229,96 @@ async function diagnoseSingleColumn(conn: DuckDBConnection, path: string, header
   }
 }
 
-async function copyToParquet(conn: DuckDBConnection, source: string, outPath: string): Promise<void> {
+/** DuckDB types that are already their canonical stored type (see dtypes.ts); DOUBLE only while it holds no NaN. */
+const CANONICAL_TYPES = new Set(['BIGINT', 'DOUBLE', 'BOOLEAN', 'TIMESTAMP', 'VARCHAR']);
+
+/**
+ * Whether a DOUBLE column of a Parquet file DuckDB wrote may hold NaN: DuckDB writes no min/max statistics for a
+ * chunk holding NaN, so a chunk with neither that is not all NULL may.
+ */
+async function mayHoldNaN(conn: DuckDBConnection, parquetPath: string, cols: DuckColumn[]): Promise<boolean> {
+  const doubles = cols.map((c, i) => (c.duckType.toUpperCase() === 'DOUBLE' ? i : -1)).filter((i) => i >= 0);
+  if (doubles.length === 0) return false;
+  const r = await queryOne(
+    conn,
+    `SELECT count(*) AS n FROM parquet_metadata(${sqlString(parquetPath)})
+     WHERE column_id IN (${doubles.join(', ')}) AND (stats_min_value IS NULL OR stats_max_value IS NULL
+       OR lower(stats_min_value) = 'nan' OR lower(stats_max_value) = 'nan') AND coalesce(stats_null_count, -1) <> num_values`,
+  );
+  return Number(r.n) > 0;
+}
+
+/**
+ * CSV columns from which a conversion to canonical types reads the CSV into Parquet first: the CSV reader feeding a
+ * projection of thousands of expressions ran out of 512 MB at 5,000 columns (1,000 rows), while the same projection
+ * over Parquet did not.
+ */
+const WIDE_CSV_COLUMNS = 1000;
+
+/**
+ * Writes `source` in canonical form to `outPath`, marked as such (see table.ts). A CSV whose columns all have
+ * canonical types (most CSVs) is copied as it is and only rewritten when it turns out to hold NaN: a projection of
+ * one expression per column costs DuckDB more than linear time and memory in the number of columns. A wide CSV
+ * with other types is copied as it is too, then converted from that Parquet (see {@link WIDE_CSV_COLUMNS}).
+ */
+async function copyToParquet(
+  conn: DuckDBConnection,
+  source: string,
+  outPath: string,
+  opts: { maxColumns: number; fromCsv: boolean; rows: number },
+): Promise<void> {
+  const { maxColumns, fromCsv } = opts;
   const cols = await describeColumns(conn, source);
   if (cols.length === 0) throw new DataValidationError('The file has no columns');
-  const select = cols.map((c) => `${canonicalExpr(c.name, c.duckType)} AS "${c.name.replace(/"/g, '""')}"`).join(', ');
-  await conn.run(`COPY (SELECT ${select} FROM ${source}) TO ${sqlString(outPath)} (${PARQUET_OPTIONS})`);
+  checkColumnCount(cols.length, maxColumns);
+  const options = `${parquetOptions(cols.length, opts.rows)}, ${CANONICAL_KV_OPTION}`;
+  const canonical = (from: string): string =>
+    `SELECT ${cols.map((c) => `${canonicalExpr(c.name, c.duckType)} AS ${sqlIdent(c.name)}`).join(', ')} FROM ${from}`;
+  const asIs = cols.every((c) => CANONICAL_TYPES.has(c.duckType.toUpperCase()));
+  // Parquet from elsewhere may hold NaN whatever its statistics say (Arrow's writer leaves NaN out of min/max).
+  if (!fromCsv || (!asIs && cols.length <= WIDE_CSV_COLUMNS)) {
+    await conn.run(`COPY (${canonical(source)}) TO ${sqlString(outPath)} (${options})`);
+    return;
+  }
+  await conn.run(`COPY (SELECT * FROM ${source}) TO ${sqlString(outPath)} (${options})`);
+  if (asIs && !(await mayHoldNaN(conn, outPath, cols))) return;
+  const rewritten = `${outPath}.nan`;
+  try {
+    await conn.run(`COPY (${canonical(parquetSource(outPath))}) TO ${sqlString(rewritten)} (${options})`);
+    await rename(rewritten, outPath);
+  } finally {
+    await rm(rewritten, { force: true });
+  }
 }
 
 async function ingestCsv(
   conn: DuckDBConnection,
   csvPath: string,
   outPath: string,
+  maxColumns: number,
 ): Promise<CsvDialect> {
-  const dialect = await sniffDialect(conn, csvPath);
+  // DuckDB's sniffer takes long on a very wide file; a header already past the limit is refused before it runs.
+  checkColumnCount(await headerFieldsAtLeast(csvPath), maxColumns, true);
+  const samplePath = `${outPath}.sniff.csv`;
+  let dialect: CsvDialect;
+  try {
+    dialect = await sniffDialect(conn, csvPath, (await writeSniffSample(csvPath, samplePath)) ? samplePath : null);
+  } finally {
+    await rm(samplePath, { force: true });
+  }
+  checkColumnCount(dialect.columnNames.length, maxColumns);
+  const rows = await estimateCsvRows(csvPath);
   for (const fullTypeScan of [false, true]) {
     try {
-      await copyToParquet(conn, readCsvExpr(csvPath, dialect, fullTypeScan), outPath);
+      await copyToParquet(conn, readCsvExpr(csvPath, dialect, fullTypeScan), outPath, { maxColumns, fromCsv: true, rows });
       return dialect;
     } catch (err) {
+      if (err instanceof DataValidationError) throw err;
       const m = message(err);
       const ragged = raggedError(m);
       if (ragged) throw ragged;
       if (isUnicodeError(m)) throw err;
+      if (isOutOfMemory(m)) throw tooLargeError(m);
       if (isConversionError(m) && !fullTypeScan) continue;
       throw new DataValidationError(`Could not read the CSV file: ${m.split('\n')[0]}`);
     }
@@ -209,14 +327,23 @@ async function ingestCsv(
   throw new Error('unreachable');
 }
 
+/** Options of {@link ingestFile}. */
+export interface IngestOptions {
+  /** Most columns accepted; default {@link DEFAULT_MAX_COLUMNS}. */
+  maxColumns?: number;
+}
+
 /**
  * Ingests an uploaded CSV or Parquet file into `destDir/data.parquet`.
  * @param srcPath uploaded file (any name; the content decides the format)
  * @param destDir folder for the stored form (created if missing)
  * @throws UnsupportedFileTypeError when the content is neither text nor Parquet
- * @throws DataValidationError for empty files, ragged rows, files without columns, corrupt Parquet
+ * @throws TooManyColumnsError (a DataValidationError) past `options.maxColumns`
+ * @throws DataValidationError for empty files, files without data rows (a header only), ragged rows, files without
+ *   columns, corrupt Parquet
  */
-export async function ingestFile(srcPath: string, destDir: string): Promise<IngestResult> {
+export async function ingestFile(srcPath: string, destDir: string, options: IngestOptions = {}): Promise<IngestResult> {
+  const maxColumns = options.maxColumns ?? DEFAULT_MAX_COLUMNS;
   await mkdir(destDir, { recursive: true });
   const detected = await detectFormat(srcPath);
   const bytes = (await stat(srcPath)).size;
@@ -231,9 +358,11 @@ export async function ingestFile(srcPath: string, destDir: string): Promise<Inge
       let dialect: CsvDialect | null = null;
       if (detected.format === 'parquet') {
         try {
-          await copyToParquet(conn, parquetSource(srcPath), partPath);
+          const meta = await queryOne(conn, `SELECT coalesce(sum(num_rows), 0) AS n FROM parquet_file_metadata(${sqlString(srcPath)})`);
+          await copyToParquet(conn, parquetSource(srcPath), partPath, { maxColumns, fromCsv: false, rows: Number(meta.n) });
         } catch (err) {
           if (err instanceof DataValidationError) throw err;
+          if (isOutOfMemory(message(err))) throw tooLargeError(message(err));
           throw new DataValidationError(`Could not read the Parquet file: ${message(err).split('\n')[0]}`);
         }
       } else {
@@ -244,7 +373,7 @@ export async function ingestFile(srcPath: string, destDir: string): Promise<Inge
             await transcodeToUtf8(srcPath, utf8Path, enc);
             path = utf8Path;
           }
-          return ingestCsv(conn, path, partPath);
+          return ingestCsv(conn, path, partPath, maxColumns);
         };
         try {
           dialect = await tryRead(encoding);
@@ -255,11 +384,13 @@ export async function ingestFile(srcPath: string, destDir: string): Promise<Inge
           dialect = await tryRead(encoding);
         }
       }
+      // Answered from the Parquet footer, not a scan.
+      const countRow = await queryOne(conn, `SELECT count(*) AS n FROM ${parquetSource(partPath)}`);
+      // A header without rows is no dataset: nothing to profile, train on or preview.
+      if (Number(countRow.n) === 0) throw new DataValidationError('The file has no data rows');
       await rename(partPath, finalPath);
       const source = parquetSource(finalPath);
-      const columns = await inferDtypes(conn, source);
-      // Answered from the Parquet footer, not a scan.
-      const countRow = await queryOne(conn, `SELECT count(*) AS n FROM ${source}`);
+      const columns = await inferDtypes(conn, await describeColumns(conn, source), () => source);
       const storedBytes = (await stat(finalPath)).size;
       rememberDtypes(finalPath, columns);
       const result: IngestResult = {

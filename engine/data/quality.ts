@@ -12,9 +12,12 @@
  */
 import { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { baseDtype, describeColumns } from './dtypes';
-import { parquetSource, queryOne, queryRows, sqlIdent, sqlString, toNumber, withConnection } from './duck';
+import {
+  Aggregate, aggregateInBatches, parquetSource, queryOne, queryRows, sqlIdent, sqlString, toNumber, withConnection, xorAll,
+} from './duck';
+import { duplicateRowCount } from './duplicates';
 import { sqlDouble } from './histogram';
-import { isNumeric, openTable } from './table';
+import { CanonicalTable, isNumeric, openCanonical } from './table';
 /** Thresholds of the quality checks. */
 export interface QualityPolicy {
   /** A column with more missing values than this percentage fails the missing-values check. Default 20. */
@@ -77,6 +80,13 @@ export const TARGET_NAMES = ['target', 'label', 'class', 'y'];
  * the 1.5-IQR outlier share within ~0.1 percentage points, and read in well under a second at 10M rows.
  */
 export const QUALITY_SAMPLE_ROWS = 100_000;
+
+/**
+ * Values (rows × columns) a sample holds at most: the sample is a table in DuckDB's memory, and 100k rows of 2,000
+ * columns would be 200M values. A wide table past {@link QUALITY_SAMPLE_ROWS} rows is sampled at fewer rows (at
+ * 2,000 columns, about 5,000), which its checks' details state as for any sample.
+ */
+export const QUALITY_SAMPLE_VALUES = 10_000_000;
 
 const fmt = (x: number): string => (Math.round(x * 10) / 10).toString();
 const list = (xs: string[]): string => xs.join(', ');
@@ -222,7 +232,8 @@ function classBalanceCheck(f: QualityFacts, policy: QualityPolicy, target: strin
  * is only taken from the footer when all its chunks have both (the stored form never holds NaN: ingestFile writes
  * it as NULL). Columns the footer cannot answer are counted by a scan.
  */
-async function nonNullCounts(conn: DuckDBConnection, parquetPath: string, view: string, names: string[], rowCount: number): Promise<number[]> {
+async function nonNullCounts(conn: DuckDBConnection, parquetPath: string, table: CanonicalTable, rowCount: number): Promise<number[]> {
+  const names = table.columns.map((c) => c.name);
   const raw = await describeColumns(conn, parquetSource(parquetPath));
   const fromFooter = new Map<number, number>();
   const meta = await queryRows(
@@ -242,22 +253,25 @@ async function nonNullCounts(conn: DuckDBConnection, parquetPath: string, view: 
     }
   }
   const scan = names.map((n, i) => ({ n, i })).filter(({ i }) => !fromFooter.has(i));
-  const counted = scan.length > 0 ? await queryOne(conn, `SELECT ${scan.map(({ n, i }) => `count(${sqlIdent(n)}) AS c${i}`).join(', ')} FROM ${view}`) : {};
+  const counted = await aggregateInBatches(conn, scan.map(({ n, i }) => ({ sql: `count(${sqlIdent(n)}) AS c${i}`, columns: [n] })), table.relation);
   return names.map((_, i) => (`c${i}` in counted ? Number(counted[`c${i}`]) : (fromFooter.get(i) ?? 0)));
 }
 
-/** Whether the whole column holds at most one distinct non-null value. */
-async function isConstant(conn: DuckDBConnection, view: string, name: string): Promise<boolean> {
-  const c = sqlIdent(name);
-  const r = await queryOne(conn, `SELECT min(${c}) IS NOT DISTINCT FROM max(${c}) AS one FROM ${view}`);
-  return r.one === true;
+/** Which of the columns (by position in `names`) hold at most one distinct non-null value in the whole table. */
+async function constantColumns(conn: DuckDBConnection, table: CanonicalTable, positions: number[]): Promise<Set<number>> {
+  const items = positions.map((i) => {
+    const n = table.columns[i].name;
+    return { sql: `min(${sqlIdent(n)}) IS NOT DISTINCT FROM max(${sqlIdent(n)}) AS one${i}`, columns: [n] };
+  });
+  const r = await aggregateInBatches(conn, items, table.relation);
+  return new Set(positions.filter((i) => r[`one${i}`] === true));
 }
 
 /** Row count per non-null class of a categorical target; with `maxClasses`, at most one class more is read. */
-async function classCounts(conn: DuckDBConnection, view: string, name: string, maxClasses: number | null): Promise<number[]> {
+async function classCounts(conn: DuckDBConnection, table: CanonicalTable, name: string, maxClasses: number | null): Promise<number[]> {
   const c = sqlIdent(name);
   const limit = maxClasses === null ? '' : ` LIMIT ${maxClasses + 1}`;
-  const rows = await queryRows(conn, `SELECT count(*) AS n FROM ${view} WHERE ${c} IS NOT NULL GROUP BY ${c}${limit}`);
+  const rows = await queryRows(conn, `SELECT count(*) AS n FROM ${table.relation([name])} WHERE ${c} IS NOT NULL GROUP BY ${c}${limit}`);
   return rows.map((r) => Number(r.n));
 }
 
@@ -267,50 +281,65 @@ const quartiles = (v: DuckDBValue): [number | null, number | null] => {
 };
 
 /**
- * Gathers the facts of every check. One scan of the table draws the sample `quality_sample`: rows whose hash of
- * all columns falls in 1/stride of the hash space (so every copy of a row is in or out together, and the duplicate
- * share of the sample estimates the table's without bias), plus, for each int64/object column, the rows whose hash
- * of that column's value does (every occurrence of a value is in or out together, so distinct/non-null of those
- * values estimates the column's ratio; a row sample would inflate it). With stride 1 the sample is the table.
+ * Gathers the facts of every check. A table of at most {@link QUALITY_SAMPLE_ROWS} rows is read as it is. A larger
+ * one is sampled: one scan keeps in `quality_sample` the positions of the rows whose hash of all columns falls in
+ * 1/stride of the hash space (so every copy of a row is in or out together, and the duplicate share of the sample
+ * estimates the table's without bias); for each int64/object column, the identifier check reads the values whose
+ * own hash does (every occurrence of a value is in or out together, so distinct/non-null of those values estimates
+ * the column's ratio; a row sample would inflate it).
+ *
+ * Work stays linear in the number of columns, however wide the table: per-column aggregates run in bounded batches
+ * (see {@link aggregateInBatches}), and no aggregate has a FILTER clause: DuckDB gives each filtered aggregate its
+ * own copy of the input chunk, which made memory grow with columns² (2,000 columns: past 20 GB). A sample's subsets
+ * are a semi-join on the kept positions and `CASE WHEN <in sample> THEN v END` (aggregates skip NULLs) instead.
  */
 async function gatherFacts(conn: DuckDBConnection, parquetPath: string, pol: QualityPolicy, target: string | null): Promise<QualityFacts> {
-  const view = 't';
-  const cols = await openTable(conn, parquetPath, view);
-  const rowCount = Number((await queryOne(conn, `SELECT count(*) AS n FROM ${view}`)).n);
+  const table = await openCanonical(conn, parquetPath);
+  const cols = table.columns;
+  // Answered from the Parquet footer, not a scan.
+  const rowCount = Number((await queryOne(conn, `SELECT count(*) AS n FROM ${parquetSource(parquetPath)}`)).n);
   const names = cols.map((c) => c.name);
-  const nonNull = await nonNullCounts(conn, parquetPath, view, names, rowCount);
-  const stride = Math.max(1, Math.ceil(rowCount / QUALITY_SAMPLE_ROWS));
+  const nonNull = await nonNullCounts(conn, parquetPath, table, rowCount);
+  const sampleTarget = Math.max(1, Math.min(QUALITY_SAMPLE_ROWS, Math.floor(QUALITY_SAMPLE_VALUES / Math.max(1, cols.length))));
+  // Up to QUALITY_SAMPLE_ROWS rows the table is read as it is, however wide: nothing is materialized then.
+  const stride = rowCount <= QUALITY_SAMPLE_ROWS ? 1 : Math.max(1, Math.ceil(rowCount / sampleTarget));
   const sampled = stride > 1;
   const idCandidate = (dtype: string): boolean => dtype === 'object' || dtype === 'int64';
-
-  // Sample columns are renamed v0, v1, ... so the flags cannot collide with the table's own names. Each value is
-  // hashed once: a row's hash combines its columns' hashes (xor: order-blind, which a sample does not mind).
-  const v = (i: number): string => `v${i}`;
-  const h = (i: number): string => `h${i}`;
-  const hashed = names.map((n, i) => `${sqlIdent(n)} AS ${v(i)}${sampled ? `, hash(${sqlIdent(n)}) AS ${h(i)}` : ''}`);
-  const flag = (hashExpr: string): string => (sampled ? `(${hashExpr}) % ${stride} = 0` : 'true');
-  const rowHash = names.map((_, i) => h(i)).reduce((acc, x) => `xor(${acc}, ${x})`);
   const candidates = cols.map((c, i) => i).filter((i) => idCandidate(cols[i].dtype));
-  const flags = [`${flag(rowHash)} AS in_rows`, ...candidates.map((i) => `${flag(h(i))} AS k${i}`)];
-  const where = sampled ? ` WHERE in_rows${candidates.map((i) => ` OR k${i}`).join('')}` : '';
-  await conn.run(
-    `CREATE OR REPLACE TEMP TABLE ${SAMPLE_TABLE} AS
-     SELECT ${[...names.map((_, i) => v(i)), ...flags].join(', ')} FROM (SELECT ${hashed.join(', ')} FROM ${view})${where}`,
-  );
+
+  // rows: the row sample (or the table); idCol(i): column i's identifier sample, read from the whole table.
+  const col = (i: number): string => sqlIdent(names[i]);
+  let rows: Parameters<typeof aggregateInBatches>[2] = table.relation;
+  let idCol = col;
+  if (sampled) {
+    // Only the sampled rows' positions are kept: a copy of the rows would take columns × rows of DuckDB's memory.
+    // A row's hash combines its columns' hashes (xor, as a balanced tree: order-blind, which a sample does not mind).
+    const rowHash = xorAll(names.map((n) => `hash(${sqlIdent(n)})`));
+    await conn.run(
+      `CREATE OR REPLACE TEMP TABLE ${SAMPLE_TABLE} AS
+       SELECT file_row_number AS rn FROM ${table.relation(undefined, true)} WHERE (${rowHash}) % ${stride} = 0`,
+    );
+    rows = (columns) => `(SELECT * FROM ${table.relation(columns, true)} WHERE file_row_number IN (SELECT rn FROM ${SAMPLE_TABLE}))`;
+    idCol = (i) => `CASE WHEN hash(${col(i)}) % ${stride} = 0 THEN ${col(i)} END`;
+  }
 
   try {
-    const aggs = ['count(*) FILTER (WHERE in_rows) AS n'];
+    const items: Aggregate[] = [{ sql: 'count(*) AS n', columns: [] }];
+    const add = (i: number, ...sqls: string[]): void => sqls.forEach((sql) => items.push({ sql, columns: [names[i]] }));
     cols.forEach((c, i) => {
       // Two values in the sample prove a column is not constant; min/max tell that without a distinct count.
-      aggs.push(`min(${v(i)}) FILTER (WHERE in_rows) IS DISTINCT FROM max(${v(i)}) FILTER (WHERE in_rows) AS several${i}`);
-      if (c.name === target && c.dtype === 'int64') aggs.push(`count(DISTINCT ${v(i)}) FILTER (WHERE in_rows) AS sd${i}`);
-      if (idCandidate(c.dtype)) aggs.push(`count(${v(i)}) FILTER (WHERE k${i}) AS kn${i}`, `count(DISTINCT ${v(i)}) FILTER (WHERE k${i}) AS kd${i}`);
-      if (c.dtype === 'object' || c.dtype === 'category') {
-        aggs.push(`count(${v(i)}) FILTER (WHERE in_rows) AS tn${i}`, `count(TRY_CAST(trim(${v(i)}) AS DOUBLE)) FILTER (WHERE in_rows) AS tnum${i}`);
-      }
-      if (isNumeric(c.dtype)) aggs.push(`count(${v(i)}) FILTER (WHERE in_rows) AS nn${i}`, `quantile_cont(${v(i)}, [0.25, 0.75]) FILTER (WHERE in_rows) AS q${i}`);
+      add(i, `min(${col(i)}) IS DISTINCT FROM max(${col(i)}) AS several${i}`);
+      if (c.name === target && c.dtype === 'int64') add(i, `count(DISTINCT ${col(i)}) AS sd${i}`);
+      if (c.dtype === 'object' || c.dtype === 'category') add(i, `count(${col(i)}) AS tn${i}`, `count(TRY_CAST(trim(${col(i)}) AS DOUBLE)) AS tnum${i}`);
+      if (isNumeric(c.dtype)) add(i, `count(${col(i)}) AS nn${i}`, `quantile_cont(${col(i)}, [0.25, 0.75]) AS q${i}`);
     });
-    const a = await queryOne(conn, `SELECT ${aggs.join(', ')} FROM ${SAMPLE_TABLE}`);
+    const idItems = candidates.flatMap((i) => [
+      { sql: `count(${idCol(i)}) AS kn${i}`, columns: [names[i]] },
+      { sql: `count(DISTINCT ${idCol(i)}) AS kd${i}`, columns: [names[i]] },
+    ]);
+    // Unsampled, both read the table itself: one pass.
+    const a = await aggregateInBatches(conn, sampled ? items : [...items, ...idItems], rows);
+    if (sampled) Object.assign(a, await aggregateInBatches(conn, idItems, table.relation));
     const sampleRows = Number(a.n);
 
     // 1.5-IQR bounds from the sample's quartiles, counted in the same sample.
@@ -319,31 +348,30 @@ async function gatherFacts(conn: DuckDBConnection, parquetPath: string, pol: Qua
       const [p25, p75] = isNumeric(c.dtype) ? quartiles(a[`q${i}`]) : [null, null];
       if (p25 !== null && p75 !== null) bounds.set(i, [p25 - 1.5 * (p75 - p25), p75 + 1.5 * (p75 - p25)]);
     });
-    const distinctRows = `(SELECT count(*) FROM (SELECT DISTINCT ${names.map((_, i) => v(i)).join(', ')} FROM ${SAMPLE_TABLE} WHERE in_rows))`;
     const outlierSel = [...bounds].map(([i, [lo, hi]]) => {
-      const x = `CAST(${v(i)} AS DOUBLE)`;
-      return `count(*) FILTER (WHERE in_rows AND (${x} < ${sqlDouble(lo)} OR ${x} > ${sqlDouble(hi)})) AS o${i}`;
+      const x = `CAST(${col(i)} AS DOUBLE)`;
+      return { sql: `count(CASE WHEN ${x} < ${sqlDouble(lo)} OR ${x} > ${sqlDouble(hi)} THEN 1 END) AS o${i}`, columns: [names[i]] };
     });
-    // count(*) keeps this an aggregate (one row) when no column has outlier bounds, as in an all-text table.
-    const b = await queryOne(conn, `SELECT ${[`${distinctRows} AS d`, 'count(*) AS sample_rows', ...outlierSel].join(', ')} FROM ${SAMPLE_TABLE}`);
+    const b = await aggregateInBatches(conn, outlierSel, rows);
+    const duplicates = await duplicateRowCount(conn, typeof rows === 'string' ? rows : rows(names), names.map((_, i) => col(i)));
 
-    const columns: ColumnFacts[] = [];
-    for (const [i, c] of cols.entries()) {
-      // Without two values in the sample only the whole column can tell (the sample is the table when not sampled).
-      const constant = a[`several${i}`] === true ? false : sampled ? await isConstant(conn, view, c.name) : true;
+    // Without two values in the sample only the whole column can tell (the sample is the table when not sampled).
+    const undecided = cols.map((_, i) => i).filter((i) => a[`several${i}`] !== true);
+    const constant = sampled ? await constantColumns(conn, table, undecided) : new Set(undecided);
+    const columns: ColumnFacts[] = cols.map((c, i) => {
       const kn = Number(a[`kn${i}`] ?? 0);
       const tn = Number(a[`tn${i}`] ?? 0);
       const nn = Number(a[`nn${i}`] ?? 0);
-      columns.push({
+      return {
         name: c.name,
         dtype: c.dtype,
         nonNull: nonNull[i],
-        constant,
+        constant: constant.has(i),
         uniqueRatio: idCandidate(c.dtype) && kn > 0 ? Number(a[`kd${i}`]) / kn : null,
         numericShare: tn > 0 ? Number(a[`tnum${i}`]) / tn : null,
         outlierShare: bounds.has(i) && nn > 0 ? Number(b[`o${i}`]) / nn : isNumeric(c.dtype) ? 0 : null,
-      });
-    }
+      };
+    });
 
     let counts: number[] | null = null;
     const t = target === null ? -1 : names.indexOf(target);
@@ -352,7 +380,7 @@ async function gatherFacts(conn: DuckDBConnection, parquetPath: string, pol: Qua
       // An int64 target is categorical with 2..max_target_classes values; a sample with more already rules it out.
       const intClasses = dtype === 'int64' && Number(a[`sd${t}`]) <= pol.max_target_classes;
       if (dtype === 'category' || dtype === 'bool' || intClasses) {
-        const all = await classCounts(conn, view, names[t], dtype === 'int64' ? pol.max_target_classes : null);
+        const all = await classCounts(conn, table, names[t], dtype === 'int64' ? pol.max_target_classes : null);
         if (dtype !== 'int64' || (all.length >= 2 && all.length <= pol.max_target_classes)) counts = all;
       }
     }
@@ -360,12 +388,12 @@ async function gatherFacts(conn: DuckDBConnection, parquetPath: string, pol: Qua
     return {
       rowCount,
       columns,
-      duplicateShare: sampleRows === 0 ? 0 : (sampleRows - Number(b.d ?? sampleRows)) / sampleRows,
+      duplicateShare: sampleRows === 0 ? 0 : duplicates / sampleRows,
       sampleRows: sampled ? sampleRows : null,
       classCounts: counts,
     };
   } finally {
-    await conn.run(`DROP TABLE IF EXISTS ${SAMPLE_TABLE}`);
+    if (sampled) await conn.run(`DROP TABLE IF EXISTS ${SAMPLE_TABLE}`);
   }
 }
 
