@@ -31,7 +31,10 @@ export default tseslint.config(
     // The engine is pure: no HTTP, no database, no Temporal, nothing of the layers above it.
     files: ['engine/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: layer('api', 'services', 'activities', 'platform', 'entities', 'workflows', 'workers'), message: 'engine/ imports nothing from the layers above it.' }] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: layer('api', 'services', 'activities', 'platform', 'entities', 'workflows', 'workers'), message: 'engine/ imports nothing from the layers above it.' }] },
+      ],
     },
   },
   {

@@ -40,7 +40,19 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   const routeDeps: RouteDeps = { config: deps.config, services, keyCache, ds: deps.ds, temporal: deps.temporal };
   const defs: RouteDef[] = ROUTE_MODULES.flatMap((m) => m(routeDeps));
   const openapi = buildOpenApi(
-    [...defs, route({ method: 'get', path: '/api/openapi.json', tag: 'system', auth: 'public', rateLimit: 'none', summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1' } }, handler: async () => undefined })],
+    [
+      ...defs,
+      route({
+        method: 'get',
+        path: '/api/openapi.json',
+        tag: 'system',
+        auth: 'public',
+        rateLimit: 'none',
+        summary: 'This document',
+        responses: { 200: { description: 'OpenAPI 3.1' } },
+        handler: async () => undefined,
+      }),
+    ],
     VERSION,
   );
 

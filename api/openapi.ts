@@ -107,7 +107,10 @@ function requestBodyOf(def: RouteDef): Json | undefined {
   }
   if (!def.body) return undefined;
   // An absent JSON body is read as `{}`: where `{}` is valid, the body may be left out.
-  return { required: !def.body.safeParse({}).success, content: { [def.requestContentType ?? 'application/json']: { schema: asEnforced(toSchema(def.body), def.requestContentType === 'application/x-www-form-urlencoded' ? 'form' : 'json') } } };
+  return {
+    required: !def.body.safeParse({}).success,
+    content: { [def.requestContentType ?? 'application/json']: { schema: asEnforced(toSchema(def.body), def.requestContentType === 'application/x-www-form-urlencoded' ? 'form' : 'json') } },
+  };
 }
 
 /**
@@ -133,7 +136,10 @@ export function buildOpenApi(defs: RouteDef[], version: string): Json {
     const op: Json = {
       summary: def.summary,
       tags: [def.tag],
-      operationId: `${def.method}_${p.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+/g, '_').replace(/^_|_$/g, '')}`,
+      operationId: `${def.method}_${p
+        .replace(/[{}]/g, '')
+        .replace(/[^A-Za-z0-9]+/g, '_')
+        .replace(/^_|_$/g, '')}`,
       parameters: [...parametersOf(def.params, 'path'), ...parametersOf(def.query, 'query')],
       responses: Object.fromEntries(Object.entries(responses).map(([code, r]) => [code, { description: r.description, content: contentOf(Number(code), r) }])),
       security: securityOf(def),

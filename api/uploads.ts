@@ -28,7 +28,9 @@ const MAX_PART_HEADER_BYTES = 16 * 1024;
  * file names and field values decode exactly as they did when busboy parsed the whole body. Only its byte-at-a-time
  * body scan is replaced (see {@link MultipartParser}).
  */
-interface ParamMap { [name: string]: string | undefined }
+interface ParamMap {
+  [name: string]: string | undefined;
+}
 interface BusboyUtils {
   parseContentType(s: string): { type: string; subtype: string; params: ParamMap } | undefined;
   parseDisposition(s: string, decode: (v: string) => string): { type: string; params: ParamMap } | undefined;
@@ -73,7 +75,10 @@ export class MultipartParser {
   private fields = 0;
   private files = 0;
 
-  constructor(boundary: string, private readonly on: PartHandlers) {
+  constructor(
+    boundary: string,
+    private readonly on: PartHandlers,
+  ) {
     this.delimiter = Buffer.from(`\r\n--${boundary}`, 'latin1');
     // The first boundary has no line break before it: supply one, as busboy does.
     this.push(CRLF);
@@ -258,7 +263,7 @@ class UploadFile {
 
   write(chunk: Buffer): void {
     if (this.fd === null) this.fd = fs.openSync(this.path, 'w');
-    for (let off = 0; off < chunk.length; ) off += fs.writeSync(this.fd, chunk, off, chunk.length - off);
+    for (let off = 0; off < chunk.length;) off += fs.writeSync(this.fd, chunk, off, chunk.length - off);
     this.bytes += chunk.length;
   }
 

@@ -81,9 +81,7 @@ export function nonBlank(max: number) {
  * at most 63 characters) and at most 253 characters in all (the SMTP path limit). zod alone accepts labels like
  * `a-.example.com`, which the mail server then refuses, failing the registration after the account was written.
  */
-export const emailAddress = z
-  .email({ pattern: /^(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/ })
-  .max(253);
+export const emailAddress = z.email({ pattern: /^(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/ }).max(253);
 
 /** Query-string booleans: `true/false/1/0`. */
 export const queryBool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');

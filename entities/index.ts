@@ -43,5 +43,25 @@ export * from './quality-policy.entity';
 export * from './rate-limit-window.entity';
 export * from './user.entity';
 
-export const ENTITIES = [User, AuthSession, ApiKey, EmailToken, Project, ProjectMember, ProjectInvitation, Job, Artifact, RateLimitWindow, Dataset, DatasetVersion, ProjectQualityPolicy, Experiment, Model, ExperimentLog, Deployment, DeploymentTransition, InferenceLog];
+export const ENTITIES = [
+  User,
+  AuthSession,
+  ApiKey,
+  EmailToken,
+  Project,
+  ProjectMember,
+  ProjectInvitation,
+  Job,
+  Artifact,
+  RateLimitWindow,
+  Dataset,
+  DatasetVersion,
+  ProjectQualityPolicy,
+  Experiment,
+  Model,
+  ExperimentLog,
+  Deployment,
+  DeploymentTransition,
+  InferenceLog,
+];
 export const MIGRATIONS = [InitialSchema1732300000000, Datasets1732310000000, Experiments1732320000000, ProjectInvitations1732330000000, Deployments1732340000000];

@@ -1,14 +1,11 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { DEFAULT_MAX_COLUMNS } from '../engine/data/column-limit';
 
 /**
  * The one place that reads the environment. Parsed once, typed, validated: a bad value
  * stops startup with a message naming the variable. Every variable is listed in the README.
  */
-const bool = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'])
-  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
 const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
 
 const EnvSchema = z.object({
@@ -52,7 +49,8 @@ const EnvSchema = z.object({
   RATE_LIMIT_AI: int(30, 1),
   MAX_DATASET_UPLOAD_BYTES: int(100 * 1024 * 1024, 1),
   /** Most columns a dataset (upload or new version) may have; past it the upload answers 422 naming the limit. */
-  MAX_DATASET_COLUMNS: int(DEFAULT_MAX_COLUMNS, 1),
+  /** Columns a dataset may have (422 past it); the default is the engine's measured one (engine/data/column-limit.ts). */
+  MAX_DATASET_COLUMNS: int(2000, 1),
   MAX_JSON_BODY_BYTES: int(1024 * 1024, 1),
   /** A JSON (or form) body must arrive whole within this many seconds (408 otherwise). */
   BODY_TIMEOUT_SECS: int(30, 1),
@@ -179,6 +177,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     },
     profileInBackgroundMinRows: e.PROFILE_IN_BACKGROUND_MIN_ROWS,
     reconcileIntervalSecs: e.RECONCILE_INTERVAL_SECS,
-    startWorkers: e.START_WORKERS === 'none' ? [] : e.START_WORKERS.split(',').map((s) => s.trim()).filter(Boolean),
+    startWorkers:
+      e.START_WORKERS === 'none'
+        ? []
+        : e.START_WORKERS.split(',')
+            .map((s) => s.trim())
+            .filter(Boolean),
   };
 }

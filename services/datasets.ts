@@ -285,7 +285,10 @@ export class DatasetService {
     const artifactIds = await this.ds.transaction(async (em) => {
       await em.getRepository(Dataset).findOne({ where: { id: dataset.id }, lock: { mode: 'pessimistic_write' } });
       const versions = await em.getRepository(DatasetVersion).findBy({ datasetId: dataset.id });
-      await assertNoExperiments(em.query.bind(em), versions.map((v) => v.id));
+      await assertNoExperiments(
+        em.query.bind(em),
+        versions.map((v) => v.id),
+      );
       await em.getRepository(Dataset).delete({ id: dataset.id });
       return versions.map((v) => v.artifactId);
     });

@@ -75,7 +75,14 @@ export async function predictDeployment(serving: ModelServing, r: RoutedRequest,
     });
   } else if (out.kind === 'multiclass') {
     policy = { version: 1, threshold: null, positive_class: null, source: 'argmax' };
-    predictions = out.predictions.map((p) => ({ prediction: String(p.prediction), probabilities: p.probabilities, probability: p.probabilities?.[String(p.prediction)] ?? null, decision_threshold: null, positive_class: null, predicted_positive: null }));
+    predictions = out.predictions.map((p) => ({
+      prediction: String(p.prediction),
+      probabilities: p.probabilities,
+      probability: p.probabilities?.[String(p.prediction)] ?? null,
+      decision_threshold: null,
+      positive_class: null,
+      predicted_positive: null,
+    }));
   } else {
     policy = { version: 1, threshold: null, positive_class: null, source: 'regression' };
     predictions = out.predictions.map((p) => ({ prediction: p.prediction }));

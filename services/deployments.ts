@@ -155,7 +155,14 @@ export class DeploymentService {
     return this.transition(projectId, async (em) => {
       await this.archiveProduction(em, projectId, userId, `rolled back to model ${model.name}`);
       const d = em.getRepository(Deployment).create({
-        projectId, modelId: model.id, name: `${current.name} (rollback to ${model.name})`, stage: 'production', isActive: true, trafficPercent: 100, config: current.config, createdBy: userId,
+        projectId,
+        modelId: model.id,
+        name: `${current.name} (rollback to ${model.name})`,
+        stage: 'production',
+        isActive: true,
+        trafficPercent: 100,
+        config: current.config,
+        createdBy: userId,
       });
       await em.getRepository(Deployment).insert(d);
       await this.record(em, d, null, userId, t.reason ?? `rollback from deployment ${current.id} to model ${model.id}`);
@@ -298,17 +305,31 @@ export class DeploymentService {
               content: {
                 'application/json': {
                   schema: {
-                    type: 'object', required: ['inputs'],
+                    type: 'object',
+                    required: ['inputs'],
                     properties: {
                       inputs: { oneOf: [{ $ref: '#/components/schemas/InputRow' }, { type: 'array', items: { $ref: '#/components/schemas/InputRow' }, minItems: 1 }] },
-                      options: { type: 'object', properties: { include_contributions: { type: 'boolean', default: false }, store_payload: { type: 'boolean' }, privacy_policy_id: { type: 'string' }, anonymize_logs: { type: 'boolean' }, anonymize_response: { type: 'boolean' } } },
+                      options: {
+                        type: 'object',
+                        properties: {
+                          include_contributions: { type: 'boolean', default: false },
+                          store_payload: { type: 'boolean' },
+                          privacy_policy_id: { type: 'string' },
+                          anonymize_logs: { type: 'boolean' },
+                          anonymize_response: { type: 'boolean' },
+                        },
+                      },
                     },
                   },
                   example: { inputs: example.row, options: { include_contributions: false } },
                 },
               },
             },
-            responses: { 200: { description: '{predictions, decision_policy, contributions?}' }, 404: { description: 'Deployment not found or inactive' }, 422: { description: 'An input does not match the schema' } },
+            responses: {
+              200: { description: '{predictions, decision_policy, contributions?}' },
+              404: { description: 'Deployment not found or inactive' },
+              422: { description: 'An input does not match the schema' },
+            },
           },
         },
       },

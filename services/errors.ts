@@ -81,7 +81,6 @@ export class UnavailableError extends DomainError {
   readonly name = 'UnavailableError';
 }
 
-
 /** An operation of ours failed in a way the user should hear about in words (500, message kept). */
 export class InternalError extends DomainError {
   readonly name = 'InternalError';

@@ -84,18 +84,36 @@ export class ExperimentService {
     const v = await this.validate(body);
     const { exp, job } = await this.ds.transaction(async (em) => {
       const exp = em.getRepository(Experiment).create({
-        projectId: body.project_id, datasetVersionId: v.versionId, name: body.name, targetColumn: body.target_column,
-        problemType: v.problemType, problemKind: v.kind, status: 'queued', config: v.config, useGpu: body.use_gpu,
-        jobId: null, bestModelId: null, error: null, progress: {}, createdBy: userId, startedAt: null, finishedAt: null,
+        projectId: body.project_id,
+        datasetVersionId: v.versionId,
+        name: body.name,
+        targetColumn: body.target_column,
+        problemType: v.problemType,
+        problemKind: v.kind,
+        status: 'queued',
+        config: v.config,
+        useGpu: body.use_gpu,
+        jobId: null,
+        bestModelId: null,
+        error: null,
+        progress: {},
+        createdBy: userId,
+        startedAt: null,
+        finishedAt: null,
       });
       await em.getRepository(Experiment).insert(exp);
       const job = await this.jobs.create(em, {
-        kind: 'automl_train', projectId: body.project_id, entityId: exp.id, createdBy: userId,
+        kind: 'automl_train',
+        projectId: body.project_id,
+        entityId: exp.id,
+        createdBy: userId,
         input: { experimentId: exp.id, useGpu: body.use_gpu, gpuScheduleToStartSecs: this.config.temporal.gpuScheduleToStartSecs },
       });
       await em.getRepository(Experiment).update({ id: exp.id }, { jobId: job.id });
       await em.getRepository(ExperimentLog).insert({
-        experimentId: exp.id, source: 'service', level: 'info',
+        experimentId: exp.id,
+        source: 'service',
+        level: 'info',
         message: `experiment queued: ${v.kind} on ${body.target_column}, sort metric ${v.config.sort_metric}, budget ${v.config.max_runtime_secs}s / ${v.config.max_models} models`,
       });
       return { exp, job };
@@ -318,10 +336,9 @@ export class ExperimentService {
     const keys = await this.ds.transaction(async (em) => {
       const locked = await em.query('SELECT id FROM experiments WHERE id = $1 FOR UPDATE', [exp.id]);
       if (!locked[0]) return [] as string[];
-      const files: { storage_key: string }[] = await em.query(
-        `SELECT a.storage_key FROM artifacts a WHERE a.owner_type = 'model' AND a.owner_id IN (SELECT id FROM models WHERE experiment_id = $1)`,
-        [exp.id],
-      );
+      const files: { storage_key: string }[] = await em.query(`SELECT a.storage_key FROM artifacts a WHERE a.owner_type = 'model' AND a.owner_id IN (SELECT id FROM models WHERE experiment_id = $1)`, [
+        exp.id,
+      ]);
       await em.query(`DELETE FROM models WHERE experiment_id = $1`, [exp.id]);
       await em.query(`DELETE FROM artifacts WHERE owner_type = 'model' AND storage_key = ANY($1)`, [files.map((f) => f.storage_key)]);
       await em.getRepository(Experiment).delete({ id: exp.id });

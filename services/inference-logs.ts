@@ -56,7 +56,10 @@ export class InferenceLogs {
    * Buffers the log row of one request. Inputs are kept only with `store_payload` (the request's
    * option, else the deployment's), with the columns of the deployment's `privacy_column_map` masked.
    */
-  record(r: RoutedRequest, e: { requestId: string; latencyMs: number; statusCode: number; predictions: unknown[] | null; rows: InputRow[]; single: boolean; options?: Partial<DeploymentPredictOptions> }): void {
+  record(
+    r: RoutedRequest,
+    e: { requestId: string; latencyMs: number; statusCode: number; predictions: unknown[] | null; rows: InputRow[]; single: boolean; options?: Partial<DeploymentPredictOptions> },
+  ): void {
     const config = r.deployment.config as { store_payload?: boolean; privacy_column_map?: Record<string, string> };
     const store = e.options?.store_payload ?? config.store_payload ?? false;
     const inputs = store ? maskRows(e.rows, config.privacy_column_map ?? {}) : null;
@@ -65,8 +68,13 @@ export class InferenceLogs {
       if (this.dropped++ % 1000 === 0) this.log.warn({ dropped: this.dropped }, 'inference log buffer full: dropping the oldest rows');
     }
     this.buffer.push({
-      deploymentId: r.deployment.id, requestedDeploymentId: r.requested.id, modelId: r.model.id, projectId: r.deployment.projectId, requestId: e.requestId,
-      latencyMs: e.latencyMs, statusCode: e.statusCode,
+      deploymentId: r.deployment.id,
+      requestedDeploymentId: r.requested.id,
+      modelId: r.model.id,
+      projectId: r.deployment.projectId,
+      requestId: e.requestId,
+      latencyMs: e.latencyMs,
+      statusCode: e.statusCode,
       prediction: e.predictions === null ? null : JSON.stringify(e.single ? e.predictions[0] : e.predictions),
       inputs: inputs === null ? null : JSON.stringify(e.single ? inputs[0] : inputs),
       createdAt: new Date(),
@@ -140,9 +148,16 @@ export class InferenceLogs {
                 AS v(deployment_id, requested_deployment_id, model_id, project_id, request_id, latency_ms, status_code, prediction, inputs, created_at)
             WHERE EXISTS (SELECT 1 FROM deployments d WHERE d.id = v.deployment_id)`,
           [
-            batch.map((b) => b.deploymentId), batch.map((b) => b.requestedDeploymentId), batch.map((b) => b.modelId), batch.map((b) => b.projectId),
-            batch.map((b) => b.requestId), batch.map((b) => b.latencyMs), batch.map((b) => b.statusCode), batch.map((b) => b.prediction),
-            batch.map((b) => b.inputs), batch.map((b) => b.createdAt),
+            batch.map((b) => b.deploymentId),
+            batch.map((b) => b.requestedDeploymentId),
+            batch.map((b) => b.modelId),
+            batch.map((b) => b.projectId),
+            batch.map((b) => b.requestId),
+            batch.map((b) => b.latencyMs),
+            batch.map((b) => b.statusCode),
+            batch.map((b) => b.prediction),
+            batch.map((b) => b.inputs),
+            batch.map((b) => b.createdAt),
           ],
         );
         this.written += batch.length;

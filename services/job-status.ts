@@ -53,8 +53,10 @@ async function moveResource(em: EntityManager, kind: Job['kind'], entityId: stri
   const spelled = (s: JobStatus) => resource.statusOf?.(s) ?? s;
   const started = status === 'running' ? ', started_at = COALESCE(started_at, now())' : '';
   const finished = TERMINAL_JOB_STATUSES.includes(status) ? ', finished_at = now()' : '';
-  await em.query(
-    `UPDATE ${resource.table} SET status = $2, error = $3, updated_at = now()${started}${finished} WHERE id = $1 AND status <> ALL($4)`,
-    [entityId, spelled(status), error, TERMINAL_JOB_STATUSES.map(spelled)],
-  );
+  await em.query(`UPDATE ${resource.table} SET status = $2, error = $3, updated_at = now()${started}${finished} WHERE id = $1 AND status <> ALL($4)`, [
+    entityId,
+    spelled(status),
+    error,
+    TERMINAL_JOB_STATUSES.map(spelled),
+  ]);
 }

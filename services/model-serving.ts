@@ -26,7 +26,16 @@ export interface PredictionOut {
 const ACCESS_CACHE_MS = 5_000;
 const NUMERIC_DTYPES = new Set(['int64', 'float64']);
 const BOOL_WORDS = new Map<string, boolean>([
-  ['true', true], ['false', false], ['t', true], ['f', false], ['yes', true], ['no', false], ['y', true], ['n', false], ['1', true], ['0', false],
+  ['true', true],
+  ['false', false],
+  ['t', true],
+  ['f', false],
+  ['yes', true],
+  ['no', false],
+  ['y', true],
+  ['n', false],
+  ['1', true],
+  ['0', false],
 ]);
 
 /**
@@ -233,5 +242,8 @@ export function rowsToFrame(rows: InputRow[], schema: ColumnSchema[]): Frame {
     );
   });
   if (issues.length) throw new ValidationError(issues);
-  return makeFrame(schema.map((c) => c.name), columns);
+  return makeFrame(
+    schema.map((c) => c.name),
+    columns,
+  );
 }

@@ -157,11 +157,24 @@ export class ModelService {
         if (!held[0]) throw new NotFoundError(`Experiment ${experimentId} no longer exists`);
         const model = em.getRepository(Model).create({ projectId: exp.projectId, experimentId, name: p.name, algo: p.algo, sequence: p.sequence });
         const arts = files.map(([kind, filename, contentType], i) =>
-          em.getRepository(Artifact).create({ projectId: exp.projectId, kind, ownerType: 'model', ownerId: model.id, filename, contentType, sizeBytes: stored[i].sizeBytes, sha256: stored[i].sha256, storageKey: stored[i].storageKey }),
+          em.getRepository(Artifact).create({
+            projectId: exp.projectId,
+            kind,
+            ownerType: 'model',
+            ownerId: model.id,
+            filename,
+            contentType,
+            sizeBytes: stored[i].sizeBytes,
+            sha256: stored[i].sha256,
+            storageKey: stored[i].storageKey,
+          }),
         );
         await em.getRepository(Artifact).insert(arts);
         Object.assign(model, {
-          isBest: false, isProduction: false, isStaging: false, stagingDeploymentId: null,
+          isBest: false,
+          isProduction: false,
+          isStaging: false,
+          stagingDeploymentId: null,
           ...p.files.fields,
           explain: { ...p.files.fields.explain, cv_predictions_artifact_id: arts[2].id },
           artifactId: arts[0].id,
@@ -177,7 +190,9 @@ export class ModelService {
     }
     const metric = (exp.config as AutoMLConfig).sort_metric;
     const value = p.files.fields.metrics[metricKey(metric)];
-    await this.experiments.appendLog(experimentId, 'service', [`${p.name} done in ${(p.files.fields.trainingTimeMs / 1000).toFixed(1)}s: ${metric} ${typeof value === 'number' ? value.toFixed(5) : value}`]);
+    await this.experiments.appendLog(experimentId, 'service', [
+      `${p.name} done in ${(p.files.fields.trainingTimeMs / 1000).toFixed(1)}s: ${metric} ${typeof value === 'number' ? value.toFixed(5) : value}`,
+    ]);
     const [{ n }] = await this.ds.query('SELECT count(*)::int AS n FROM models WHERE experiment_id = $1', [experimentId]);
     await this.experiments.mergeProgress(experimentId, { models_done: n, current: null });
     return modelId;

@@ -47,7 +47,9 @@ export type TimelineEvent =
   | { id: string; type: 'experiment'; name: string; status: string; target_column: string; problem_type: string; best_model_type: string | null; duration: number | null; timestamp: string };
 
 const SELECT_SUMMARY = `SELECT p.id, p.name, p.description, p.status, p.created_at, m.role,
-  ${Object.entries(PROJECT_COUNTS).map(([k, v]) => `(${v}) AS ${k}`).join(', ')}
+  ${Object.entries(PROJECT_COUNTS)
+    .map(([k, v]) => `(${v}) AS ${k}`)
+    .join(', ')}
   FROM projects p JOIN project_members m ON m.project_id = p.id AND m.user_id = $1`;
 
 export function cleanProjectName(name: string): string {
@@ -186,7 +188,17 @@ export class ProjectService {
          FROM dataset_versions v JOIN datasets d ON d.id = v.dataset_id WHERE d.project_id = $1`,
       [projectId],
     );
-    const experimentEvents: { id: string; name: string; status: string; target_column: string; problem_type: string; best_model_type: string | null; started_at: Date | null; finished_at: Date | null; timestamp: Date }[] = await this.ds.query(
+    const experimentEvents: {
+      id: string;
+      name: string;
+      status: string;
+      target_column: string;
+      problem_type: string;
+      best_model_type: string | null;
+      started_at: Date | null;
+      finished_at: Date | null;
+      timestamp: Date;
+    }[] = await this.ds.query(
       `SELECT e.id, e.name, e.status, e.target_column, e.problem_type, m.algo AS best_model_type, e.started_at, e.finished_at, e.created_at AS timestamp
          FROM experiments e LEFT JOIN models m ON m.id = e.best_model_id WHERE e.project_id = $1`,
       [projectId],
@@ -194,7 +206,12 @@ export class ProjectService {
     const events: TimelineEvent[] = [
       ...datasetEvents.map((e) => ({ id: e.id, type: 'dataset' as const, name: e.name, version: e.version, rows: Number(e.rows), columns: e.columns, timestamp: new Date(e.timestamp).toISOString() })),
       ...experimentEvents.map((e) => ({
-        id: e.id, type: 'experiment' as const, name: e.name, status: e.status, target_column: e.target_column, problem_type: e.problem_type,
+        id: e.id,
+        type: 'experiment' as const,
+        name: e.name,
+        status: e.status,
+        target_column: e.target_column,
+        problem_type: e.problem_type,
         best_model_type: e.best_model_type,
         duration: e.started_at && e.finished_at ? (new Date(e.finished_at).getTime() - new Date(e.started_at).getTime()) / 1000 : null,
         timestamp: new Date(e.timestamp).toISOString(),
@@ -244,11 +261,7 @@ async function lockProject(em: EntityManager, projectId: string): Promise<void> 
 }
 
 async function assertAnotherOwner(em: EntityManager, projectId: string, userId: string) {
-  const others = await em
-    .getRepository(ProjectMember)
-    .createQueryBuilder('m')
-    .where("m.project_id = :projectId AND m.role = 'owner' AND m.user_id <> :userId", { projectId, userId })
-    .getCount();
+  const others = await em.getRepository(ProjectMember).createQueryBuilder('m').where("m.project_id = :projectId AND m.role = 'owner' AND m.user_id <> :userId", { projectId, userId }).getCount();
   if (others === 0) throw new ConflictError('A project must keep at least one owner');
 }
 

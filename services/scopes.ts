@@ -14,10 +14,7 @@ export type ScopeVerb = (typeof SCOPE_VERBS)[number];
 export type RequiredScope = `${ScopeVerb}:${ScopeResource}`;
 
 /** Every scope string a key may carry. */
-export const KNOWN_SCOPES: string[] = [
-  ...SCOPE_ALIASES,
-  ...SCOPE_VERBS.flatMap((v) => SCOPE_RESOURCES.map((r) => `${v}:${r}`)),
-];
+export const KNOWN_SCOPES: string[] = [...SCOPE_ALIASES, ...SCOPE_VERBS.flatMap((v) => SCOPE_RESOURCES.map((r) => `${v}:${r}`))];
 
 export function isKnownScope(s: string): boolean {
   return KNOWN_SCOPES.includes(s);

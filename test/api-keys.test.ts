@@ -64,7 +64,7 @@ describe('API keys', () => {
     expect((await broad.post('/api/projects', { name: 'yes' })).status).toBe(201);
   });
 
-  it('a revoked key gets 401; revoking twice or another user\'s key is 404', async () => {
+  it("a revoked key gets 401; revoking twice or another user's key is 404", async () => {
     const a = await signUp(stack.baseUrl, stack.mail);
     const b = await signUp(stack.baseUrl, stack.mail);
     const created = (await a.client.post('/api/auth/api-keys', { name: 'temp', scopes: ['*'] })).body;

@@ -78,7 +78,10 @@ describe('registration and email verification', () => {
     expect(malformed.status).toBe(400);
     expect(malformed.body).toEqual({ detail: 'Malformed JSON body' });
 
-    const huge = await anon().post('/api/auth/register', undefined, { rawBody: JSON.stringify({ email: 'a@b.c', name: 'x'.repeat(2_000_000), password: 'longenough' }), headers: { 'content-type': 'application/json' } });
+    const huge = await anon().post('/api/auth/register', undefined, {
+      rawBody: JSON.stringify({ email: 'a@b.c', name: 'x'.repeat(2_000_000), password: 'longenough' }),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(huge.status).toBe(413);
   });
 
@@ -177,7 +180,7 @@ describe('login, sessions and logout', () => {
     expect((await fourth.get('/api/auth/me')).status).toBe(401);
   });
 
-  it('cannot revoke another user\'s session', async () => {
+  it("cannot revoke another user's session", async () => {
     const a = await signUp(stack.baseUrl, stack.mail);
     const b = await signUp(stack.baseUrl, stack.mail);
     const bSession = (await b.client.get('/api/auth/sessions')).body.items[0].id;
@@ -243,7 +246,7 @@ describe('profile, data export and account deletion', () => {
     expect((await client.get('/api/auth/me')).body.user.name).toBe('Grace');
   });
 
-  it('exports the caller\'s data without secrets', async () => {
+  it("exports the caller's data without secrets", async () => {
     const { client, email } = await signUp(stack.baseUrl, stack.mail);
     await client.post('/api/projects', { name: 'Mine' });
     await client.post('/api/auth/api-keys', { name: 'k', scopes: ['read'] });

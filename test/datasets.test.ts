@@ -45,7 +45,16 @@ describe('dataset upload', () => {
 
     const g = await owner.client.get(`/api/datasets/${r.body.id}`);
     expect(g.status).toBe(200);
-    expect(g.body.dataset).toMatchObject({ id: r.body.id, name: 'titanic', project_id: projectId, project_name: 'Data', dataset_version_id: r.body.dataset_version_id, artifact_id: r.body.artifact_id, rows: 891, columns: 15 });
+    expect(g.body.dataset).toMatchObject({
+      id: r.body.id,
+      name: 'titanic',
+      project_id: projectId,
+      project_name: 'Data',
+      dataset_version_id: r.body.dataset_version_id,
+      artifact_id: r.body.artifact_id,
+      rows: 891,
+      columns: 15,
+    });
     expect(g.body.preview).toHaveLength(20);
     expect(g.body.preview[0]).toMatchObject({ survived: 0, sex: 'male', age: 22 });
     expect(g.body.preview_error).toBeNull();
@@ -338,14 +347,15 @@ describe('versions, statistics and downloads', () => {
     expect((await owner.client.get(`/api/datasets/${datasetId}/versions/7/download`)).status).toBe(404);
   });
 
-  it('analyzes the latest version with the spec\'s statistics', async () => {
+  it("analyzes the latest version with the spec's statistics", async () => {
     const r = await owner.client.get(`/api/datasets/${datasetId}/analyze`);
     expect(r.status).toBe(200);
     expect(r.body.error).toBeNull();
     const s = r.body.statistics;
     expect(s.row_count).toBe(119);
     const bill = s.columns.bill_length_mm;
-    for (const k of ['type', 'unique', 'missing', 'missing_percent', 'min', 'max', 'mean', 'std', 'percentiles', 'skewness', 'kurtosis', 'iqr', 'outlier_count', 'histogram']) expect(bill).toHaveProperty(k);
+    for (const k of ['type', 'unique', 'missing', 'missing_percent', 'min', 'max', 'mean', 'std', 'percentiles', 'skewness', 'kurtosis', 'iqr', 'outlier_count', 'histogram'])
+      expect(bill).toHaveProperty(k);
     expect(bill.histogram.counts.reduce((a: number, b: number) => a + b, 0)).toBe(119 - bill.missing);
     expect(s.columns.species).toMatchObject({ type: 'categorical', top_values: expect.any(Object) });
     expect(typeof s.duplicate_rows).toBe('number');
@@ -408,13 +418,24 @@ describe('listing and access', () => {
     expect(timeline.body.events[0]).toMatchObject({ rows: expect.any(Number), columns: expect.any(Number), timestamp: expect.any(String) });
   });
 
-  it('hides other users\' datasets and enforces roles', async () => {
+  it("hides other users' datasets and enforces roles", async () => {
     const stranger = await signUp(stack.baseUrl, stack.mail);
     const viewer = await signUp(stack.baseUrl, stack.mail);
     await addMember(owner.client, viewer, projectId, 'viewer');
     const id = (await upload('private', { name: 'p.csv', data: 'a,b\n1,2\n3,4\n' })).body.id;
     const [{ dataset_version_id: vid }] = await stack.ds.query('SELECT id AS dataset_version_id FROM dataset_versions WHERE dataset_id = $1', [id]);
-    for (const p of [`/api/datasets/${id}`, `/api/datasets/${id}/columns`, `/api/datasets/${id}/download`, `/api/datasets/${id}/analyze`, `/api/datasets/${id}/quality`, `/api/datasets/${id}/lineage`, `/api/datasets/${id}/versions`, `/api/datasets/${id}/compare?v1=0&v2=0`, `/api/dataset-versions/${vid}`, `/api/dataset-versions/${vid}/sample`]) {
+    for (const p of [
+      `/api/datasets/${id}`,
+      `/api/datasets/${id}/columns`,
+      `/api/datasets/${id}/download`,
+      `/api/datasets/${id}/analyze`,
+      `/api/datasets/${id}/quality`,
+      `/api/datasets/${id}/lineage`,
+      `/api/datasets/${id}/versions`,
+      `/api/datasets/${id}/compare?v1=0&v2=0`,
+      `/api/dataset-versions/${vid}`,
+      `/api/dataset-versions/${vid}/sample`,
+    ]) {
       const r = await stranger.client.get(p);
       expect([p, r.status]).toEqual([p, 404]);
     }
@@ -434,7 +455,10 @@ describe('listing and access', () => {
     const r = await upload('preview', { name: 'p.csv', data: 'a,b\n1,x\n2,y\n' });
     const p = await owner.client.get(`/api/artifacts/${r.body.artifact_id}/preview`);
     expect(p.status).toBe(200);
-    expect(p.body.rows).toEqual([{ a: 1, b: 'x' }, { a: 2, b: 'y' }]);
+    expect(p.body.rows).toEqual([
+      { a: 1, b: 'x' },
+      { a: 2, b: 'y' },
+    ]);
     const stranger = await signUp(stack.baseUrl, stack.mail);
     expect((await stranger.client.get(`/api/artifacts/${r.body.artifact_id}/preview`)).status).toBe(404);
     expect((await stranger.client.get(`/api/artifacts/${r.body.artifact_id}/download`)).status).toBe(404);

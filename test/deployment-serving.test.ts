@@ -86,9 +86,26 @@ describe('deployment predict', () => {
     const after = await logs(prod);
     expect(after.total).toBe(before.total + 2);
     const byId = Object.fromEntries(after.items.map((x: { request_id: string }) => [x.request_id, x]));
-    expect(byId['stored-1']).toMatchObject({ status_code: 200, inputs: { x1: row().x1, x2: row().x2, color: '[MASKED:PERSON]' }, prediction: stored.body.predictions[0].prediction, latency_ms: expect.any(Number) });
+    expect(byId['stored-1']).toMatchObject({
+      status_code: 200,
+      inputs: { x1: row().x1, x2: row().x2, color: '[MASKED:PERSON]' },
+      prediction: stored.body.predictions[0].prediction,
+      latency_ms: expect.any(Number),
+    });
     expect(byId['plain-1'].inputs).toBeNull();
-    expect(Object.keys(byId['plain-1']).sort()).toEqual(['created_at', 'deployment_id', 'id', 'inputs', 'latency_ms', 'latency_ms_exact', 'model_id', 'prediction', 'request_id', 'requested_deployment_id', 'status_code']);
+    expect(Object.keys(byId['plain-1']).sort()).toEqual([
+      'created_at',
+      'deployment_id',
+      'id',
+      'inputs',
+      'latency_ms',
+      'latency_ms_exact',
+      'model_id',
+      'prediction',
+      'request_id',
+      'requested_deployment_id',
+      'status_code',
+    ]);
 
     const since = await logs(prod, `since=${t0.toISOString()}`);
     expect(since.items.map((x: { request_id: string }) => x.request_id)).toEqual(['plain-1', 'stored-1']);

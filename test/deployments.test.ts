@@ -80,7 +80,14 @@ describe('creating deployments', () => {
     expect(await modelFlags(gbm)).toMatchObject({ is_production: true, is_staging: true });
 
     const one = await owner.client.get(`${M}/deployments/${r.body.id}`);
-    expect(one.body.deployment).toMatchObject({ id: r.body.id, project_id: projectId, model_id: gbm, stage: 'staging', is_active: true, config: { name: 'candidate', traffic_percent: 100, privacy_column_map: { color: 'PERSON' }, store_payload: true } });
+    expect(one.body.deployment).toMatchObject({
+      id: r.body.id,
+      project_id: projectId,
+      model_id: gbm,
+      stage: 'staging',
+      is_active: true,
+      config: { name: 'candidate', traffic_percent: 100, privacy_column_map: { color: 'PERSON' }, store_payload: true },
+    });
     expect(one.body.model).toEqual({ id: gbm, name: expect.any(String), algo: 'GBM' });
     const list = await owner.client.get(`${M}/projects/${projectId}/deployments?limit=2`);
     expect(list.body).toMatchObject({ total: 3, limit: 2, offset: 0 });
@@ -117,7 +124,9 @@ describe('transitions', () => {
     expect(none.status).toBe(422);
     expect(none.body).toEqual({ detail: 'Provide to_deployment_id or to_model_id' });
 
-    const archived = (await owner.client.get(`${M}/projects/${projectId}/deployments?limit=200`)).body.items.find((d: { stage: string; name: string }) => d.stage === 'archived' && d.name === 'prod-1').id;
+    const archived = (await owner.client.get(`${M}/projects/${projectId}/deployments?limit=200`)).body.items.find(
+      (d: { stage: string; name: string }) => d.stage === 'archived' && d.name === 'prod-1',
+    ).id;
     const back = await owner.client.post(`${M}/deployments/${current}/rollback`, { to_deployment_id: archived });
     expect(back.body).toEqual({ ok: true, deployment_id: archived });
     expect(await productionIds()).toEqual([archived]);
@@ -134,7 +143,12 @@ describe('transitions', () => {
     expect(await modelFlags(glm)).toMatchObject({ is_production: false });
 
     const h = (await owner.client.get(`${M}/deployments/${archived}/rollback-history`)).body.items;
-    expect(h.map((t: { from_stage: string; to_stage: string }) => `${t.from_stage}->${t.to_stage}`)).toEqual(['production->archived', 'archived->production', 'production->archived', 'null->production']);
+    expect(h.map((t: { from_stage: string; to_stage: string }) => `${t.from_stage}->${t.to_stage}`)).toEqual([
+      'production->archived',
+      'archived->production',
+      'production->archived',
+      'null->production',
+    ]);
   });
 
   it('answers which model served production at a given time', async () => {

@@ -19,10 +19,14 @@ async function uploadDataset(client: ApiClient, pid: string, name: string, file:
 }
 
 async function waitFinished(client: ApiClient, id: string, timeoutMs = 240_000) {
-  return eventually(async () => {
-    const s = await client.get(`/api/experiments/${id}/status`);
-    return ['succeeded', 'failed', 'canceled'].includes(s.body.status) ? s.body : undefined;
-  }, timeoutMs, 500);
+  return eventually(
+    async () => {
+      const s = await client.get(`/api/experiments/${id}/status`);
+      return ['succeeded', 'failed', 'canceled'].includes(s.body.status) ? s.body : undefined;
+    },
+    timeoutMs,
+    500,
+  );
 }
 
 beforeAll(async () => {
@@ -37,7 +41,7 @@ afterAll(async () => stack?.stop());
 describe('experiment creation', () => {
   const base = () => ({ project_id: projectId, dataset_version_id: titanic.versionId, name: 'exp', target_column: 'survived', problem_type: 'classification' });
 
-  it('validates the request with the spec\'s texts', async () => {
+  it("validates the request with the spec's texts", async () => {
     const c = owner.client;
     expect((await c.post('/api/experiments', { ...base(), target_column: 'nope' })).body).toEqual({ detail: 'target_column not found in dataset' });
     expect((await c.post('/api/experiments', { ...base(), problem_type: 'clustering' })).body).toEqual({ detail: 'Invalid problem_type' });
@@ -57,7 +61,13 @@ describe('experiment creation', () => {
     const limited = await startStack({ workers: [] });
     try {
       const u = await signUp(limited.baseUrl, limited.mail);
-      const r = await u.client.post('/api/experiments', { project_id: '00000000-0000-4000-8000-000000000000', dataset_version_id: '00000000-0000-4000-8000-000000000000', name: 'x', target_column: 'y', problem_type: 'regression' });
+      const r = await u.client.post('/api/experiments', {
+        project_id: '00000000-0000-4000-8000-000000000000',
+        dataset_version_id: '00000000-0000-4000-8000-000000000000',
+        name: 'x',
+        target_column: 'y',
+        problem_type: 'regression',
+      });
       expect(r.headers.get('x-ratelimit-limit')).toBe('5');
       for (let i = 0; i < 4; i++) await u.client.post('/api/experiments', {});
       const over = await u.client.post('/api/experiments', {});
@@ -75,7 +85,11 @@ describe('a binary classification experiment end to end', () => {
 
   it('answers at once, runs as a job and ends succeeded with a leaderboard', async () => {
     const r = await owner.client.post('/api/experiments', {
-      project_id: projectId, dataset_version_id: titanic.versionId, name: 'Titanic', target_column: 'survived', problem_type: 'binary',
+      project_id: projectId,
+      dataset_version_id: titanic.versionId,
+      name: 'Titanic',
+      target_column: 'survived',
+      problem_type: 'binary',
       config: { max_models: 3, nfolds: 3, max_runtime_secs: 300, seed: 1 },
     });
     expect(r.status).toBe(201);
@@ -88,7 +102,17 @@ describe('a binary classification experiment end to end', () => {
     expect(done.progress.models_done).toBe(4);
 
     const e = await owner.client.get(`/api/experiments/${expId}`);
-    expect(e.body.experiment).toMatchObject({ id: expId, status: 'succeeded', problem_type: 'classification', problem_kind: 'binary', sort_metric: 'AUC', max_models: 3, model_count: 4, project_name: 'ML', dataset_name: 'titanic' });
+    expect(e.body.experiment).toMatchObject({
+      id: expId,
+      status: 'succeeded',
+      problem_type: 'classification',
+      problem_kind: 'binary',
+      sort_metric: 'AUC',
+      max_models: 3,
+      model_count: 4,
+      project_name: 'ML',
+      dataset_name: 'titanic',
+    });
     expect(e.body.models).toHaveLength(4);
     expect(e.body.models.map((m: { algo: string }) => m.algo).sort()).toEqual(['GBM', 'GLM', 'StackedEnsemble', 'XGBoost']);
     const aucs = e.body.models.map((m: { metrics: { auc: number } }) => m.metrics.auc);
@@ -157,7 +181,22 @@ describe('a binary classification experiment end to end', () => {
     expect(ex.body.explain.shap_summary[0]).toEqual({ feature: expect.any(String), mean_abs_contribution: expect.any(Number) });
     expect(ex.body.explain.variable_importance[0]).toEqual({ variable: expect.any(String), percentage: expect.any(Number), scaled_importance: 1 });
 
-    const row = { pclass: 3, sex: 'male', age: 22, sibsp: 1, parch: 0, fare: 7.25, embarked: 'S', class: 'Third', who: 'man', adult_male: true, deck: null, embark_town: 'Southampton', alive: 'no', alone: false };
+    const row = {
+      pclass: 3,
+      sex: 'male',
+      age: 22,
+      sibsp: 1,
+      parch: 0,
+      fare: 7.25,
+      embarked: 'S',
+      class: 'Third',
+      who: 'man',
+      adult_male: true,
+      deck: null,
+      embark_town: 'Southampton',
+      alive: 'no',
+      alone: false,
+    };
     const p1 = await owner.client.post(`/api/models/${modelId}/predict`, { inputs: row, options: { include_contributions: true } });
     expect(p1.status).toBe(200);
     expect(p1.headers.get('x-service-model-cache')).toBe('miss');
@@ -247,7 +286,11 @@ describe('a binary classification experiment end to end', () => {
 describe('other experiment outcomes', () => {
   it('trains a regression experiment with a validation split (nfolds 0)', async () => {
     const r = await owner.client.post('/api/experiments', {
-      project_id: projectId, dataset_version_id: mpg.versionId, name: 'MPG', target_column: 'mpg', problem_type: 'regression',
+      project_id: projectId,
+      dataset_version_id: mpg.versionId,
+      name: 'MPG',
+      target_column: 'mpg',
+      problem_type: 'regression',
       config: { max_models: 2, nfolds: 0, sort_metric: 'MAE' },
     });
     const done = await waitFinished(owner.client, r.body.id);
@@ -256,7 +299,9 @@ describe('other experiment outcomes', () => {
     const maes = e.body.models.map((m: { metrics: { mae: number } }) => m.metrics.mae);
     expect([...maes].sort((a, b) => a - b)).toEqual(maes);
     expect(e.body.models[0].metrics.metric_context.split).toBe('validation');
-    const p = await owner.client.post(`/api/models/${e.body.best_model_id}/predict`, { inputs: { cylinders: 4, displacement: 120, horsepower: 90, weight: 2400, acceleration: 16, model_year: 78, origin: 'japan' } });
+    const p = await owner.client.post(`/api/models/${e.body.best_model_id}/predict`, {
+      inputs: { cylinders: 4, displacement: 120, horsepower: 90, weight: 2400, acceleration: 16, model_year: 78, origin: 'japan' },
+    });
     expect(typeof p.body.predictions[0].prediction).toBe('number');
     expect(p.body.predictions[0].prediction).toBeGreaterThan(15);
   });
@@ -264,7 +309,14 @@ describe('other experiment outcomes', () => {
   it('fails with a readable error when no feature can be used', async () => {
     const rows = ['id,label', ...Array.from({ length: 60 }, (_, i) => `${i + 1},${i % 2 ? 'yes' : 'no'}`)].join('\n');
     const d = await uploadDataset(owner.client, projectId, 'ids-only', { name: 'ids.csv', data: rows });
-    const r = await owner.client.post('/api/experiments', { project_id: projectId, dataset_version_id: d.versionId, name: 'hopeless', target_column: 'label', problem_type: 'classification', config: { max_models: 2, nfolds: 2 } });
+    const r = await owner.client.post('/api/experiments', {
+      project_id: projectId,
+      dataset_version_id: d.versionId,
+      name: 'hopeless',
+      target_column: 'label',
+      problem_type: 'classification',
+      config: { max_models: 2, nfolds: 2 },
+    });
     const done = await waitFinished(owner.client, r.body.id);
     expect(done.status).toBe('failed');
     expect(done.error).toMatch(/No usable feature columns/);
@@ -275,7 +327,14 @@ describe('other experiment outcomes', () => {
 
   it('cancels a running experiment and keeps the models trained so far', async () => {
     const big = await uploadDataset(owner.client, projectId, 'diamonds', datasetFile('diamonds.csv'));
-    const r = await owner.client.post('/api/experiments', { project_id: projectId, dataset_version_id: big.versionId, name: 'cancel me', target_column: 'price', problem_type: 'regression', config: { max_models: 10, nfolds: 2 } });
+    const r = await owner.client.post('/api/experiments', {
+      project_id: projectId,
+      dataset_version_id: big.versionId,
+      name: 'cancel me',
+      target_column: 'price',
+      problem_type: 'regression',
+      config: { max_models: 10, nfolds: 2 },
+    });
     await eventually(async () => ((await owner.client.get(`/api/experiments/${r.body.id}/status`)).body.progress.models_done >= 1 ? true : undefined), 240_000, 500);
     expect((await owner.client.post(`/api/jobs/${r.body.job_id}/cancel`)).body).toEqual({ ok: true });
     const done = await waitFinished(owner.client, r.body.id);
@@ -290,7 +349,11 @@ describe('other experiment outcomes', () => {
 describe('budgets', () => {
   it('stops training new models when max_runtime_secs runs out, within the budget plus one model', async () => {
     const r = await owner.client.post('/api/experiments', {
-      project_id: projectId, dataset_version_id: mpg.versionId, name: 'budget', target_column: 'mpg', problem_type: 'regression',
+      project_id: projectId,
+      dataset_version_id: mpg.versionId,
+      name: 'budget',
+      target_column: 'mpg',
+      problem_type: 'regression',
       config: { max_runtime_secs: 4, max_models: 60, nfolds: 2, exclude_algos: ['DeepLearning', 'StackedEnsemble'] },
     });
     const done = await waitFinished(owner.client, r.body.id);
@@ -309,7 +372,12 @@ describe('budgets', () => {
 describe('GPU routing', () => {
   it('sends DeepLearning to ml-gpu and falls back to ml-cpu when no GPU worker takes it', async () => {
     const r = await owner.client.post('/api/experiments', {
-      project_id: projectId, dataset_version_id: titanic.versionId, name: 'gpu', target_column: 'survived', problem_type: 'classification', use_gpu: true,
+      project_id: projectId,
+      dataset_version_id: titanic.versionId,
+      name: 'gpu',
+      target_column: 'survived',
+      problem_type: 'classification',
+      use_gpu: true,
       config: { max_models: 1, nfolds: 2, exclude_algos: ['GBM', 'XGBoost', 'DRF', 'GLM', 'StackedEnsemble'] },
     });
     const done = await waitFinished(owner.client, r.body.id);
@@ -335,7 +403,12 @@ describe('GPU worker present', () => {
       expect(caps.body.gpu.queue).toBe(stack.config.taskQueues.gpu);
       expect(caps.body.limits.max_models_cap).toBe(500);
       const r = await owner.client.post('/api/experiments', {
-        project_id: projectId, dataset_version_id: titanic.versionId, name: 'gpu-worker', target_column: 'survived', problem_type: 'classification', use_gpu: true,
+        project_id: projectId,
+        dataset_version_id: titanic.versionId,
+        name: 'gpu-worker',
+        target_column: 'survived',
+        problem_type: 'classification',
+        use_gpu: true,
         config: { max_models: 1, nfolds: 2, exclude_algos: ['GBM', 'XGBoost', 'DRF', 'GLM', 'StackedEnsemble'] },
       });
       const done = await waitFinished(owner.client, r.body.id);
@@ -358,7 +431,14 @@ describe('project deletion', () => {
     const u = await signUp(stack.baseUrl, stack.mail);
     const pid = await createProject(u.client, 'Doomed');
     const d = await uploadDataset(u.client, pid, 'penguins', datasetFile('penguins.csv'));
-    const r = await u.client.post('/api/experiments', { project_id: pid, dataset_version_id: d.versionId, name: 'p', target_column: 'species', problem_type: 'multiclass', config: { max_models: 3, nfolds: 2 } });
+    const r = await u.client.post('/api/experiments', {
+      project_id: pid,
+      dataset_version_id: d.versionId,
+      name: 'p',
+      target_column: 'species',
+      problem_type: 'multiclass',
+      config: { max_models: 3, nfolds: 2 },
+    });
     const done = await waitFinished(u.client, r.body.id);
     expect(done.status).toBe('succeeded');
     const e = (await u.client.get(`/api/experiments/${r.body.id}`)).body;
@@ -368,7 +448,9 @@ describe('project deletion', () => {
     expect(e.models.map((m: { algo: string }) => m.algo).sort()).toEqual(['GBM', 'GLM', 'StackedEnsemble', 'XGBoost']);
     const losses = e.models.map((m: { metrics: { logloss: number } }) => m.metrics.logloss);
     expect([...losses].sort((a, b) => a - b)).toEqual(losses);
-    const pred = await u.client.post(`/api/models/${e.best_model_id}/predict`, { inputs: { island: 'Biscoe', bill_length_mm: 48, bill_depth_mm: 15, flipper_length_mm: 220, body_mass_g: 5200, sex: 'MALE' } });
+    const pred = await u.client.post(`/api/models/${e.best_model_id}/predict`, {
+      inputs: { island: 'Biscoe', bill_length_mm: 48, bill_depth_mm: 15, flipper_length_mm: 220, body_mass_g: 5200, sex: 'MALE' },
+    });
     expect(pred.body.predictions[0].prediction).toBe('Gentoo');
     const keys: { storage_key: string }[] = await stack.ds.query('SELECT storage_key FROM artifacts WHERE project_id = $1', [pid]);
     expect(keys.length).toBeGreaterThanOrEqual(3);

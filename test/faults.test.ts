@@ -38,7 +38,14 @@ async function storeAgreesWithRows(): Promise<void> {
 beforeAll(async () => {
   stack = await startStack({ workers: [], env: { RATE_LIMIT_TRAIN: '1000' } });
   const log = createLogger('silent');
-  services = createServices({ ds: stack.ds, store: stack.store, config: stack.config, log, temporal: new TemporalGateway(stack.info.temporalAddress, 'default'), mailer: createMailer(stack.config.mail, log) });
+  services = createServices({
+    ds: stack.ds,
+    store: stack.store,
+    config: stack.config,
+    log,
+    temporal: new TemporalGateway(stack.info.temporalAddress, 'default'),
+    mailer: createMailer(stack.config.mail, log),
+  });
   owner = await signUp(stack.baseUrl, stack.mail);
   projectId = await createProject(owner.client, 'Faults');
 });
@@ -79,7 +86,14 @@ describe('races and faults leave consistent state', () => {
 
   it('canceling a job whose workflow is gone closes the job and its experiment', async () => {
     const up = await owner.client.upload('/api/datasets/upload', { project_id: projectId, name: 'train' }, { name: 't.csv', data: csv(60) });
-    const created = await owner.client.post('/api/experiments', { project_id: projectId, dataset_version_id: up.body.dataset_version_id, name: 'never runs', target_column: 'y', problem_type: 'classification', config: { max_models: 1 } });
+    const created = await owner.client.post('/api/experiments', {
+      project_id: projectId,
+      dataset_version_id: up.body.dataset_version_id,
+      name: 'never runs',
+      target_column: 'y',
+      problem_type: 'classification',
+      config: { max_models: 1 },
+    });
     expect(created.status).toBe(201);
     const client = await new TemporalGateway(stack.info.temporalAddress, 'default').get();
     await client.workflow.getHandle(`job-${created.body.job_id}`).terminate('test: the workflow disappears');
@@ -92,7 +106,14 @@ describe('races and faults leave consistent state', () => {
 
   it('the reconciler closing a job whose workflow ended closes its experiment too', async () => {
     const up = await owner.client.upload('/api/datasets/upload', { project_id: projectId, name: 'train2' }, { name: 't.csv', data: csv(60) });
-    const created = await owner.client.post('/api/experiments', { project_id: projectId, dataset_version_id: up.body.dataset_version_id, name: 'terminated', target_column: 'y', problem_type: 'classification', config: { max_models: 1 } });
+    const created = await owner.client.post('/api/experiments', {
+      project_id: projectId,
+      dataset_version_id: up.body.dataset_version_id,
+      name: 'terminated',
+      target_column: 'y',
+      problem_type: 'classification',
+      config: { max_models: 1 },
+    });
     const client = await new TemporalGateway(stack.info.temporalAddress, 'default').get();
     await client.workflow.getHandle(`job-${created.body.job_id}`).terminate('test: an operator terminated it');
     await stack.ds.query("UPDATE jobs SET updated_at = now() - interval '5 minutes' WHERE id = $1", [created.body.job_id]);
@@ -107,8 +128,19 @@ describe('races and faults leave consistent state', () => {
   it('a model recorded while its experiment is deleted leaves no orphan files', async () => {
     const up = await owner.client.upload('/api/datasets/upload', { project_id: projectId, name: 'race' }, { name: 't.csv', data: csv(60) });
     for (let round = 0; round < 5; round++) {
-      const created = await owner.client.post('/api/experiments', { project_id: projectId, dataset_version_id: up.body.dataset_version_id, name: `race ${round}`, target_column: 'y', problem_type: 'classification' });
-      const files = { modelJson: Buffer.from('{}'), onnx: Buffer.from([1, 2, 3]), holdout: Buffer.alloc(4), fields: { metrics: {}, parameters: {}, explain: {}, trainingTimeMs: 1, predictTimePerRowMs: 0.1 } };
+      const created = await owner.client.post('/api/experiments', {
+        project_id: projectId,
+        dataset_version_id: up.body.dataset_version_id,
+        name: `race ${round}`,
+        target_column: 'y',
+        problem_type: 'classification',
+      });
+      const files = {
+        modelJson: Buffer.from('{}'),
+        onnx: Buffer.from([1, 2, 3]),
+        holdout: Buffer.alloc(4),
+        fields: { metrics: {}, parameters: {}, explain: {}, trainingTimeMs: 1, predictTimePerRowMs: 0.1 },
+      };
       const record = services.models.recordTrained(created.body.id, { name: 'GBM_1', algo: 'GBM', sequence: 1, files }).catch((err: Error) => err);
       const del = owner.client.del(`/api/experiments/${created.body.id}`);
       const [recorded, deleted] = await Promise.all([record, del]);
@@ -120,13 +152,24 @@ describe('races and faults leave consistent state', () => {
 
   it('a fault after a model is recorded keeps its files (a retry then finds a model that predicts)', async () => {
     const up = await owner.client.upload('/api/datasets/upload', { project_id: projectId, name: 'kept' }, { name: 't.csv', data: csv(60) });
-    const created = await owner.client.post('/api/experiments', { project_id: projectId, dataset_version_id: up.body.dataset_version_id, name: 'kept', target_column: 'y', problem_type: 'classification' });
+    const created = await owner.client.post('/api/experiments', {
+      project_id: projectId,
+      dataset_version_id: up.body.dataset_version_id,
+      name: 'kept',
+      target_column: 'y',
+      problem_type: 'classification',
+    });
     const failing = Object.create(services.experiments) as Services['experiments'];
     failing.appendLog = async () => {
       throw new Error('the log write failed after the commit');
     };
     const models = new (services.models.constructor as new (...a: unknown[]) => Services['models'])(stack.ds, stack.store, services.access, services.serving, failing, stack.config);
-    const files = { modelJson: Buffer.from('{}'), onnx: Buffer.from([1, 2, 3]), holdout: Buffer.alloc(4), fields: { metrics: {}, parameters: {}, explain: {}, trainingTimeMs: 1, predictTimePerRowMs: 0.1 } };
+    const files = {
+      modelJson: Buffer.from('{}'),
+      onnx: Buffer.from([1, 2, 3]),
+      holdout: Buffer.alloc(4),
+      fields: { metrics: {}, parameters: {}, explain: {}, trainingTimeMs: 1, predictTimePerRowMs: 0.1 },
+    };
     await expect(models.recordTrained(created.body.id, { name: 'GBM_1', algo: 'GBM', sequence: 1, files })).rejects.toThrow('the log write failed');
     const [{ n }] = await stack.ds.query('SELECT count(*)::int AS n FROM models WHERE experiment_id = $1', [created.body.id]);
     expect(n).toBe(1);
@@ -134,7 +177,7 @@ describe('races and faults leave consistent state', () => {
     await storeAgreesWithRows();
   });
 
-  it('an XLSX download past Excel\'s row limit answers 422 and leaves no temporary file', async () => {
+  it("an XLSX download past Excel's row limit answers 422 and leaves no temporary file", async () => {
     const rows = 1_048_576;
     const big = 'x\n' + Array.from({ length: rows }, (_, i) => String(i % 10)).join('\n') + '\n';
     const up = await owner.client.upload('/api/datasets/upload', { project_id: projectId, name: 'tall' }, { name: 'tall.csv', data: big });

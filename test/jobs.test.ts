@@ -51,12 +51,16 @@ describe('project export jobs', () => {
 
     const seen = new Set<string>();
     const progress: number[] = [];
-    const done = await eventually(async () => {
-      const j = await job(client, r.body.id);
-      seen.add(j.status);
-      progress.push(j.progress);
-      return j.status === 'succeeded' || j.status === 'failed' ? j : undefined;
-    }, 60_000, 50);
+    const done = await eventually(
+      async () => {
+        const j = await job(client, r.body.id);
+        seen.add(j.status);
+        progress.push(j.progress);
+        return j.status === 'succeeded' || j.status === 'failed' ? j : undefined;
+      },
+      60_000,
+      50,
+    );
     expect(done.status).toBe('succeeded');
     expect(done.progress).toBe(100);
     expect(done.kind).toBe('project_export');
@@ -79,7 +83,9 @@ describe('project export jobs', () => {
     for (const a of manifest.artifacts) expect(entries.get(a.path)!.length).toBe(2_000_000);
 
     // The Temporal CLI lists the workflow too.
-    const listed = execFileSync(stack.info.temporalCli, ['workflow', 'list', '--address', stack.info.temporalAddress, '--query', `WorkflowId = 'job-${r.body.id}'`, '-o', 'json'], { encoding: 'utf8' });
+    const listed = execFileSync(stack.info.temporalCli, ['workflow', 'list', '--address', stack.info.temporalAddress, '--query', `WorkflowId = 'job-${r.body.id}'`, '-o', 'json'], {
+      encoding: 'utf8',
+    });
     expect(listed).toContain(`job-${r.body.id}`);
 
     const list = await client.get(`/api/jobs?project_id=${projectId}&status=succeeded&kind=project_export`);
@@ -111,10 +117,14 @@ describe('project export jobs', () => {
     const projectId = await createProject(client, 'Canceled');
     await seedArtifacts(stack, projectId, 24, 8_000_000);
     const r = await client.post(`/api/projects/${projectId}/export/jobs`);
-    await eventually(async () => {
-      const j = await job(client, r.body.id);
-      return j.status === 'running' && j.progress > 0 ? j : undefined;
-    }, 60_000, 50);
+    await eventually(
+      async () => {
+        const j = await job(client, r.body.id);
+        return j.status === 'running' && j.progress > 0 ? j : undefined;
+      },
+      60_000,
+      50,
+    );
     const c = await client.post(`/api/jobs/${r.body.id}/cancel`);
     expect(c.body).toEqual({ ok: true });
     const done = await eventually(async () => {
@@ -133,18 +143,26 @@ describe('project export jobs', () => {
     const projectId = await createProject(client, 'Resilient');
     await seedArtifacts(stack, projectId, 24, 8_000_000);
     const r = await client.post(`/api/projects/${projectId}/export/jobs`);
-    await eventually(async () => {
-      const j = await job(client, r.body.id);
-      return j.status === 'running' && j.progress > 0 && j.progress < 90 ? j : undefined;
-    }, 60_000, 50);
+    await eventually(
+      async () => {
+        const j = await job(client, r.body.id);
+        return j.status === 'running' && j.progress > 0 && j.progress < 90 ? j : undefined;
+      },
+      60_000,
+      50,
+    );
     await stopWorker('SIGKILL');
     const stalled = await job(client, r.body.id);
     expect(stalled.status).toBe('running');
     worker = startWorkerProcess();
-    const done = await eventually(async () => {
-      const j = await job(client, r.body.id);
-      return ['succeeded', 'failed', 'canceled'].includes(j.status) ? j : undefined;
-    }, 120_000, 200);
+    const done = await eventually(
+      async () => {
+        const j = await job(client, r.body.id);
+        return ['succeeded', 'failed', 'canceled'].includes(j.status) ? j : undefined;
+      },
+      120_000,
+      200,
+    );
     expect(done.status).toBe('succeeded');
     expect(done.attempt).toBeGreaterThanOrEqual(2);
     expect(done.result.files).toBe(24);
@@ -152,7 +170,7 @@ describe('project export jobs', () => {
 });
 
 describe('jobs API access', () => {
-  it('hides other users\' jobs and validates filters', async () => {
+  it("hides other users' jobs and validates filters", async () => {
     const a = await signUp(stack.baseUrl, stack.mail);
     const b = await signUp(stack.baseUrl, stack.mail);
     const projectId = await createProject(a.client, 'Jobs');

@@ -65,7 +65,11 @@ describe('NUL characters in requests', () => {
 
   it('are found in nested values and in object keys, which would become keys of a stored document', async () => {
     const r = await owner.client.post('/api/experiments', {
-      project_id: projectId, dataset_version_id: projectId, name: 'e', target_column: 'species', problem_type: 'classification',
+      project_id: projectId,
+      dataset_version_id: projectId,
+      name: 'e',
+      target_column: 'species',
+      problem_type: 'classification',
       config: { sort_metric: 'AUC\u0000', 'bad\u0000key': 1, nested: [{ deep: 'x\u0000' }] },
     });
     expect(r.status).toBe(422);
@@ -86,7 +90,8 @@ describe('NUL characters in requests', () => {
     expect(forgot.status).toBe(422);
     // The browser form (urlencoded) goes through the same check.
     const form = await new ApiClient(stack.baseUrl).request('POST', '/auth/reset-password', undefined, {
-      headers: { 'content-type': 'application/x-www-form-urlencoded' }, rawBody: 'token=abc%00defghijk&password=long+enough+password',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      rawBody: 'token=abc%00defghijk&password=long+enough+password',
     });
     expect(form.status).toBe(422);
     expect(form.body).toEqual({ detail: [nulIssue(['body', 'token'])] });
@@ -111,7 +116,8 @@ describe('NUL characters in requests', () => {
       `--${boundary}--\r\n`,
     ].join('');
     const file = await owner.client.request('POST', '/api/datasets/upload', undefined, {
-      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, rawBody: Buffer.from(body, 'latin1'),
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      rawBody: Buffer.from(body, 'latin1'),
     });
     expect(file.status).toBe(422);
     expect(file.body).toEqual({ detail: [nulIssue(['body', 'file', 'filename'])] });
@@ -200,7 +206,10 @@ describe('PostgreSQL errors that slip past validation', () => {
   });
   afterAll(async () => new Promise<void>((r) => server.close(() => r())));
 
-  const q = (sql: string, params: unknown[] = []) => () => stack.ds.query(sql, params);
+  const q =
+    (sql: string, params: unknown[] = []) =>
+    () =>
+      stack.ds.query(sql, params);
   const STATEMENTS: Record<string, () => Promise<unknown>> = {
     nul: q('SELECT $1::text AS t', ['secret\u0000value']),
     int4: q('SELECT $1::int AS n', ['2147483648']),
@@ -273,7 +282,11 @@ describe('batch prediction of a file without rows', () => {
     const rows = Array.from({ length: 40 }, (_, i) => `${['Adelie', 'Gentoo', 'Chinstrap'][i % 3]},${3000 + ((i * 137) % 2500)}`);
     const up = await u.client.upload('/api/datasets/upload', { project_id: pid, name: 'penguins' }, { name: 'p.csv', data: `species,mass\n${rows.join('\n')}\n` });
     const exp = await u.client.post('/api/experiments', {
-      project_id: pid, dataset_version_id: up.body.dataset_version_id, name: 'e', target_column: 'species', problem_type: 'classification',
+      project_id: pid,
+      dataset_version_id: up.body.dataset_version_id,
+      name: 'e',
+      target_column: 'species',
+      problem_type: 'classification',
       config: { max_models: 1, nfolds: 0, exclude_algos: ['GBM', 'XGBoost', 'DRF', 'DeepLearning', 'StackedEnsemble'] },
     });
     expect(exp.status).toBe(201);

@@ -67,7 +67,7 @@ describe('projects', () => {
     expect((await client.get('/api/projects?limit=abc')).status).toBe(422);
   });
 
-  it('hides other users\' projects behind 404', async () => {
+  it("hides other users' projects behind 404", async () => {
     const a = await signUp(stack.baseUrl, stack.mail);
     const b = await signUp(stack.baseUrl, stack.mail);
     const id = await createProject(a.client, 'Private');
@@ -167,7 +167,15 @@ describe('anonymous access', () => {
   it('every project endpoint needs credentials', async () => {
     const c = new ApiClient(stack.baseUrl);
     const id = '00000000-0000-4000-8000-000000000000';
-    for (const [m, p] of [['GET', '/api/projects'], ['POST', '/api/projects'], ['GET', `/api/projects/${id}`], ['PUT', `/api/projects/${id}`], ['DELETE', `/api/projects/${id}`], ['GET', `/api/projects/${id}/members`], ['GET', `/api/projects/${id}/export`]] as const) {
+    for (const [m, p] of [
+      ['GET', '/api/projects'],
+      ['POST', '/api/projects'],
+      ['GET', `/api/projects/${id}`],
+      ['PUT', `/api/projects/${id}`],
+      ['DELETE', `/api/projects/${id}`],
+      ['GET', `/api/projects/${id}/members`],
+      ['GET', `/api/projects/${id}/export`],
+    ] as const) {
       const r = await c.request(m, p, m === 'GET' || m === 'DELETE' ? undefined : {});
       expect(r.status).toBe(401);
     }

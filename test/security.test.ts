@@ -33,10 +33,14 @@ async function upload(client: ApiClient, projectId: string, name: string, csv: s
 }
 
 async function waitJob(client: ApiClient, jobId: string) {
-  return eventually(async () => {
-    const j = (await client.get(`/api/jobs/${jobId}`)).body.job;
-    return ['succeeded', 'failed', 'canceled'].includes(j.status) ? j : undefined;
-  }, 120_000, 200);
+  return eventually(
+    async () => {
+      const j = (await client.get(`/api/jobs/${jobId}`)).body.job;
+      return ['succeeded', 'failed', 'canceled'].includes(j.status) ? j : undefined;
+    },
+    120_000,
+    200,
+  );
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -70,7 +74,10 @@ describe('API-key scopes', () => {
     }
     const datasets = await keyClient(client, ['read:datasets']);
     expect((await datasets.get(`/api/artifacts/${d.artifact_id}/download`)).status).toBe(200);
-    expect((await datasets.get(`/api/artifacts/${d.artifact_id}/preview`)).body.rows).toEqual([{ a: 1, b: 'x' }, { a: 2, b: 'y' }]);
+    expect((await datasets.get(`/api/artifacts/${d.artifact_id}/preview`)).body.rows).toEqual([
+      { a: 1, b: 'x' },
+      { a: 2, b: 'y' },
+    ]);
     // A model key reads no dataset file; the broad alias reads everything.
     expect((await (await keyClient(client, ['read:models'])).get(`/api/artifacts/${d.artifact_id}/download`)).status).toBe(403);
     expect((await (await keyClient(client, ['read'])).get(`/api/artifacts/${d.artifact_id}/download`)).status).toBe(200);
@@ -166,7 +173,10 @@ describe('account enumeration', () => {
     stack.mail.delayMs = 3000;
     try {
       const before = stack.mail.mails.length;
-      for (const [route, known] of [['/api/auth/forgot-password', email], ['/api/auth/resend-verification', unverified]]) {
+      for (const [route, known] of [
+        ['/api/auth/forgot-password', email],
+        ['/api/auth/resend-verification', unverified],
+      ]) {
         const k = await timed(() => anon().post(route, { email: known }));
         const u = await timed(() => anon().post(route, { email: uniqueEmail('ghost') }));
         expect([route, k.value.status, k.value.body]).toEqual([route, 200, { ok: true }]);
@@ -356,7 +366,9 @@ describe('login CSRF: JSON routes take JSON only', () => {
     const text = await anon().post('/api/auth/login', undefined, { rawBody: JSON.stringify({ email, password }), headers: { 'content-type': 'text/plain' } });
     expect(text.status).toBe(415);
     expect(text.headers.getSetCookie()).toEqual([]);
-    expect((await anon().post('/api/auth/forgot-password', undefined, { rawBody: `email=${encodeURIComponent(email)}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } })).status).toBe(415);
+    expect(
+      (await anon().post('/api/auth/forgot-password', undefined, { rawBody: `email=${encodeURIComponent(email)}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } })).status,
+    ).toBe(415);
 
     const json = anon();
     expect((await json.post('/api/auth/login', { email, password })).status).toBe(200);
@@ -371,7 +383,7 @@ describe('login CSRF: JSON routes take JSON only', () => {
   });
 });
 
-describe('names from users\' data', () => {
+describe("names from users' data", () => {
   /** Column names and values that are also members of Object.prototype. */
   const tricky = (rows: number, shift = 0) => {
     const lines = ['__proto__,constructor,toString,label'];
@@ -414,14 +426,22 @@ describe('names from users\' data', () => {
     const projectId = await createProject(client, 'Predict names');
     const d = await upload(client, projectId, 'tricky', tricky(80));
     const e = await client.post('/api/experiments', {
-      project_id: projectId, dataset_version_id: d.dataset_version_id, name: 'tricky', target_column: 'label', problem_type: 'classification',
+      project_id: projectId,
+      dataset_version_id: d.dataset_version_id,
+      name: 'tricky',
+      target_column: 'label',
+      problem_type: 'classification',
       config: { max_models: 1, nfolds: 2, seed: 1, exclude_algos: ['XGBoost', 'DRF', 'GLM', 'DeepLearning', 'StackedEnsemble'] },
     });
     expect(e.status).toBe(201);
-    const done = await eventually(async () => {
-      const s = await client.get(`/api/experiments/${e.body.id}/status`);
-      return ['succeeded', 'failed', 'canceled'].includes(s.body.status) ? s.body : undefined;
-    }, 240_000, 500);
+    const done = await eventually(
+      async () => {
+        const s = await client.get(`/api/experiments/${e.body.id}/status`);
+        return ['succeeded', 'failed', 'canceled'].includes(s.body.status) ? s.body : undefined;
+      },
+      240_000,
+      500,
+    );
     expect(done).toMatchObject({ status: 'succeeded' });
     const modelId = (await client.get(`/api/experiments/${e.body.id}`)).body.best_model_id as string;
 

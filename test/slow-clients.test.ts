@@ -111,7 +111,11 @@ describe('slow and unauthorized clients', () => {
     const chunk = Buffer.alloc(256 * 1024, 'x');
     const size = 5 * 1024 * 1024;
     const head = headers('POST', '/api/datasets/upload', { ...authHeaders(outsider.client), 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': fields.length + size });
-    const r = await rawExchange(head + fields + 'a,b\n', Array.from({ length: size / chunk.length }, () => chunk), { gapMs: 50, waitMs: 8000 });
+    const r = await rawExchange(
+      head + fields + 'a,b\n',
+      Array.from({ length: size / chunk.length }, () => chunk),
+      { gapMs: 50, waitMs: 8000 },
+    );
     expect(r.status).toBe(404);
     expect(r.text).toMatch(/Project not found/);
     // 20 chunks at 50 ms would take a second: the answer came before the file did.

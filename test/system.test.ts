@@ -20,9 +20,17 @@ describe('health and OpenAPI', () => {
     expect(r.body.openapi).toBe('3.1.0');
     const paths = r.body.paths;
     for (const [p, m] of [
-      ['/api/auth/register', 'post'], ['/api/auth/login', 'post'], ['/api/auth/api-keys', 'post'], ['/api/auth/api-keys/{key_id}/revoke', 'post'],
-      ['/api/projects', 'get'], ['/api/projects/{project_id}/members', 'post'], ['/api/projects/{project_id}/export/jobs', 'post'],
-      ['/api/jobs', 'get'], ['/api/jobs/{job_id}/cancel', 'post'], ['/api/artifacts/{artifact_id}/download', 'get'], ['/healthz', 'get'],
+      ['/api/auth/register', 'post'],
+      ['/api/auth/login', 'post'],
+      ['/api/auth/api-keys', 'post'],
+      ['/api/auth/api-keys/{key_id}/revoke', 'post'],
+      ['/api/projects', 'get'],
+      ['/api/projects/{project_id}/members', 'post'],
+      ['/api/projects/{project_id}/export/jobs', 'post'],
+      ['/api/jobs', 'get'],
+      ['/api/jobs/{job_id}/cancel', 'post'],
+      ['/api/artifacts/{artifact_id}/download', 'get'],
+      ['/healthz', 'get'],
     ]) {
       expect(paths[p]?.[m]).toBeDefined();
     }

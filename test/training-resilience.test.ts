@@ -26,22 +26,34 @@ describe('training survives a killed worker', () => {
     const projectId = await createProject(client, 'Resilient');
     const up = await client.upload('/api/datasets/upload', { project_id: projectId, name: 'diamonds' }, datasetFile('diamonds.csv'));
     const r = await client.post('/api/experiments', {
-      project_id: projectId, dataset_version_id: up.body.dataset_version_id, name: 'kill me', target_column: 'price', problem_type: 'regression',
+      project_id: projectId,
+      dataset_version_id: up.body.dataset_version_id,
+      name: 'kill me',
+      target_column: 'price',
+      problem_type: 'regression',
       config: { max_models: 2, nfolds: 2, seed: 3, exclude_algos: ['StackedEnsemble'] },
     });
     expect(r.status).toBe(201);
     // Wait until a model is being trained, then kill the worker without warning.
-    await eventually(async () => {
-      const s = (await client.get(`/api/experiments/${r.body.id}/status`)).body;
-      return s.status === 'running' && s.progress.current ? s : undefined;
-    }, 120_000, 100);
+    await eventually(
+      async () => {
+        const s = (await client.get(`/api/experiments/${r.body.id}/status`)).body;
+        return s.status === 'running' && s.progress.current ? s : undefined;
+      },
+      120_000,
+      100,
+    );
     worker!.kill('SIGKILL');
     await new Promise((res) => worker!.once('exit', res));
     worker = startCpuWorker();
-    const done = await eventually(async () => {
-      const s = (await client.get(`/api/experiments/${r.body.id}/status`)).body;
-      return ['succeeded', 'failed', 'canceled'].includes(s.status) ? s : undefined;
-    }, 240_000, 500);
+    const done = await eventually(
+      async () => {
+        const s = (await client.get(`/api/experiments/${r.body.id}/status`)).body;
+        return ['succeeded', 'failed', 'canceled'].includes(s.status) ? s : undefined;
+      },
+      240_000,
+      500,
+    );
     expect(done.status).toBe('succeeded');
     const e = (await client.get(`/api/experiments/${r.body.id}`)).body;
     expect(e.models).toHaveLength(2);

@@ -11,10 +11,7 @@ const jobs = proxyActivities<JobLifecycleActivities>({
  * Runs a job body between the status writes every job needs: running on start, then
  * succeeded, failed (readable error) or canceled. Status writes survive cancellation.
  */
-export async function runJob<T extends Record<string, unknown>>(
-  jobId: string,
-  body: (state: JobProgress) => Promise<T>,
-): Promise<T> {
+export async function runJob<T extends Record<string, unknown>>(jobId: string, body: (state: JobProgress) => Promise<T>): Promise<T> {
   const state: JobProgress = { status: 'running', step: 'starting', progress: 0 };
   setHandler(progressQuery, () => state);
   await jobs.markJobRunning(jobId);
@@ -48,4 +45,3 @@ function describeFailure(err: unknown): string {
   }
   return message;
 }
-

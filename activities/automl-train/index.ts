@@ -113,8 +113,13 @@ export function createAutomlTrainActivities(services: Services, pool: TrainingPo
           ]);
           await experiments.mergeProgress(experimentId, { models_done: 0, models_planned: out.plan.length, current: null, budget_secs: config.max_runtime_secs, elapsed_secs: 0 });
           return {
-            kind: out.kind, rows: out.rows, plan: out.plan, maxRuntimeSecs: config.max_runtime_secs, maxModels: config.max_models,
-            perModelSecs: config.max_runtime_secs_per_model, excludeEnsembles: config.exclude_algos.includes('StackedEnsemble'),
+            kind: out.kind,
+            rows: out.rows,
+            plan: out.plan,
+            maxRuntimeSecs: config.max_runtime_secs,
+            maxModels: config.max_models,
+            perModelSecs: config.max_runtime_secs_per_model,
+            excludeEnsembles: config.exclude_algos.includes('StackedEnsemble'),
           };
         } finally {
           clearInterval(beat);
@@ -196,9 +201,7 @@ export function createAutomlTrainActivities(services: Services, pool: TrainingPo
         if (!best && outcome === 'succeeded') {
           throw ApplicationFailure.nonRetryable('No model could be trained within the time and model budget', 'DataError');
         }
-        await experiments.appendLog(experimentId, 'service', [
-          best ? `leader: ${best.name} (${sortMetric} ${best.metrics[metricKey(sortMetric)]}) of ${count} models` : `no models (${outcome})`,
-        ]);
+        await experiments.appendLog(experimentId, 'service', [best ? `leader: ${best.name} (${sortMetric} ${best.metrics[metricKey(sortMetric)]}) of ${count} models` : `no models (${outcome})`]);
         return { best_model_id: best?.id ?? null, model_count: count };
       }),
 

@@ -4,9 +4,7 @@
  * the data is read and binned once per thread, not once per model.
  */
 import { parentPort } from 'node:worker_threads';
-import {
-  AutoMLConfig, CandidateResult, ModelSpec, planModels, prepareExperiment, PreparedExperiment, readParquetFrame, trainCandidate, trainStackedEnsembles,
-} from '../../engine/automl';
+import { AutoMLConfig, CandidateResult, ModelSpec, planModels, prepareExperiment, PreparedExperiment, readParquetFrame, trainCandidate, trainStackedEnsembles } from '../../engine/automl';
 import { initDeepLearningBackend } from '../../engine/automl';
 import { selectRows } from '../../engine/automl';
 import type { RequestedKind } from '../../engine/automl';
@@ -57,9 +55,7 @@ function shapSummary(model: ScoringModel, pe: PreparedExperiment): { feature: st
     if (!records) return null;
     for (const row of records) for (const c of row) if (c.feature !== 'BiasTerm') sums.set(c.feature, (sums.get(c.feature) ?? 0) + Math.abs(c.value));
   }
-  return [...sums]
-    .map(([feature, s]) => ({ feature, mean_abs_contribution: s / (rows.length * outputs) }))
-    .sort((a, b) => b.mean_abs_contribution - a.mean_abs_contribution);
+  return [...sums].map(([feature, s]) => ({ feature, mean_abs_contribution: s / (rows.length * outputs) })).sort((a, b) => b.mean_abs_contribution - a.mean_abs_contribution);
 }
 
 async function prepared(req: Omit<PrepareRequest, 'type'>): Promise<PreparedExperiment> {

@@ -125,8 +125,6 @@ export class RateLimiter {
     if (now - this.lastSweep < 60_000) return;
     this.lastSweep = now;
     for (const [k, w] of this.windows) if (w.start.getTime() + windowMs < now && w.unflushed === 0) this.windows.delete(k);
-    void this.ds
-      .query('DELETE FROM rate_limit_windows WHERE window_start < $1', [new Date(now - 2 * windowMs)])
-      .catch(() => undefined);
+    void this.ds.query('DELETE FROM rate_limit_windows WHERE window_start < $1', [new Date(now - 2 * windowMs)]).catch(() => undefined);
   }
 }

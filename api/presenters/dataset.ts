@@ -8,8 +8,17 @@ export function presentDataset(r: DatasetSummary) {
 
 export function presentVersion(v: DatasetVersion, createdByName: string | null = null) {
   return {
-    id: v.id, dataset_id: v.datasetId, version: v.version, row_count: v.rowCount, column_count: v.columnCount, description: v.description,
-    columns: v.columns, artifact_id: v.artifactId, source: v.source, created_by_name: createdByName, created_at: v.createdAt,
+    id: v.id,
+    dataset_id: v.datasetId,
+    version: v.version,
+    row_count: v.rowCount,
+    column_count: v.columnCount,
+    description: v.description,
+    columns: v.columns,
+    artifact_id: v.artifactId,
+    source: v.source,
+    created_by_name: createdByName,
+    created_at: v.createdAt,
   };
 }
 

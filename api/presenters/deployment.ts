@@ -3,8 +3,16 @@ import type { Deployment, DeploymentTransition, InferenceLog, Model } from '../.
 /** `config` as the spec shows it ({name, traffic_percent}) with the stored options beside them. */
 export function presentDeployment(d: Deployment) {
   return {
-    id: d.id, project_id: d.projectId, model_id: d.modelId, name: d.name, stage: d.stage, is_active: d.isActive,
-    config: { name: d.name, traffic_percent: d.trafficPercent, ...d.config }, created_by: d.createdBy, created_at: d.createdAt, updated_at: d.updatedAt,
+    id: d.id,
+    project_id: d.projectId,
+    model_id: d.modelId,
+    name: d.name,
+    stage: d.stage,
+    is_active: d.isActive,
+    config: { name: d.name, traffic_percent: d.trafficPercent, ...d.config },
+    created_by: d.createdBy,
+    created_at: d.createdAt,
+    updated_at: d.updatedAt,
   };
 }
 
@@ -24,7 +32,16 @@ export function presentTransition(t: DeploymentTransition) {
 /** The spec's inference log; `latency_ms` is an integer there, the exact figure is `latency_ms_exact`. */
 export function presentInferenceLog(l: InferenceLog) {
   return {
-    id: l.id, deployment_id: l.deploymentId, requested_deployment_id: l.requestedDeploymentId, model_id: l.modelId, request_id: l.requestId,
-    inputs: l.inputs, prediction: l.prediction, latency_ms: Math.round(l.latencyMs), latency_ms_exact: l.latencyMs, status_code: l.statusCode, created_at: l.createdAt,
+    id: l.id,
+    deployment_id: l.deploymentId,
+    requested_deployment_id: l.requestedDeploymentId,
+    model_id: l.modelId,
+    request_id: l.requestId,
+    inputs: l.inputs,
+    prediction: l.prediction,
+    latency_ms: Math.round(l.latencyMs),
+    latency_ms_exact: l.latencyMs,
+    status_code: l.statusCode,
+    created_at: l.createdAt,
   };
 }

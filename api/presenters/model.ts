@@ -2,9 +2,22 @@ import type { Model } from '../../entities';
 
 export function presentModel(m: Model, extra: Record<string, unknown> = {}) {
   return {
-    id: m.id, name: m.name, algo: m.algo, experiment_id: m.experimentId, project_id: m.projectId, artifact_id: m.artifactId, onnx_artifact_id: m.onnxArtifactId,
-    is_best: m.isBest, is_production: m.isProduction, is_staging: m.isStaging, staging_deployment_id: m.stagingDeploymentId,
-    metrics: m.metrics, training_time_ms: m.trainingTimeMs, predict_time_per_row_ms: m.predictTimePerRowMs, created_at: m.createdAt, ...extra,
+    id: m.id,
+    name: m.name,
+    algo: m.algo,
+    experiment_id: m.experimentId,
+    project_id: m.projectId,
+    artifact_id: m.artifactId,
+    onnx_artifact_id: m.onnxArtifactId,
+    is_best: m.isBest,
+    is_production: m.isProduction,
+    is_staging: m.isStaging,
+    staging_deployment_id: m.stagingDeploymentId,
+    metrics: m.metrics,
+    training_time_ms: m.trainingTimeMs,
+    predict_time_per_row_ms: m.predictTimePerRowMs,
+    created_at: m.createdAt,
+    ...extra,
   };
 }
 

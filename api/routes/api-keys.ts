@@ -11,9 +11,18 @@ export function apiKeyRoutes({ services, keyCache }: RouteDeps): RouteDef[] {
   const tag = 'api-keys';
   return [
     route({
-      method: 'post', path: '/api/auth/api-keys', tag, auth: 'session',
+      method: 'post',
+      path: '/api/auth/api-keys',
+      tag,
+      auth: 'session',
       summary: `Create a key; scopes from: ${KNOWN_SCOPES.join(', ')}`,
-      body: z.object({ name: nonBlank(200), scopes: z.array(z.string().max(100).meta({ enum: KNOWN_SCOPES })).max(100).meta({ minItems: 1 }) }),
+      body: z.object({
+        name: nonBlank(200),
+        scopes: z
+          .array(z.string().max(100).meta({ enum: KNOWN_SCOPES }))
+          .max(100)
+          .meta({ minItems: 1 }),
+      }),
       responses: { 201: { description: '{id, key_id, prefix, api_key, scopes}; api_key is shown only here' } },
       handler: async (ctx, { body }) => {
         const { key, token } = await apiKeys.create(callerId(ctx), body.name, body.scopes);
@@ -22,14 +31,26 @@ export function apiKeyRoutes({ services, keyCache }: RouteDeps): RouteDef[] {
       },
     }),
     route({
-      method: 'get', path: '/api/auth/api-keys', tag, auth: 'session',
-      summary: 'The caller\'s live keys (bare array; prefixes only, no secrets)',
-      responses: { 200: { description: 'array of {id, name, prefix, scopes, last_used_at, created_at}', schema: z.array(z.object({ id: z.uuid(), name: z.string(), prefix: z.string(), scopes: z.array(z.string()) }).loose()) } },
+      method: 'get',
+      path: '/api/auth/api-keys',
+      tag,
+      auth: 'session',
+      summary: "The caller's live keys (bare array; prefixes only, no secrets)",
+      responses: {
+        200: {
+          description: 'array of {id, name, prefix, scopes, last_used_at, created_at}',
+          schema: z.array(z.object({ id: z.uuid(), name: z.string(), prefix: z.string(), scopes: z.array(z.string()) }).loose()),
+        },
+      },
       handler: async (ctx) => (await apiKeys.live(callerId(ctx))).map(presentApiKey),
     }),
     route({
-      method: 'post', path: '/api/auth/api-keys/:key_id/revoke', tag, auth: 'session',
-      summary: 'Revoke a key; later requests with it get 401', params: z.object({ key_id: uuidParam }),
+      method: 'post',
+      path: '/api/auth/api-keys/:key_id/revoke',
+      tag,
+      auth: 'session',
+      summary: 'Revoke a key; later requests with it get 401',
+      params: z.object({ key_id: uuidParam }),
       responses: { 200: { description: '{ok}' }, 404: { description: 'API key not found' } },
       handler: async (ctx, { params }) => {
         const revoked = await apiKeys.revoke(callerId(ctx), params.key_id);

@@ -5,16 +5,26 @@ import { intParam, uuidParam } from '../validation';
 
 const PREVIEW_ROWS = 20;
 const artifactParams = z.object({ artifact_id: uuidParam });
-const scopeRule = "The read scope of the artifact's owner: read:datasets (dataset files), read:models (model files), read:projects plus read:datasets and read:models (project export archives), read:projects (files without an owner)";
+const scopeRule =
+  "The read scope of the artifact's owner: read:datasets (dataset files), read:models (model files), read:projects plus read:datasets and read:models (project export archives), read:projects (files without an owner)";
 
 /** Artifact downloads and previews, for members of the artifact's project; the scope follows the artifact's owner. */
 export function artifactRoutes({ services }: RouteDeps): RouteDef[] {
   const { artifacts } = services;
   return [
     route({
-      method: 'get', path: '/api/artifacts/:artifact_id/download', tag: 'artifacts', auth: 'user', scopeRule,
-      summary: 'Download an artifact file', params: artifactParams,
-      responses: { 200: { description: 'The file, with the content type it was stored with', contentType: ['application/octet-stream', '*/*'] }, 403: { description: 'Insufficient scope for this artifact\'s owner' }, 404: { description: 'Artifact not found' } },
+      method: 'get',
+      path: '/api/artifacts/:artifact_id/download',
+      tag: 'artifacts',
+      auth: 'user',
+      scopeRule,
+      summary: 'Download an artifact file',
+      params: artifactParams,
+      responses: {
+        200: { description: 'The file, with the content type it was stored with', contentType: ['application/octet-stream', '*/*'] },
+        403: { description: "Insufficient scope for this artifact's owner" },
+        404: { description: 'Artifact not found' },
+      },
       handler: async (ctx, { params }) => {
         const { artifact, body } = await artifacts.download(callerId(ctx), params.artifact_id, keyScopes(ctx));
         ctx.type = artifact.contentType;
@@ -25,8 +35,13 @@ export function artifactRoutes({ services }: RouteDeps): RouteDef[] {
       },
     }),
     route({
-      method: 'get', path: '/api/artifacts/:artifact_id/preview', tag: 'artifacts', auth: 'user', scopeRule,
-      summary: 'Preview: first rows of tabular artifacts, first 64 KiB of text artifacts', params: artifactParams,
+      method: 'get',
+      path: '/api/artifacts/:artifact_id/preview',
+      tag: 'artifacts',
+      auth: 'user',
+      scopeRule,
+      summary: 'Preview: first rows of tabular artifacts, first 64 KiB of text artifacts',
+      params: artifactParams,
       query: z.object({ rows: intParam(1, 500).default(PREVIEW_ROWS) }),
       responses: { 200: { description: '{artifact_id, kind, rows} or {artifact_id, kind, text, truncated}' }, 422: { description: 'No preview for this type' } },
       handler: async (ctx, { params, query }) => {

@@ -24,7 +24,11 @@ export function authRoutes({ services, config, keyCache }: RouteDeps): RouteDef[
   const tag = 'auth';
   return [
     route({
-      method: 'post', path: '/api/auth/register', tag, auth: 'public', rateLimit: 'auth',
+      method: 'post',
+      path: '/api/auth/register',
+      tag,
+      auth: 'public',
+      rateLimit: 'auth',
       summary: 'Create an account; a verification link is mailed',
       body: z.object({ email, name: nonBlank(200), password: newPassword }),
       responses: { 201: { description: '{user, verification_required}' }, 409: { description: 'User already exists' } },
@@ -35,7 +39,11 @@ export function authRoutes({ services, config, keyCache }: RouteDeps): RouteDef[
       },
     }),
     route({
-      method: 'post', path: '/api/auth/login', tag, auth: 'public', rateLimit: 'auth',
+      method: 'post',
+      path: '/api/auth/login',
+      tag,
+      auth: 'public',
+      rateLimit: 'auth',
       summary: 'Log in; sets the HttpOnly session cookie and the csrf_token cookie',
       body: z.object({ email: z.string().max(320), password, remember: z.boolean().default(false) }),
       responses: { 200: { description: '{user}' }, 401: { description: 'Invalid email or password' }, 403: { description: 'Email not verified' } },
@@ -47,8 +55,13 @@ export function authRoutes({ services, config, keyCache }: RouteDeps): RouteDef[
       },
     }),
     route({
-      method: 'post', path: '/api/auth/logout', tag, auth: 'session', rateLimit: 'none',
-      summary: 'Revoke the current session', responses: ok,
+      method: 'post',
+      path: '/api/auth/logout',
+      tag,
+      auth: 'session',
+      rateLimit: 'none',
+      summary: 'Revoke the current session',
+      responses: ok,
       handler: async (ctx) => {
         await accounts.endSession(ctx.state.principal!.session!.id);
         clearSessionCookies(ctx, config);
@@ -56,8 +69,12 @@ export function authRoutes({ services, config, keyCache }: RouteDeps): RouteDef[
       },
     }),
     route({
-      method: 'post', path: '/api/auth/logout-all', tag, auth: 'session',
-      summary: 'Revoke every session of the account, this one included', responses: ok,
+      method: 'post',
+      path: '/api/auth/logout-all',
+      tag,
+      auth: 'session',
+      summary: 'Revoke every session of the account, this one included',
+      responses: ok,
       handler: async (ctx) => {
         await accounts.revokeSessions(ctx.state.principal!.user.id);
         clearSessionCookies(ctx, config);
@@ -65,12 +82,21 @@ export function authRoutes({ services, config, keyCache }: RouteDeps): RouteDef[
       },
     }),
     route({
-      method: 'get', path: '/api/auth/me', tag, auth: 'user', scopeRule: 'Any key: it reads only the account the key belongs to',
-      summary: 'The caller', responses: { 200: { description: '{user}' } },
+      method: 'get',
+      path: '/api/auth/me',
+      tag,
+      auth: 'user',
+      scopeRule: 'Any key: it reads only the account the key belongs to',
+      summary: 'The caller',
+      responses: { 200: { description: '{user}' } },
       handler: async (ctx) => ({ user: presentUser(ctx.state.principal!.user, true) }),
     }),
     route({
-      method: 'get', path: '/api/auth/verify-email', tag, auth: 'public', rateLimit: 'auth',
+      method: 'get',
+      path: '/api/auth/verify-email',
+      tag,
+      auth: 'public',
+      rateLimit: 'auth',
       summary: 'Verify an email address by the mailed link (works when simply opened; HTML for browsers, JSON otherwise)',
       query: z.object({ token: z.string().min(10).max(200) }),
       responses: { 200: { description: 'Verified: HTML page or `{ok, email_verified_at}`' }, 400: { description: 'Invalid or expired verification link' } },
@@ -88,7 +114,11 @@ export function authRoutes({ services, config, keyCache }: RouteDeps): RouteDef[
     }),
     ...['resend-verification', 'send-verification'].map((name) =>
       route({
-        method: 'post', path: `/api/auth/${name}`, tag, auth: 'public', rateLimit: 'auth',
+        method: 'post',
+        path: `/api/auth/${name}`,
+        tag,
+        auth: 'public',
+        rateLimit: 'auth',
         summary: 'Mail a new activation link to an unverified account (always 200)',
         body: z.object({ email: z.string().max(320) }),
         responses: ok,
@@ -99,7 +129,11 @@ export function authRoutes({ services, config, keyCache }: RouteDeps): RouteDef[
       }),
     ),
     route({
-      method: 'post', path: '/api/auth/forgot-password', tag, auth: 'public', rateLimit: 'auth',
+      method: 'post',
+      path: '/api/auth/forgot-password',
+      tag,
+      auth: 'public',
+      rateLimit: 'auth',
       summary: 'Mail a password-reset link (always 200, whether or not the email exists)',
       body: z.object({ email: z.string().max(320) }),
       responses: ok,
@@ -109,7 +143,11 @@ export function authRoutes({ services, config, keyCache }: RouteDeps): RouteDef[
       },
     }),
     route({
-      method: 'post', path: '/api/auth/reset-password', tag, auth: 'public', rateLimit: 'auth',
+      method: 'post',
+      path: '/api/auth/reset-password',
+      tag,
+      auth: 'public',
+      rateLimit: 'auth',
       summary: 'Set a new password with a mailed single-use token; spends every reset link, ends every session and revokes every API key',
       body: z.object({ token: z.string().min(10).max(200), password: newPassword }),
       responses: { ...ok, 400: { description: 'Invalid or expired reset token' } },
@@ -119,7 +157,10 @@ export function authRoutes({ services, config, keyCache }: RouteDeps): RouteDef[
       },
     }),
     route({
-      method: 'put', path: '/api/auth/change-password', tag, auth: 'session',
+      method: 'put',
+      path: '/api/auth/change-password',
+      tag,
+      auth: 'session',
       summary: 'Change the password; outstanding reset links are spent, other sessions are revoked, API keys are kept (a notice names them)',
       body: z.object({ current_password: password, new_password: newPassword }),
       responses: { ...ok, 400: { description: 'Current password is incorrect' } },
@@ -131,7 +172,10 @@ export function authRoutes({ services, config, keyCache }: RouteDeps): RouteDef[
     }),
     route({
       // Session only, like the other account writes: no scope names the account itself.
-      method: 'put', path: '/api/auth/profile', tag, auth: 'session',
+      method: 'put',
+      path: '/api/auth/profile',
+      tag,
+      auth: 'session',
       summary: 'Update the display name (session login; API keys are refused)',
       body: z.object({ name: nonBlank(200) }),
       responses: { 200: { description: '{user}' } },
@@ -140,8 +184,12 @@ export function authRoutes({ services, config, keyCache }: RouteDeps): RouteDef[
       },
     }),
     route({
-      method: 'get', path: '/api/auth/sessions', tag, auth: 'session',
-      summary: 'Live sessions of the account', query: pageQuery(100),
+      method: 'get',
+      path: '/api/auth/sessions',
+      tag,
+      auth: 'session',
+      summary: 'Live sessions of the account',
+      query: pageQuery(100),
       responses: { 200: { description: 'List envelope of sessions' } },
       handler: async (ctx, { query }) => {
         const p = ctx.state.principal!;
@@ -150,8 +198,12 @@ export function authRoutes({ services, config, keyCache }: RouteDeps): RouteDef[
       },
     }),
     route({
-      method: 'post', path: '/api/auth/sessions/:session_id/revoke', tag, auth: 'session',
-      summary: 'Revoke one session of the account', params: z.object({ session_id: uuidParam }),
+      method: 'post',
+      path: '/api/auth/sessions/:session_id/revoke',
+      tag,
+      auth: 'session',
+      summary: 'Revoke one session of the account',
+      params: z.object({ session_id: uuidParam }),
       responses: { ...ok, 404: { description: 'Session not found' } },
       handler: async (ctx, { params }) => {
         const p = ctx.state.principal!;
@@ -161,7 +213,10 @@ export function authRoutes({ services, config, keyCache }: RouteDeps): RouteDef[
       },
     }),
     route({
-      method: 'get', path: '/api/auth/export-my-data', tag, auth: 'session',
+      method: 'get',
+      path: '/api/auth/export-my-data',
+      tag,
+      auth: 'session',
       summary: 'Everything the service holds about the caller, as a JSON attachment',
       responses: { 200: { description: 'JSON document' } },
       handler: async (ctx) => {
@@ -177,7 +232,10 @@ export function authRoutes({ services, config, keyCache }: RouteDeps): RouteDef[
       },
     }),
     route({
-      method: 'post', path: '/api/auth/delete-account', tag, auth: 'session',
+      method: 'post',
+      path: '/api/auth/delete-account',
+      tag,
+      auth: 'session',
       summary: 'Delete the account (password required); projects it alone owns are deleted with it',
       body: z.object({ password }),
       responses: { ...ok, 400: { description: 'Password is incorrect' } },
@@ -196,4 +254,3 @@ export function authRoutes({ services, config, keyCache }: RouteDeps): RouteDef[
 function html(ctx: AppContext, status: number, title: string, message: string): string {
   return htmlPage(ctx, status, title, `<p>${message}</p>`);
 }
-

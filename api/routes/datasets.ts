@@ -34,9 +34,19 @@ export function datasetRoutes({ services, config }: RouteDeps): RouteDef[] {
 
   return [
     route({
-      method: 'post', path: '/api/datasets/upload', tag, auth: 'user', scope: 'write:datasets', requestContentType: 'multipart/form-data', form: uploadFields.extend({ file: z.file() }),
+      method: 'post',
+      path: '/api/datasets/upload',
+      tag,
+      auth: 'user',
+      scope: 'write:datasets',
+      requestContentType: 'multipart/form-data',
+      form: uploadFields.extend({ file: z.file() }),
       summary: 'Upload a CSV or Parquet file as a new dataset (version 0); delimiter, encoding and header are detected',
-      responses: { 201: { description: '{id, dataset_id, dataset_version_id, artifact_id, quality: {overall_score, issues}}' }, 413: { description: 'File exceeds MAX_DATASET_UPLOAD_BYTES' }, 422: { description: 'Unsupported file type, or unreadable content' } },
+      responses: {
+        201: { description: '{id, dataset_id, dataset_version_id, artifact_id, quality: {overall_score, issues}}' },
+        413: { description: 'File exceeds MAX_DATASET_UPLOAD_BYTES' },
+        422: { description: 'Unsupported file type, or unreadable content' },
+      },
       handler: async (ctx) => {
         // The fields sent before the file decide whether the file is wanted at all.
         const received = await receive(ctx, async (early) => {
@@ -45,11 +55,23 @@ export function datasetRoutes({ services, config }: RouteDeps): RouteDef[] {
         });
         try {
           const fields = parseOrThrow(uploadFields, received.fields, 'body');
-          const { dataset, version, artifact } = await datasets.createFromFile(callerId(ctx), { projectId: fields.project_id, name: fields.name, description: fields.description, file: received.file });
+          const { dataset, version, artifact } = await datasets.createFromFile(callerId(ctx), {
+            projectId: fields.project_id,
+            name: fields.name,
+            description: fields.description,
+            file: received.file,
+          });
           ctx.status = 201;
           return {
-            id: dataset.id, dataset_id: dataset.id, dataset_version_id: version.id, artifact_id: artifact.id, version: version.version,
-            row_count: version.rowCount, column_count: version.columnCount, columns: version.columns, quality: presentUploadQuality(version),
+            id: dataset.id,
+            dataset_id: dataset.id,
+            dataset_version_id: version.id,
+            artifact_id: artifact.id,
+            version: version.version,
+            row_count: version.rowCount,
+            column_count: version.columnCount,
+            columns: version.columns,
+            quality: presentUploadQuality(version),
           };
         } finally {
           received.cleanup();
@@ -57,7 +79,11 @@ export function datasetRoutes({ services, config }: RouteDeps): RouteDef[] {
       },
     }),
     route({
-      method: 'get', path: '/api/datasets', tag, auth: 'user', scope: 'read:datasets',
+      method: 'get',
+      path: '/api/datasets',
+      tag,
+      auth: 'user',
+      scope: 'read:datasets',
       summary: 'Datasets of one project, or of every accessible project',
       query: listQuery(DATASET_SORT_FIELDS).extend({ project_id: uuidParam.optional() }),
       responses: { 200: { description: 'List envelope of datasets' } },
@@ -67,21 +93,35 @@ export function datasetRoutes({ services, config }: RouteDeps): RouteDef[] {
       },
     }),
     route({
-      method: 'get', path: '/api/datasets/count', tag, auth: 'user', scope: 'read:datasets',
+      method: 'get',
+      path: '/api/datasets/count',
+      tag,
+      auth: 'user',
+      scope: 'read:datasets',
       summary: 'Number of accessible datasets, optionally in one project',
       query: z.object({ project_id: uuidParam.optional() }),
       responses: { 200: { description: '{count}' } },
       handler: async (ctx, { query }) => ({ count: await datasets.count(callerId(ctx), query.project_id) }),
     }),
     route({
-      method: 'get', path: '/api/datasets/projects/:project_id/quality-policy', tag, auth: 'user', scope: 'read:datasets',
-      summary: 'Quality-check thresholds of a project (defaults where unset)', params: z.object({ project_id: uuidParam }),
+      method: 'get',
+      path: '/api/datasets/projects/:project_id/quality-policy',
+      tag,
+      auth: 'user',
+      scope: 'read:datasets',
+      summary: 'Quality-check thresholds of a project (defaults where unset)',
+      params: z.object({ project_id: uuidParam }),
       responses: { 200: { description: '{project_id, policy, defaults}' } },
       handler: async (ctx, { params }) => ({ project_id: params.project_id, ...(await datasets.qualityPolicyForUser(callerId(ctx), params.project_id)) }),
     }),
     route({
-      method: 'put', path: '/api/datasets/projects/:project_id/quality-policy', tag, auth: 'user', scope: 'write:datasets',
-      summary: 'Set quality-check thresholds (admin or above); omitted keys keep their defaults', params: z.object({ project_id: uuidParam }),
+      method: 'put',
+      path: '/api/datasets/projects/:project_id/quality-policy',
+      tag,
+      auth: 'user',
+      scope: 'write:datasets',
+      summary: 'Set quality-check thresholds (admin or above); omitted keys keep their defaults',
+      params: z.object({ project_id: uuidParam }),
       body: z
         .object({
           max_missing_percent: z.number().min(0).max(100),
@@ -100,8 +140,13 @@ export function datasetRoutes({ services, config }: RouteDeps): RouteDef[] {
       handler: async (ctx, { params, body }) => ({ project_id: params.project_id, policy: await datasets.setQualityPolicy(callerId(ctx), params.project_id, body) }),
     }),
     route({
-      method: 'get', path: '/api/datasets/:dataset_id', tag, auth: 'user', scope: 'read:datasets',
-      summary: 'A dataset with the first 20 rows of its latest version', params: datasetParams,
+      method: 'get',
+      path: '/api/datasets/:dataset_id',
+      tag,
+      auth: 'user',
+      scope: 'read:datasets',
+      summary: 'A dataset with the first 20 rows of its latest version',
+      params: datasetParams,
       responses: { 200: { description: '{dataset, preview, preview_error}' }, 404: { description: 'Dataset not found' } },
       handler: async (ctx, { params }) => {
         const d = await datasets.withPreview(callerId(ctx), params.dataset_id);
@@ -109,14 +154,25 @@ export function datasetRoutes({ services, config }: RouteDeps): RouteDef[] {
       },
     }),
     route({
-      method: 'get', path: '/api/datasets/:dataset_id/columns', tag, auth: 'user', scope: 'read:datasets',
-      summary: 'Columns of the latest version', params: datasetParams,
+      method: 'get',
+      path: '/api/datasets/:dataset_id/columns',
+      tag,
+      auth: 'user',
+      scope: 'read:datasets',
+      summary: 'Columns of the latest version',
+      params: datasetParams,
       responses: { 200: { description: '{columns: [{name, dtype}]}' } },
       handler: async (ctx, { params }) => ({ columns: (await datasets.latestForUser(callerId(ctx), params.dataset_id)).version.columns }),
     }),
     route({
-      method: 'get', path: '/api/datasets/:dataset_id/download', tag, auth: 'user', scope: 'read:datasets',
-      summary: 'Latest version as CSV (default) or XLSX', params: datasetParams, query: tableFormat,
+      method: 'get',
+      path: '/api/datasets/:dataset_id/download',
+      tag,
+      auth: 'user',
+      scope: 'read:datasets',
+      summary: 'Latest version as CSV (default) or XLSX',
+      params: datasetParams,
+      query: tableFormat,
       responses: { 200: { description: 'File', contentType: ['text/csv', XLSX] } },
       handler: async (ctx, { params, query }) => {
         const { dataset, version } = await datasets.latestForUser(callerId(ctx), params.dataset_id);
@@ -125,8 +181,14 @@ export function datasetRoutes({ services, config }: RouteDeps): RouteDef[] {
       },
     }),
     route({
-      method: 'get', path: '/api/datasets/:dataset_id/versions/:version/download', tag, auth: 'user', scope: 'read:datasets',
-      summary: 'One version as CSV (default) or XLSX', params: versionParams, query: tableFormat,
+      method: 'get',
+      path: '/api/datasets/:dataset_id/versions/:version/download',
+      tag,
+      auth: 'user',
+      scope: 'read:datasets',
+      summary: 'One version as CSV (default) or XLSX',
+      params: versionParams,
+      query: tableFormat,
       responses: { 200: { description: 'File', contentType: ['text/csv', XLSX] }, 404: { description: 'Dataset version not found' } },
       handler: async (ctx, { params, query }) => {
         const { dataset, version } = await datasets.versionForUser(callerId(ctx), params.dataset_id, params.version);
@@ -135,8 +197,13 @@ export function datasetRoutes({ services, config }: RouteDeps): RouteDef[] {
       },
     }),
     route({
-      method: 'get', path: '/api/datasets/:dataset_id/analyze', tag, auth: 'user', scope: 'read:datasets',
-      summary: 'Column statistics, duplicates, memory and correlations of the latest version (computed once, kept)', params: datasetParams,
+      method: 'get',
+      path: '/api/datasets/:dataset_id/analyze',
+      tag,
+      auth: 'user',
+      scope: 'read:datasets',
+      summary: 'Column statistics, duplicates, memory and correlations of the latest version (computed once, kept)',
+      params: datasetParams,
       responses: { 200: { description: '{statistics, error}' } },
       handler: async (ctx, { params }) => {
         const analyzed = await datasets.analyze(callerId(ctx), params.dataset_id);
@@ -144,20 +211,35 @@ export function datasetRoutes({ services, config }: RouteDeps): RouteDef[] {
       },
     }),
     route({
-      method: 'get', path: '/api/datasets/:dataset_id/quality', tag, auth: 'user', scope: 'read:datasets',
-      summary: 'Quality report of the latest version, computed at upload', params: datasetParams,
+      method: 'get',
+      path: '/api/datasets/:dataset_id/quality',
+      tag,
+      auth: 'user',
+      scope: 'read:datasets',
+      summary: 'Quality report of the latest version, computed at upload',
+      params: datasetParams,
       responses: { 200: { description: '{quality: {overall_score, checks, target, sample_rows, version}}' } },
       handler: async (ctx, { params }) => ({ quality: presentQuality((await datasets.latestForUser(callerId(ctx), params.dataset_id)).version) }),
     }),
     route({
-      method: 'get', path: '/api/datasets/:dataset_id/lineage', tag, auth: 'user', scope: 'read:datasets',
-      summary: 'Experiments, models and deployments built from this dataset', params: datasetParams,
+      method: 'get',
+      path: '/api/datasets/:dataset_id/lineage',
+      tag,
+      auth: 'user',
+      scope: 'read:datasets',
+      summary: 'Experiments, models and deployments built from this dataset',
+      params: datasetParams,
       responses: { 200: { description: '{experiments, models, deployments}' } },
       handler: async (ctx, { params }) => datasets.lineage(callerId(ctx), params.dataset_id),
     }),
     route({
-      method: 'delete', path: '/api/datasets/:dataset_id', tag, auth: 'user', scope: 'write:datasets',
-      summary: 'Delete a dataset with all versions and their files (editor or above)', params: datasetParams,
+      method: 'delete',
+      path: '/api/datasets/:dataset_id',
+      tag,
+      auth: 'user',
+      scope: 'write:datasets',
+      summary: 'Delete a dataset with all versions and their files (editor or above)',
+      params: datasetParams,
       responses: { 200: { description: '{ok}' } },
       handler: async (ctx, { params }) => {
         await datasets.delete(callerId(ctx), params.dataset_id);
@@ -165,8 +247,14 @@ export function datasetRoutes({ services, config }: RouteDeps): RouteDef[] {
       },
     }),
     route({
-      method: 'get', path: '/api/datasets/:dataset_id/versions', tag, auth: 'user', scope: 'read:datasets',
-      summary: 'Versions in version order', params: datasetParams, query: pageQuery(100),
+      method: 'get',
+      path: '/api/datasets/:dataset_id/versions',
+      tag,
+      auth: 'user',
+      scope: 'read:datasets',
+      summary: 'Versions in version order',
+      params: datasetParams,
+      query: pageQuery(100),
       responses: { 200: { description: 'List envelope of dataset versions' } },
       handler: async (ctx, { params, query }) => {
         const page = await datasets.listVersions(callerId(ctx), params.dataset_id, query);
@@ -174,7 +262,13 @@ export function datasetRoutes({ services, config }: RouteDeps): RouteDef[] {
       },
     }),
     route({
-      method: 'post', path: '/api/datasets/:dataset_id/versions', tag, auth: 'user', scope: 'write:datasets', requestContentType: 'multipart/form-data', params: datasetParams,
+      method: 'post',
+      path: '/api/datasets/:dataset_id/versions',
+      tag,
+      auth: 'user',
+      scope: 'write:datasets',
+      requestContentType: 'multipart/form-data',
+      params: datasetParams,
       form: z.object({ description: z.string().max(5000).meta({ pattern: NOT_BLANK }), file: z.file() }),
       summary: 'Upload a new version (multipart: description, file)',
       responses: { 201: { description: '{id, dataset_version_id, version, row_count, column_count}' } },
@@ -193,7 +287,12 @@ export function datasetRoutes({ services, config }: RouteDeps): RouteDef[] {
       },
     }),
     route({
-      method: 'delete', path: '/api/datasets/:dataset_id/versions/:version', tag, auth: 'user', scope: 'write:datasets', params: versionParams,
+      method: 'delete',
+      path: '/api/datasets/:dataset_id/versions/:version',
+      tag,
+      auth: 'user',
+      scope: 'write:datasets',
+      params: versionParams,
       summary: 'Delete one version and its file (not the only one: delete the dataset instead)',
       responses: { 200: { description: '{ok}' }, 409: { description: 'Only version' } },
       handler: async (ctx, { params }) => {
@@ -202,21 +301,36 @@ export function datasetRoutes({ services, config }: RouteDeps): RouteDef[] {
       },
     }),
     route({
-      method: 'get', path: '/api/datasets/:dataset_id/compare', tag, auth: 'user', scope: 'read:datasets', params: datasetParams,
+      method: 'get',
+      path: '/api/datasets/:dataset_id/compare',
+      tag,
+      auth: 'user',
+      scope: 'read:datasets',
+      params: datasetParams,
       summary: 'Compare two versions: schema changes and per-column shift with PSI',
       query: z.object({ v1: intParam(0), v2: intParam(0) }),
       responses: { 200: { description: '{summary, column_diffs}' }, 404: { description: 'Dataset version not found' } },
       handler: async (ctx, { params, query }) => datasets.compare(callerId(ctx), params.dataset_id, query.v1, query.v2),
     }),
     route({
-      method: 'get', path: '/api/dataset-versions/:dataset_version_id', tag, auth: 'user', scope: 'read:datasets',
-      summary: 'One dataset version', params: z.object({ dataset_version_id: uuidParam }),
+      method: 'get',
+      path: '/api/dataset-versions/:dataset_version_id',
+      tag,
+      auth: 'user',
+      scope: 'read:datasets',
+      summary: 'One dataset version',
+      params: z.object({ dataset_version_id: uuidParam }),
       responses: { 200: { description: '{id, dataset_id, version, row_count, column_count, columns, created_at}' } },
       handler: async (ctx, { params }) => presentVersion((await services.access.version(callerId(ctx), params.dataset_version_id)).version),
     }),
     route({
-      method: 'get', path: '/api/dataset-versions/:dataset_version_id/sample', tag, auth: 'user', scope: 'read:datasets',
-      summary: 'A reproducible random sample of rows', params: z.object({ dataset_version_id: uuidParam }),
+      method: 'get',
+      path: '/api/dataset-versions/:dataset_version_id/sample',
+      tag,
+      auth: 'user',
+      scope: 'read:datasets',
+      summary: 'A reproducible random sample of rows',
+      params: z.object({ dataset_version_id: uuidParam }),
       query: z.object({ n: intParam(1, 10_000).default(100), seed: intParam(0).default(42) }),
       responses: { 200: { description: '{dataset_version_id, rows, count}' } },
       handler: async (ctx, { params, query }) => {

@@ -28,13 +28,25 @@ export function deploymentRoutes({ services }: RouteDeps): RouteDef[] {
 
   return [
     route({
-      method: 'post', path: '/api/mlops/projects/:project_id/deployments', tag, auth: 'user', scope: 'write:deployments', params: projectParams,
+      method: 'post',
+      path: '/api/mlops/projects/:project_id/deployments',
+      tag,
+      auth: 'user',
+      scope: 'write:deployments',
+      params: projectParams,
       summary: 'Deploy a model of the project in staging or production (a new production deployment archives the previous one)',
       body: z.object({
-        model_id: uuidParam, name: z.string().trim().min(1).max(200), stage: z.string(),
-        traffic_percent: z.number().int().min(1).max(100).default(100), ...privacyOptions,
+        model_id: uuidParam,
+        name: z.string().trim().min(1).max(200),
+        stage: z.string(),
+        traffic_percent: z.number().int().min(1).max(100).default(100),
+        ...privacyOptions,
       }),
-      responses: { 201: { description: '{id, deployment_id, stage, is_active}' }, 409: { description: 'Another production deployment was set at the same time' }, 422: { description: 'model_id must belong to project' } },
+      responses: {
+        201: { description: '{id, deployment_id, stage, is_active}' },
+        409: { description: 'Another production deployment was set at the same time' },
+        422: { description: 'model_id must belong to project' },
+      },
       handler: async (ctx, { params, body }) => {
         const d = await deployments.create(callerId(ctx), params.project_id, body);
         ctx.status = 201;
@@ -42,8 +54,14 @@ export function deploymentRoutes({ services }: RouteDeps): RouteDef[] {
       },
     }),
     route({
-      method: 'get', path: '/api/mlops/projects/:project_id/deployments', tag, auth: 'user', scope: 'read:deployments', params: projectParams,
-      summary: "The project's deployments, newest first", query: pageQuery(200),
+      method: 'get',
+      path: '/api/mlops/projects/:project_id/deployments',
+      tag,
+      auth: 'user',
+      scope: 'read:deployments',
+      params: projectParams,
+      summary: "The project's deployments, newest first",
+      query: pageQuery(200),
       responses: { 200: { description: 'List envelope of deployments' } },
       handler: async (ctx, { params, query }) => {
         const page = await deployments.list(callerId(ctx), params.project_id, query);
@@ -51,7 +69,12 @@ export function deploymentRoutes({ services }: RouteDeps): RouteDef[] {
       },
     }),
     route({
-      method: 'get', path: '/api/mlops/projects/:project_id/deployment-history', tag, auth: 'user', scope: 'read:deployments', params: projectParams,
+      method: 'get',
+      path: '/api/mlops/projects/:project_id/deployment-history',
+      tag,
+      auth: 'user',
+      scope: 'read:deployments',
+      params: projectParams,
       summary: "Every stage transition of the project's deployments; with `at`, which model served production then",
       query: pageQuery(500).extend({ at: z.coerce.date().optional() }),
       responses: { 200: { description: 'List envelope of transitions, and `production_at` when `at` is given' } },
@@ -61,25 +84,45 @@ export function deploymentRoutes({ services }: RouteDeps): RouteDef[] {
       },
     }),
     route({
-      method: 'get', path: '/api/mlops/deployments/:deployment_id', tag, auth: 'user', scope: 'read:deployments', params: deploymentParams,
-      summary: 'A deployment and its model', responses: { 200: { description: '{deployment, model}' }, 404: { description: 'Deployment not found or inactive' } },
+      method: 'get',
+      path: '/api/mlops/deployments/:deployment_id',
+      tag,
+      auth: 'user',
+      scope: 'read:deployments',
+      params: deploymentParams,
+      summary: 'A deployment and its model',
+      responses: { 200: { description: '{deployment, model}' }, 404: { description: 'Deployment not found or inactive' } },
       handler: async (ctx, { params }) => {
         const { deployment, model } = await deployments.get(callerId(ctx), params.deployment_id);
         return { deployment: presentDeployment(deployment), model: presentDeploymentModel(model) };
       },
     }),
     route({
-      method: 'post', path: '/api/mlops/deployments/:deployment_id/promote', tag, auth: 'user', scope: 'write:deployments', params: deploymentParams,
+      method: 'post',
+      path: '/api/mlops/deployments/:deployment_id/promote',
+      tag,
+      auth: 'user',
+      scope: 'write:deployments',
+      params: deploymentParams,
       summary: 'Promote a staging deployment to production (the previous production deployment is archived)',
       body: z.object({ to_stage: z.string(), reason }),
-      responses: { 200: { description: '{ok, deployment_id, stage}' }, 409: { description: 'Already in production, archived, or another promote won' }, 422: { description: "to_stage must be 'production'" } },
+      responses: {
+        200: { description: '{ok, deployment_id, stage}' },
+        409: { description: 'Already in production, archived, or another promote won' },
+        422: { description: "to_stage must be 'production'" },
+      },
       handler: async (ctx, { params, body }) => {
         const d = await deployments.promote(callerId(ctx), params.deployment_id, body.to_stage, body.reason);
         return { ok: true, deployment_id: d.id, stage: d.stage };
       },
     }),
     route({
-      method: 'post', path: '/api/mlops/deployments/:deployment_id/rollback', tag, auth: 'user', scope: 'write:deployments', params: deploymentParams,
+      method: 'post',
+      path: '/api/mlops/deployments/:deployment_id/rollback',
+      tag,
+      auth: 'user',
+      scope: 'write:deployments',
+      params: deploymentParams,
       summary: 'Return production to an archived deployment of the project, or to a model of the project (a new production deployment)',
       body: z.object({ to_deployment_id: uuidParam.optional(), to_model_id: uuidParam.optional(), reason }),
       responses: { 200: { description: '{ok, deployment_id}' }, 422: { description: 'Provide to_deployment_id or to_model_id' } },
@@ -89,8 +132,14 @@ export function deploymentRoutes({ services }: RouteDeps): RouteDef[] {
       },
     }),
     route({
-      method: 'post', path: '/api/mlops/deployments/:deployment_id/deactivate', tag, auth: 'user', scope: 'write:deployments', params: deploymentParams,
-      summary: 'Stop serving: the deployment is archived, nothing replaces it', body: z.object({ reason }),
+      method: 'post',
+      path: '/api/mlops/deployments/:deployment_id/deactivate',
+      tag,
+      auth: 'user',
+      scope: 'write:deployments',
+      params: deploymentParams,
+      summary: 'Stop serving: the deployment is archived, nothing replaces it',
+      body: z.object({ reason }),
       responses: { 200: { description: '{ok}' } },
       handler: async (ctx, { params, body }) => {
         await deployments.deactivate(callerId(ctx), params.deployment_id, body.reason);
@@ -98,8 +147,14 @@ export function deploymentRoutes({ services }: RouteDeps): RouteDef[] {
       },
     }),
     route({
-      method: 'get', path: '/api/mlops/deployments/:deployment_id/rollback-history', tag, auth: 'user', scope: 'read:deployments', params: deploymentParams,
-      summary: "The deployment's stage transitions (who, when, from, to, model, reason), newest first", query: pageQuery(500),
+      method: 'get',
+      path: '/api/mlops/deployments/:deployment_id/rollback-history',
+      tag,
+      auth: 'user',
+      scope: 'read:deployments',
+      params: deploymentParams,
+      summary: "The deployment's stage transitions (who, when, from, to, model, reason), newest first",
+      query: pageQuery(500),
       responses: { 200: { description: 'List envelope of transitions' } },
       handler: async (ctx, { params, query }) => {
         const page = await deployments.transitions(callerId(ctx), params.deployment_id, query);
@@ -107,26 +162,43 @@ export function deploymentRoutes({ services }: RouteDeps): RouteDef[] {
       },
     }),
     route({
-      method: 'patch', path: '/api/mlops/deployments/:deployment_id/privacy', tag, auth: 'user', scope: 'write:deployments', params: deploymentParams,
-      summary: 'Set privacy options (and store_payload); what is not sent is kept', body: z.object(privacyOptions).strict(),
+      method: 'patch',
+      path: '/api/mlops/deployments/:deployment_id/privacy',
+      tag,
+      auth: 'user',
+      scope: 'write:deployments',
+      params: deploymentParams,
+      summary: 'Set privacy options (and store_payload); what is not sent is kept',
+      body: z.object(privacyOptions).strict(),
       responses: { 200: { description: '{deployment}' }, 422: { description: 'A mapped column is not an input of the model' } },
       handler: async (ctx, { params, body }) => ({ deployment: presentDeployment(await deployments.updatePrivacy(callerId(ctx), params.deployment_id, body)) }),
     }),
     route({
-      method: 'post', path: '/api/mlops/deployments/:deployment_id/predict', tag, auth: 'user', scope: 'predict:deployments', rateLimit: 'predict', params: deploymentParams,
+      method: 'post',
+      path: '/api/mlops/deployments/:deployment_id/predict',
+      tag,
+      auth: 'user',
+      scope: 'predict:deployments',
+      rateLimit: 'predict',
+      params: deploymentParams,
       summary: 'Predict one row (object) or many (array) with the deployed model; every request is logged (inputs only with store_payload)',
       body: z.object({
         inputs: z.union([z.record(z.string(), z.unknown()), z.array(z.record(z.string(), z.unknown())).min(1).max(MAX_INLINE_ROWS)]),
         options: z
           .object({
-            include_contributions: z.boolean().default(false), store_payload: z.boolean().optional(), privacy_policy_id: z.string().min(1).max(200).optional(),
-            anonymize_logs: z.boolean().optional(), anonymize_response: z.boolean().optional(),
+            include_contributions: z.boolean().default(false),
+            store_payload: z.boolean().optional(),
+            privacy_policy_id: z.string().min(1).max(200).optional(),
+            anonymize_logs: z.boolean().optional(),
+            anonymize_response: z.boolean().optional(),
           })
           .default({ include_contributions: false }),
       }),
       responses: {
         200: { description: '{predictions: [{prediction, probabilities, probability, decision_threshold, positive_class, predicted_positive}], decision_policy, contributions?}' },
-        404: { description: 'Deployment not found or inactive' }, 422: { description: 'An input does not match the schema (the column is named)' }, 500: { description: 'Prediction failed' },
+        404: { description: 'Deployment not found or inactive' },
+        422: { description: 'An input does not match the schema (the column is named)' },
+        500: { description: 'Prediction failed' },
       },
       handler: async (ctx, { params, body }) => {
         const t0 = process.hrtime.bigint();
@@ -140,7 +212,10 @@ export function deploymentRoutes({ services }: RouteDeps): RouteDef[] {
           const out = await deployments.predict(routed, rows, body.options);
           ctx.set('X-Service-Model-Cache', out.cache);
           ctx.set('Server-Timing', `predict;dur=${ms().toFixed(2)}`);
-          log(200, out.predictions.map((p) => p.prediction));
+          log(
+            200,
+            out.predictions.map((p) => p.prediction),
+          );
           return { predictions: out.predictions, decision_policy: out.decision_policy, ...(out.contributions ? { contributions: out.contributions } : {}) };
         } catch (err) {
           // A refused request is logged with the status it is answered with.
@@ -150,8 +225,14 @@ export function deploymentRoutes({ services }: RouteDeps): RouteDef[] {
       },
     }),
     route({
-      method: 'get', path: '/api/mlops/deployments/:deployment_id/inference-logs', tag, auth: 'user', scope: 'read:deployments', params: deploymentParams,
-      summary: "The deployment's predict requests, newest first; since/until are exclusive bounds", query: pageQuery(500).extend(timeWindow),
+      method: 'get',
+      path: '/api/mlops/deployments/:deployment_id/inference-logs',
+      tag,
+      auth: 'user',
+      scope: 'read:deployments',
+      params: deploymentParams,
+      summary: "The deployment's predict requests, newest first; since/until are exclusive bounds",
+      query: pageQuery(500).extend(timeWindow),
       responses: { 200: { description: 'List envelope of inference logs' } },
       handler: async (ctx, { params, query }) => {
         const page = await inferenceLogs.list(callerId(ctx), params.deployment_id, query);
@@ -159,13 +240,24 @@ export function deploymentRoutes({ services }: RouteDeps): RouteDef[] {
       },
     }),
     route({
-      method: 'get', path: '/api/mlops/deployments/:deployment_id/traffic', tag, auth: 'user', scope: 'read:deployments', params: deploymentParams,
-      summary: 'Requests, errors and latency percentiles (p50/p95/p99, ms) per hour; the last 24 hours by default', query: z.object(timeWindow),
+      method: 'get',
+      path: '/api/mlops/deployments/:deployment_id/traffic',
+      tag,
+      auth: 'user',
+      scope: 'read:deployments',
+      params: deploymentParams,
+      summary: 'Requests, errors and latency percentiles (p50/p95/p99, ms) per hour; the last 24 hours by default',
+      query: z.object(timeWindow),
       responses: { 200: { description: '{deployment_id, since, until, hours: [{hour, requests, errors, latency_ms: {p50, p95, p99}}]}' } },
       handler: async (ctx, { params, query }) => inferenceLogs.traffic(callerId(ctx), params.deployment_id, query),
     }),
     route({
-      method: 'get', path: '/api/mlops/deployments/:deployment_id/api-docs', tag, auth: 'user', scope: 'read:deployments', params: deploymentParams,
+      method: 'get',
+      path: '/api/mlops/deployments/:deployment_id/api-docs',
+      tag,
+      auth: 'user',
+      scope: 'read:deployments',
+      params: deploymentParams,
       summary: "OpenAPI 3.1 fragment for this deployment's predict request, from the model's input schema, with an example row from its training data",
       responses: { 200: { description: 'OpenAPI 3.1 document' } },
       handler: async (ctx, { params }) => deployments.apiDocs(callerId(ctx), params.deployment_id),

@@ -18,7 +18,12 @@ export function experimentRoutes({ services, config }: RouteDeps): RouteDef[] {
 
   return [
     route({
-      method: 'post', path: '/api/experiments', tag, auth: 'user', scope: 'write:experiments', rateLimit: 'train',
+      method: 'post',
+      path: '/api/experiments',
+      tag,
+      auth: 'user',
+      scope: 'write:experiments',
+      rateLimit: 'train',
       summary: 'Start AutoML on a dataset version (an `automl_train` job); answers at once',
       body: z.object({
         project_id: uuidParam,
@@ -37,9 +42,17 @@ export function experimentRoutes({ services, config }: RouteDeps): RouteDef[] {
       },
     }),
     route({
-      method: 'get', path: '/api/experiments', tag, auth: 'user', scope: 'read:experiments',
+      method: 'get',
+      path: '/api/experiments',
+      tag,
+      auth: 'user',
+      scope: 'read:experiments',
       summary: 'Experiments, filtered by project, dataset or status; search on name and target column',
-      query: listQuery(EXPERIMENT_SORT_FIELDS).extend({ project_id: uuidParam.optional(), dataset_id: uuidParam.optional(), status: z.enum(['queued', 'running', 'succeeded', 'failed', 'canceled']).optional() }),
+      query: listQuery(EXPERIMENT_SORT_FIELDS).extend({
+        project_id: uuidParam.optional(),
+        dataset_id: uuidParam.optional(),
+        status: z.enum(['queued', 'running', 'succeeded', 'failed', 'canceled']).optional(),
+      }),
       responses: { 200: { description: 'List envelope of experiments' } },
       handler: async (ctx, { query }) => {
         const page = await experiments.list(callerId(ctx), query);
@@ -47,7 +60,11 @@ export function experimentRoutes({ services, config }: RouteDeps): RouteDef[] {
       },
     }),
     route({
-      method: 'get', path: '/api/experiments/automl-engines', tag, auth: 'user', scope: 'read:experiments',
+      method: 'get',
+      path: '/api/experiments/automl-engines',
+      tag,
+      auth: 'user',
+      scope: 'read:experiments',
       summary: 'The AutoML engines this service runs',
       responses: { 200: { description: '{engines}' } },
       handler: async () => ({
@@ -55,26 +72,63 @@ export function experimentRoutes({ services, config }: RouteDeps): RouteDef[] {
       }),
     }),
     route({
-      method: 'get', path: '/api/experiments/capabilities', tag, auth: 'user', scope: 'read:experiments',
+      method: 'get',
+      path: '/api/experiments/capabilities',
+      tag,
+      auth: 'user',
+      scope: 'read:experiments',
       summary: 'Problem types, metrics, algorithms and config keys with their defaults',
       responses: { 200: { description: 'capabilities' } },
       handler: async () => {
-        const { max_runtime_secs, max_models, sort_metric, seed, balance_classes, exclude_algos, nfolds, stopping_rounds, stopping_metric, stopping_tolerance, keep_cross_validation_predictions, keep_cross_validation_models, verbosity } = CONFIG_DEFAULTS;
+        const {
+          max_runtime_secs,
+          max_models,
+          sort_metric,
+          seed,
+          balance_classes,
+          exclude_algos,
+          nfolds,
+          stopping_rounds,
+          stopping_metric,
+          stopping_tolerance,
+          keep_cross_validation_predictions,
+          keep_cross_validation_models,
+          verbosity,
+        } = CONFIG_DEFAULTS;
         return {
           problem_types: ['classification', 'regression', 'binary', 'multiclass'],
           algorithms: ALGOS,
           sort_metrics: SORT_METRICS,
           stopping_metrics: STOPPING_METRICS,
           distributions: DISTRIBUTIONS,
-          config_defaults: { max_runtime_secs, max_models, sort_metric, seed, balance_classes, exclude_algos, nfolds, stopping_rounds, stopping_metric, stopping_tolerance, keep_cross_validation_predictions, keep_cross_validation_models, verbosity },
+          config_defaults: {
+            max_runtime_secs,
+            max_models,
+            sort_metric,
+            seed,
+            balance_classes,
+            exclude_algos,
+            nfolds,
+            stopping_rounds,
+            stopping_metric,
+            stopping_tolerance,
+            keep_cross_validation_predictions,
+            keep_cross_validation_models,
+            verbosity,
+          },
           limits: { max_models_cap: CONFIG_LIMITS.max_models_cap, max_runtime_secs_max: CONFIG_LIMITS.max_runtime_secs_max, nfolds_max: CONFIG_LIMITS.nfolds_max },
           gpu: { queue: config.taskQueues.gpu, workers_polling: await jobs.queuePollers('gpu'), fallback_after_secs: config.temporal.gpuScheduleToStartSecs },
         };
       },
     }),
     route({
-      method: 'get', path: '/api/experiments/:experiment_id', tag, auth: 'user', scope: 'read:experiments',
-      summary: 'An experiment with its leaderboard', params: expParams,
+      method: 'get',
+      path: '/api/experiments/:experiment_id',
+      tag,
+      auth: 'user',
+      scope: 'read:experiments',
+      summary: 'An experiment with its leaderboard',
+      params: expParams,
       responses: { 200: { description: '{experiment, models, artifact_links, best_model_id}' }, 404: { description: 'Experiment not found' } },
       handler: async (ctx, { params }) => {
         const { experiment, summary, leaderboard } = await experiments.detail(callerId(ctx), params.experiment_id);
@@ -87,8 +141,13 @@ export function experimentRoutes({ services, config }: RouteDeps): RouteDef[] {
       },
     }),
     route({
-      method: 'get', path: '/api/experiments/:experiment_id/status', tag, auth: 'user', scope: 'read:experiments',
-      summary: 'Status and live progress (models done, current algorithm, elapsed vs budget)', params: expParams,
+      method: 'get',
+      path: '/api/experiments/:experiment_id/status',
+      tag,
+      auth: 'user',
+      scope: 'read:experiments',
+      summary: 'Status and live progress (models done, current algorithm, elapsed vs budget)',
+      params: expParams,
       responses: { 200: { description: '{experiment_id, status, progress}' } },
       handler: async (ctx, { params }) => {
         const { experiment, progress } = await experiments.status(callerId(ctx), params.experiment_id);
@@ -96,8 +155,13 @@ export function experimentRoutes({ services, config }: RouteDeps): RouteDef[] {
       },
     }),
     route({
-      method: 'get', path: '/api/experiments/:experiment_id/logs', tag, auth: 'user', scope: 'read:experiments',
-      summary: 'Experiment log lines; include_h2o_logs toggles the detailed engine event log', params: expParams,
+      method: 'get',
+      path: '/api/experiments/:experiment_id/logs',
+      tag,
+      auth: 'user',
+      scope: 'read:experiments',
+      summary: 'Experiment log lines; include_h2o_logs toggles the detailed engine event log',
+      params: expParams,
       query: z.object({ include_h2o_logs: queryBool.default(true) }),
       responses: { 200: { description: '{experiment_id, logs, count}' } },
       handler: async (ctx, { params, query }) => {
@@ -106,8 +170,13 @@ export function experimentRoutes({ services, config }: RouteDeps): RouteDef[] {
       },
     }),
     route({
-      method: 'get', path: '/api/experiments/:experiment_id/logs/download', tag, auth: 'user', scope: 'read:experiments',
-      summary: 'The full log as a text file', params: expParams,
+      method: 'get',
+      path: '/api/experiments/:experiment_id/logs/download',
+      tag,
+      auth: 'user',
+      scope: 'read:experiments',
+      summary: 'The full log as a text file',
+      params: expParams,
       responses: { 200: { description: 'text/plain', contentType: 'text/plain' } },
       handler: async (ctx, { params }) => {
         const { experiment, lines } = await experiments.logs(callerId(ctx), params.experiment_id, true);
@@ -117,8 +186,13 @@ export function experimentRoutes({ services, config }: RouteDeps): RouteDef[] {
       },
     }),
     route({
-      method: 'get', path: '/api/experiments/:experiment_id/engine-runs', tag, auth: 'user', scope: 'read:experiments',
-      summary: 'The training jobs (workflow runs) of an experiment', params: expParams,
+      method: 'get',
+      path: '/api/experiments/:experiment_id/engine-runs',
+      tag,
+      auth: 'user',
+      scope: 'read:experiments',
+      summary: 'The training jobs (workflow runs) of an experiment',
+      params: expParams,
       responses: { 200: { description: '{experiment_id, runs}' } },
       handler: async (ctx, { params }) => {
         const runs = await experiments.runs(callerId(ctx), params.experiment_id);
@@ -126,8 +200,13 @@ export function experimentRoutes({ services, config }: RouteDeps): RouteDef[] {
       },
     }),
     route({
-      method: 'get', path: '/api/experiments/:experiment_id/notebook', tag, auth: 'user', scope: 'read:experiments',
-      summary: 'A Jupyter notebook that scores the best model with onnxruntime in Python (and through this API)', params: expParams,
+      method: 'get',
+      path: '/api/experiments/:experiment_id/notebook',
+      tag,
+      auth: 'user',
+      scope: 'read:experiments',
+      summary: 'A Jupyter notebook that scores the best model with onnxruntime in Python (and through this API)',
+      params: expParams,
       responses: { 200: { description: 'nbformat 4 JSON (an .ipynb attachment)' } },
       handler: async (ctx, { params }) => {
         const { experiment, columns, best } = await experiments.notebookInputs(callerId(ctx), params.experiment_id);
@@ -136,8 +215,13 @@ export function experimentRoutes({ services, config }: RouteDeps): RouteDef[] {
       },
     }),
     route({
-      method: 'get', path: '/api/experiments/:experiment_id/explain', tag, auth: 'user', scope: 'read:experiments',
-      summary: 'Pareto front (metric vs training time) and the variable-importance heatmap across models', params: expParams,
+      method: 'get',
+      path: '/api/experiments/:experiment_id/explain',
+      tag,
+      auth: 'user',
+      scope: 'read:experiments',
+      summary: 'Pareto front (metric vs training time) and the variable-importance heatmap across models',
+      params: expParams,
       responses: { 200: { description: '{explain: {pareto_front, varimp_heatmap}}' } },
       handler: async (ctx, { params }) => {
         const e = await experiments.explain(callerId(ctx), params.experiment_id);
@@ -145,8 +229,14 @@ export function experimentRoutes({ services, config }: RouteDeps): RouteDef[] {
       },
     }),
     route({
-      method: 'post', path: '/api/experiments/:experiment_id/best-model', tag, auth: 'user', scope: 'write:experiments',
-      summary: 'Choose the experiment\'s best model by hand', params: expParams, body: z.object({ model_id: uuidParam }),
+      method: 'post',
+      path: '/api/experiments/:experiment_id/best-model',
+      tag,
+      auth: 'user',
+      scope: 'write:experiments',
+      summary: "Choose the experiment's best model by hand",
+      params: expParams,
+      body: z.object({ model_id: uuidParam }),
       responses: { 200: { description: '{ok, experiment_id, best_model_id}' } },
       handler: async (ctx, { params, body }) => {
         await experiments.setBestModel(callerId(ctx), params.experiment_id, body.model_id);
@@ -154,8 +244,13 @@ export function experimentRoutes({ services, config }: RouteDeps): RouteDef[] {
       },
     }),
     route({
-      method: 'delete', path: '/api/experiments/:experiment_id', tag, auth: 'user', scope: 'write:experiments',
-      summary: 'Delete an experiment and its models (a running one is canceled first)', params: expParams,
+      method: 'delete',
+      path: '/api/experiments/:experiment_id',
+      tag,
+      auth: 'user',
+      scope: 'write:experiments',
+      summary: 'Delete an experiment and its models (a running one is canceled first)',
+      params: expParams,
       responses: { 200: { description: '{ok}' } },
       handler: async (ctx, { params }) => {
         await experiments.delete(callerId(ctx), params.experiment_id);

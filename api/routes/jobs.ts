@@ -14,7 +14,11 @@ export function jobRoutes({ services }: RouteDeps): RouteDef[] {
   const tag = 'jobs';
   return [
     route({
-      method: 'get', path: '/api/jobs', tag, auth: 'user', scope: 'read:projects',
+      method: 'get',
+      path: '/api/jobs',
+      tag,
+      auth: 'user',
+      scope: 'read:projects',
       summary: 'Jobs, filtered by project, kind, status or entity',
       query: listQuery(JOB_SORT_FIELDS).extend({
         project_id: uuidParam.optional(),
@@ -29,8 +33,13 @@ export function jobRoutes({ services }: RouteDeps): RouteDef[] {
       },
     }),
     route({
-      method: 'get', path: '/api/jobs/:job_id', tag, auth: 'user', scope: 'read:projects',
-      summary: 'One job with live workflow progress and its Temporal UI link', params: jobParams,
+      method: 'get',
+      path: '/api/jobs/:job_id',
+      tag,
+      auth: 'user',
+      scope: 'read:projects',
+      summary: 'One job with live workflow progress and its Temporal UI link',
+      params: jobParams,
       responses: { 200: { description: '{job}' }, 404: { description: 'Job not found' } },
       handler: async (ctx, { params }) => {
         const { job, live } = await jobs.get(callerId(ctx), params.job_id);
@@ -38,9 +47,13 @@ export function jobRoutes({ services }: RouteDeps): RouteDef[] {
       },
     }),
     route({
-      method: 'post', path: '/api/jobs/:job_id/cancel', tag, auth: 'user',
+      method: 'post',
+      path: '/api/jobs/:job_id/cancel',
+      tag,
+      auth: 'user',
       scopeRule: 'The write scope of what the job acts on: write:experiments (automl_train), write:datasets (dataset_profile), write:projects (project_export)',
-      summary: 'Cancel a queued or running job (editor or above); it ends `canceled`', params: jobParams,
+      summary: 'Cancel a queued or running job (editor or above); it ends `canceled`',
+      params: jobParams,
       responses: { 200: { description: '{ok}' }, 404: { description: 'Job not found' }, 409: { description: 'Job already finished' } },
       handler: async (ctx, { params }) => {
         await jobs.cancelForUser(callerId(ctx), params.job_id, keyScopes(ctx));

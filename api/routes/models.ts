@@ -18,13 +18,24 @@ export function modelRoutes({ services, config }: RouteDeps): RouteDef[] {
 
   return [
     route({
-      method: 'get', path: '/api/models', tag, auth: 'user', scope: 'read:models',
+      method: 'get',
+      path: '/api/models',
+      tag,
+      auth: 'user',
+      scope: 'read:models',
       summary: 'Models, filtered and sorted by a metric',
       query: z.object({
-        project_id: uuidParam.optional(), experiment_id: uuidParam.optional(), model_type: z.string().max(50).optional(),
-        is_best: queryBool.optional(), is_production: queryBool.optional(), is_staging: queryBool.optional(), search: z.string().max(200).optional(),
-        limit: intParam(1, 500).default(50), offset: intParam(0).default(0),
-        sort_metric: z.enum(MODEL_SORT_KEYS).optional(), sort_dir: z.enum(['asc', 'desc']).default('desc'),
+        project_id: uuidParam.optional(),
+        experiment_id: uuidParam.optional(),
+        model_type: z.string().max(50).optional(),
+        is_best: queryBool.optional(),
+        is_production: queryBool.optional(),
+        is_staging: queryBool.optional(),
+        search: z.string().max(200).optional(),
+        limit: intParam(1, 500).default(50),
+        offset: intParam(0).default(0),
+        sort_metric: z.enum(MODEL_SORT_KEYS).optional(),
+        sort_dir: z.enum(['asc', 'desc']).default('desc'),
       }),
       responses: { 200: { description: 'List envelope of models' } },
       handler: async (ctx, { query }) => {
@@ -33,8 +44,13 @@ export function modelRoutes({ services, config }: RouteDeps): RouteDef[] {
       },
     }),
     route({
-      method: 'get', path: '/api/models/:model_id', tag, auth: 'user', scope: 'read:models',
-      summary: 'A model with its deployments and artifact links', params: modelParams,
+      method: 'get',
+      path: '/api/models/:model_id',
+      tag,
+      auth: 'user',
+      scope: 'read:models',
+      summary: 'A model with its deployments and artifact links',
+      params: modelParams,
       responses: { 200: { description: '{model, deployments, artifact_links}' }, 404: { description: 'Model not found' } },
       handler: async (ctx, { params }) => {
         const { named, inputSchema } = await models.detail(callerId(ctx), params.model_id);
@@ -43,25 +59,45 @@ export function modelRoutes({ services, config }: RouteDeps): RouteDef[] {
       },
     }),
     route({
-      method: 'get', path: '/api/models/:model_id/parameters', tag, auth: 'user', scope: 'read:models',
-      summary: 'Training parameters: default and actual value of each', params: modelParams,
+      method: 'get',
+      path: '/api/models/:model_id/parameters',
+      tag,
+      auth: 'user',
+      scope: 'read:models',
+      summary: 'Training parameters: default and actual value of each',
+      params: modelParams,
       responses: { 200: { description: '{parameters}' } },
       handler: async (ctx, { params }) => ({ parameters: (await models.forUser(callerId(ctx), params.model_id)).parameters }),
     }),
     route({
-      method: 'get', path: '/api/models/:model_id/explain', tag, auth: 'user', scope: 'read:models',
-      summary: 'Variable importance, SHAP summary, confusion matrix, ROC curve, scoring history', params: modelParams,
+      method: 'get',
+      path: '/api/models/:model_id/explain',
+      tag,
+      auth: 'user',
+      scope: 'read:models',
+      summary: 'Variable importance, SHAP summary, confusion matrix, ROC curve, scoring history',
+      params: modelParams,
       responses: { 200: { description: '{explain}' } },
       handler: async (ctx, { params }) => ({ explain: presentModelExplain(await models.forUser(callerId(ctx), params.model_id)) }),
     }),
     route({
-      method: 'post', path: '/api/models/:model_id/predict', tag, auth: 'user', scope: 'predict:models', rateLimit: 'predict', params: modelParams,
+      method: 'post',
+      path: '/api/models/:model_id/predict',
+      tag,
+      auth: 'user',
+      scope: 'predict:models',
+      rateLimit: 'predict',
+      params: modelParams,
       summary: 'Predict one row (object) or many (array) with ONNX Runtime; optional TreeSHAP contributions',
       body: z.object({
         inputs: z.union([z.record(z.string(), z.unknown()), z.array(z.record(z.string(), z.unknown())).min(1).max(MAX_INLINE_ROWS)]),
         options: z.object({ include_contributions: z.boolean().default(false) }).default({ include_contributions: false }),
       }),
-      responses: { 200: { description: '{predictions: [{prediction, probabilities}], contributions}' }, 422: { description: 'An input does not match the schema (the column is named)' }, 500: { description: 'Prediction failed' } },
+      responses: {
+        200: { description: '{predictions: [{prediction, probabilities}], contributions}' },
+        422: { description: 'An input does not match the schema (the column is named)' },
+        500: { description: 'Prediction failed' },
+      },
       handler: async (ctx, { params, body }) => {
         const m = await serving.modelFor(callerId(ctx), params.model_id);
         const rows = Array.isArray(body.inputs) ? body.inputs : [body.inputs];
@@ -73,8 +109,15 @@ export function modelRoutes({ services, config }: RouteDeps): RouteDef[] {
       },
     }),
     route({
-      method: 'post', path: '/api/models/:model_id/predict/batch', tag, auth: 'user', scope: 'predict:models', rateLimit: 'predict', params: modelParams,
-      requestContentType: 'multipart/form-data', form: z.object({ file: z.file() }),
+      method: 'post',
+      path: '/api/models/:model_id/predict/batch',
+      tag,
+      auth: 'user',
+      scope: 'predict:models',
+      rateLimit: 'predict',
+      params: modelParams,
+      requestContentType: 'multipart/form-data',
+      form: z.object({ file: z.file() }),
       summary: 'Predict a CSV or Parquet file (up to 100 MB): input columns plus pred_predict and one probability column per class',
       responses: { 200: { description: '{row_count, predictions}' }, 413: { description: 'File over 100 MB' }, 422: { description: 'Unsupported file type' } },
       handler: async (ctx) => {
@@ -92,8 +135,14 @@ export function modelRoutes({ services, config }: RouteDeps): RouteDef[] {
       },
     }),
     route({
-      method: 'delete', path: '/api/models/:model_id', tag, auth: 'user', scope: 'write:models', params: modelParams,
-      summary: 'Delete a model and its files', responses: { 200: { description: '{ok}' } },
+      method: 'delete',
+      path: '/api/models/:model_id',
+      tag,
+      auth: 'user',
+      scope: 'write:models',
+      params: modelParams,
+      summary: 'Delete a model and its files',
+      responses: { 200: { description: '{ok}' } },
       handler: async (ctx, { params }) => {
         await models.delete(callerId(ctx), params.model_id);
         return { ok: true };

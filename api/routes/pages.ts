@@ -13,18 +13,32 @@ export function pageRoutes({ services, keyCache }: RouteDeps): RouteDef[] {
   const { accounts } = services;
   return [
     route({
-      method: 'get', path: '/auth/reset-password', tag: 'pages', auth: 'public', rateLimit: 'none',
+      method: 'get',
+      path: '/auth/reset-password',
+      tag: 'pages',
+      auth: 'public',
+      rateLimit: 'none',
       summary: 'Browser page: choose a new password (form for the mailed link)',
       query: z.object({ token: z.string().max(200).default('') }),
       responses: { 200: { description: 'HTML form', contentType: 'text/html' } },
       handler: async (ctx, { query }) =>
-        htmlPage(ctx, 200, 'Choose a new password', `<form method="post" action="/auth/reset-password">
+        htmlPage(
+          ctx,
+          200,
+          'Choose a new password',
+          `<form method="post" action="/auth/reset-password">
 <input type="hidden" name="token" value="${escapeHtml(query.token)}">
 <label>New password (at least 8 characters) <input type="password" name="password" minlength="8" required autocomplete="new-password"></label>
-<button type="submit">Set password</button></form>`),
+<button type="submit">Set password</button></form>`,
+        ),
     }),
     route({
-      method: 'post', path: '/auth/reset-password', tag: 'pages', auth: 'public', rateLimit: 'auth', requestContentType: 'application/x-www-form-urlencoded',
+      method: 'post',
+      path: '/auth/reset-password',
+      tag: 'pages',
+      auth: 'public',
+      rateLimit: 'auth',
+      requestContentType: 'application/x-www-form-urlencoded',
       summary: 'Browser page: submit the reset form (application/x-www-form-urlencoded)',
       body: z.object({ token: z.string().max(200).default(''), password: z.string().max(4096).default('') }),
       responses: {

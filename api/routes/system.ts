@@ -6,7 +6,11 @@ import { databaseReachable } from '../../platform/database';
 export function systemRoutes(deps: RouteDeps): RouteDef[] {
   return [
     route({
-      method: 'get', path: '/healthz', tag: 'system', auth: 'public', rateLimit: 'none',
+      method: 'get',
+      path: '/healthz',
+      tag: 'system',
+      auth: 'public',
+      rateLimit: 'none',
       summary: '200 only when PostgreSQL and Temporal both answer; 503 otherwise',
       responses: { 200: { description: '{status: ok, database, temporal}' }, 503: { description: 'A dependency is down' } },
       handler: async (ctx) => {

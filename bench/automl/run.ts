@@ -10,8 +10,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  binaryMetrics, CandidateResult, compareByMetric, Kind, ModelBudgetExceeded, modelFromJSON, multiclassMetrics, parseAutoMLConfig, planModels, prepareExperiment,
-  readCsvFrame, regressionMetrics, trainCandidate, trainStackedEnsembles,
+  binaryMetrics,
+  CandidateResult,
+  compareByMetric,
+  Kind,
+  ModelBudgetExceeded,
+  modelFromJSON,
+  multiclassMetrics,
+  parseAutoMLConfig,
+  planModels,
+  prepareExperiment,
+  readCsvFrame,
+  regressionMetrics,
+  trainCandidate,
+  trainStackedEnsembles,
 } from '../../engine/automl';
 
 interface Spec {
@@ -59,7 +71,10 @@ async function ours(dir: string, name: string, spec: Spec, budgetSecs: number) {
     const yi = Float64Array.from(labels, (l) => leader.classes.indexOf(l));
     if (spec.kind === 'binary') {
       metric = 'AUC';
-      value = binaryMetrics(yi, Float64Array.from({ length: yi.length }, (_, i) => (pred.probabilities as Float64Array)[i * 2 + 1])).auc;
+      value = binaryMetrics(
+        yi,
+        Float64Array.from({ length: yi.length }, (_, i) => (pred.probabilities as Float64Array)[i * 2 + 1]),
+      ).auc;
     } else {
       metric = 'logloss';
       value = multiclassMetrics(yi, pred.probabilities as Float64Array, leader.classes.length).logloss;
@@ -72,10 +87,15 @@ async function main(): Promise<void> {
   const [dir, budgetArg, peersFile] = process.argv.slice(2);
   const budget = Number(budgetArg ?? 120);
   const specs = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', '..', 'bench', 'automl', 'datasets.json'), 'utf8')) as Record<string, Spec>;
-  const peers = peersFile && fs.existsSync(peersFile)
-    ? fs.readFileSync(peersFile, 'utf8').trim().split('\n').filter((l) => l.startsWith('{')) // h2o prints warnings to stdout
-      .map((l) => JSON.parse(l) as { dataset: string; peer: string; metric?: string; value?: number; error?: string })
-    : [];
+  const peers =
+    peersFile && fs.existsSync(peersFile)
+      ? fs
+          .readFileSync(peersFile, 'utf8')
+          .trim()
+          .split('\n')
+          .filter((l) => l.startsWith('{')) // h2o prints warnings to stdout
+          .map((l) => JSON.parse(l) as { dataset: string; peer: string; metric?: string; value?: number; error?: string })
+      : [];
   const only = process.env.BENCH_DATASETS?.split(',');
   const results = [];
   let beatH2O = 0;
@@ -91,9 +111,22 @@ async function main(): Promise<void> {
     const vsDefault = bestDefault === undefined ? null : HIGHER.has(r.metric) ? r.value / bestDefault : bestDefault / r.value;
     if (h2o && better(r.value, h2o.value!)) beatH2O++;
     if (vsDefault !== null && vsDefault >= 0.99) withinDefault++;
-    const line = { dataset: name, metric: r.metric, ours: r.value, leader: r.leader, models: r.models, seconds: r.seconds, h2o: h2o?.value ?? null, best_default: bestDefault ?? null, ratio_to_best_default: vsDefault, peers: Object.fromEntries(mine.map((p) => [p.peer, p.value])) };
+    const line = {
+      dataset: name,
+      metric: r.metric,
+      ours: r.value,
+      leader: r.leader,
+      models: r.models,
+      seconds: r.seconds,
+      h2o: h2o?.value ?? null,
+      best_default: bestDefault ?? null,
+      ratio_to_best_default: vsDefault,
+      peers: Object.fromEntries(mine.map((p) => [p.peer, p.value])),
+    };
     results.push(line);
-    console.log(`${name.padEnd(12)} ${r.metric.padEnd(7)} ours ${r.value.toFixed(5)} (${r.leader}, ${r.models} models, ${r.seconds.toFixed(0)}s)  h2o ${h2o?.value?.toFixed(5) ?? 'n/a'}  best default ${bestDefault?.toFixed(5) ?? 'n/a'}  ratio ${vsDefault?.toFixed(4) ?? 'n/a'}`);
+    console.log(
+      `${name.padEnd(12)} ${r.metric.padEnd(7)} ours ${r.value.toFixed(5)} (${r.leader}, ${r.models} models, ${r.seconds.toFixed(0)}s)  h2o ${h2o?.value?.toFixed(5) ?? 'n/a'}  best default ${bestDefault?.toFixed(5) ?? 'n/a'}  ratio ${vsDefault?.toFixed(4) ?? 'n/a'}`,
+    );
   }
   console.log(`\nbetter than or equal to H2O AutoML on ${beatH2O}/${results.length}; within 1% of the best default peer on ${withinDefault}/${results.length}`);
   fs.mkdirSync(path.join(__dirname, '..', '..', '..', 'bench', 'results'), { recursive: true });

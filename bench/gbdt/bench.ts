@@ -66,7 +66,10 @@ function main(): void {
     fs.writeFileSync(`${dump}.pred.f64`, new Uint8Array(p1.buffer, p1.byteOffset, p1.byteLength));
   }
   if (baselines && fs.existsSync(baselines)) {
-    for (const line of fs.readFileSync(baselines, 'utf8').split('\n').filter((l) => l.trim().startsWith('{'))) {
+    for (const line of fs
+      .readFileSync(baselines, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim().startsWith('{'))) {
       const b = JSON.parse(line) as { library: string; seconds: number; auc: number };
       console.log(`${b.library}: ${b.seconds}s auc ${b.auc.toFixed(5)} | ours ${ours.seconds}s auc ${ours.auc.toFixed(5)} | time ratio ours/theirs ${(ours.seconds / b.seconds).toFixed(2)}`);
     }

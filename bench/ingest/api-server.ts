@@ -18,9 +18,7 @@ import { TemporalGateway } from '../../platform/temporal-client';
 /** Messages between the benchmark and this process. */
 export type ToServer = { cmd: 'rss' } | { cmd: 'stop' };
 export type FromServer =
-  | { kind: 'ready'; port: number; email: string; password: string }
-  | { kind: 'rss'; maxRssBytes: number; rssBytes: number; cpuSeconds: number }
-  | { kind: 'error'; message: string };
+  { kind: 'ready'; port: number; email: string; password: string } | { kind: 'rss'; maxRssBytes: number; rssBytes: number; cpuSeconds: number } | { kind: 'error'; message: string };
 
 const EMAIL = 'bench@example.com';
 const PASSWORD = 'a long benchmark password';
@@ -68,6 +66,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  send({ kind: 'error', message: err instanceof Error ? err.stack ?? err.message : String(err) });
+  send({ kind: 'error', message: err instanceof Error ? (err.stack ?? err.message) : String(err) });
   process.exit(1);
 });

@@ -42,12 +42,7 @@ export async function postJson<T>(s: Session, path: string, body: unknown): Prom
 }
 
 /** Streams `filePath` as the `file` part of a multipart POST with text `fields`; resolves with status and body. */
-export async function uploadMultipart(
-  s: Session,
-  path: string,
-  fields: Record<string, string>,
-  filePath: string,
-): Promise<{ status: number; body: string }> {
+export async function uploadMultipart(s: Session, path: string, fields: Record<string, string>, filePath: string): Promise<{ status: number; body: string }> {
   const boundary = `----bench${randomUUID().replace(/-/g, '')}`;
   let head = '';
   for (const [k, v] of Object.entries(fields)) {

@@ -24,9 +24,7 @@ export async function timeDuckDb(sqls: string[]): Promise<number> {
 export const materializeCsv = (csv: string): string[] => [`CREATE TABLE t AS SELECT * FROM read_csv_auto(${quote(csv)})`];
 
 /** DuckDB converting the CSV straight to Parquet with its defaults (the second peer). */
-export const csvToParquet = (csv: string, out: string): string[] => [
-  `COPY (SELECT * FROM read_csv_auto(${quote(csv)})) TO ${quote(out)} (FORMAT parquet)`,
-];
+export const csvToParquet = (csv: string, out: string): string[] => [`COPY (SELECT * FROM read_csv_auto(${quote(csv)})) TO ${quote(out)} (FORMAT parquet)`];
 
 /** DuckDB's SUMMARIZE of a Parquet file, fully materialized. */
 export const summarizeParquet = (pq: string): string[] => [`CREATE TABLE s AS SELECT * FROM (SUMMARIZE SELECT * FROM read_parquet(${quote(pq)}))`];

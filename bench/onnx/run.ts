@@ -97,7 +97,10 @@ async function main(): Promise<void> {
   await pool.close();
   console.log(JSON.stringify(result, null, 2));
   // Throughput of the serving path (onnxruntime) against the TypeScript scorer: above 1, onnxruntime is faster.
-  for (const [name, r] of [['single row', result.single_row], ['10k-row batch', result.batch_10k]] as const) {
+  for (const [name, r] of [
+    ['single row', result.single_row],
+    ['10k-row batch', result.batch_10k],
+  ] as const) {
     console.log(`${name}: onnxruntime / TypeScript rows per second = ${(r.onnxruntime.rows_per_s / r.typescript.rows_per_s).toFixed(2)}`);
   }
   const out = path.resolve(__dirname, '..', '..', '..', 'bench', 'results');

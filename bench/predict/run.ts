@@ -27,7 +27,18 @@ const execFileAsync = promisify(execFile);
 
 const ROW = { pclass: 3, sex: 'male', age: 22, sibsp: 1, parch: 0, fare: 7.25, embarked: 'S', class: 'Third', who: 'man', adult_male: true, deck: null, embark_town: 'Southampton', alone: false };
 
-interface LoadResult { mode: string; level: number; requests: number; errors: number; rps: number; p50_ms: number; p90_ms: number; p99_ms: number; p999_ms: number; max_ms: number }
+interface LoadResult {
+  mode: string;
+  level: number;
+  requests: number;
+  errors: number;
+  rps: number;
+  p50_ms: number;
+  p90_ms: number;
+  p99_ms: number;
+  p999_ms: number;
+  max_ms: number;
+}
 
 /** Open-loop rates; 500/s is the target's. */
 const OPEN_RATES = (process.env.BENCH_OPEN_RATES ?? '500').split(',').map(Number);
@@ -52,7 +63,10 @@ async function runLevels(label: string, url: string, body: unknown, headers: Rec
   await load(url, body, headers, 'closed', 4, 2); // warm-up: sessions loaded, JIT warm
   for (const c of [1, 4, 16, 64]) results.push(await load(url, body, headers, 'closed', c, seconds));
   for (const rps of OPEN_RATES) results.push(await load(url, body, headers, 'open', rps, seconds));
-  for (const r of results) console.log(`${label.padEnd(8)} ${r.mode.padEnd(6)} ${String(r.level).padStart(4)}  ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50_ms.toFixed(2)}  p90 ${r.p90_ms.toFixed(2)}  p99 ${r.p99_ms.toFixed(2)}  p99.9 ${r.p999_ms.toFixed(2)}  max ${r.max_ms.toFixed(2)} ms  errors ${r.errors}`);
+  for (const r of results)
+    console.log(
+      `${label.padEnd(8)} ${r.mode.padEnd(6)} ${String(r.level).padStart(4)}  ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50_ms.toFixed(2)}  p90 ${r.p90_ms.toFixed(2)}  p99 ${r.p99_ms.toFixed(2)}  p99.9 ${r.p999_ms.toFixed(2)}  max ${r.max_ms.toFixed(2)} ms  errors ${r.errors}`,
+    );
   return results;
 }
 
@@ -70,7 +84,11 @@ async function main(): Promise<void> {
     const projectId = await createProject(client, 'bench');
     const up = await client.upload('/api/datasets/upload', { project_id: projectId, name: 'titanic' }, datasetFile('titanic.csv'));
     const exp = await client.post('/api/experiments', {
-      project_id: projectId, dataset_version_id: up.body.dataset_version_id, name: 'gbm', target_column: 'survived', problem_type: 'classification',
+      project_id: projectId,
+      dataset_version_id: up.body.dataset_version_id,
+      name: 'gbm',
+      target_column: 'survived',
+      problem_type: 'classification',
       config: { max_models: 1, nfolds: 2, exclude_algos: ['XGBoost', 'DRF', 'GLM', 'DeepLearning', 'StackedEnsemble'] },
     });
     await eventually(async () => ((await client.get(`/api/experiments/${exp.body.id}/status`)).body.status === 'succeeded' ? true : undefined), 300_000, 500);
@@ -81,16 +99,27 @@ async function main(): Promise<void> {
     if (!withMlflow) return;
     const port = await freePort();
     const work = fs.mkdtempSync(path.join(os.tmpdir(), 'mlflow-bench-'));
-    mlflow = spawn('python3', [path.join(__dirname, '..', '..', '..', 'bench', 'predict', 'mlflow_serve.py'), datasetPath('titanic.csv'), String(port), work], { stdio: ['ignore', 'pipe', 'inherit'], detached: true });
+    mlflow = spawn('python3', [path.join(__dirname, '..', '..', '..', 'bench', 'predict', 'mlflow_serve.py'), datasetPath('titanic.csv'), String(port), work], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      detached: true,
+    });
     await new Promise<void>((resolve, reject) => {
       mlflow!.stdout!.on('data', (d: Buffer) => d.toString().includes('READY') && resolve());
       mlflow!.once('exit', (code) => reject(new Error(`mlflow exited (${code})`)));
     });
-    const theirs = await runLevels('mlflow', `http://127.0.0.1:${port}/invocations`, { dataframe_records: [Object.fromEntries(Object.entries(ROW).map(([k, v]) => [k, typeof v === 'boolean' || v === null ? String(v === null ? 'nan' : v) : v]))] }, {}, seconds);
+    const theirs = await runLevels(
+      'mlflow',
+      `http://127.0.0.1:${port}/invocations`,
+      { dataframe_records: [Object.fromEntries(Object.entries(ROW).map(([k, v]) => [k, typeof v === 'boolean' || v === null ? String(v === null ? 'nan' : v) : v]))] },
+      {},
+      seconds,
+    );
 
     const best = (rs: LoadResult[]) => Math.max(...rs.filter((r) => r.mode === 'closed').map((r) => r.rps));
     const open = ours.find((r) => r.mode === 'open' && r.level === 500) ?? ours.find((r) => r.mode === 'open')!;
-    console.log(`\nservice: p99 ${open.p99_ms.toFixed(2)} ms at ${open.rps.toFixed(0)} req/s (target < 5 ms at 500); peak throughput ${best(ours).toFixed(0)} vs MLflow ${best(theirs).toFixed(0)} req/s: ratio ${(best(ours) / best(theirs)).toFixed(1)}x (target >= 10x)`);
+    console.log(
+      `\nservice: p99 ${open.p99_ms.toFixed(2)} ms at ${open.rps.toFixed(0)} req/s (target < 5 ms at 500); peak throughput ${best(ours).toFixed(0)} vs MLflow ${best(theirs).toFixed(0)} req/s: ratio ${(best(ours) / best(theirs)).toFixed(1)}x (target >= 10x)`,
+    );
     fs.mkdirSync(path.join(__dirname, '..', '..', '..', 'bench', 'results'), { recursive: true });
     fs.writeFileSync(path.join(__dirname, '..', '..', '..', 'bench', 'results', 'predict.json'), JSON.stringify({ seconds, service: ours, mlflow: theirs }, null, 2));
   } finally {

@@ -214,7 +214,14 @@ class RowJobs {
     this.parts = 2 * jobs.threads;
     this.sampleBuf = new Uint32Array(new SharedArrayBuffer(Math.max(8, 4 * g.length)), 0, g.length);
     this.gradArgs = new Float64Array(new SharedArrayBuffer(8));
-    for (const [name, arr] of [['margins', margins], ['g', g], ['h', h], ['sample', this.sampleBuf], ['gradArgs', this.gradArgs]] as const) jobs.attach(name, arr);
+    for (const [name, arr] of [
+      ['margins', margins],
+      ['g', g],
+      ['h', h],
+      ['sample', this.sampleBuf],
+      ['gradArgs', this.gradArgs],
+    ] as const)
+      jobs.attach(name, arr);
   }
 
   /** Row jobs for a training of nAll rows (training on `n` of them), or null where they would not pay. */

@@ -183,11 +183,16 @@ export function makeDistribution(name: DistributionName, opts: DistributionOptio
     }
     case 'laplace':
     case 'quantile': {
-      const alpha = name === 'laplace' ? 0.5 : opts.quantileAlpha ?? 0.5;
+      const alpha = name === 'laplace' ? 0.5 : (opts.quantileAlpha ?? 0.5);
       return {
         name,
         link: 'identity',
-        init: (y, rows) => [quantileOf(Float64Array.from(rows, (r) => y[r]), alpha)],
+        init: (y, rows) => [
+          quantileOf(
+            Float64Array.from(rows, (r) => y[r]),
+            alpha,
+          ),
+        ],
         prepare: () => undefined,
         grad: (y, m, rows, K, k, g, h) => {
           for (const r of rows) {

@@ -57,18 +57,22 @@ export function trainDRF(data: TrainingData, params: DRFParams = {}): TreeEnsemb
   const kind = data.target.kind;
   const nf = data.features.columns.length;
   const mtries = p.mtries === -2 ? nf : p.mtries > 0 ? Math.min(nf, p.mtries) : Math.max(1, Math.floor(kind === 'regression' ? nf / 3 : Math.sqrt(nf)));
-  const learner = new TreeLearner(binned, {
-    ...DEFAULT_TREE_PARAMS,
-    maxDepth: p.max_depth,
-    minRows: p.min_rows,
-    minChildWeight: 0,
-    // Unit hessians: hessian sums are exact row counts.
-    countsFromHessian: true,
-    lambda: 0,
-    gamma: p.min_split_improvement,
-    mtries,
-    randomSplits: p.histogram_type === 'Random',
-  }, resolveThreads(p.nthreads));
+  const learner = new TreeLearner(
+    binned,
+    {
+      ...DEFAULT_TREE_PARAMS,
+      maxDepth: p.max_depth,
+      minRows: p.min_rows,
+      minChildWeight: 0,
+      // Unit hessians: hessian sums are exact row counts.
+      countsFromHessian: true,
+      lambda: 0,
+      gamma: p.min_split_improvement,
+      mtries,
+      randomSplits: p.histogram_type === 'Random',
+    },
+    resolveThreads(p.nthreads),
+  );
   try {
     return grow(data, p, learner, mtries);
   } finally {
@@ -127,7 +131,14 @@ function grow(data: TrainingData, p: Required<DRFParams>, learner: TreeLearner, 
       });
       event.training = eventMetrics(kind, oy, om, 'average', K);
     }
-    if (valid) event.validation = eventMetrics(kind, valid.y, valid.margins.map((v) => v / (iter + 1)), 'average', K);
+    if (valid)
+      event.validation = eventMetrics(
+        kind,
+        valid.y,
+        valid.margins.map((v) => v / (iter + 1)),
+        'average',
+        K,
+      );
     history.push(event);
     if (p.stopping_rounds > 0) {
       const v = (event.validation ?? event.training)[stopMetric];

@@ -66,8 +66,7 @@ export const GBM_DEFAULTS: Required<GBMParams> = {
 export function trainGBM(data: TrainingData, params: GBMParams = {}): TreeEnsembleModel {
   const p: Required<GBMParams> = { ...GBM_DEFAULTS, ...params };
   const kind = data.target.kind;
-  const distName: DistributionName =
-    p.distribution === 'AUTO' ? (kind === 'binary' ? 'bernoulli' : kind === 'multiclass' ? 'multinomial' : 'gaussian') : p.distribution;
+  const distName: DistributionName = p.distribution === 'AUTO' ? (kind === 'binary' ? 'bernoulli' : kind === 'multiclass' ? 'multinomial' : 'gaussian') : p.distribution;
   if ((kind === 'binary') !== (distName === 'bernoulli') || (kind === 'multiclass') !== (distName === 'multinomial')) {
     throw new Error(`distribution ${distName} does not fit a ${kind} problem`);
   }

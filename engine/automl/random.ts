@@ -7,7 +7,7 @@ export class Rng {
 
   constructor(seed: number) {
     // Mix the seed so that nearby seeds (1, 2, 3...) give unrelated streams.
-    this.state = (Math.imul((seed | 0) ^ 0x9e3779b9, 0x85ebca6b) >>> 0) || 0x6d2b79f5;
+    this.state = Math.imul((seed | 0) ^ 0x9e3779b9, 0x85ebca6b) >>> 0 || 0x6d2b79f5;
   }
 
   /** Uniform float in [0, 1). */

@@ -27,7 +27,10 @@ type Input = Frame | RowObject[];
 
 function treeScoring(m: TreeEnsembleModel): ScoringModel {
   return {
-    algo: m.algo, kind: m.kind, classes: m.classes, features: m.features,
+    algo: m.algo,
+    kind: m.kind,
+    classes: m.classes,
+    features: m.features,
     predict: (x: Input) => m.predict(x),
     contributions: (x: Input, output = 0) => shapRecords(m, x, output),
     toONNX: () => exportOnnx(m),
@@ -39,7 +42,10 @@ function treeScoring(m: TreeEnsembleModel): ScoringModel {
 
 function glmScoring(m: GLMModel): ScoringModel {
   return {
-    algo: 'GLM', kind: m.kind, classes: m.classes, features: m.features,
+    algo: 'GLM',
+    kind: m.kind,
+    classes: m.classes,
+    features: m.features,
     predict: (x: Input) => m.predict(x),
     contributions: (x: Input, output = 0) => m.contributions(x, output),
     toONNX: () => exportGLMOnnx(m),
@@ -51,7 +57,10 @@ function glmScoring(m: GLMModel): ScoringModel {
 
 function dlScoring(m: DeepLearningModel): ScoringModel {
   return {
-    algo: 'DeepLearning', kind: m.kind, classes: m.classes, features: m.features,
+    algo: 'DeepLearning',
+    kind: m.kind,
+    classes: m.classes,
+    features: m.features,
     predict: (x: Input) => m.predict(x),
     contributions: (x: Input, output = 0) => m.contributions(x, output),
     toONNX: () => exportDeepLearningOnnx(m),
@@ -63,7 +72,10 @@ function dlScoring(m: DeepLearningModel): ScoringModel {
 
 function seScoring(m: StackedEnsembleModel): ScoringModel {
   return {
-    algo: 'StackedEnsemble', kind: m.kind, classes: m.classes, features: m.features,
+    algo: 'StackedEnsemble',
+    kind: m.kind,
+    classes: m.classes,
+    features: m.features,
     predict: (x: Input) => m.predict(x),
     contributions: () => null,
     toONNX: () => exportEnsembleOnnx(m),
@@ -87,7 +99,12 @@ export function modelFromJSON(json: AnyModelJSON | unknown): ScoringModel {
       return dlScoring(DeepLearningModel.fromJSON(j));
     case 'StackedEnsemble':
       if (j.format_version !== 1) throw new Error(`unsupported StackedEnsemble format_version ${String(j.format_version)}`);
-      return seScoring(new StackedEnsembleModel(j, j.base_models.map((b) => modelFromJSON(b.model))));
+      return seScoring(
+        new StackedEnsembleModel(
+          j,
+          j.base_models.map((b) => modelFromJSON(b.model)),
+        ),
+      );
     default:
       throw new Error(`unknown model algo ${String((j as { algo?: unknown } | null)?.algo)}`);
   }

@@ -71,7 +71,13 @@ export class ValidationMargins {
   private readonly matrix: FeatureMatrix | null;
   private readonly row: Float64Array;
 
-  constructor(private readonly d: TrainingData, specs: FeatureSpec[], private readonly K: number, base: number[], private readonly binned: BinnedData) {
+  constructor(
+    private readonly d: TrainingData,
+    specs: FeatureSpec[],
+    private readonly K: number,
+    base: number[],
+    private readonly binned: BinnedData,
+  ) {
     if (d.validation) {
       this.matrix = toFeatureMatrix(specs, d.validation.features);
       this.y = d.validation.target.y;

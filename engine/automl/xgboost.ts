@@ -10,16 +10,7 @@ import { TrainingData } from './training';
 import { DEFAULT_TREE_PARAMS } from './trees';
 
 export type XGBObjective =
-  | 'binary:logistic'
-  | 'multi:softprob'
-  | 'multi:softmax'
-  | 'reg:squarederror'
-  | 'reg:absoluteerror'
-  | 'reg:quantileerror'
-  | 'reg:pseudohubererror'
-  | 'count:poisson'
-  | 'reg:gamma'
-  | 'reg:tweedie';
+  'binary:logistic' | 'multi:softprob' | 'multi:softmax' | 'reg:squarederror' | 'reg:absoluteerror' | 'reg:quantileerror' | 'reg:pseudohubererror' | 'count:poisson' | 'reg:gamma' | 'reg:tweedie';
 
 export interface XGBoostParams {
   n_estimators?: number;
@@ -100,8 +91,7 @@ export function trainXGBoost(data: TrainingData, params: XGBoostParams = {}): Tr
     eval_metric: params.eval_metric ?? 'AUTO',
     seed: params.seed ?? 0,
     nthread: params.nthread ?? -1,
-    score_tree_interval:
-      params.score_tree_interval ?? (data.validation || data.validRows || (params.early_stopping_rounds ?? 0) > 0 ? 1 : Math.max(1, params.n_estimators ?? params.ntrees ?? 100)),
+    score_tree_interval: params.score_tree_interval ?? (data.validation || data.validRows || (params.early_stopping_rounds ?? 0) > 0 ? 1 : Math.max(1, params.n_estimators ?? params.ntrees ?? 100)),
   };
   const K = kind === 'multiclass' ? data.target.classes.length : 1;
   const dist = makeDistribution(distName, {

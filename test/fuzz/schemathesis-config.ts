@@ -42,8 +42,8 @@ const STATEFUL_REFUSALS: { path: string; method: string; statuses: number[]; why
   { path: '/api/projects/{project_id}/members', method: 'POST', statuses: [422], why: 'the email must belong to a registered user ("No registered user has this email")' },
   { path: '/api/datasets/upload', method: 'POST', statuses: [422], why: 'the file is checked by content: random bytes are "Unsupported file type" or unreadable CSV' },
   { path: '/api/datasets/{dataset_id}/versions', method: 'POST', statuses: [422], why: 'the file is checked by content: random bytes are "Unsupported file type" or unreadable CSV' },
-  { path: '/api/models/{model_id}/predict/batch', method: 'POST', statuses: [422], why: 'the file is checked by content, and must hold the model\'s input columns' },
-  { path: '/api/models/{model_id}/predict', method: 'POST', statuses: [422], why: 'inputs must match the model\'s training schema (the column is named)' },
+  { path: '/api/models/{model_id}/predict/batch', method: 'POST', statuses: [422], why: "the file is checked by content, and must hold the model's input columns" },
+  { path: '/api/models/{model_id}/predict', method: 'POST', statuses: [422], why: "inputs must match the model's training schema (the column is named)" },
   { path: '/api/experiments', method: 'POST', statuses: [422], why: 'target_column must be a column of the dataset version, problem_type and config keys are checked against it (spec texts)' },
   { path: '/api/experiments/{experiment_id}/best-model', method: 'POST', statuses: [422], why: 'model_id must belong to the experiment' },
 ];
@@ -52,7 +52,10 @@ function toml(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(toml).join(', ')}]`;
   if (typeof value === 'string') return JSON.stringify(value);
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (value && typeof value === 'object') return `{ ${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)} = ${toml(v)}`).join(', ')} }`;
+  if (value && typeof value === 'object')
+    return `{ ${Object.entries(value)
+      .map(([k, v]) => `${JSON.stringify(k)} = ${toml(v)}`)
+      .join(', ')} }`;
   throw new Error(`cannot write ${String(value)} as TOML`);
 }
 
@@ -93,13 +96,21 @@ export function schemathesisConfig(seed: Seed, cacheDir: string): string {
   for (const [name, values] of Object.entries(dictionaries)) lines.push(`[dictionaries.${name}]`, `values = ${toml(values)}`, '');
 
   const readIds = {
-    'path.project_id': 'project_ids', 'query.project_id': 'project_ids', 'body.project_id': 'project_ids',
-    'path.dataset_id': 'dataset_ids', 'query.dataset_id': 'dataset_ids',
-    'path.dataset_version_id': 'dataset_version_ids', 'body.dataset_version_id': 'dataset_version_ids',
+    'path.project_id': 'project_ids',
+    'query.project_id': 'project_ids',
+    'body.project_id': 'project_ids',
+    'path.dataset_id': 'dataset_ids',
+    'query.dataset_id': 'dataset_ids',
+    'path.dataset_version_id': 'dataset_version_ids',
+    'body.dataset_version_id': 'dataset_version_ids',
     'path.artifact_id': 'artifact_ids',
-    'path.version': 'version_numbers', 'query.v1': 'version_numbers', 'query.v2': 'version_numbers',
-    'path.experiment_id': 'experiment_ids', 'query.experiment_id': 'experiment_ids',
-    'path.model_id': 'model_ids', 'body.model_id': 'model_ids',
+    'path.version': 'version_numbers',
+    'query.v1': 'version_numbers',
+    'query.v2': 'version_numbers',
+    'path.experiment_id': 'experiment_ids',
+    'query.experiment_id': 'experiment_ids',
+    'path.model_id': 'model_ids',
+    'body.model_id': 'model_ids',
   };
   lines.push('[parameters]');
   for (const [k, v] of Object.entries(bindings(readIds))) lines.push(`${JSON.stringify(k)} = ${toml(v)}`);
@@ -107,8 +118,11 @@ export function schemathesisConfig(seed: Seed, cacheDir: string): string {
 
   // Deletes reach the disposable project and dataset instead, so the kept ones stay for the operations that read.
   const deleteIds = {
-    'path.project_id': 'disposable_project_ids', 'path.dataset_id': 'disposable_dataset_ids', 'path.version': 'version_numbers',
-    'path.experiment_id': 'disposable_experiment_ids', 'path.model_id': 'disposable_model_ids',
+    'path.project_id': 'disposable_project_ids',
+    'path.dataset_id': 'disposable_dataset_ids',
+    'path.version': 'version_numbers',
+    'path.experiment_id': 'disposable_experiment_ids',
+    'path.model_id': 'disposable_model_ids',
   };
   lines.push('[[operations]]', 'include-method = "DELETE"', `parameters = ${toml(bindings(deleteIds))}`, '');
   // Revokes name the spare key and session, or generated ids; ids seen in other answers (the key list holds the run's

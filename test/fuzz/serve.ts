@@ -18,7 +18,13 @@ import { newStackFile, StackInfo } from '../support/stack-file';
  * ready, and stops everything on SIGTERM or SIGINT.
  */
 const LIMIT = '1000000';
-const CSV = ['species,island,bill_length_mm,body_mass_g,sex', ...Array.from({ length: 40 }, (_, i) => `${['Adelie', 'Gentoo', 'Chinstrap'][i % 3]},${['Biscoe', 'Dream'][i % 2]},${(35 + (i * 7) % 20).toFixed(1)},${3000 + i * 37},${i % 2 ? 'male' : 'female'}`)].join('\n');
+const CSV = [
+  'species,island,bill_length_mm,body_mass_g,sex',
+  ...Array.from(
+    { length: 40 },
+    (_, i) => `${['Adelie', 'Gentoo', 'Chinstrap'][i % 3]},${['Biscoe', 'Dream'][i % 2]},${(35 + ((i * 7) % 20)).toFixed(1)},${3000 + i * 37},${i % 2 ? 'male' : 'female'}`,
+  ),
+].join('\n');
 
 async function main(): Promise<void> {
   const seedFile = process.argv[2];
@@ -52,7 +58,12 @@ async function main(): Promise<void> {
     stack = await startStack({
       workers: [],
       env: {
-        RATE_LIMIT_GENERAL: LIMIT, RATE_LIMIT_AUTH: LIMIT, RATE_LIMIT_PREDICT: LIMIT, RATE_LIMIT_TRAIN: LIMIT, RATE_LIMIT_REPORT: LIMIT, RATE_LIMIT_AI: LIMIT,
+        RATE_LIMIT_GENERAL: LIMIT,
+        RATE_LIMIT_AUTH: LIMIT,
+        RATE_LIMIT_PREDICT: LIMIT,
+        RATE_LIMIT_TRAIN: LIMIT,
+        RATE_LIMIT_REPORT: LIMIT,
+        RATE_LIMIT_AI: LIMIT,
         MAX_DATASET_UPLOAD_BYTES: String(10 * 1024 * 1024),
       },
     });
@@ -100,10 +111,17 @@ async function trainModels(stack: TestStack, client: ApiClient, projects: Seeded
   const exited = new Promise((resolve) => worker.once('exit', resolve));
   try {
     for (const p of projects) {
-      const exp = await expectStatus(client.post('/api/experiments', {
-        project_id: p.project_id, dataset_version_id: p.dataset_version_ids[0], name: 'species', target_column: 'species', problem_type: 'classification',
-        config: { max_models: 1, nfolds: 0, exclude_algos: ['GBM', 'XGBoost', 'DRF', 'DeepLearning', 'StackedEnsemble'] },
-      }), 201);
+      const exp = await expectStatus(
+        client.post('/api/experiments', {
+          project_id: p.project_id,
+          dataset_version_id: p.dataset_version_ids[0],
+          name: 'species',
+          target_column: 'species',
+          problem_type: 'classification',
+          config: { max_models: 1, nfolds: 0, exclude_algos: ['GBM', 'XGBoost', 'DRF', 'DeepLearning', 'StackedEnsemble'] },
+        }),
+        201,
+      );
       p.experiment_id = exp.id as string;
     }
     const deadline = Date.now() + 120_000;
@@ -138,7 +156,10 @@ async function seedProject(client: ApiClient, name: string): Promise<SeededProje
   const projectId = await createProject(client, name);
   const first = await expectStatus(client.upload('/api/datasets/upload', { project_id: projectId, name: 'penguins', description: 'seed' }, { name: 'penguins.csv', data: CSV }), 201);
   const datasetId = first.dataset_id as string;
-  const second = await expectStatus(client.upload(`/api/datasets/${datasetId}/versions`, { description: 'second version' }, { name: 'penguins.csv', data: CSV.split('\n').slice(0, 30).join('\n') }), 201);
+  const second = await expectStatus(
+    client.upload(`/api/datasets/${datasetId}/versions`, { description: 'second version' }, { name: 'penguins.csv', data: CSV.split('\n').slice(0, 30).join('\n') }),
+    201,
+  );
   return {
     project_id: projectId,
     dataset_id: datasetId,
@@ -153,8 +174,14 @@ async function seedProject(client: ApiClient, name: string): Promise<SeededProje
  */
 async function reportCredentials(stack: TestStack, seed: { api_key: string; session_token?: string }): Promise<void> {
   const [key] = await stack.ds.query('SELECT revoked_at FROM api_keys WHERE prefix = $1', [seed.api_key.split('.')[0]]);
-  const [session] = await stack.ds.query('SELECT revoked_at FROM auth_sessions WHERE token_hash = $1', [createHash('sha256').update(seed.session_token ?? '').digest('hex')]);
-  const [made] = await stack.ds.query('SELECT (SELECT count(*)::int FROM users) AS users, (SELECT count(*)::int FROM projects) AS projects, (SELECT count(*)::int FROM datasets) AS datasets, (SELECT count(*)::int FROM api_keys) AS keys');
+  const [session] = await stack.ds.query('SELECT revoked_at FROM auth_sessions WHERE token_hash = $1', [
+    createHash('sha256')
+      .update(seed.session_token ?? '')
+      .digest('hex'),
+  ]);
+  const [made] = await stack.ds.query(
+    'SELECT (SELECT count(*)::int FROM users) AS users, (SELECT count(*)::int FROM projects) AS projects, (SELECT count(*)::int FROM datasets) AS datasets, (SELECT count(*)::int FROM api_keys) AS keys',
+  );
   const state = (row: { revoked_at: Date | null } | undefined) => (!row ? 'gone' : row.revoked_at ? `revoked at ${new Date(row.revoked_at).toISOString()}` : 'valid');
   console.log(`[fuzz] at the end: the run's API key ${state(key)}, its session ${state(session)}; rows ${JSON.stringify(made)}`);
 }

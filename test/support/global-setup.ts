@@ -27,7 +27,10 @@ export default async function globalSetup(): Promise<void> {
     temporalAddress = dev.address;
     g.__temporalDev = dev;
   }
-  const bundle = await bundleWorkflowCode({ workflowsPath: path.join(__dirname, '..', '..', 'workflows', 'index.js'), logger: { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} } as never });
+  const bundle = await bundleWorkflowCode({
+    workflowsPath: path.join(__dirname, '..', '..', 'workflows', 'index.js'),
+    logger: { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} } as never,
+  });
   const workflowBundlePath = path.join(os.tmpdir(), `mlsvc-workflow-bundle-${process.pid}.js`);
   fs.writeFileSync(workflowBundlePath, bundle.code);
   const info: StackInfo = { adminDatabaseUrl, temporalAddress, workflowBundlePath, temporalCli, startedPostgresDir };

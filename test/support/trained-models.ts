@@ -38,14 +38,22 @@ export async function trainQuickModels(client: ApiClient, projectId: string, alg
   if (up.status !== 201) throw new Error(`upload failed ${up.status} ${JSON.stringify(up.body)}`);
   const exclude = ['XGBoost', 'DRF', 'DeepLearning', 'StackedEnsemble', 'GLM', 'GBM'].filter((a) => !algos.includes(a as 'GLM'));
   const r = await client.post('/api/experiments', {
-    project_id: projectId, dataset_version_id: up.body.dataset_version_id, name: 'quick', target_column: 'y', problem_type: 'binary',
+    project_id: projectId,
+    dataset_version_id: up.body.dataset_version_id,
+    name: 'quick',
+    target_column: 'y',
+    problem_type: 'binary',
     config: { max_models: algos.length, nfolds: 2, seed: 1, exclude_algos: exclude },
   });
   if (r.status !== 201) throw new Error(`experiment failed ${r.status} ${JSON.stringify(r.body)}`);
-  const done = await eventually(async () => {
-    const s = await client.get(`/api/experiments/${r.body.id}/status`);
-    return ['succeeded', 'failed', 'canceled'].includes(s.body.status) ? s.body : undefined;
-  }, 240_000, 500);
+  const done = await eventually(
+    async () => {
+      const s = await client.get(`/api/experiments/${r.body.id}/status`);
+      return ['succeeded', 'failed', 'canceled'].includes(s.body.status) ? s.body : undefined;
+    },
+    240_000,
+    500,
+  );
   if (done.status !== 'succeeded') throw new Error(`training ${done.status}`);
   const e = (await client.get(`/api/experiments/${r.body.id}`)).body;
   const models: Record<string, string> = {};

@@ -41,17 +41,21 @@ describe('DeepLearning', () => {
   it.each([
     ['penguins.csv', 'species', 'multiclass', 'Tanh'],
     ['mpg.csv', 'mpg', 'regression', 'RectifierWithDropout'],
-  ] as const)('%s: ONNX parity (%s, %s)', async (file, target, kind, activation) => {
-    const { frame, data } = await loadDataset(file, target, kind);
-    const m = trainDeepLearning(data, { hidden: [8, 8], epochs: 5, activation, seed: 3 });
-    const out = await runOnnx(exportDeepLearningOnnx(m), designFeeds(m.features, frame));
-    const margins = m.predictRaw(frame);
-    (out.margin.data as number[]).forEach((v, i) => expect(Math.abs(v - margins[i]) / Math.max(1, Math.abs(margins[i]))).toBeLessThan(1e-5));
-    if (kind === 'regression') {
-      const pv = m.predict(frame).value!;
-      (out.variable.data as number[]).forEach((v, i) => expect(Math.abs(v - pv[i]) / Math.max(1, Math.abs(pv[i]))).toBeLessThan(1e-5));
-    } else {
-      expect(out.label.data).toEqual(m.predict(frame).label);
-    }
-  }, 60_000);
+  ] as const)(
+    '%s: ONNX parity (%s, %s)',
+    async (file, target, kind, activation) => {
+      const { frame, data } = await loadDataset(file, target, kind);
+      const m = trainDeepLearning(data, { hidden: [8, 8], epochs: 5, activation, seed: 3 });
+      const out = await runOnnx(exportDeepLearningOnnx(m), designFeeds(m.features, frame));
+      const margins = m.predictRaw(frame);
+      (out.margin.data as number[]).forEach((v, i) => expect(Math.abs(v - margins[i]) / Math.max(1, Math.abs(margins[i]))).toBeLessThan(1e-5));
+      if (kind === 'regression') {
+        const pv = m.predict(frame).value!;
+        (out.variable.data as number[]).forEach((v, i) => expect(Math.abs(v - pv[i]) / Math.max(1, Math.abs(pv[i]))).toBeLessThan(1e-5));
+      } else {
+        expect(out.label.data).toEqual(m.predict(frame).label);
+      }
+    },
+    60_000,
+  );
 });

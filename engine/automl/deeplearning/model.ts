@@ -51,7 +51,6 @@ export function isTanh(a: Activation): boolean {
 }
 
 export class DeepLearningModel extends JsonBackedModel<DeepLearningJSON> {
-
   get algo(): 'DeepLearning' {
     return 'DeepLearning';
   }
@@ -163,7 +162,10 @@ export class DeepLearningModel extends JsonBackedModel<DeepLearningJSON> {
       for (let c = s; c < e; c++) v += imp[c];
       return v;
     });
-    return importanceTable(this.features.map((f) => f.name), rel);
+    return importanceTable(
+      this.features.map((f) => f.name),
+      rel,
+    );
   }
 
   toJSON(): DeepLearningJSON {

@@ -45,8 +45,19 @@ export interface DeepLearningParams {
 
 /** H2O's defaults, except mini-batch Adam (H2O steps per row). */
 export const DL_DEFAULTS = {
-  hidden: [200, 200], epochs: 10, activation: 'Rectifier', input_dropout_ratio: 0, l1: 0, l2: 0, adaptive_rate: true, rate: 0.001,
-  mini_batch_size: 32, stopping_rounds: 5, stopping_tolerance: 0, max_categorical_levels: 100, seed: 42,
+  hidden: [200, 200],
+  epochs: 10,
+  activation: 'Rectifier',
+  input_dropout_ratio: 0,
+  l1: 0,
+  l2: 0,
+  adaptive_rate: true,
+  rate: 0.001,
+  mini_batch_size: 32,
+  stopping_rounds: 5,
+  stopping_tolerance: 0,
+  max_categorical_levels: 100,
+  seed: 42,
 } as const;
 
 let backendReady = false;
@@ -189,8 +200,7 @@ export function trainDeepLearning(data: TrainingData, params: DeepLearningParams
   const optimizer = p.adaptive_rate ? tf.train.adam(p.rate) : tf.train.sgd(p.rate);
   const n = rows.length;
   const order = Uint32Array.from({ length: n }, (_, i) => i);
-  const evalLoss = (X: Float32Array, Y: Float32Array, m: number): number =>
-    tf.tidy(() => lossOf(forward(tf.tensor2d(X, [m, width]), false, 0), tf.tensor2d(Y, [m, K])).dataSync()[0]);
+  const evalLoss = (X: Float32Array, Y: Float32Array, m: number): number => tf.tidy(() => lossOf(forward(tf.tensor2d(X, [m, width]), false, 0), tf.tensor2d(Y, [m, K])).dataSync()[0]);
   const history: number[] = [];
   let best = Infinity;
   let bestEpoch = 0;

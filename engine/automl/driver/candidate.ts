@@ -116,7 +116,19 @@ function holdoutLossCurve(m: Trained): Map<number, number> {
 }
 
 function firstTrees(m: TreeEnsembleModel, rounds: number): TreeEnsembleModel {
-  return new TreeEnsembleModel(m.algo, m.kind, m.features, m.classes, m.link, m.baseScore, m.aggregation, m.trees.map((ts) => ts.slice(0, rounds)), m.params, m.scoringHistory, m.info);
+  return new TreeEnsembleModel(
+    m.algo,
+    m.kind,
+    m.features,
+    m.classes,
+    m.link,
+    m.baseScore,
+    m.aggregation,
+    m.trees.map((ts) => ts.slice(0, rounds)),
+    m.params,
+    m.scoringHistory,
+    m.info,
+  );
 }
 
 /**

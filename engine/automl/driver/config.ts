@@ -83,9 +83,22 @@ export interface ConfigIssue {
 type Raw = Record<string, unknown>;
 
 const KNOWN_KEYS = new Set([
-  'max_runtime_secs', 'max_models', 'max_runtime_secs_per_model', 'sort_metric', 'seed', 'balance_classes', 'exclude_algos', 'nfolds',
-  'stopping_rounds', 'stopping_metric', 'stopping_tolerance', 'exploitation_ratio', 'distribution', 'keep_cross_validation_predictions',
-  'keep_cross_validation_models', 'verbosity',
+  'max_runtime_secs',
+  'max_models',
+  'max_runtime_secs_per_model',
+  'sort_metric',
+  'seed',
+  'balance_classes',
+  'exclude_algos',
+  'nfolds',
+  'stopping_rounds',
+  'stopping_metric',
+  'stopping_tolerance',
+  'exploitation_ratio',
+  'distribution',
+  'keep_cross_validation_predictions',
+  'keep_cross_validation_models',
+  'verbosity',
 ]);
 
 /**
@@ -137,7 +150,8 @@ export function parseAutoMLConfig(input: unknown, kind: Kind, opts: { maxModelsC
   };
 
   const maxModels = int('max_models', CONFIG_DEFAULTS.max_models, 1, opts.maxModelsCap ?? CONFIG_LIMITS.max_models_cap);
-  const perModel = raw.max_runtime_secs_per_model === undefined || raw.max_runtime_secs_per_model === null ? null : int('max_runtime_secs_per_model', 0, 1, CONFIG_LIMITS.max_runtime_secs_per_model_max);
+  const perModel =
+    raw.max_runtime_secs_per_model === undefined || raw.max_runtime_secs_per_model === null ? null : int('max_runtime_secs_per_model', 0, 1, CONFIG_LIMITS.max_runtime_secs_per_model_max);
   const allowedSort = ['AUTO', ...SORT_METRICS[kind], 'deviance', ...(['huber', 'quantile'].includes(String(raw.distribution)) ? ['quantile_loss'] : [])];
   const sort = oneOf('sort_metric', allowedSort, CONFIG_DEFAULTS.sort_metric);
   let exclude: AlgoId[] = [];

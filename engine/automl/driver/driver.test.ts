@@ -80,18 +80,39 @@ describe('AutoML driver', () => {
     const curve = (pairs: [number, number][]) => new Map(pairs);
     // Fold 1 alone would stop at 10; weighted by rows, 20 wins; 30 was not scored in fold 2.
     const folds = [
-      { loss: curve([[10, 1.0], [20, 1.1], [30, 0.5]]), rows: 10 },
-      { loss: curve([[10, 2.0], [20, 1.5]]), rows: 30 },
+      {
+        loss: curve([
+          [10, 1.0],
+          [20, 1.1],
+          [30, 0.5],
+        ]),
+        rows: 10,
+      },
+      {
+        loss: curve([
+          [10, 2.0],
+          [20, 1.5],
+        ]),
+        rows: 30,
+      },
     ];
     expect(commonRounds(folds)).toBe(20);
-    expect(commonRounds([{ loss: curve([[5, 1]]), rows: 1 }, { loss: curve([[10, 1]]), rows: 1 }])).toBeNull();
+    expect(
+      commonRounds([
+        { loss: curve([[5, 1]]), rows: 1 },
+        { loss: curve([[10, 1]]), rows: 1 },
+      ]),
+    ).toBeNull();
   });
 
   it('gives cross-validated GBM folds one round count and the final model that count', async () => {
     const frame = await readCsvFrame(dataset('mpg.csv'));
     const { config } = parseAutoMLConfig({ nfolds: 3, seed: 7 }, 'regression');
     const pe = prepareExperiment(frame, 'mpg', 'regression', config!);
-    const r = trainCandidate(pe, planModels(config!, 'regression').find((s) => s.name === 'GBM_1')!);
+    const r = trainCandidate(
+      pe,
+      planModels(config!, 'regression').find((s) => s.name === 'GBM_1')!,
+    );
     const cut = r.events.find((e) => e.includes('folds cut to'));
     expect(cut).toBeDefined();
     const rounds = Number(/cut to (\d+) rounds/.exec(cut!)![1]);

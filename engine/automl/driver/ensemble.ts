@@ -37,7 +37,13 @@ export function trainStackedEnsembles(pe: PreparedExperiment, candidates: Candid
     const started = Date.now();
     const { json, holdout } = trainStackedEnsemble({
       bases: members.map((c) => ({ name: c.spec.name, model: c.model, holdout: c.holdout })),
-      target: data.target, kind: data.kind, features, folds: pe.folds, ensemble, seed: pe.config.seed, deadlineMs: opts.deadlineMs,
+      target: data.target,
+      kind: data.kind,
+      features,
+      folds: pe.folds,
+      ensemble,
+      seed: pe.config.seed,
+      deadlineMs: opts.deadlineMs,
     });
     const y = Float64Array.from(holdout.rows, (r) => data.target.y[r]);
     const scored = scoreMetrics(data.kind, y, holdout.scores, data.target.classes, pe.folds ? 'cross_validation' : 'validation', pe.config);

@@ -26,7 +26,14 @@ export function scoreMetrics(kind: ProblemKind, y: Float64Array, scores: Float64
     const m = binaryMetrics(y, p1);
     return {
       metrics: {
-        auc: m.auc, aucpr: m.aucpr, logloss: m.logloss, deviance: m.logloss, accuracy: m.accuracy, mcc: m.mcc, mean_per_class_error: m.mean_per_class_error, f1: m.f1,
+        auc: m.auc,
+        aucpr: m.aucpr,
+        logloss: m.logloss,
+        deviance: m.logloss,
+        accuracy: m.accuracy,
+        mcc: m.mcc,
+        mean_per_class_error: m.mean_per_class_error,
+        f1: m.f1,
         threshold: m.max_f1_threshold,
         metric_context: { operating_threshold_metric: 'f1', operating_threshold: m.max_f1_threshold, split },
         confusion_matrix: { labels: classes, matrix: m.confusion_matrix },
@@ -38,7 +45,10 @@ export function scoreMetrics(kind: ProblemKind, y: Float64Array, scores: Float64
     const m = multiclassMetrics(y, scores, classes.length);
     return {
       metrics: {
-        logloss: m.logloss, deviance: m.logloss, accuracy: m.accuracy, mean_per_class_error: m.mean_per_class_error,
+        logloss: m.logloss,
+        deviance: m.logloss,
+        accuracy: m.accuracy,
+        mean_per_class_error: m.mean_per_class_error,
         metric_context: { operating_threshold_metric: null, operating_threshold: null, split },
         confusion_matrix: { labels: classes, matrix: m.confusion_matrix },
       },
@@ -54,8 +64,20 @@ export function scoreMetrics(kind: ProblemKind, y: Float64Array, scores: Float64
 }
 
 const KEY: Record<string, string> = {
-  AUC: 'auc', AUCPR: 'aucpr', logloss: 'logloss', mean_per_class_error: 'mean_per_class_error', accuracy: 'accuracy', MCC: 'mcc',
-  RMSE: 'rmse', MSE: 'mse', MAE: 'mae', RMSLE: 'rmsle', mean_residual_deviance: 'mean_residual_deviance', R2: 'r2', deviance: 'deviance', quantile_loss: 'quantile_loss',
+  AUC: 'auc',
+  AUCPR: 'aucpr',
+  logloss: 'logloss',
+  mean_per_class_error: 'mean_per_class_error',
+  accuracy: 'accuracy',
+  MCC: 'mcc',
+  RMSE: 'rmse',
+  MSE: 'mse',
+  MAE: 'mae',
+  RMSLE: 'rmsle',
+  mean_residual_deviance: 'mean_residual_deviance',
+  R2: 'r2',
+  deviance: 'deviance',
+  quantile_loss: 'quantile_loss',
 };
 
 /** The stored metric a sort metric name reads. */

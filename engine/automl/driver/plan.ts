@@ -37,16 +37,55 @@ export function planModels(config: AutoMLConfig, kind: Kind): ModelSpec[] {
   const defaults: ModelSpec[] = [
     { name: 'XGBoost_1', algo: 'XGBoost', origin: 'default', params: { ntrees: MAX_TREES, max_depth: 10, min_child_weight: 5, eta: 0.1, subsample: 0.6, colsample_bytree: 0.8, ...xstop } },
     { name: 'GLM_1', algo: 'GLM', origin: 'default', params: { alpha: 0.5, nlambdas: 30, seed: config.seed } },
-    { name: 'GBM_1', algo: 'GBM', origin: 'default', params: { ntrees: MAX_TREES, max_depth: 6, min_rows: 1, sample_rate: 0.8, col_sample_rate: 0.8, col_sample_rate_per_tree: 0.8, learn_rate: 0.1, ...dist, ...stop } },
+    {
+      name: 'GBM_1',
+      algo: 'GBM',
+      origin: 'default',
+      params: { ntrees: MAX_TREES, max_depth: 6, min_rows: 1, sample_rate: 0.8, col_sample_rate: 0.8, col_sample_rate_per_tree: 0.8, learn_rate: 0.1, ...dist, ...stop },
+    },
     { name: 'DRF_1', algo: 'DRF', origin: 'default', params: { ntrees: 50, ...stop } },
-    { name: 'DeepLearning_1', algo: 'DeepLearning', origin: 'default', params: { hidden: [32, 32], epochs: 30, activation: 'Rectifier', mini_batch_size: 256, rate: 0.003, stopping_rounds: config.stopping_rounds, stopping_tolerance: config.stopping_tolerance, seed: config.seed } },
+    {
+      name: 'DeepLearning_1',
+      algo: 'DeepLearning',
+      origin: 'default',
+      params: {
+        hidden: [32, 32],
+        epochs: 30,
+        activation: 'Rectifier',
+        mini_batch_size: 256,
+        rate: 0.003,
+        stopping_rounds: config.stopping_rounds,
+        stopping_tolerance: config.stopping_tolerance,
+        seed: config.seed,
+      },
+    },
     { name: 'XRT_1', algo: 'DRF', origin: 'default', params: { ntrees: 50, histogram_type: 'Random', ...stop } },
-    { name: 'GBM_2', algo: 'GBM', origin: 'default', params: { ntrees: MAX_TREES, max_depth: 7, min_rows: 10, sample_rate: 0.8, col_sample_rate: 0.8, col_sample_rate_per_tree: 0.8, learn_rate: 0.1, ...dist, ...stop } },
+    {
+      name: 'GBM_2',
+      algo: 'GBM',
+      origin: 'default',
+      params: { ntrees: MAX_TREES, max_depth: 7, min_rows: 10, sample_rate: 0.8, col_sample_rate: 0.8, col_sample_rate_per_tree: 0.8, learn_rate: 0.1, ...dist, ...stop },
+    },
     { name: 'XGBoost_2', algo: 'XGBoost', origin: 'default', params: { ntrees: MAX_TREES, max_depth: 20, min_child_weight: 10, eta: 0.1, subsample: 0.6, colsample_bytree: 0.8, ...xstop } },
-    { name: 'GBM_3', algo: 'GBM', origin: 'default', params: { ntrees: MAX_TREES, max_depth: 8, min_rows: 10, sample_rate: 0.8, col_sample_rate: 0.8, col_sample_rate_per_tree: 0.8, learn_rate: 0.1, ...dist, ...stop } },
+    {
+      name: 'GBM_3',
+      algo: 'GBM',
+      origin: 'default',
+      params: { ntrees: MAX_TREES, max_depth: 8, min_rows: 10, sample_rate: 0.8, col_sample_rate: 0.8, col_sample_rate_per_tree: 0.8, learn_rate: 0.1, ...dist, ...stop },
+    },
     { name: 'XGBoost_3', algo: 'XGBoost', origin: 'default', params: { ntrees: MAX_TREES, max_depth: 5, min_child_weight: 3, eta: 0.1, subsample: 0.8, colsample_bytree: 0.8, ...xstop } },
-    { name: 'GBM_4', algo: 'GBM', origin: 'default', params: { ntrees: MAX_TREES, max_depth: 10, min_rows: 10, sample_rate: 0.8, col_sample_rate: 0.8, col_sample_rate_per_tree: 0.8, learn_rate: 0.1, ...dist, ...stop } },
-    { name: 'GBM_5', algo: 'GBM', origin: 'default', params: { ntrees: MAX_TREES, max_depth: 15, min_rows: 100, sample_rate: 0.8, col_sample_rate: 0.8, col_sample_rate_per_tree: 0.8, learn_rate: 0.1, ...dist, ...stop } },
+    {
+      name: 'GBM_4',
+      algo: 'GBM',
+      origin: 'default',
+      params: { ntrees: MAX_TREES, max_depth: 10, min_rows: 10, sample_rate: 0.8, col_sample_rate: 0.8, col_sample_rate_per_tree: 0.8, learn_rate: 0.1, ...dist, ...stop },
+    },
+    {
+      name: 'GBM_5',
+      algo: 'GBM',
+      origin: 'default',
+      params: { ntrees: MAX_TREES, max_depth: 15, min_rows: 100, sample_rate: 0.8, col_sample_rate: 0.8, col_sample_rate_per_tree: 0.8, learn_rate: 0.1, ...dist, ...stop },
+    },
   ].filter((s) => !excluded.has(s.algo as AlgoId)) as ModelSpec[];
 
   const plan = defaults.slice(0, config.max_models);
@@ -60,20 +99,36 @@ export function planModels(config: AutoMLConfig, kind: Kind): ModelSpec[] {
     const name = `${algo}_grid_1_model_${counters[algo]}`;
     if (algo === 'GBM') {
       plan.push({
-        name, algo, origin: 'grid',
+        name,
+        algo,
+        origin: 'grid',
         params: {
-          ntrees: MAX_TREES, max_depth: pick([3, 4, 5, 6, 7, 8, 9, 10, 12, 15]), min_rows: pick([1, 5, 10, 15, 30, 100]),
-          sample_rate: pick([0.5, 0.6, 0.7, 0.8, 0.9, 1]), col_sample_rate: pick([0.4, 0.7, 1]), col_sample_rate_per_tree: pick([0.4, 0.7, 1]),
-          learn_rate: pick([0.05, 0.08, 0.1]), ...dist, ...stop,
+          ntrees: MAX_TREES,
+          max_depth: pick([3, 4, 5, 6, 7, 8, 9, 10, 12, 15]),
+          min_rows: pick([1, 5, 10, 15, 30, 100]),
+          sample_rate: pick([0.5, 0.6, 0.7, 0.8, 0.9, 1]),
+          col_sample_rate: pick([0.4, 0.7, 1]),
+          col_sample_rate_per_tree: pick([0.4, 0.7, 1]),
+          learn_rate: pick([0.05, 0.08, 0.1]),
+          ...dist,
+          ...stop,
         },
       });
     } else {
       plan.push({
-        name, algo, origin: 'grid',
+        name,
+        algo,
+        origin: 'grid',
         params: {
-          ntrees: MAX_TREES, max_depth: pick([3, 4, 5, 6, 7, 8, 9, 10, 12, 15, 20]), min_child_weight: pick([1, 3, 5, 10, 15, 20]),
-          eta: pick([0.05, 0.1, 0.2]), subsample: pick([0.6, 0.8, 1]), colsample_bytree: pick([0.6, 0.8, 1]),
-          lambda: pick([0.001, 0.01, 0.1, 1, 10, 100]), alpha: pick([0.001, 0.01, 0.1, 0.5, 1]), ...xstop,
+          ntrees: MAX_TREES,
+          max_depth: pick([3, 4, 5, 6, 7, 8, 9, 10, 12, 15, 20]),
+          min_child_weight: pick([1, 3, 5, 10, 15, 20]),
+          eta: pick([0.05, 0.1, 0.2]),
+          subsample: pick([0.6, 0.8, 1]),
+          colsample_bytree: pick([0.6, 0.8, 1]),
+          lambda: pick([0.001, 0.01, 0.1, 1, 10, 100]),
+          alpha: pick([0.001, 0.01, 0.1, 0.5, 1]),
+          ...xstop,
         },
       });
     }

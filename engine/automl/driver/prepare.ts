@@ -53,10 +53,14 @@ export function prepareExperiment(frame: Frame, target: string, requested: Reque
   const cut = Math.max(1, Math.floor(n * 0.8));
   log.push(`no cross-validation: 80/20 validation split (${cut}/${n - cut} rows)`);
   return {
-    data, binned, folds: null, nfolds: 0,
+    data,
+    binned,
+    folds: null,
+    nfolds: 0,
     trainRows: Uint32Array.from(order.subarray(0, cut)).sort(),
     validRows: Uint32Array.from(order.subarray(cut)).sort(),
-    config, log,
+    config,
+    log,
   };
 }
 

@@ -80,7 +80,13 @@ export function addDesignInputs(g: GraphBuilder, design: DesignJSON): string {
     }
     g.inputs.push(valueInfo(input, TensorDataType.STRING, ['N', 1]));
     if (!e.codes.length) return;
-    const code = g.node('LabelEncoder', [input], g.fresh('code'), [attr.strings('keys_strings', f.levels), { name: 'values_floats', type: AttributeType.FLOATS, floats: f.levels.map((_, k) => k) }, attr.float('default_float', -1)], 'ai.onnx.ml');
+    const code = g.node(
+      'LabelEncoder',
+      [input],
+      g.fresh('code'),
+      [attr.strings('keys_strings', f.levels), { name: 'values_floats', type: AttributeType.FLOATS, floats: f.levels.map((_, k) => k) }, attr.float('default_float', -1)],
+      'ai.onnx.ml',
+    );
     const kept = g.constant('levels', [e.codes.length], e.codes);
     const eq = g.node('Equal', [code, kept], g.fresh('eq'));
     parts.push(g.node('Cast', [eq], g.fresh('onehot'), [attr.int('to', TensorDataType.FLOAT)]));

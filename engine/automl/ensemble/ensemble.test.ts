@@ -32,11 +32,19 @@ describe('stacked ensembles', () => {
     const pe = prepareExperiment(frame, 'y', 'classification', config!);
     // DRF with min_rows 1 memorizes its training rows; GLM is the second family.
     const drf = trainCandidate(pe, { name: 'DRF_1', algo: 'DRF', origin: 'default', params: { ntrees: 30, min_rows: 1, max_depth: 30, seed: 5 } });
-    const glm = trainCandidate(pe, planModels(config!, 'binary').find((s) => s.algo === 'GLM')!);
+    const glm = trainCandidate(
+      pe,
+      planModels(config!, 'binary').find((s) => s.algo === 'GLM')!,
+    );
     // In-fold predictions of the final DRF are near perfect: stacking on them would leak.
     const inFold = modelFromJSON(drf.model).predict(pe.data.features).probabilities!;
     const y = pe.data.target.y;
-    expect(binaryMetrics(y, Float64Array.from({ length: y.length }, (_, i) => inFold[2 * i + 1])).auc).toBeGreaterThan(0.95);
+    expect(
+      binaryMetrics(
+        y,
+        Float64Array.from({ length: y.length }, (_, i) => inFold[2 * i + 1]),
+      ).auc,
+    ).toBeGreaterThan(0.95);
     const [se] = trainStackedEnsembles(pe, [drf, glm]);
     expect(se.spec.name).toBe('StackedEnsemble_AllModels');
     expect(se.metrics.auc as number).toBeLessThan(0.62);
@@ -69,7 +77,10 @@ describe('stacked ensembles', () => {
     const rng = new Rng(3);
     const n = pe.data.target.y.length;
     // Forty bases whose holdout scores are pure noise: an unpenalized metalearner overfits them.
-    const glm = trainCandidate(pe, planModels(config!, 'binary').find((s) => s.algo === 'GLM')!);
+    const glm = trainCandidate(
+      pe,
+      planModels(config!, 'binary').find((s) => s.algo === 'GLM')!,
+    );
     const noisy = Array.from({ length: 40 }, (_, b) => {
       const scores = new Float64Array(2 * n);
       for (let i = 0; i < n; i++) {
@@ -85,7 +96,10 @@ describe('stacked ensembles', () => {
   }, 60_000);
 
   it('stacks regression and multiclass candidates (validation split) with ONNX parity', async () => {
-    for (const [file, target, kind] of [['mpg.csv', 'mpg', 'regression'], ['penguins.csv', 'species', 'multiclass']] as const) {
+    for (const [file, target, kind] of [
+      ['mpg.csv', 'mpg', 'regression'],
+      ['penguins.csv', 'species', 'multiclass'],
+    ] as const) {
       const frame = await readCsvFrame(sharedDataset(file));
       const { config } = parseAutoMLConfig({ nfolds: 0, seed: 3 }, kind);
       const pe = prepareExperiment(frame, target, kind === 'regression' ? 'regression' : 'classification', config!);

@@ -42,7 +42,10 @@ export function levelOneFrame(scores: Float64Array[], names: string[], kind: Pro
     else if (kind === 'binary') cols.push(Float64Array.from({ length: n }, (_, i) => s[i * 2 + 1]));
     else for (let k = 0; k < K; k++) cols.push(Float64Array.from({ length: n }, (_, i) => s[i * K + k]));
   }
-  return makeFrame(levelOneNames(names, kind, classes), cols.map((values) => ({ kind: 'numeric', values })));
+  return makeFrame(
+    levelOneNames(names, kind, classes),
+    cols.map((values) => ({ kind: 'numeric', values })),
+  );
 }
 
 /** Scores of a prediction in level-one layout. */
@@ -53,7 +56,10 @@ export function predictionScores(p: Prediction): Float64Array {
 export class StackedEnsembleModel extends JsonBackedModel<StackedEnsembleJSON> {
   readonly metalearner: GLMModel;
 
-  constructor(json: StackedEnsembleJSON, readonly bases: ScoringModel[]) {
+  constructor(
+    json: StackedEnsembleJSON,
+    readonly bases: ScoringModel[],
+  ) {
     super(json);
     this.metalearner = GLMModel.fromJSON(json.metalearner);
   }
@@ -65,7 +71,13 @@ export class StackedEnsembleModel extends JsonBackedModel<StackedEnsembleJSON> {
   levelOne(input: Frame | RowObject[]): Frame {
     const n = Array.isArray(input) ? input.length : input.nrows;
     const scores = this.bases.map((b) => predictionScores(b.predict(input)));
-    return levelOneFrame(scores, this.json.base_models.map((b) => b.name), this.kind, this.classes, n);
+    return levelOneFrame(
+      scores,
+      this.json.base_models.map((b) => b.name),
+      this.kind,
+      this.classes,
+      n,
+    );
   }
 
   predict(input: Frame | RowObject[]): Prediction {

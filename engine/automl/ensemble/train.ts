@@ -61,7 +61,13 @@ export function trainStackedEnsemble(input: EnsembleInput): { json: StackedEnsem
   const classes = target.classes;
   const K = kind === 'regression' ? 1 : classes.length;
   const names = bases.map((b) => b.name);
-  const level = levelOneFrame(bases.map((b) => b.holdout.scores), names, kind, classes, n);
+  const level = levelOneFrame(
+    bases.map((b) => b.holdout.scores),
+    names,
+    kind,
+    classes,
+    n,
+  );
   const y = Float64Array.from(rows, (r) => target.y[r]);
   const metaTarget: Target = { name: target.name, kind, y, classes };
   const fit = (lambda: number, train?: Uint32Array): GLMModel => trainGLM({ features: level, target: metaTarget, rows: train }, { ...METALEARNER_PARAMS, lambda });

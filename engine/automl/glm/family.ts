@@ -38,7 +38,8 @@ export function family(name: FamilyName, power = 1.5): Family {
       return { name, link: 'identity', nll: (y, e) => 0.5 * (y - e) * (y - e), grad: (y, e) => e - y, weight: () => 1, nullEta: (m) => m };
     case 'binomial':
       return {
-        name, link: 'logistic',
+        name,
+        link: 'logistic',
         nll: (y, e) => softplus(e) - y * e,
         grad: (y, e) => sigmoid(e) - y,
         weight: (e) => {
@@ -48,13 +49,21 @@ export function family(name: FamilyName, power = 1.5): Family {
         nullEta: (m) => Math.log(Math.max(FLOOR, m) / Math.max(FLOOR, 1 - m)),
       };
     case 'poisson':
-      return { name, link: 'log', nll: (y, e) => Math.exp(clampEta(e)) - y * e, grad: (y, e) => Math.exp(clampEta(e)) - y, weight: (e) => Math.max(FLOOR, Math.exp(clampEta(e))), nullEta: (m) => Math.log(Math.max(FLOOR, m)) };
+      return {
+        name,
+        link: 'log',
+        nll: (y, e) => Math.exp(clampEta(e)) - y * e,
+        grad: (y, e) => Math.exp(clampEta(e)) - y,
+        weight: (e) => Math.max(FLOOR, Math.exp(clampEta(e))),
+        nullEta: (m) => Math.log(Math.max(FLOOR, m)),
+      };
     case 'gamma':
       // Fisher weight of the log link is 1: var(mu) = mu^2 cancels (dmu/deta)^2 = mu^2.
       return { name, link: 'log', nll: (y, e) => y * Math.exp(-clampEta(e)) + e, grad: (y, e) => 1 - y * Math.exp(-clampEta(e)), weight: () => 1, nullEta: (m) => Math.log(Math.max(FLOOR, m)) };
     case 'tweedie':
       return {
-        name, link: 'log',
+        name,
+        link: 'log',
         nll: (y, e) => (-y * Math.exp((1 - power) * clampEta(e))) / (1 - power) + Math.exp((2 - power) * clampEta(e)) / (2 - power),
         grad: (y, e) => -y * Math.exp((1 - power) * clampEta(e)) + Math.exp((2 - power) * clampEta(e)),
         weight: (e) => Math.max(FLOOR, Math.exp((2 - power) * clampEta(e))),

@@ -7,7 +7,55 @@ import { designFeeds } from '../encoding/feeds';
 import type { RequestedKind } from '../frame';
 
 /** scikit-learn coefficients from bench/reference/glm_reference.py (standardized design, see there). */
-const REF: Record<string, { lambda: number; alpha: number; intercept: number[]; coef: number[][]; names: string[]; classes?: string[] }> = {"gaussian": {"lambda": 0.05, "alpha": 0.5, "intercept": [24.568466917862594], "coef": [[-0.19568322301305566, 0.06077619334460668, -0.5511112507425101, -4.3746443324288675, 0.0, 2.674758725105194, 0.3498124421085231, -1.7955221535577668]], "names": ["cylinders", "displacement", "horsepower", "weight", "acceleration", "model_year", "origin.japan", "origin.usa"]}, "poisson": {"lambda": 0.01, "alpha": 0.0, "intercept": [3.1656780993704], "coef": [[-0.022722244012802467, 0.07055390709412288, -0.045662211466387624, -0.250263307665006, 0.008705151100238956, 0.1192594614957318, -0.017585071639522613, -0.08885332428390211]], "names": ["cylinders", "displacement", "horsepower", "weight", "acceleration", "model_year", "origin.japan", "origin.usa"]}, "gamma": {"lambda": 0.01, "alpha": 0.0, "intercept": [3.1581060228151547], "coef": [[-0.035487776225259574, 0.04885593586062746, -0.05085731266797948, -0.21076846496324167, -0.003749630881516906, 0.11152231050612185, -0.0025211151364565726, -0.0790160667812068]], "names": ["cylinders", "displacement", "horsepower", "weight", "acceleration", "model_year", "origin.japan", "origin.usa"]}, "tweedie": {"lambda": 0.01, "alpha": 0.0, "intercept": [3.165590122266839], "coef": [[-0.030586696831543764, 0.06984270693428396, -0.04776555277999672, -0.23786730619351204, 0.0036538800498118343, 0.11629717683685054, -0.012603543734221838, -0.08830693913174702]], "names": ["cylinders", "displacement", "horsepower", "weight", "acceleration", "model_year", "origin.japan", "origin.usa"]}, "binomial": {"lambda": 0.01, "alpha": 0.5, "intercept": [-0.8346367542767864], "coef": [[0.362650097534371, 1.0064899869535275, -0.17938321010173902, 0.0, -0.06695969033726457, 0.6085583461599373, 0.2586090586407597, 0.1602980743601822]], "names": ["C1", "C2", "C3", "C4", "C5", "C6", "C7", "C8"]}, "multinomial": {"lambda": 0.01, "alpha": 0.0, "classes": ["Adelie", "Chinstrap", "Gentoo"], "intercept": [0.3586661022872075, -0.5147824744706249, 0.1561163721834173], "coef": [[-1.7482808173366235, 0.8141401627419358, -0.553496905072122, -0.05533921107342664, -0.4634597103708912, 0.4885549799708494, 0.5880398290936151], [1.4862792290984377, 0.3317080643034294, -0.33256702172360103, -0.7959353548932822, 0.9988434867775261, -0.2755585566845626, -0.40597309785060026], [0.2620015882381871, -1.1458482270453658, 0.8860639267957232, 0.8512745659667087, -0.5353837764066347, -0.21299642328628676, -0.18206673124301512]], "names": ["bill_length_mm", "bill_depth_mm", "flipper_length_mm", "body_mass_g", "island.Dream", "island.Torgersen", "sex.MALE"]}};
+const REF: Record<string, { lambda: number; alpha: number; intercept: number[]; coef: number[][]; names: string[]; classes?: string[] }> = {
+  gaussian: {
+    lambda: 0.05,
+    alpha: 0.5,
+    intercept: [24.568466917862594],
+    coef: [[-0.19568322301305566, 0.06077619334460668, -0.5511112507425101, -4.3746443324288675, 0.0, 2.674758725105194, 0.3498124421085231, -1.7955221535577668]],
+    names: ['cylinders', 'displacement', 'horsepower', 'weight', 'acceleration', 'model_year', 'origin.japan', 'origin.usa'],
+  },
+  poisson: {
+    lambda: 0.01,
+    alpha: 0.0,
+    intercept: [3.1656780993704],
+    coef: [[-0.022722244012802467, 0.07055390709412288, -0.045662211466387624, -0.250263307665006, 0.008705151100238956, 0.1192594614957318, -0.017585071639522613, -0.08885332428390211]],
+    names: ['cylinders', 'displacement', 'horsepower', 'weight', 'acceleration', 'model_year', 'origin.japan', 'origin.usa'],
+  },
+  gamma: {
+    lambda: 0.01,
+    alpha: 0.0,
+    intercept: [3.1581060228151547],
+    coef: [[-0.035487776225259574, 0.04885593586062746, -0.05085731266797948, -0.21076846496324167, -0.003749630881516906, 0.11152231050612185, -0.0025211151364565726, -0.0790160667812068]],
+    names: ['cylinders', 'displacement', 'horsepower', 'weight', 'acceleration', 'model_year', 'origin.japan', 'origin.usa'],
+  },
+  tweedie: {
+    lambda: 0.01,
+    alpha: 0.0,
+    intercept: [3.165590122266839],
+    coef: [[-0.030586696831543764, 0.06984270693428396, -0.04776555277999672, -0.23786730619351204, 0.0036538800498118343, 0.11629717683685054, -0.012603543734221838, -0.08830693913174702]],
+    names: ['cylinders', 'displacement', 'horsepower', 'weight', 'acceleration', 'model_year', 'origin.japan', 'origin.usa'],
+  },
+  binomial: {
+    lambda: 0.01,
+    alpha: 0.5,
+    intercept: [-0.8346367542767864],
+    coef: [[0.362650097534371, 1.0064899869535275, -0.17938321010173902, 0.0, -0.06695969033726457, 0.6085583461599373, 0.2586090586407597, 0.1602980743601822]],
+    names: ['C1', 'C2', 'C3', 'C4', 'C5', 'C6', 'C7', 'C8'],
+  },
+  multinomial: {
+    lambda: 0.01,
+    alpha: 0.0,
+    classes: ['Adelie', 'Chinstrap', 'Gentoo'],
+    intercept: [0.3586661022872075, -0.5147824744706249, 0.1561163721834173],
+    coef: [
+      [-1.7482808173366235, 0.8141401627419358, -0.553496905072122, -0.05533921107342664, -0.4634597103708912, 0.4885549799708494, 0.5880398290936151],
+      [1.4862792290984377, 0.3317080643034294, -0.33256702172360103, -0.7959353548932822, 0.9988434867775261, -0.2755585566845626, -0.40597309785060026],
+      [0.2620015882381871, -1.1458482270453658, 0.8860639267957232, 0.8512745659667087, -0.5353837764066347, -0.21299642328628676, -0.18206673124301512],
+    ],
+    names: ['bill_length_mm', 'bill_depth_mm', 'flipper_length_mm', 'body_mass_g', 'island.Dream', 'island.Torgersen', 'sex.MALE'],
+  },
+};
 
 function expectCoefficients(model: GLMModel, ref: (typeof REF)[string], tol: number): void {
   const names = model.json.design.columnNames;
@@ -93,21 +141,25 @@ const ONNX_CASES: [string, string, RequestedKind, number | undefined][] = [
 ];
 
 describe('GLM ONNX export', () => {
-  it.each(ONNX_CASES)('%s matches the TypeScript scorer', async (file, target, kind, limit) => {
-    const { frame, data } = await loadDataset(file, target, kind, limit);
-    const m = trainGLM(data, kind === 'regression' && file === 'mpg.csv' ? { family: 'poisson' } : {});
-    const out = await runOnnx(exportGLMOnnx(m), designFeeds(m.features, frame));
-    const margins = m.predictRaw(frame);
-    const om = out.margin.data as number[];
-    for (let i = 0; i < margins.length; i++) expect(Math.abs(margins[i] - om[i]) / Math.max(1, Math.abs(margins[i]))).toBeLessThan(1e-5);
-    const pred = m.predict(frame);
-    if (kind === 'regression') {
-      const v = out.variable.data as number[];
-      pred.value!.forEach((t, i) => expect(Math.abs(t - v[i]) / Math.max(1, Math.abs(t))).toBeLessThan(1e-5));
-    } else {
-      const p = out.probabilities.data as number[];
-      pred.probabilities!.forEach((t, i) => expect(Math.abs(t - p[i])).toBeLessThan(1e-5));
-      expect(out.label.data).toEqual(pred.label);
-    }
-  }, 60_000);
+  it.each(ONNX_CASES)(
+    '%s matches the TypeScript scorer',
+    async (file, target, kind, limit) => {
+      const { frame, data } = await loadDataset(file, target, kind, limit);
+      const m = trainGLM(data, kind === 'regression' && file === 'mpg.csv' ? { family: 'poisson' } : {});
+      const out = await runOnnx(exportGLMOnnx(m), designFeeds(m.features, frame));
+      const margins = m.predictRaw(frame);
+      const om = out.margin.data as number[];
+      for (let i = 0; i < margins.length; i++) expect(Math.abs(margins[i] - om[i]) / Math.max(1, Math.abs(margins[i]))).toBeLessThan(1e-5);
+      const pred = m.predict(frame);
+      if (kind === 'regression') {
+        const v = out.variable.data as number[];
+        pred.value!.forEach((t, i) => expect(Math.abs(t - v[i]) / Math.max(1, Math.abs(t))).toBeLessThan(1e-5));
+      } else {
+        const p = out.probabilities.data as number[];
+        pred.probabilities!.forEach((t, i) => expect(Math.abs(t - p[i])).toBeLessThan(1e-5));
+        expect(out.label.data).toEqual(pred.label);
+      }
+    },
+    60_000,
+  );
 });

@@ -40,7 +40,6 @@ export interface CoefficientRow {
 }
 
 export class GLMModel extends JsonBackedModel<GLMJSON> {
-
   get algo(): 'GLM' {
     return 'GLM';
   }
@@ -122,7 +121,10 @@ export class GLMModel extends JsonBackedModel<GLMJSON> {
       for (const b of this.json.coefficients) for (let c = s; c < e; c++) v += Math.abs(b[c + 1]);
       return v;
     });
-    return importanceTable(this.json.features.map((f) => f.name), rel);
+    return importanceTable(
+      this.json.features.map((f) => f.name),
+      rel,
+    );
   }
 
   toJSON(): GLMJSON {

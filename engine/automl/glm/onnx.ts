@@ -16,7 +16,11 @@ export function exportGLMOnnx(model: GLMModel): Uint8Array {
   const w = new Float64Array(p * K);
   for (let k = 0; k < K; k++) for (let c = 0; c < p; c++) w[c * K + k] = j.coefficients[k][c + 1];
   const W = g.constant('coef', [p, K], w);
-  const b = g.constant('intercept', [K], j.coefficients.map((c) => c[0]));
+  const b = g.constant(
+    'intercept',
+    [K],
+    j.coefficients.map((c) => c[0]),
+  );
   const prod = g.node('MatMul', [x, W], g.fresh('xw'));
   const margin = g.node('Add', [prod, b], g.fresh('eta'));
   addHead(g, margin, j.kind, j.classes, j.link, K);

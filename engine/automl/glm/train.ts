@@ -41,8 +41,18 @@ export interface GLMParams {
 }
 
 export const GLM_DEFAULTS = {
-  family: 'AUTO', alpha: 0.5, lambda: null, nlambdas: 30, lambda_min_ratio: -1, standardize: true, max_iterations: 50,
-  beta_epsilon: 1e-4, objective_epsilon: 1e-6, tweedie_variance_power: 1.5, non_negative: false, max_categorical_levels: 100,
+  family: 'AUTO',
+  alpha: 0.5,
+  lambda: null,
+  nlambdas: 30,
+  lambda_min_ratio: -1,
+  standardize: true,
+  max_iterations: 50,
+  beta_epsilon: 1e-4,
+  objective_epsilon: 1e-6,
+  tweedie_variance_power: 1.5,
+  non_negative: false,
+  max_categorical_levels: 100,
 } as const;
 
 function resolveFamily(p: GLMParams, kind: TrainingData['target']['kind']): FamilyName | 'multinomial' {

@@ -86,7 +86,14 @@ export function exportOnnx(model: TreeEnsembleModel, opts: OnnxExportOptions = {
       name: fresh('LabelEncoder'),
       opType: 'LabelEncoder',
       domain: 'ai.onnx.ml',
-      attribute: [attrStrings('keys_strings', f.levels), attrFloats('values_floats', f.levels.map((_, k) => k)), attrFloat('default_float', -1)],
+      attribute: [
+        attrStrings('keys_strings', f.levels),
+        attrFloats(
+          'values_floats',
+          f.levels.map((_, k) => k),
+        ),
+        attrFloat('default_float', -1),
+      ],
     });
     featureOutputs.push(out);
   });

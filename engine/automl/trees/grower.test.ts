@@ -32,7 +32,12 @@ describe('TreeLearner', () => {
         seen[r] = 1;
         G += g[r];
         expect(leafOfBinnedRow(tree, routes, b, r)).toBe(node);
-        expect(leafOfRow(tree, Float64Array.from(x, (col) => col[r]))).toBe(node);
+        expect(
+          leafOfRow(
+            tree,
+            Float64Array.from(x, (col) => col[r]),
+          ),
+        ).toBe(node);
       }
       expect(tree.count[node]).toBe(end - start);
       expect(tree.value[node]).toBe(Math.fround((-G / (end - start + 2)) * 0.5));
@@ -69,8 +74,13 @@ describe('TreeLearner', () => {
     const tree = new TreeLearner(bd, { ...DEFAULT_TREE_PARAMS, maxDepth: 2, lambda: 0, minChildWeight: 0 }).grow(allRows(n), gr.g, gr.h, Int32Array.from([0, 1]), new Rng(1), 1).tree;
     expect(tree.feature[0]).toBe(0);
     expect(tree.categorical[0]).toBe(1);
-    const set = Array.from(tree.catCodes.subarray(tree.catStart[0], tree.catStart[0] + tree.catLength[0])).map((c) => levels[c]).sort();
-    expect([['b', 'e'], ['a', 'c', 'd', 'f']]).toContainEqual(set);
+    const set = Array.from(tree.catCodes.subarray(tree.catStart[0], tree.catStart[0] + tree.catLength[0]))
+      .map((c) => levels[c])
+      .sort();
+    expect([
+      ['b', 'e'],
+      ['a', 'c', 'd', 'f'],
+    ]).toContainEqual(set);
     // Second level splits on x: missing (NaN) rows must follow the high side.
     const child = tree.left[0];
     expect(tree.feature[child]).toBe(1);

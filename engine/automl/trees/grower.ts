@@ -58,7 +58,12 @@ export class TreeLearner {
    * smallNodeRows rows that search their own feature draw gather their bins from their rows (0: never;
    * the trees are the same either way). Call dispose() when done.
    */
-  constructor(private readonly data: BinnedData, private readonly p: TreeParams, nthreads = 1, private readonly smallNodeRows = SMALL_NODE_ROWS) {
+  constructor(
+    private readonly data: BinnedData,
+    private readonly p: TreeParams,
+    nthreads = 1,
+    private readonly smallNodeRows = SMALL_NODE_ROWS,
+  ) {
     this.builder = new HistogramBuilder(data, nthreads);
     this.partitioner = new RowPartitioner(data, this.builder);
     this.pool = new HistogramPool(data.totalBins * 3);

@@ -152,7 +152,11 @@ export class HistogramBuilder implements PartRunner {
   private readonly attached = new Map<string, AttachedRange>();
   private readonly ports: MessagePort[] = [];
 
-  constructor(private readonly data: BinnedData, nthreads = 1, private readonly parallelMinRows = PARALLEL_MIN_ROWS) {
+  constructor(
+    private readonly data: BinnedData,
+    nthreads = 1,
+    private readonly parallelMinRows = PARALLEL_MIN_ROWS,
+  ) {
     const p = data.features.length;
     const helpers = Math.max(0, Math.floor(nthreads) - 1);
     const shared = (bytes: number): ArrayBuffer | SharedArrayBuffer => (helpers > 0 ? new SharedArrayBuffer(Math.max(8, bytes)) : new ArrayBuffer(bytes));
@@ -661,18 +665,7 @@ export function runChunkSlots(
  * (offsets[f] + bin) * 3) and gradient/hessian pairs interleaved by row id (gh[2r], gh[2r + 1]).
  * Same summation order as accumulate(), so the same histograms to the last bit.
  */
-export function accumulateSlots(
-  hist: Float64Array,
-  idx: Uint16Array,
-  rows: Uint32Array,
-  gh: Float64Array,
-  features: Int32Array,
-  nf: number,
-  p: number,
-  a: number,
-  b: number,
-  counts: boolean,
-): void {
+export function accumulateSlots(hist: Float64Array, idx: Uint16Array, rows: Uint32Array, gh: Float64Array, features: Int32Array, nf: number, p: number, a: number, b: number, counts: boolean): void {
   let direct = nf === p;
   for (let k = 0; direct && k < nf; k++) if (features[k] !== k) direct = false;
   if (direct && !counts) {

@@ -29,7 +29,10 @@ export class RowPartitioner {
    * Partitions run on the builder's helper threads, and in its WebAssembly arena with its kernel
    * when it has one (partitionArrays).
    */
-  constructor(private readonly data: BinnedData, private readonly builder: HistogramBuilder) {
+  constructor(
+    private readonly data: BinnedData,
+    private readonly builder: HistogramBuilder,
+  ) {
     const shared = builder.threads > 1;
     const rowBuffer = (): Uint32Array => new Uint32Array(shared ? new SharedArrayBuffer(Math.max(8, 4 * data.nrows)) : new ArrayBuffer(4 * data.nrows), 0, data.nrows);
     const inArena = builder.partitionArrays();

@@ -92,7 +92,18 @@ export const PAIRS_UNIT = 2;
  * also the interleaved pairs the histogram kernel reads (gh[2r], gh[2r + 1]: the hessian, or 1
  * with `unit`), so the builder need not copy them in a pass of its own.
  */
-export function bernoulliGradients(y: Float64Array, m: Float64Array, rows: Uint32Array, a: number, b: number, g: Float64Array, h: Float64Array, hs: number, gh: Float64Array | null = null, unit = false): void {
+export function bernoulliGradients(
+  y: Float64Array,
+  m: Float64Array,
+  rows: Uint32Array,
+  a: number,
+  b: number,
+  g: Float64Array,
+  h: Float64Array,
+  hs: number,
+  gh: Float64Array | null = null,
+  unit = false,
+): void {
   if (gh && unit) {
     for (let i = a; i < b; i++) {
       const r = rows[i];
@@ -142,7 +153,19 @@ export function gaussianGradients(y: Float64Array, m: Float64Array, rows: Uint32
 }
 
 /** Runs gradient kernel `kind` (GRAD_*) over rows[a..b), writing pairs into gh as `pairs` (PAIRS_*) says. */
-export function gradientsPart(kind: number, y: Float64Array, m: Float64Array, rows: Uint32Array, a: number, b: number, g: Float64Array, h: Float64Array, hs: number, gh: Float64Array | null, pairs: number): void {
+export function gradientsPart(
+  kind: number,
+  y: Float64Array,
+  m: Float64Array,
+  rows: Uint32Array,
+  a: number,
+  b: number,
+  g: Float64Array,
+  h: Float64Array,
+  hs: number,
+  gh: Float64Array | null,
+  pairs: number,
+): void {
   const out = pairs === PAIRS_NONE ? null : gh;
   // The gaussian hessian is 1 already, so its pairs are the same either way.
   if (kind === GRAD_BERNOULLI) bernoulliGradients(y, m, rows, a, b, g, h, hs, out, pairs === PAIRS_UNIT);

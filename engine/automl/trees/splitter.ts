@@ -33,7 +33,12 @@ export class Splitter {
    * `index` is the learner's row index (nodes own ranges of it); nodes of at most smallNodeRows
    * rows may gather their bins from their rows (see NodeBins).
    */
-  constructor(private readonly data: BinnedData, private readonly p: TreeParams, private readonly index: Uint32Array, smallNodeRows: number) {
+  constructor(
+    private readonly data: BinnedData,
+    private readonly p: TreeParams,
+    private readonly index: Uint32Array,
+    smallNodeRows: number,
+  ) {
     this.nodeBins = new NodeBins(smallNodeRows);
     this.co = countOffset(p);
   }
