@@ -80,42 +80,15 @@ export function experimentRoutes({ services, config }: RouteDeps): RouteDef[] {
       summary: 'Problem types, metrics, algorithms and config keys with their defaults',
       responses: { 200: { description: 'capabilities' } },
       handler: async () => {
-        const {
-          max_runtime_secs,
-          max_models,
-          sort_metric,
-          seed,
-          balance_classes,
-          exclude_algos,
-          nfolds,
-          stopping_rounds,
-          stopping_metric,
-          stopping_tolerance,
-          keep_cross_validation_predictions,
-          keep_cross_validation_models,
-          verbosity,
-        } = CONFIG_DEFAULTS;
+        // The keys a user sets; the rest are advanced (per-model budget, exploitation, distribution).
+        const { max_runtime_secs_per_model: _perModel, exploitation_ratio: _exploitation, distribution: _distribution, ...configDefaults } = CONFIG_DEFAULTS;
         return {
           problem_types: ['classification', 'regression', 'binary', 'multiclass'],
           algorithms: ALGOS,
           sort_metrics: SORT_METRICS,
           stopping_metrics: STOPPING_METRICS,
           distributions: DISTRIBUTIONS,
-          config_defaults: {
-            max_runtime_secs,
-            max_models,
-            sort_metric,
-            seed,
-            balance_classes,
-            exclude_algos,
-            nfolds,
-            stopping_rounds,
-            stopping_metric,
-            stopping_tolerance,
-            keep_cross_validation_predictions,
-            keep_cross_validation_models,
-            verbosity,
-          },
+          config_defaults: configDefaults,
           limits: { max_models_cap: CONFIG_LIMITS.max_models_cap, max_runtime_secs_max: CONFIG_LIMITS.max_runtime_secs_max, nfolds_max: CONFIG_LIMITS.nfolds_max },
           gpu: { queue: config.taskQueues.gpu, workers_polling: await jobs.queuePollers('gpu'), fallback_after_secs: config.temporal.gpuScheduleToStartSecs },
         };
