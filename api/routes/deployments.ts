@@ -3,20 +3,20 @@ import { callerId, type RouteDeps } from '../context';
 import { classifyError } from '../middleware/error-handler';
 import { presentDeployment, presentDeploymentModel, presentDeploymentSummary, presentInferenceLog, presentTransition } from '../presenters/deployment';
 import { route, RouteDef } from '../route';
-import { pageQuery, uuidParam } from '../validation';
+import { nonBlank, pageQuery, timestampParam, uuidParam } from '../validation';
 
 const projectParams = z.object({ project_id: uuidParam });
 const deploymentParams = z.object({ deployment_id: uuidParam });
-const reason = z.string().trim().min(1).max(500).optional();
+const reason = nonBlank(500).optional();
 const MAX_INLINE_ROWS = 10_000;
-const timeWindow = { since: z.coerce.date().optional(), until: z.coerce.date().optional() };
+const timeWindow = { since: timestampParam.optional(), until: timestampParam.optional() };
 
 /** The spec's privacy options, shared by create and `PATCH …/privacy`. */
 export const privacyOptions = {
   privacy_policy_id: z.string().min(1).max(200).nullable().optional(),
   privacy_anonymize_logs: z.boolean().optional(),
   privacy_anonymize_response: z.boolean().optional(),
-  privacy_column_map: z.record(z.string().min(1).max(200), z.string().trim().min(1).max(64)).optional(),
+  privacy_column_map: z.record(z.string().min(1).max(200), nonBlank(64)).optional(),
   privacy_threshold: z.number().min(0).max(1).optional(),
   store_payload: z.boolean().optional(),
 };
@@ -37,8 +37,9 @@ export function deploymentRoutes({ services }: RouteDeps): RouteDef[] {
       summary: 'Deploy a model of the project in staging or production (a new production deployment archives the previous one)',
       body: z.object({
         model_id: uuidParam,
-        name: z.string().trim().min(1).max(200),
-        stage: z.string(),
+        name: nonBlank(200),
+        // Checked by the service, which answers the spec's text; the document names the two values.
+        stage: z.string().meta({ enum: ['staging', 'production'] }),
         traffic_percent: z.number().int().min(1).max(100).default(100),
         ...privacyOptions,
       }),
@@ -76,7 +77,7 @@ export function deploymentRoutes({ services }: RouteDeps): RouteDef[] {
       scope: 'read:deployments',
       params: projectParams,
       summary: "Every stage transition of the project's deployments; with `at`, which model served production then",
-      query: pageQuery(500).extend({ at: z.coerce.date().optional() }),
+      query: pageQuery(500).extend({ at: timestampParam.optional() }),
       responses: { 200: { description: 'List envelope of transitions, and `production_at` when `at` is given' } },
       handler: async (ctx, { params, query }) => {
         const h = await deployments.projectHistory(callerId(ctx), params.project_id, query);
@@ -105,7 +106,7 @@ export function deploymentRoutes({ services }: RouteDeps): RouteDef[] {
       scope: 'write:deployments',
       params: deploymentParams,
       summary: 'Promote a staging deployment to production (the previous production deployment is archived)',
-      body: z.object({ to_stage: z.string(), reason }),
+      body: z.object({ to_stage: z.string().meta({ enum: ['production'] }), reason }),
       responses: {
         200: { description: '{ok, deployment_id, stage}' },
         409: { description: 'Already in production, archived, or another promote won' },
@@ -124,7 +125,7 @@ export function deploymentRoutes({ services }: RouteDeps): RouteDef[] {
       scope: 'write:deployments',
       params: deploymentParams,
       summary: 'Return production to an archived deployment of the project, or to a model of the project (a new production deployment)',
-      body: z.object({ to_deployment_id: uuidParam.optional(), to_model_id: uuidParam.optional(), reason }),
+      body: z.object({ to_deployment_id: uuidParam.optional(), to_model_id: uuidParam.optional(), reason }).meta({ anyOf: [{ required: ['to_deployment_id'] }, { required: ['to_model_id'] }] }),
       responses: { 200: { description: '{ok, deployment_id}' }, 422: { description: 'Provide to_deployment_id or to_model_id' } },
       handler: async (ctx, { params, body }) => {
         const d = await deployments.rollback(callerId(ctx), params.deployment_id, body);
