@@ -39,13 +39,16 @@ const STATEFUL_REFUSALS: { path: string; method: string; statuses: number[]; why
   { path: '/auth/reset-password', method: 'POST', statuses: [400, 422], why: 'the browser form with a token that was never mailed, or its default empty password' },
   { path: '/api/auth/change-password', method: 'PUT', statuses: [400], why: 'the current password must be the real one ("Current password is incorrect")' },
   { path: '/api/auth/delete-account', method: 'POST', statuses: [400], why: 'the password must be the real one ("Password is incorrect")' },
-  { path: '/api/projects/{project_id}/members', method: 'POST', statuses: [422], why: 'the email must belong to a registered user ("No registered user has this email")' },
+  { path: '/api/projects/{project_id}/members', method: 'POST', statuses: [422], why: "the address must be one a mail server takes, and a role above the caller's own is refused" },
   { path: '/api/datasets/upload', method: 'POST', statuses: [422], why: 'the file is checked by content: random bytes are "Unsupported file type" or unreadable CSV' },
   { path: '/api/datasets/{dataset_id}/versions', method: 'POST', statuses: [422], why: 'the file is checked by content: random bytes are "Unsupported file type" or unreadable CSV' },
   { path: '/api/models/{model_id}/predict/batch', method: 'POST', statuses: [422], why: "the file is checked by content, and must hold the model's input columns" },
   { path: '/api/models/{model_id}/predict', method: 'POST', statuses: [422], why: "inputs must match the model's training schema (the column is named)" },
   { path: '/api/experiments', method: 'POST', statuses: [422], why: 'target_column must be a column of the dataset version, problem_type and config keys are checked against it (spec texts)' },
   { path: '/api/experiments/{experiment_id}/best-model', method: 'POST', statuses: [422], why: 'model_id must belong to the experiment' },
+  { path: '/api/mlops/projects/{project_id}/deployments', method: 'POST', statuses: [422], why: 'model_id must belong to the project ("model_id must belong to project", spec)' },
+  { path: '/api/mlops/deployments/{deployment_id}/rollback', method: 'POST', statuses: [422], why: 'a rollback needs a target, an archived deployment or a model of the same project (spec)' },
+  { path: '/api/mlops/deployments/{deployment_id}/predict', method: 'POST', statuses: [422], why: "inputs must match the deployed model's training schema (the column is named)" },
 ];
 
 function toml(value: unknown): string {
