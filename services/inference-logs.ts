@@ -5,6 +5,7 @@ import type { Access } from './access';
 import type { DeploymentPredictOptions, RoutedRequest } from './deployment-predictions';
 import type { Page, PageQuery } from './lists';
 import type { InputRow } from './model-serving';
+import { ValidationError } from './errors';
 
 /** One predict request as it is buffered before its row is written. */
 interface PendingLog {
@@ -39,6 +40,9 @@ const MAX_BUFFERED = 100_000;
  * latency. `close()` (the API's clean shutdown) writes what is left. Reads in this process flush
  * first, so a caller sees its own requests.
  */
+/** The longest window `traffic` aggregates (744 hourly rows). */
+const MAX_TRAFFIC_WINDOW_MS = 31 * 24 * 3600_000;
+
 export class InferenceLogs {
   private buffer: PendingLog[] = [];
   private timer: NodeJS.Timeout | undefined;
@@ -119,12 +123,14 @@ export class InferenceLogs {
     return { items, total, limit: q.limit, offset: q.offset };
   }
 
-  /** Requests, errors (status ≥ 400) and latency percentiles per hour, over the last 24 hours by default. */
+  /** Requests, errors (status ≥ 400) and latency percentiles per hour, over the last 24 hours by default (31 days at most). */
   async traffic(userId: string, deploymentId: string, q: { since?: Date; until?: Date }) {
     await this.access.deployment(userId, deploymentId);
     await this.flush();
     const until = q.until ?? new Date();
     const since = q.since ?? new Date(until.getTime() - 24 * 3600_000);
+    // One row per hour: a window is bounded so an answer (and its aggregation) is too.
+    if (until.getTime() - since.getTime() > MAX_TRAFFIC_WINDOW_MS) throw ValidationError.field(['query', 'since'], 'The window from since to until may span at most 31 days');
     const rows: { hour: Date; requests: number; errors: number; p50: number; p95: number; p99: number }[] = await this.ds.query(
       `SELECT date_trunc('hour', created_at) AS hour, count(*)::int AS requests, (count(*) FILTER (WHERE status_code >= 400))::int AS errors,
               percentile_cont(0.5) WITHIN GROUP (ORDER BY latency_ms) AS p50,

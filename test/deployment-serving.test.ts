@@ -142,6 +142,9 @@ describe('deployment predict', () => {
     }
     const empty = await owner.client.get(`${M}/deployments/${prod}/traffic?until=2000-01-01T00:00:00Z`);
     expect(empty.body.hours).toEqual([]);
+    const tooLong = await owner.client.get(`${M}/deployments/${prod}/traffic?since=2000-01-01T00:00:00Z`);
+    expect(tooLong.status).toBe(422);
+    expect(tooLong.body.detail[0]).toMatchObject({ loc: ['query', 'since'], msg: 'The window from since to until may span at most 31 days' });
   });
 
   it('splits production traffic with a staging deployment asking for a share, deterministically by request id', async () => {

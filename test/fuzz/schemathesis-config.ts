@@ -49,6 +49,7 @@ const STATEFUL_REFUSALS: { path: string; method: string; statuses: number[]; why
   { path: '/api/mlops/projects/{project_id}/deployments', method: 'POST', statuses: [422], why: 'model_id must belong to the project ("model_id must belong to project", spec)' },
   { path: '/api/mlops/deployments/{deployment_id}/rollback', method: 'POST', statuses: [422], why: 'a rollback needs a target, an archived deployment or a model of the same project (spec)' },
   { path: '/api/mlops/deployments/{deployment_id}/privacy', method: 'PATCH', statuses: [422], why: "privacy_column_map's keys must be input columns of the deployed model" },
+  { path: '/api/mlops/deployments/{deployment_id}/traffic', method: 'GET', statuses: [422], why: 'the window from since to until spans at most 31 days (a relation between two parameters)' },
   { path: '/api/mlops/deployments/{deployment_id}/predict', method: 'POST', statuses: [422], why: "inputs must match the deployed model's training schema (the column is named)" },
 ];
 
