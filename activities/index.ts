@@ -1,6 +1,7 @@
 import type { Services } from '../services';
 import { createAutomlTrainActivities, TrainingPool } from './automl-train';
 import { createDatasetProfileActivities } from './dataset-profile';
+import { createDriftComputeActivities } from './drift-compute';
 import { createJobLifecycleActivities } from './job-lifecycle';
 import { createProjectExportActivities } from './project-export';
 
@@ -23,5 +24,6 @@ export function createActivities(deps: ActivityDeps) {
     ...createProjectExportActivities(deps.services),
     ...createDatasetProfileActivities(deps.services),
     ...createAutomlTrainActivities(deps.services, deps.trainingPool),
+    ...createDriftComputeActivities(deps.services),
   };
 }

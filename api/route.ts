@@ -59,6 +59,12 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown> {
   /** Success and route-specific answers; the errors every route can give are added by the document. */
   responses: Record<number, RouteResponse>;
   handler: (ctx: AppContext, input: RouteInput<P, Q, B>) => Promise<unknown>;
+  /**
+   * Called with the refusal when the request fails validation, before it is answered: for a route
+   * that must account for bad requests too (a deployment's predict logs them). Its own failures are
+   * its to handle.
+   */
+  onInvalid?: (ctx: AppContext, err: unknown) => Promise<void>;
 }
 
 /** Keeps the generic types of a route definition while collecting it in a list. */
@@ -80,13 +86,13 @@ export function mount(router: Router, defs: RouteDef[], guards: (def: RouteDef) 
     if (def.auth === 'user' && !def.scope && !def.scopeRule) throw new Error(`${def.method.toUpperCase()} ${def.path}: a route open to API keys declares its scope or scopeRule`);
     router[def.method](def.path, ...guards(def), async (ctx) => {
       const c = ctx as unknown as AppContext;
-      const rawBody = (ctx.request as { body?: unknown }).body;
-      const params = def.params ? parseOrThrow(def.params, ctx.params, 'path') : ctx.params;
-      const query = def.query ? parseOrThrow(def.query, ctx.query, 'query') : ctx.query;
-      // No NUL reaches a handler, a query or a stored document: in path and query what the route reads (unknown query
-      // parameters are ignored anyway), in the body everything, so no key of a stored JSON document can hold one.
-      rejectNul({ path: params, query: def.query ? query : undefined, body: rawBody });
-      const input = { params, query, body: def.body ? parseOrThrow(def.body, rawBody ?? {}, 'body') : undefined };
+      let input: RouteInput<unknown, unknown, unknown>;
+      try {
+        input = validated(def, ctx);
+      } catch (err) {
+        await def.onInvalid?.(c, err);
+        throw err;
+      }
       const out = await def.handler(c, input);
       if (out !== undefined) {
         if (ctx.status === 404 && ctx.body === undefined) ctx.status = 200;
@@ -94,4 +100,15 @@ export function mount(router: Router, defs: RouteDef[], guards: (def: RouteDef) 
       }
     });
   }
+}
+
+/** The request's path parameters, query and body, parsed by the route's schemas (422 otherwise). */
+function validated(def: RouteDef, ctx: { params: Record<string, string>; query: unknown; request: unknown }): RouteInput<unknown, unknown, unknown> {
+  const rawBody = (ctx.request as { body?: unknown }).body;
+  const params = def.params ? parseOrThrow(def.params, ctx.params, 'path') : ctx.params;
+  const query = def.query ? parseOrThrow(def.query, ctx.query, 'query') : ctx.query;
+  // No NUL reaches a handler, a query or a stored document: in path and query what the route reads (unknown query
+  // parameters are ignored anyway), in the body everything, so no key of a stored JSON document can hold one.
+  rejectNul({ path: params, query: def.query ? query : undefined, body: rawBody });
+  return { params, query, body: def.body ? parseOrThrow(def.body, rawBody ?? {}, 'body') : undefined };
 }

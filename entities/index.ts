@@ -5,6 +5,7 @@ import { Dataset } from './dataset.entity';
 import { Deployment } from './deployment.entity';
 import { DeploymentTransition } from './deployment-transition.entity';
 import { DatasetVersion } from './dataset-version.entity';
+import { DriftResult } from './drift-result.entity';
 import { EmailToken } from './email-token.entity';
 import { Experiment } from './experiment.entity';
 import { ExperimentLog } from './experiment-log.entity';
@@ -15,6 +16,7 @@ import { Datasets1732310000000 } from './migrations/1732310000000-datasets';
 import { Experiments1732320000000 } from './migrations/1732320000000-experiments';
 import { ProjectInvitations1732330000000 } from './migrations/1732330000000-project-invitations';
 import { Deployments1732340000000 } from './migrations/1732340000000-deployments';
+import { Drift1732350000000 } from './migrations/1732350000000-drift';
 import { Model } from './model.entity';
 import { Project } from './project.entity';
 import { ProjectInvitation } from './project-invitation.entity';
@@ -28,6 +30,7 @@ export * from './artifact.entity';
 export * from './auth-session.entity';
 export * from './dataset.entity';
 export * from './deployment.entity';
+export * from './drift-result.entity';
 export * from './deployment-transition.entity';
 export * from './dataset-version.entity';
 export * from './email-token.entity';
@@ -63,5 +66,6 @@ export const ENTITIES = [
   Deployment,
   DeploymentTransition,
   InferenceLog,
+  DriftResult,
 ];
-export const MIGRATIONS = [InitialSchema1732300000000, Datasets1732310000000, Experiments1732320000000, ProjectInvitations1732330000000, Deployments1732340000000];
+export const MIGRATIONS = [InitialSchema1732300000000, Datasets1732310000000, Experiments1732320000000, ProjectInvitations1732330000000, Deployments1732340000000, Drift1732350000000];

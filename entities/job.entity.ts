@@ -7,7 +7,7 @@ import { BaseEntity } from './base.entity';
  * entry does not compile). Kinds still to come: report_generate, synthgen_train,
  * synthgen_generate, privacy_detect, privacy_transform, drift_compute.
  */
-export const JOB_KINDS = ['project_export', 'automl_train', 'dataset_profile'] as const;
+export const JOB_KINDS = ['project_export', 'automl_train', 'dataset_profile', 'drift_compute'] as const;
 /** A jsonb payload; `any` because TypeORM's deep-partial typing cannot follow `unknown`. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type JsonMap = Record<string, any>;

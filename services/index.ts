@@ -13,6 +13,7 @@ import { DatasetVersions } from './dataset-versions';
 import { DatasetService } from './datasets';
 import { InvitationService } from './invitations';
 import { DeploymentService } from './deployments';
+import { DriftService } from './drift';
 import { ExperimentService } from './experiments';
 import { InferenceLogs } from './inference-logs';
 import { JobService } from './jobs';
@@ -45,6 +46,7 @@ export function createServices(deps: ServiceDeps) {
   const experiments = new ExperimentService(ds, store, access, datasetVersions, jobs, config);
   const serving = new ModelServing(ds, store, access);
   const invitations = new InvitationService(ds, access, deps.mailer, config, log);
+  const inferenceLogs = new InferenceLogs(ds, access, log);
   return {
     access,
     jobs,
@@ -60,7 +62,8 @@ export function createServices(deps: ServiceDeps) {
     models: new ModelService(ds, store, access, serving, experiments, config),
     artifacts: new ArtifactService(ds, store, access),
     deployments: new DeploymentService(ds, access, serving, datasetVersions),
-    inferenceLogs: new InferenceLogs(ds, access, log),
+    inferenceLogs,
+    drift: new DriftService(ds, access, jobs, serving, datasetVersions, inferenceLogs),
   };
 }
 

@@ -33,6 +33,7 @@ export const JOB_KINDS_REGISTRY: Record<JobKind, JobKindDef> = {
   project_export: { workflowType: 'projectExportWorkflow', queue: 'io', scopeResource: 'projects' },
   automl_train: { workflowType: 'automlTrainWorkflow', queue: 'cpu', resource: { table: 'experiments' }, scopeResource: 'experiments' },
   dataset_profile: { workflowType: 'datasetProfileWorkflow', queue: 'cpu', scopeResource: 'datasets' },
+  drift_compute: { workflowType: 'driftComputeWorkflow', queue: 'cpu', scopeResource: 'deployments' },
 };
 
 /** The scope an API key needs to cancel a job of this kind: a write on what the job acts on. */

@@ -183,8 +183,8 @@ export class JobService {
     if (job.status !== 'running') return null;
     try {
       const client = await this.temporal.get();
-      const q = client.workflow.getHandle(job.workflowId).query<JobProgress>('progress');
-      return await Promise.race([q, new Promise<null>((r) => setTimeout(() => r(null), 1500))]);
+      // A deadline, not a raced timer: a query to a workflow whose worker is gone would otherwise stay in flight.
+      return await client.withDeadline(Date.now() + 1500, () => client.workflow.getHandle(job.workflowId).query<JobProgress>('progress'));
     } catch {
       return null;
     }

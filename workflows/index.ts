@@ -2,3 +2,4 @@
 export { projectExportWorkflow } from './project-export';
 export { automlTrainWorkflow } from './automl-train';
 export { datasetProfileWorkflow } from './dataset-profile';
+export { driftComputeWorkflow } from './drift-compute';

@@ -1,4 +1,4 @@
-import type { Deployment, DeploymentTransition, InferenceLog, Model } from '../../entities';
+import type { Deployment, DeploymentTransition, DriftResult, InferenceLog, Model } from '../../entities';
 
 /** `config` as the spec shows it ({name, traffic_percent}) with the stored options beside them. */
 export function presentDeployment(d: Deployment) {
@@ -43,5 +43,22 @@ export function presentInferenceLog(l: InferenceLog) {
     latency_ms_exact: l.latencyMs,
     status_code: l.statusCode,
     created_at: l.createdAt,
+  };
+}
+
+/** The spec's drift result, with what it was computed from beside it. */
+export function presentDriftResult(r: DriftResult) {
+  return {
+    deployment_id: r.deploymentId,
+    overall_status: r.overallStatus,
+    max_psi: r.maxPsi,
+    features: r.features,
+    computed_at: r.computedAt,
+    inference_rows: r.inferenceRows,
+    reference_rows: Number(r.referenceRows),
+    model_id: r.modelId,
+    dataset_version_id: r.datasetVersionId,
+    window: { start: r.windowStart, end: r.windowEnd },
+    job_id: r.jobId,
   };
 }

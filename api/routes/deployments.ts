@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { callerId, type RouteDeps } from '../context';
 import { classifyError } from '../middleware/error-handler';
-import { presentDeployment, presentDeploymentModel, presentDeploymentSummary, presentInferenceLog, presentTransition } from '../presenters/deployment';
+import { presentDeployment, presentDeploymentModel, presentDeploymentSummary, presentDriftResult, presentInferenceLog, presentTransition } from '../presenters/deployment';
 import { route, RouteDef } from '../route';
 import { nonBlank, pageQuery, timestampParam, uuidParam } from '../validation';
 
@@ -23,7 +23,7 @@ export const privacyOptions = {
 
 /** Deployments (prefix /api/mlops): the stage machine and its history. */
 export function deploymentRoutes({ services }: RouteDeps): RouteDef[] {
-  const { deployments, inferenceLogs } = services;
+  const { deployments, inferenceLogs, drift } = services;
   const tag = 'deployments';
 
   return [
@@ -201,6 +201,25 @@ export function deploymentRoutes({ services }: RouteDeps): RouteDef[] {
         422: { description: 'An input does not match the schema (the column is named)' },
         500: { description: 'Prediction failed' },
       },
+      // A request refused before the handler (its shape, a NUL) is logged with its status too, when its deployment serves.
+      onInvalid: async (ctx, err) => {
+        const id = uuidParam.safeParse(ctx.params.deployment_id);
+        if (!id.success) return;
+        const routed = await deployments
+          .target(callerId(ctx), id.data)
+          .then((t) => deployments.route(t, ctx.state.requestId))
+          .catch(() => null);
+        if (routed)
+          inferenceLogs.record(routed, {
+            requestId: ctx.state.requestId,
+            latencyMs: 0,
+            statusCode: classifyError(err).status,
+            predictions: null,
+            rows: [],
+            single: false,
+            options: { store_payload: false },
+          });
+      },
       handler: async (ctx, { params, body }) => {
         const t0 = process.hrtime.bigint();
         const routed = deployments.route(await deployments.target(callerId(ctx), params.deployment_id), ctx.state.requestId);
@@ -224,6 +243,34 @@ export function deploymentRoutes({ services }: RouteDeps): RouteDef[] {
           throw err;
         }
       },
+    }),
+    route({
+      method: 'post',
+      path: '/api/mlops/deployments/:deployment_id/drift/run',
+      tag,
+      auth: 'user',
+      scope: 'write:deployments',
+      params: deploymentParams,
+      summary: "Start a drift_compute job: PSI per feature of the deployment's logged inputs (requests with store_payload) against its training data",
+      responses: {
+        200: { description: '{ok, job_id}; the job already queued or running for the deployment, if any. The result is read from the drift endpoint when the job completes' },
+        409: { description: 'No logged inputs to compare' },
+      },
+      handler: async (ctx, { params }) => {
+        const job = await drift.start(callerId(ctx), params.deployment_id);
+        return { ok: true, job_id: job.id };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/api/mlops/deployments/:deployment_id/drift',
+      tag,
+      auth: 'user',
+      scope: 'read:deployments',
+      params: deploymentParams,
+      summary: "The deployment's latest drift result: PSI and status per feature (below 0.1 low, 0.1 to 0.25 moderate, above high) and the worst overall",
+      responses: { 200: { description: 'Drift result' }, 404: { description: 'No drift result yet' } },
+      handler: async (ctx, { params }) => presentDriftResult(await drift.latest(callerId(ctx), params.deployment_id)),
     }),
     route({
       method: 'get',

@@ -51,7 +51,7 @@ export function jobRoutes({ services }: RouteDeps): RouteDef[] {
       path: '/api/jobs/:job_id/cancel',
       tag,
       auth: 'user',
-      scopeRule: 'The write scope of what the job acts on: write:experiments (automl_train), write:datasets (dataset_profile), write:projects (project_export)',
+      scopeRule: 'The write scope of what the job acts on: write:experiments (automl_train), write:datasets (dataset_profile), write:projects (project_export), write:deployments (drift_compute)',
       summary: 'Cancel a queued or running job (editor or above); it ends `canceled`',
       params: jobParams,
       responses: { 200: { description: '{ok}' }, 404: { description: 'Job not found' }, 409: { description: 'Job already finished' } },

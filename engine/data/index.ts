@@ -14,3 +14,4 @@ export {
 export { preview, sample, writeCsv, writeXlsx, JsonRow } from './export';
 export { XLSX_MAX_ROWS } from './xlsx';
 export { columnCardinality } from './cardinality';
+export { referenceDistribution, driftReport, DriftReport, DriftFeatureSpec, FeatureDrift, ReferenceDistribution, DRIFT_MAX_CATEGORIES } from './drift';
