@@ -19,6 +19,7 @@ import { JobService } from './jobs';
 import { ModelServing } from './model-serving';
 import { ModelService } from './models';
 import { ProjectService } from './projects';
+import { StudioService } from './studio';
 
 /** What the application layer is built from: one of each per process. */
 export interface ServiceDeps {
@@ -45,6 +46,7 @@ export function createServices(deps: ServiceDeps) {
   const experiments = new ExperimentService(ds, store, access, datasetVersions, jobs, config);
   const serving = new ModelServing(ds, store, access);
   const invitations = new InvitationService(ds, access, deps.mailer, config, log);
+  const deployments = new DeploymentService(ds, access, serving, datasetVersions);
   return {
     access,
     jobs,
@@ -59,8 +61,9 @@ export function createServices(deps: ServiceDeps) {
     serving,
     models: new ModelService(ds, store, access, serving, experiments, config),
     artifacts: new ArtifactService(ds, store, access),
-    deployments: new DeploymentService(ds, access, serving, datasetVersions),
+    deployments,
     inferenceLogs: new InferenceLogs(ds, access, log),
+    studio: new StudioService(ds, access, serving, deployments),
   };
 }
 
