@@ -51,6 +51,9 @@ const STATEFUL_REFUSALS: { path: string; method: string; statuses: number[]; why
   { path: '/api/mlops/deployments/{deployment_id}/privacy', method: 'PATCH', statuses: [422], why: "privacy_column_map's keys must be input columns of the deployed model" },
   { path: '/api/mlops/deployments/{deployment_id}/traffic', method: 'GET', statuses: [422], why: 'the window from since to until spans at most 31 days (a relation between two parameters)' },
   { path: '/api/mlops/deployments/{deployment_id}/predict', method: 'POST', statuses: [422], why: "inputs must match the deployed model's training schema (the column is named)" },
+  { path: '/api/studio/sessions', method: 'POST', statuses: [422], why: "baseline_input's keys must be features of the deployed model and its values fit their types (named)" },
+  { path: '/api/studio/sessions/{session_id}/scenarios', method: 'POST', statuses: [422], why: "changes' keys must be features of the session's schema (named)" },
+  { path: '/api/studio/scenarios/{scenario_id}/run', method: 'POST', statuses: [422], why: "the scenario's input must fit the model's types; the scenario ends failed with the error" },
 ];
 
 function toml(value: unknown): string {
