@@ -24,6 +24,8 @@ interface Seed {
   csrf_token: string;
   kept: SeededProject;
   disposable: SeededProject;
+  /** A deployment of the kept project's model, a studio session on it and a scenario of that session. */
+  studio: { deployment_id: string; session_id: string; scenario_id: string };
 }
 
 /** How often a path or query id is a seeded one rather than a generated one (which is then a 404 or a 422). */
@@ -100,6 +102,9 @@ export function schemathesisConfig(seed: Seed, cacheDir: string): string {
     disposable_model_ids: [seed.disposable.model_id],
     spare_key_ids: [seed.spare_key_id],
     spare_session_ids: [seed.spare_session_id],
+    studio_deployment_ids: [seed.studio.deployment_id],
+    studio_session_ids: [seed.studio.session_id],
+    studio_scenario_ids: [seed.studio.scenario_id],
   };
   for (const [name, values] of Object.entries(dictionaries)) lines.push(`[dictionaries.${name}]`, `values = ${toml(values)}`, '');
 
@@ -119,6 +124,11 @@ export function schemathesisConfig(seed: Seed, cacheDir: string): string {
     'query.experiment_id': 'experiment_ids',
     'path.model_id': 'model_ids',
     'body.model_id': 'model_ids',
+    // Only the studio names a deployment in a body, or sessions and scenarios in paths (the revoke of an auth session
+    // has its own binding below, which takes precedence).
+    'body.deployment_id': 'studio_deployment_ids',
+    'path.session_id': 'studio_session_ids',
+    'path.scenario_id': 'studio_scenario_ids',
   };
   lines.push('[parameters]');
   for (const [k, v] of Object.entries(bindings(readIds))) lines.push(`${JSON.stringify(k)} = ${toml(v)}`);
@@ -143,6 +153,9 @@ export function schemathesisConfig(seed: Seed, cacheDir: string): string {
     lines.push('[[operations]]', `include-name = ${toml(name)}`, `parameters = ${toml(bindings({ [param]: dictionary }))}`);
     lines.push('phases.coverage.extra-data-sources.responses = false', 'phases.fuzzing.extra-data-sources.responses = false', 'phases.stateful.enabled = false', '');
   }
+
+  // The deployment routes would deactivate the seeded deployment, so only the studio's schema operation gets its id.
+  lines.push('[[operations]]', `include-name = ${toml('GET /api/studio/deployments/{deployment_id}/schema')}`, `parameters = ${toml(bindings({ 'path.deployment_id': 'studio_deployment_ids' }))}`, '');
 
   for (const r of STATEFUL_REFUSALS) {
     // One name per entry: schemathesis ORs the include filters of an entry.
