@@ -17,12 +17,15 @@ import { Experiments1732320000000 } from './migrations/1732320000000-experiments
 import { ProjectInvitations1732330000000 } from './migrations/1732330000000-project-invitations';
 import { Deployments1732340000000 } from './migrations/1732340000000-deployments';
 import { Drift1732350000000 } from './migrations/1732350000000-drift';
+import { Studio1732360000000 } from './migrations/1732360000000-studio';
 import { Model } from './model.entity';
 import { Project } from './project.entity';
 import { ProjectInvitation } from './project-invitation.entity';
 import { ProjectMember } from './project-member.entity';
 import { ProjectQualityPolicy } from './quality-policy.entity';
 import { RateLimitWindow } from './rate-limit-window.entity';
+import { StudioScenario } from './studio-scenario.entity';
+import { StudioSession } from './studio-session.entity';
 import { User } from './user.entity';
 
 export * from './api-key.entity';
@@ -44,6 +47,8 @@ export * from './project-invitation.entity';
 export * from './project-member.entity';
 export * from './quality-policy.entity';
 export * from './rate-limit-window.entity';
+export * from './studio-scenario.entity';
+export * from './studio-session.entity';
 export * from './user.entity';
 
 export const ENTITIES = [
@@ -67,5 +72,15 @@ export const ENTITIES = [
   DeploymentTransition,
   InferenceLog,
   DriftResult,
+  StudioSession,
+  StudioScenario,
 ];
-export const MIGRATIONS = [InitialSchema1732300000000, Datasets1732310000000, Experiments1732320000000, ProjectInvitations1732330000000, Deployments1732340000000, Drift1732350000000];
+export const MIGRATIONS = [
+  InitialSchema1732300000000,
+  Datasets1732310000000,
+  Experiments1732320000000,
+  ProjectInvitations1732330000000,
+  Deployments1732340000000,
+  Drift1732350000000,
+  Studio1732360000000,
+];

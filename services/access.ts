@@ -1,5 +1,5 @@
 import type { DataSource, EntityManager, EntityTarget } from 'typeorm';
-import { Artifact, Dataset, DatasetVersion, Deployment, Experiment, Job, Model, Project, PROJECT_ROLES, ProjectMember, ProjectRole } from '../entities';
+import { Artifact, Dataset, DatasetVersion, Deployment, Experiment, Job, Model, Project, PROJECT_ROLES, ProjectMember, ProjectRole, StudioScenario, StudioSession } from '../entities';
 import { ForbiddenError, NotFoundError } from './errors';
 
 export type { ProjectRole };
@@ -81,6 +81,14 @@ export class Access {
     if (!version || !dataset) throw new NotFoundError('Dataset version not found');
     await this.role(userId, dataset.projectId, 'Dataset version not found', minRole, em);
     return { version, dataset };
+  }
+
+  studioSession(userId: string, id: string, minRole: ProjectRole = 'viewer', em?: EntityManager): Promise<StudioSession> {
+    return this.owned(StudioSession, id, 'Studio session not found', userId, minRole, em);
+  }
+
+  studioScenario(userId: string, id: string, minRole: ProjectRole = 'viewer', em?: EntityManager): Promise<StudioScenario> {
+    return this.owned(StudioScenario, id, 'Scenario not found', userId, minRole, em);
   }
 
   private async owned<T extends ProjectOwned>(entity: EntityTarget<T>, id: string, notFoundText: string, userId: string, minRole: ProjectRole, em: EntityManager = this.ds.manager): Promise<T> {

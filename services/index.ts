@@ -20,6 +20,7 @@ import { JobService } from './jobs';
 import { ModelServing } from './model-serving';
 import { ModelService } from './models';
 import { ProjectService } from './projects';
+import { StudioService } from './studio';
 
 /** What the application layer is built from: one of each per process. */
 export interface ServiceDeps {
@@ -47,6 +48,7 @@ export function createServices(deps: ServiceDeps) {
   const serving = new ModelServing(ds, store, access);
   const invitations = new InvitationService(ds, access, deps.mailer, config, log);
   const inferenceLogs = new InferenceLogs(ds, access, log);
+  const deployments = new DeploymentService(ds, access, serving, datasetVersions);
   return {
     access,
     jobs,
@@ -61,9 +63,10 @@ export function createServices(deps: ServiceDeps) {
     serving,
     models: new ModelService(ds, store, access, serving, experiments, config),
     artifacts: new ArtifactService(ds, store, access),
-    deployments: new DeploymentService(ds, access, serving, datasetVersions),
+    deployments,
     inferenceLogs,
     drift: new DriftService(ds, access, jobs, serving, datasetVersions, inferenceLogs),
+    studio: new StudioService(ds, access, serving, deployments),
   };
 }
 

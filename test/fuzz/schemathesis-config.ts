@@ -24,6 +24,8 @@ interface Seed {
   csrf_token: string;
   kept: SeededProject;
   disposable: SeededProject;
+  /** A deployment of the kept project's model, a studio session on it and a scenario of that session. */
+  studio: { deployment_id: string; session_id: string; scenario_id: string };
 }
 
 /** How often a path or query id is a seeded one rather than a generated one (which is then a 404 or a 422). */
@@ -51,6 +53,9 @@ const STATEFUL_REFUSALS: { path: string; method: string; statuses: number[]; why
   { path: '/api/mlops/deployments/{deployment_id}/privacy', method: 'PATCH', statuses: [422], why: "privacy_column_map's keys must be input columns of the deployed model" },
   { path: '/api/mlops/deployments/{deployment_id}/traffic', method: 'GET', statuses: [422], why: 'the window from since to until spans at most 31 days (a relation between two parameters)' },
   { path: '/api/mlops/deployments/{deployment_id}/predict', method: 'POST', statuses: [422], why: "inputs must match the deployed model's training schema (the column is named)" },
+  { path: '/api/studio/sessions', method: 'POST', statuses: [422], why: "baseline_input's keys must be features of the deployed model and its values fit their types (named)" },
+  { path: '/api/studio/sessions/{session_id}/scenarios', method: 'POST', statuses: [422], why: "changes' keys must be features of the session's schema (named)" },
+  { path: '/api/studio/scenarios/{scenario_id}/run', method: 'POST', statuses: [422], why: "the scenario's input must fit the model's types; the scenario ends failed with the error" },
 ];
 
 function toml(value: unknown): string {
@@ -97,6 +102,9 @@ export function schemathesisConfig(seed: Seed, cacheDir: string): string {
     disposable_model_ids: [seed.disposable.model_id],
     spare_key_ids: [seed.spare_key_id],
     spare_session_ids: [seed.spare_session_id],
+    studio_deployment_ids: [seed.studio.deployment_id],
+    studio_session_ids: [seed.studio.session_id],
+    studio_scenario_ids: [seed.studio.scenario_id],
   };
   for (const [name, values] of Object.entries(dictionaries)) lines.push(`[dictionaries.${name}]`, `values = ${toml(values)}`, '');
 
@@ -116,6 +124,11 @@ export function schemathesisConfig(seed: Seed, cacheDir: string): string {
     'query.experiment_id': 'experiment_ids',
     'path.model_id': 'model_ids',
     'body.model_id': 'model_ids',
+    // Only the studio names a deployment in a body, or sessions and scenarios in paths (the revoke of an auth session
+    // has its own binding below, which takes precedence).
+    'body.deployment_id': 'studio_deployment_ids',
+    'path.session_id': 'studio_session_ids',
+    'path.scenario_id': 'studio_scenario_ids',
   };
   lines.push('[parameters]');
   for (const [k, v] of Object.entries(bindings(readIds))) lines.push(`${JSON.stringify(k)} = ${toml(v)}`);
@@ -140,6 +153,9 @@ export function schemathesisConfig(seed: Seed, cacheDir: string): string {
     lines.push('[[operations]]', `include-name = ${toml(name)}`, `parameters = ${toml(bindings({ [param]: dictionary }))}`);
     lines.push('phases.coverage.extra-data-sources.responses = false', 'phases.fuzzing.extra-data-sources.responses = false', 'phases.stateful.enabled = false', '');
   }
+
+  // The deployment routes would deactivate the seeded deployment, so only the studio's schema operation gets its id.
+  lines.push('[[operations]]', `include-name = ${toml('GET /api/studio/deployments/{deployment_id}/schema')}`, `parameters = ${toml(bindings({ 'path.deployment_id': 'studio_deployment_ids' }))}`, '');
 
   for (const r of STATEFUL_REFUSALS) {
     // One name per entry: schemathesis ORs the include filters of an entry.

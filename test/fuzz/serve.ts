@@ -82,6 +82,7 @@ async function seedData(stack: TestStack) {
   // Delete operations get ids of their own, so the run does not delete what every other operation reads.
   const disposable = await seedProject(client, 'Fuzz disposable');
   await trainModels(stack, client, [kept, disposable]);
+  const studio = await seedStudio(client, kept);
   const key = await expectStatus(client.post('/api/auth/api-keys', { name: 'fuzz', scopes: ['*'] }), 201);
   // Revoke operations get a second key and a second session, so the run never revokes its own credentials.
   const spareKey = await expectStatus(client.post('/api/auth/api-keys', { name: 'fuzz spare', scopes: ['read'] }), 201);
@@ -99,7 +100,20 @@ async function seedData(stack: TestStack) {
     spare_session_id: spareSession,
     kept,
     disposable,
+    studio,
   };
+}
+
+/**
+ * A production deployment of the kept project's model with a studio session on it and one pending scenario, so the
+ * studio operations reach more than their 404s. Studio operations alone are given these ids (see
+ * schemathesis-config.ts): the deployment routes would deactivate the deployment under them.
+ */
+async function seedStudio(client: ApiClient, p: SeededProject) {
+  const deployment = await expectStatus(client.post(`/api/mlops/projects/${p.project_id}/deployments`, { model_id: p.model_id, name: 'fuzz', stage: 'production' }), 201);
+  const session = await expectStatus(client.post('/api/studio/sessions', { project_id: p.project_id, deployment_id: deployment.id, baseline_input: { island: 'Dream', bill_length_mm: 40 } }), 201);
+  const scenario = await expectStatus(client.post(`/api/studio/sessions/${session.id}/scenarios`, { name: 'heavier', changes: { body_mass_g: 5000 } }), 201);
+  return { deployment_id: deployment.id as string, session_id: session.id as string, scenario_id: scenario.id as string };
 }
 
 /**

@@ -46,17 +46,65 @@ export async function trainQuickModels(client: ApiClient, projectId: string, alg
     config: { max_models: algos.length, nfolds: 2, seed: 1, exclude_algos: exclude },
   });
   if (r.status !== 201) throw new Error(`experiment failed ${r.status} ${JSON.stringify(r.body)}`);
+  return { versionId: up.body.dataset_version_id, models: await trainedModels(client, r.body.id) };
+}
+
+/**
+ * A small synthetic regression table: `width` numeric features `f1…f<width>` ~ U(-1, 1) and the
+ * target `y`, a linear mix of them (feature k weighs k) plus a little noise. Seeded, so every
+ * run trains on the same rows; wider than ten features, so top-10 lists are really cut.
+ */
+export function syntheticRegressionRows(n: number, width = 12, seed = 11): Record<string, number>[] {
+  let s = seed >>> 0;
+  const rnd = () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+  return Array.from({ length: n }, () => {
+    const row: Record<string, number> = {};
+    let y = 0;
+    for (let k = 1; k <= width; k++) {
+      const f = rnd() * 2 - 1;
+      row[`f${k}`] = Number(f.toFixed(4));
+      y += k * f;
+    }
+    row.y = Number((y + (rnd() - 0.5) * 0.1).toFixed(4));
+    return row;
+  });
+}
+
+/**
+ * Uploads the synthetic regression table and trains one GLM on it, scored on a validation split
+ * (no cross-validation): a regression model in a few seconds.
+ */
+export async function trainQuickRegression(client: ApiClient, projectId: string, rows = 300): Promise<{ versionId: string; modelId: string }> {
+  const up = await client.upload('/api/datasets/upload', { project_id: projectId, name: 'synthetic regression' }, { name: 'regression.csv', data: toCsv(syntheticRegressionRows(rows)) });
+  if (up.status !== 201) throw new Error(`upload failed ${up.status} ${JSON.stringify(up.body)}`);
+  const r = await client.post('/api/experiments', {
+    project_id: projectId,
+    dataset_version_id: up.body.dataset_version_id,
+    name: 'quick regression',
+    target_column: 'y',
+    problem_type: 'regression',
+    config: { max_models: 1, nfolds: 0, seed: 1, exclude_algos: ['XGBoost', 'DRF', 'DeepLearning', 'StackedEnsemble', 'GBM'] },
+  });
+  if (r.status !== 201) throw new Error(`experiment failed ${r.status} ${JSON.stringify(r.body)}`);
+  return { versionId: up.body.dataset_version_id, modelId: (await trainedModels(client, r.body.id)).GLM };
+}
+
+/** Waits for an experiment to succeed; its models' ids by algo. */
+async function trainedModels(client: ApiClient, experimentId: string): Promise<Record<string, string>> {
   const done = await eventually(
     async () => {
-      const s = await client.get(`/api/experiments/${r.body.id}/status`);
+      const s = await client.get(`/api/experiments/${experimentId}/status`);
       return ['succeeded', 'failed', 'canceled'].includes(s.body.status) ? s.body : undefined;
     },
     240_000,
     500,
   );
   if (done.status !== 'succeeded') throw new Error(`training ${done.status}`);
-  const e = (await client.get(`/api/experiments/${r.body.id}`)).body;
+  const e = (await client.get(`/api/experiments/${experimentId}`)).body;
   const models: Record<string, string> = {};
   for (const m of e.models as { id: string; algo: string }[]) models[m.algo] = m.id;
-  return { versionId: up.body.dataset_version_id, models };
+  return models;
 }
