@@ -22,13 +22,14 @@ async function main(): Promise<void> {
   try {
     const { client, modelId, stack } = bench;
     const key = (await client.post('/api/auth/api-keys', { name: 'bench', scopes: ['predict:models'] })).body.api_key as string;
-    const ours = (await runLevels({ label: 'service', url: `${stack.baseUrl}/api/models/${modelId}/predict`, body: { inputs: TITANIC_ROW }, headers: { authorization: `Bearer ${key}` } }, seconds))
-      .levels;
+    const [ours] = (
+      await runLevels([{ label: 'service', url: `${stack.baseUrl}/api/models/${modelId}/predict`, body: { inputs: TITANIC_ROW }, headers: { authorization: `Bearer ${key}` } }], seconds)
+    ).map((r) => r.levels);
 
     if (!withMlflow) return;
     const m = await startMlflow();
     mlflow = m;
-    const theirs = (await runLevels(m.target, seconds)).levels;
+    const [theirs] = (await runLevels([m.target], seconds)).map((r) => r.levels);
 
     const open = openLevel(ours);
     console.log(

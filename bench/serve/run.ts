@@ -73,12 +73,14 @@ async function startFloor(): Promise<{ target: Target; stop(): void }> {
 }
 
 function printTable(runs: { label: string; levels: LoadResult[] }[]): void {
-  console.log('\n| server | load | req/s | p50 ms | p99 ms | p99.9 ms | errors |\n|---|---|---|---|---|---|---|');
-  for (const { label, levels } of runs)
-    for (const r of levels)
+  console.log('\n| load | server | req/s | p50 ms | p99 ms | p99.9 ms | errors | load average |\n|---|---|---|---|---|---|---|---|');
+  for (const [i, first] of runs[0].levels.entries())
+    for (const { label, levels } of runs) {
+      const r = levels[i];
       console.log(
-        `| ${label} | ${r.mode === 'closed' ? `${r.level} in flight` : `open ${r.level}/s`} | ${r.rps.toFixed(0)} | ${r.p50_ms.toFixed(2)} | ${r.p99_ms.toFixed(2)} | ${r.p999_ms.toFixed(2)} | ${r.errors} |`,
+        `| ${first.mode === 'closed' ? `${first.level} in flight` : `open ${first.level}/s`} | ${label} | ${r.rps.toFixed(0)} | ${r.p50_ms.toFixed(2)} | ${r.p99_ms.toFixed(2)} | ${r.p999_ms.toFixed(2)} | ${r.errors} | ${r.loadavg1.toFixed(2)} |`,
       );
+    }
 }
 
 async function main(): Promise<void> {
@@ -93,35 +95,27 @@ async function main(): Promise<void> {
     if (dep.status !== 201) throw new Error(`deployment failed ${dep.status} ${JSON.stringify(dep.body)}`);
     const deploymentId = dep.body.id as string;
     const key = (await client.post('/api/auth/api-keys', { name: 'bench', scopes: ['predict:deployments'] })).body.api_key as string;
-
-    const cpu0 = process.cpuUsage();
-    const service = await runLevels(
-      { label: 'service', url: `${stack.baseUrl}/api/mlops/deployments/${deploymentId}/predict`, body: { inputs: TITANIC_ROW }, headers: { authorization: `Bearer ${key}` } },
-      seconds,
-    );
-    const cpu = process.cpuUsage(cpu0);
-    // The API runs in this process: its CPU per request sent (user + system, all threads).
-    const apiCpuUsPerRequest = (cpu.user + cpu.system) / service.sent;
-    const logs = await countLogs(bench, deploymentId, service);
-    console.log(
-      `\ninference logs: ${logs.rows} rows (${logs.rowsWithInputs} with inputs; by status ${JSON.stringify(logs.rowsByStatus)}; API list total ${logs.apiTotal}) for ${logs.sent} requests sent (${logs.sentErrors} failed): ${logs.equal ? 'equal' : 'NOT EQUAL'}`,
-    );
-    console.log(`API CPU over the service's levels: ${apiCpuUsPerRequest.toFixed(0)} µs per request`);
-
+    const targets: Target[] = [{ label: 'service', url: `${stack.baseUrl}/api/mlops/deployments/${deploymentId}/predict`, body: { inputs: TITANIC_ROW }, headers: { authorization: `Bearer ${key}` } }];
     const floor = await startFloor();
     stops.push(floor.stop);
-    const floorRun = await runLevels(floor.target, seconds);
-    floor.stop();
-
-    let mlflowRun: LevelsRun | undefined;
+    targets.push(floor.target);
     if (withMlflow) {
       const mlflow = await startMlflow();
       stops.push(mlflow.stop);
-      mlflowRun = await runLevels(mlflow.target, seconds);
-      mlflow.stop();
+      targets.push(mlflow.target);
     }
 
+    const [service, floorRun, mlflowRun] = await runLevels(targets, seconds);
+    // The API runs in this process: its CPU per request over the service's levels (all threads).
+    const sum = (k: 'cpu_user_us' | 'cpu_system_us' | 'sent') => service.levels.reduce((n, r) => n + r[k], 0);
+    const apiCpuUsPerRequest = { user: sum('cpu_user_us') / sum('sent'), system: sum('cpu_system_us') / sum('sent') };
+    const logs = await countLogs(bench, deploymentId, service);
+
     printTable([{ label: 'service', levels: service.levels }, { label: 'floor', levels: floorRun.levels }, ...(mlflowRun ? [{ label: 'MLflow', levels: mlflowRun.levels }] : [])]);
+    console.log(
+      `\ninference logs: ${logs.rows} rows (${logs.rowsWithInputs} with inputs; by status ${JSON.stringify(logs.rowsByStatus)}; API list total ${logs.apiTotal}) for ${logs.sent} requests sent (${logs.sentErrors} failed): ${logs.equal ? 'equal' : 'NOT EQUAL'}`,
+    );
+    console.log(`API CPU over the service's levels, per request: ${apiCpuUsPerRequest.user.toFixed(0)} µs user, ${apiCpuUsPerRequest.system.toFixed(0)} µs system`);
     const open = openLevel(service.levels);
     const peak = peakRps(service.levels);
     const ratios = {
@@ -131,7 +125,7 @@ async function main(): Promise<void> {
       service_over_floor: peak / peakRps(floorRun.levels),
       service_over_mlflow: mlflowRun ? peak / peakRps(mlflowRun.levels) : null,
     };
-    console.log(`\nservice p99 ${open.p99_ms.toFixed(2)} ms at ${open.rps.toFixed(0)} req/s (open ${open.level}/s; target < 5 ms at 500): ${ratios.p99_target_met ? 'met' : 'MISSED'}`);
+    console.log(`service p99 ${open.p99_ms.toFixed(2)} ms at ${open.rps.toFixed(0)} req/s (open ${open.level}/s; target < 5 ms at 500): ${ratios.p99_target_met ? 'met' : 'MISSED'}`);
     console.log(`peak throughput: service ${peak.toFixed(0)}, floor ${peakRps(floorRun.levels).toFixed(0)} req/s: ${(100 * ratios.service_over_floor).toFixed(0)}% of the floor (target >= 25%)`);
     if (mlflowRun) console.log(`peak throughput: MLflow ${peakRps(mlflowRun.levels).toFixed(0)} req/s: service/MLflow ${ratios.service_over_mlflow!.toFixed(1)}x (target >= 10x)`);
     console.log(

@@ -52,6 +52,11 @@ export interface LoadResult {
   /** Every request sent, warm-up included, and how many of them failed. */
   sent: number;
   sent_errors: number;
+  /** The machine's 1-minute load average when the level ended. */
+  loadavg1: number;
+  /** CPU time of this process during the level (the API's, when it is the target), µs. */
+  cpu_user_us: number;
+  cpu_system_us: number;
 }
 
 export interface Target {
@@ -82,27 +87,42 @@ export async function buildLoadgen(): Promise<void> {
 
 /** Runs the load process without blocking this process (the API under test may live here). */
 async function load(t: Target, mode: 'closed' | 'open', level: number, seconds: number): Promise<LoadResult> {
+  const cpu0 = process.cpuUsage();
   const { stdout, stderr } = await execFileAsync(LOADGEN_BIN, [t.url, JSON.stringify(t.body), JSON.stringify(t.headers), mode, String(level), String(seconds)], {
     encoding: 'utf8',
     maxBuffer: 64 << 20,
   });
+  const cpu = process.cpuUsage(cpu0);
   if (stderr) process.stderr.write(`--- ${t.label} ${mode} ${level}\n${stderr}`); // LOADGEN_SLOW_LOG=1: each request over 10 ms, with its start time
-  return JSON.parse(stdout.trim().split('\n').pop() as string) as LoadResult;
+  const r = JSON.parse(stdout.trim().split('\n').pop() as string) as Omit<LoadResult, 'loadavg1' | 'cpu_user_us' | 'cpu_system_us'>;
+  return { ...r, loadavg1: os.loadavg()[0], cpu_user_us: cpu.user, cpu_system_us: cpu.system };
 }
 
 export function formatLevel(label: string, r: LoadResult): string {
-  return `${label.padEnd(8)} ${r.mode.padEnd(6)} ${String(r.level).padStart(4)}  ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50_ms.toFixed(2)}  p90 ${r.p90_ms.toFixed(2)}  p99 ${r.p99_ms.toFixed(2)}  p99.9 ${r.p999_ms.toFixed(2)}  max ${r.max_ms.toFixed(2)} ms  errors ${r.errors}`;
+  return `${label.padEnd(8)} ${r.mode.padEnd(6)} ${String(r.level).padStart(4)}  ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50_ms.toFixed(2)}  p90 ${r.p90_ms.toFixed(2)}  p99 ${r.p99_ms.toFixed(2)}  p99.9 ${r.p999_ms.toFixed(2)}  max ${r.max_ms.toFixed(2)} ms  errors ${r.errors}  load ${r.loadavg1.toFixed(2)}`;
 }
 
-/** A 2 s warm-up (sessions loaded, JIT warm), then closed loops at 1/4/16/64 in flight and the open-loop rates. */
-export async function runLevels(t: Target, seconds: number): Promise<LevelsRun> {
-  const warm = await load(t, 'closed', 4, 2);
-  const levels: LoadResult[] = [];
-  for (const c of CLOSED_LEVELS) levels.push(await load(t, 'closed', c, seconds));
-  for (const rps of OPEN_RATES) levels.push(await load(t, 'open', rps, seconds));
-  for (const r of levels) console.log(formatLevel(t.label, r));
-  const all = [warm, ...levels];
-  return { levels, sent: all.reduce((n, r) => n + r.sent, 0), sentErrors: all.reduce((n, r) => n + r.sent_errors, 0) };
+/**
+ * A 2 s warm-up of each target (sessions loaded, JIT warm), then closed loops at 1/4/16/64 in
+ * flight and the open-loop rates. With several targets, each level is run for every target in
+ * turn, so that their figures for a level are taken minutes apart at most: the machine is shared,
+ * and a neighbour's busy spell then costs every target alike rather than the one running.
+ */
+export async function runLevels(targets: Target[], seconds: number): Promise<LevelsRun[]> {
+  const warm: LoadResult[] = [];
+  for (const t of targets) warm.push(await load(t, 'closed', 4, 2));
+  const levels: LoadResult[][] = targets.map(() => []);
+  const plan: ['closed' | 'open', number][] = [...CLOSED_LEVELS.map((c): ['closed', number] => ['closed', c]), ...OPEN_RATES.map((r): ['open', number] => ['open', r])];
+  for (const [mode, level] of plan)
+    for (const [i, t] of targets.entries()) {
+      const r = await load(t, mode, level, seconds);
+      console.log(formatLevel(t.label, r));
+      levels[i].push(r);
+    }
+  return targets.map((_, i) => {
+    const all = [warm[i], ...levels[i]];
+    return { levels: levels[i], sent: all.reduce((n, r) => n + r.sent, 0), sentErrors: all.reduce((n, r) => n + r.sent_errors, 0) };
+  });
 }
 
 /** The best closed-loop throughput. */
