@@ -4,7 +4,9 @@
 // Closed loop: CONCURRENCY requests in flight for SECONDS. Open loop: requests started at a
 // fixed RPS whatever the answers do; latency is measured from each request's scheduled start,
 // so queueing at the server (or in this client) is counted, not hidden.
-// Prints one JSON line: {mode, level, requests, errors, rps, p50_ms, p90_ms, p99_ms, p999_ms, max_ms}.
+// Prints one JSON line: {mode, level, requests, errors, rps, p50_ms, p90_ms, p99_ms, p999_ms, max_ms,
+// sent, sent_errors}: `requests` and `errors` are the measured ones, `sent` and `sent_errors` count
+// every request sent, warm-up included (what a server that logs each request should have logged).
 //
 //	loadgen URL BODY_JSON HEADERS_JSON closed CONCURRENCY SECONDS
 //	loadgen URL BODY_JSON HEADERS_JSON open RPS SECONDS
@@ -51,6 +53,7 @@ func main() {
 	var mu sync.Mutex
 	latencies := make([]float64, 0, 1<<16)
 	errors := 0
+	sent, sentErrors := 0, 0
 	once := func(scheduled time.Time) {
 		req, _ := http.NewRequest("POST", url, bytes.NewReader(body))
 		req.Header.Set("content-type", "application/json")
@@ -68,15 +71,19 @@ func main() {
 		if slowLog && ms > 10 {
 			fmt.Fprintf(os.Stderr, "slow %.1f ms at +%.3f s (%s)\n", ms, scheduled.Sub(started).Seconds(), scheduled.Format("15:04:05.000"))
 		}
+		mu.Lock()
+		defer mu.Unlock()
+		sent++
+		if !ok {
+			sentErrors++
+		}
 		if scheduled.Before(measureFrom) {
 			return // warm-up: connections being opened, not measured
 		}
-		mu.Lock()
 		latencies = append(latencies, ms)
 		if !ok {
 			errors++
 		}
-		mu.Unlock()
 	}
 
 	started = time.Now()
@@ -119,6 +126,6 @@ func main() {
 		}
 		return latencies[i]
 	}
-	out, _ := json.Marshal(map[string]any{"mode": mode, "level": level, "requests": len(latencies), "errors": errors, "rps": float64(len(latencies)) / elapsed, "p50_ms": q(0.5), "p90_ms": q(0.9), "p99_ms": q(0.99), "p999_ms": q(0.999), "max_ms": q(1)})
+	out, _ := json.Marshal(map[string]any{"mode": mode, "level": level, "requests": len(latencies), "errors": errors, "rps": float64(len(latencies)) / elapsed, "p50_ms": q(0.5), "p90_ms": q(0.9), "p99_ms": q(0.99), "p999_ms": q(0.999), "max_ms": q(1), "sent": sent, "sent_errors": sentErrors})
 	fmt.Println(string(out))
 }
