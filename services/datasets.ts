@@ -222,7 +222,7 @@ export class DatasetService {
     return stored;
   }
 
-  /** Experiments, models (and, when they exist, deployments) built from a dataset. */
+  /** Experiments, models and deployments built from a dataset. */
   async lineage(userId: string, datasetId: string) {
     await this.access.dataset(userId, datasetId);
     const experiments: { id: string; name: string; target_column: string; problem_type: string; status: string; model_count: number }[] = await this.ds.query(
@@ -233,7 +233,10 @@ export class DatasetService {
     const models: { id: string; name: string; algorithm: string; experiment_id: string }[] = experiments.length
       ? await this.ds.query(`SELECT m.id, m.name, m.algo AS algorithm, m.experiment_id FROM models m WHERE m.experiment_id = ANY($1) ORDER BY m.created_at`, [experiments.map((e) => e.id)])
       : [];
-    return { experiments, models, deployments: [] as unknown[] };
+    const deployments: { id: string; name: string; model_id: string; stage: string; is_active: boolean }[] = models.length
+      ? await this.ds.query(`SELECT d.id, d.name, d.model_id, d.stage, d.is_active FROM deployments d WHERE d.model_id = ANY($1) ORDER BY d.created_at, d.id`, [models.map((m) => m.id)])
+      : [];
+    return { experiments, models, deployments };
   }
 
   /** Compares two versions: schema changes and per-column shift with PSI. */

@@ -88,7 +88,11 @@ export class ModelService {
   async detail(userId: string, modelId: string) {
     const model = await this.access.model(userId, modelId);
     const [names] = await this.ds.query('SELECT e.name AS experiment_name, p.name AS project_name FROM experiments e JOIN projects p ON p.id = e.project_id WHERE e.id = $1', [model.experimentId]);
-    return { named: { model, experimentName: names?.experiment_name ?? null, projectName: names?.project_name ?? null }, inputSchema: await this.serving.schema(model) };
+    const deployments: { id: string; name: string; stage: string; is_active: boolean }[] = await this.ds.query(
+      'SELECT id, name, stage, is_active FROM deployments WHERE model_id = $1 ORDER BY created_at, id',
+      [model.id],
+    );
+    return { named: { model, experimentName: names?.experiment_name ?? null, projectName: names?.project_name ?? null }, inputSchema: await this.serving.schema(model), deployments };
   }
 
   forUser(userId: string, modelId: string): Promise<Model> {

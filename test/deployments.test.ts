@@ -10,6 +10,7 @@ let otherProjectId: string;
 let glm: string;
 let gbm: string;
 let foreignModel: string;
+let datasetId: string;
 
 const M = '/api/mlops';
 
@@ -41,6 +42,7 @@ beforeAll(async () => {
   otherProjectId = await createProject(owner.client, 'Elsewhere');
   const [here, there] = await Promise.all([trainQuickModels(owner.client, projectId, ['GLM', 'GBM']), trainQuickModels(owner.client, otherProjectId, ['GLM'], 200)]);
   glm = here.models.GLM;
+  datasetId = here.datasetId;
   gbm = here.models.GBM;
   foreignModel = there.models.GLM;
 }, 300_000);
@@ -94,6 +96,12 @@ describe('creating deployments', () => {
     expect(list.body.items.map((d: { id: string }) => d.id)).toEqual([p2, p1]);
     expect(Object.keys(list.body.items[0]).sort()).toEqual(['config', 'created_at', 'id', 'is_active', 'model_id', 'name', 'stage']);
     expect((await owner.client.get(`${M}/projects/${projectId}/deployments?limit=201`)).status).toBe(422);
+
+    // The model and the dataset's lineage name the deployments built on them.
+    expect((await owner.client.get(`/api/models/${glm}`)).body.deployments).toEqual([{ id: p1, name: 'prod-1', stage: 'archived', is_active: false }]);
+    const lineage = (await owner.client.get(`/api/datasets/${datasetId}/lineage`)).body.deployments;
+    expect(lineage.map((d: { id: string }) => d.id)).toEqual([r.body.id, p1, p2]);
+    expect(lineage[2]).toEqual({ id: p2, name: 'prod-2', model_id: gbm, stage: 'production', is_active: true });
   });
 });
 

@@ -53,9 +53,9 @@ export function modelRoutes({ services, config }: RouteDeps): RouteDef[] {
       params: modelParams,
       responses: { 200: { description: '{model, deployments, artifact_links}' }, 404: { description: 'Model not found' } },
       handler: async (ctx, { params }) => {
-        const { named, inputSchema } = await models.detail(callerId(ctx), params.model_id);
+        const { named, inputSchema, deployments } = await models.detail(callerId(ctx), params.model_id);
         const names = named.experimentName === null ? {} : { experiment_name: named.experimentName, project_name: named.projectName };
-        return { model: presentModel(named.model, names), deployments: [], artifact_links: modelArtifactLinks(named.model), input_schema: inputSchema };
+        return { model: presentModel(named.model, names), deployments, artifact_links: modelArtifactLinks(named.model), input_schema: inputSchema };
       },
     }),
     route({

@@ -33,7 +33,7 @@ export function toCsv(rows: Record<string, number | string>[]): string {
  * Uploads the synthetic table to a project and trains a quick experiment on it (no ensembles,
  * 2-fold CV): `algos` picks the learners, one model each. Resolves to the models' ids by algo.
  */
-export async function trainQuickModels(client: ApiClient, projectId: string, algos: ('GLM' | 'GBM')[], rows = 400): Promise<{ versionId: string; models: Record<string, string> }> {
+export async function trainQuickModels(client: ApiClient, projectId: string, algos: ('GLM' | 'GBM')[], rows = 400): Promise<{ datasetId: string; versionId: string; models: Record<string, string> }> {
   const up = await client.upload('/api/datasets/upload', { project_id: projectId, name: 'synthetic' }, { name: 'synthetic.csv', data: toCsv(syntheticRows(rows)) });
   if (up.status !== 201) throw new Error(`upload failed ${up.status} ${JSON.stringify(up.body)}`);
   const exclude = ['XGBoost', 'DRF', 'DeepLearning', 'StackedEnsemble', 'GLM', 'GBM'].filter((a) => !algos.includes(a as 'GLM'));
@@ -46,7 +46,7 @@ export async function trainQuickModels(client: ApiClient, projectId: string, alg
     config: { max_models: algos.length, nfolds: 2, seed: 1, exclude_algos: exclude },
   });
   if (r.status !== 201) throw new Error(`experiment failed ${r.status} ${JSON.stringify(r.body)}`);
-  return { versionId: up.body.dataset_version_id, models: await trainedModels(client, r.body.id) };
+  return { datasetId: up.body.dataset_id as string, versionId: up.body.dataset_version_id, models: await trainedModels(client, r.body.id) };
 }
 
 /**
