@@ -7,6 +7,7 @@ import type { Config } from '../platform/config';
 import { Access } from './access';
 import type { DatasetVersions } from './dataset-versions';
 import { ValidationError, NotFoundError } from './errors';
+import { refuseDeployedModels } from './deployed-models';
 import type { JobService } from './jobs';
 import { likePattern, ListQuery, Page, sqlDirection } from './lists';
 
@@ -336,6 +337,7 @@ export class ExperimentService {
     const keys = await this.ds.transaction(async (em) => {
       const locked = await em.query('SELECT id FROM experiments WHERE id = $1 FOR UPDATE', [exp.id]);
       if (!locked[0]) return [] as string[];
+      await refuseDeployedModels(em, 'SELECT id FROM models WHERE experiment_id = $1', [exp.id], 'A model of this experiment has an active deployment: deactivate it first');
       const files: { storage_key: string }[] = await em.query(`SELECT a.storage_key FROM artifacts a WHERE a.owner_type = 'model' AND a.owner_id IN (SELECT id FROM models WHERE experiment_id = $1)`, [
         exp.id,
       ]);

@@ -9,6 +9,7 @@ import type { Config } from '../platform/config';
 import { Access, MEMBER_PROJECTS_SQL } from './access';
 import { withStagedTable } from './dataset-versions';
 import { NotFoundError, ValidationError } from './errors';
+import { refuseDeployedModels } from './deployed-models';
 import type { ExperimentService } from './experiments';
 import { likePattern, Page, sqlDirection } from './lists';
 import type { ModelServing } from './model-serving';
@@ -126,6 +127,7 @@ export class ModelService {
   async delete(userId: string, modelId: string): Promise<void> {
     const model = await this.access.model(userId, modelId, 'editor');
     const keys = await this.ds.transaction(async (em) => {
+      await refuseDeployedModels(em, 'SELECT id FROM models WHERE id = $1', [model.id], 'Model has an active deployment: deactivate it first');
       const files: { storage_key: string }[] = await em.query(`SELECT storage_key FROM artifacts WHERE owner_type = 'model' AND owner_id = $1`, [model.id]);
       await em.getRepository(Model).delete({ id: model.id });
       await em.query(`DELETE FROM artifacts WHERE owner_type = 'model' AND owner_id = $1`, [model.id]);

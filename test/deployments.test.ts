@@ -222,3 +222,19 @@ describe('access', () => {
     expect((await c.get(`${M}/projects/${projectId}/deployment-history`)).body).toEqual({ detail: 'Project not found' });
   });
 });
+
+describe('deleting what a deployment serves', () => {
+  it('refuses (409) to delete a model, or its experiment, while an active deployment serves it; deactivated, it goes', async () => {
+    const id = await deploy(owner.client, { model_id: foreignModel, name: 'keep me', stage: 'production' }, otherProjectId);
+    const experimentId = (await owner.client.get(`/api/models/${foreignModel}`)).body.model.experiment_id as string;
+    expect(await owner.client.del(`/api/models/${foreignModel}`)).toMatchObject({ status: 409, body: { detail: 'Model has an active deployment: deactivate it first' } });
+    expect(await owner.client.del(`/api/experiments/${experimentId}`)).toMatchObject({
+      status: 409,
+      body: { detail: 'A model of this experiment has an active deployment: deactivate it first' },
+    });
+    expect((await owner.client.get(`${M}/deployments/${id}`)).body.deployment).toMatchObject({ stage: 'production', is_active: true });
+    expect((await owner.client.post(`${M}/deployments/${id}/deactivate`)).status).toBe(200);
+    expect((await owner.client.del(`/api/models/${foreignModel}`)).status).toBe(200);
+    expect((await owner.client.get(`${M}/deployments/${id}`)).status).toBe(404);
+  });
+});
