@@ -33,7 +33,7 @@ export async function renderPdf(doc: ReportDocument, figures: Figures): Promise<
     autoFirstPage: true,
     displayTitle: true,
     lang: 'en',
-    info: { Title: cleanText(doc.title), Subject: doc.subtitle ? cleanText(doc.subtitle) : undefined, Creator: 'ml-lifecycle-service reports', CreationDate: validDate(doc.generatedAt) },
+    info: documentInfo(doc),
   });
   const chunks: Buffer[] = [];
   pdf.on('data', (c: Buffer) => chunks.push(c));
@@ -56,9 +56,13 @@ export async function renderPdf(doc: ReportDocument, figures: Figures): Promise<
   return Buffer.concat(chunks);
 }
 
-function validDate(iso: string): Date | undefined {
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? undefined : d;
+/** The PDF's Info dictionary; pdfkit fails on a key whose value is undefined, so absent ones are left out. */
+function documentInfo(doc: ReportDocument): PDFKit.DocumentInfo {
+  const info: PDFKit.DocumentInfo = { Title: cleanText(doc.title), Creator: 'ml-lifecycle-service reports' };
+  if (doc.subtitle) info.Subject = cleanText(doc.subtitle);
+  const created = new Date(doc.generatedAt);
+  if (!Number.isNaN(created.getTime())) info.CreationDate = created;
+  return info;
 }
 
 function currentPage(pdf: Doc): number {
