@@ -3,6 +3,7 @@ import { experimentDocument } from '../../bench/reports/fixtures';
 import { cleanText, formatCell, formatNumber } from './cells';
 import { chartConfig } from './charts';
 import { renderFigures } from './figures';
+import type { ReportDocument } from './document';
 import { renderReport, reportFileName } from './index';
 import { hostileDocument } from './test-helpers';
 
@@ -86,6 +87,34 @@ test('a chart is drawn on a white page: mostly white, with its data in the palet
   expect(white / n).toBeGreaterThan(0.5);
   expect(palette / n).toBeGreaterThan(0.03); // the bars
   expect(dark / n).toBeGreaterThan(0.002); // tick labels and the axis title: the font was found
+});
+
+test('a very large heatmap stays a printable picture: the grid shrinks instead of the canvas growing without bound', async () => {
+  const rows = 300;
+  const cols = 200;
+  const doc: ReportDocument = {
+    title: 'Big',
+    generatedAt: '2026-11-24T00:00:00Z',
+    meta: [],
+    sections: [
+      {
+        id: 'h',
+        title: 'Heatmap',
+        blocks: [
+          {
+            type: 'heatmap',
+            title: 'Correlations',
+            rowLabels: Array.from({ length: rows }, (_, i) => `row ${i}`),
+            columnLabels: Array.from({ length: cols }, (_, i) => `column ${i}`),
+            values: Array.from({ length: rows }, (_, r) => Array.from({ length: cols }, (_, c) => Math.sin(r * c))),
+          },
+        ],
+      },
+    ],
+  };
+  const [figure] = (await renderFigures(doc)).values();
+  expect(figure.width).toBeLessThan(3000);
+  expect(figure.height).toBeLessThan(3000);
 });
 
 test('progress rises from 0 to 1 while a report renders', async () => {

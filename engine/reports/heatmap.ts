@@ -14,6 +14,11 @@ const FONT = `11px ${CANVAS_FONT_FAMILY}`;
 const BOLD = `bold 11px ${CANVAS_FONT_FAMILY}`;
 const CELL_HEIGHT = 22;
 const MIN_CELL_WIDTH = 44;
+/** A grid larger than this (layout px) gets smaller cells, then no values, then no labels: the picture stays printable. */
+const MAX_GRID = 2400;
+/** Below these sizes a cell cannot hold its value, a row or column its label. */
+const MIN_VALUE_CELL = { width: 36, height: 16 };
+const MIN_LABELLED = 10;
 const MAX_LABEL = 36;
 const PAD = 10;
 const LEGEND_WIDTH = 70;
@@ -33,9 +38,12 @@ export function drawHeatmap(block: HeatmapBlock): Picture {
   const colLabelWidth = Math.max(20, ...cols.map((l) => measure.measureText(l).width));
   const slant = Math.PI / 4;
   const colLabelHeight = Math.ceil(colLabelWidth * Math.sin(slant)) + 14;
-  const cellWidth = Math.max(MIN_CELL_WIDTH, Math.floor((800 - 2 * PAD - rowLabelWidth - LEGEND_WIDTH) / Math.max(1, cols.length)));
+  const ncols = Math.max(1, cols.length);
+  const cellWidth = Math.max(2, Math.min(Math.max(MIN_CELL_WIDTH, Math.floor((800 - 2 * PAD - rowLabelWidth - LEGEND_WIDTH) / ncols)), Math.floor(MAX_GRID / ncols)));
+  const cellHeight = Math.max(2, Math.min(CELL_HEIGHT, Math.floor(MAX_GRID / Math.max(1, rows.length))));
+  const showValues = cellWidth >= MIN_VALUE_CELL.width && cellHeight >= MIN_VALUE_CELL.height;
   const gridWidth = cellWidth * cols.length;
-  const gridHeight = CELL_HEIGHT * rows.length;
+  const gridHeight = cellHeight * rows.length;
   // The last column's slanted label reaches right of the grid by its projected width.
   const width = Math.ceil(PAD + rowLabelWidth + gridWidth + Math.max(LEGEND_WIDTH, colLabelWidth * Math.cos(slant) - cellWidth / 2) + PAD);
   const height = PAD + colLabelHeight + gridHeight + PAD;
@@ -58,37 +66,39 @@ export function drawHeatmap(block: HeatmapBlock): Picture {
   ctx.textBaseline = 'middle';
   ctx.fillStyle = '#333333';
   ctx.textAlign = 'right';
-  rows.forEach((label, r) => ctx.fillText(label, x0 - 6, y0 + r * CELL_HEIGHT + CELL_HEIGHT / 2));
+  if (cellHeight >= MIN_LABELLED) rows.forEach((label, r) => ctx.fillText(label, x0 - 6, y0 + r * cellHeight + cellHeight / 2));
   ctx.textAlign = 'left';
-  cols.forEach((label, c) => {
-    ctx.save();
-    ctx.translate(x0 + c * cellWidth + cellWidth / 2, y0 - 6);
-    ctx.rotate(-slant);
-    ctx.fillText(label, 0, 0);
-    ctx.restore();
-  });
+  if (cellWidth >= MIN_LABELLED)
+    cols.forEach((label, c) => {
+      ctx.save();
+      ctx.translate(x0 + c * cellWidth + cellWidth / 2, y0 - 6);
+      ctx.rotate(-slant);
+      ctx.fillText(label, 0, 0);
+      ctx.restore();
+    });
 
   ctx.textAlign = 'center';
   for (let r = 0; r < rows.length; r++) {
     for (let c = 0; c < cols.length; c++) {
       const v = block.values[r]?.[c] ?? null;
       const x = x0 + c * cellWidth;
-      const y = y0 + r * CELL_HEIGHT;
+      const y = y0 + r * cellHeight;
       const usable = v !== null && Number.isFinite(v);
       const t = usable ? (hi > lo ? (v - lo) / (hi - lo) : 0.5) : 0;
       const fill = usable ? viridis(t) : MISSING;
       ctx.fillStyle = fill;
-      ctx.fillRect(x, y, cellWidth, CELL_HEIGHT);
+      ctx.fillRect(x, y, cellWidth, cellHeight);
+      if (!showValues) continue;
       ctx.fillStyle = usable && t < 0.6 ? '#ffffff' : '#222222';
-      ctx.fillText(usable ? v.toFixed(decimals) : v === null ? '—' : String(v), x + cellWidth / 2, y + CELL_HEIGHT / 2);
+      ctx.fillText(usable ? v.toFixed(decimals) : v === null ? '—' : String(v), x + cellWidth / 2, y + cellHeight / 2);
     }
   }
   // Thin white lines between cells keep neighbouring cells of close colour apart.
   ctx.strokeStyle = '#ffffff';
-  ctx.lineWidth = 1;
+  ctx.lineWidth = showValues ? 1 : 0.25;
   ctx.beginPath();
   for (let c = 1; c < cols.length; c++) line(ctx, x0 + c * cellWidth, y0, x0 + c * cellWidth, y0 + gridHeight);
-  for (let r = 1; r < rows.length; r++) line(ctx, x0, y0 + r * CELL_HEIGHT, x0 + gridWidth, y0 + r * CELL_HEIGHT);
+  for (let r = 1; r < rows.length; r++) line(ctx, x0, y0 + r * cellHeight, x0 + gridWidth, y0 + r * cellHeight);
   ctx.stroke();
 
   drawLegend(ctx, x0 + gridWidth + 16, y0, Math.max(60, Math.min(gridHeight, 200)), lo, hi, decimals);
