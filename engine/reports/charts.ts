@@ -52,7 +52,8 @@ export function chartConfig(spec: ChartSpec): ChartConfiguration {
   const datasets = spec.data.datasets.map((d, i) => {
     const color = PALETTE[i % PALETTE.length];
     const many = d.data.length > 40;
-    const base = { label: truncate(d.label, 60), data: d.data, borderColor: color, backgroundColor: color, borderDash: d.dashed ? [6, 4] : undefined };
+    // A copy: chart.js hooks listeners onto the data arrays it is given, and the caller's document stays untouched.
+    const base = { label: truncate(d.label, 60), data: [...d.data], borderColor: color, backgroundColor: color, borderDash: d.dashed ? [6, 4] : undefined };
     if (spec.type === 'bar') return { ...base, borderWidth: 0 };
     if (spec.type === 'scatter') {
       const line = d.showLine === true;
