@@ -4,6 +4,7 @@ import { createDatasetProfileActivities } from './dataset-profile';
 import { createDriftComputeActivities } from './drift-compute';
 import { createJobLifecycleActivities } from './job-lifecycle';
 import { createProjectExportActivities } from './project-export';
+import { createReportGenerateActivities } from './report-generate';
 
 export interface ActivityDeps {
   /** The application layer: activities persist through the same services the routes use. */
@@ -25,5 +26,6 @@ export function createActivities(deps: ActivityDeps) {
     ...createDatasetProfileActivities(deps.services),
     ...createAutomlTrainActivities(deps.services, deps.trainingPool),
     ...createDriftComputeActivities(deps.services),
+    ...createReportGenerateActivities(deps.services),
   };
 }

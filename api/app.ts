@@ -21,13 +21,28 @@ import { pageRoutes } from './routes/pages';
 import { projectRoutes } from './routes/projects';
 import { systemRoutes } from './routes/system';
 import { studioRoutes } from './routes/studio';
+import { reportRoutes } from './routes/reports';
 import { createServices } from '../services';
 import { assertScopes } from '../services/scopes';
 
 const VERSION = '0.1.0';
 
 /** Every route module of the API, in the order they appear in the OpenAPI document. */
-const ROUTE_MODULES = [systemRoutes, authRoutes, apiKeyRoutes, projectRoutes, datasetRoutes, experimentRoutes, modelRoutes, deploymentRoutes, jobRoutes, artifactRoutes, pageRoutes, studioRoutes];
+const ROUTE_MODULES = [
+  systemRoutes,
+  authRoutes,
+  apiKeyRoutes,
+  projectRoutes,
+  datasetRoutes,
+  experimentRoutes,
+  modelRoutes,
+  deploymentRoutes,
+  jobRoutes,
+  artifactRoutes,
+  pageRoutes,
+  studioRoutes,
+  reportRoutes,
+];
 
 /**
  * Builds the Koa application from its dependencies. Per route, in order: client-address

@@ -18,12 +18,14 @@ import { ProjectInvitations1732330000000 } from './migrations/1732330000000-proj
 import { Deployments1732340000000 } from './migrations/1732340000000-deployments';
 import { Drift1732350000000 } from './migrations/1732350000000-drift';
 import { Studio1732360000000 } from './migrations/1732360000000-studio';
+import { Reports1732370000000 } from './migrations/1732370000000-reports';
 import { Model } from './model.entity';
 import { Project } from './project.entity';
 import { ProjectInvitation } from './project-invitation.entity';
 import { ProjectMember } from './project-member.entity';
 import { ProjectQualityPolicy } from './quality-policy.entity';
 import { RateLimitWindow } from './rate-limit-window.entity';
+import { Report } from './report.entity';
 import { StudioScenario } from './studio-scenario.entity';
 import { StudioSession } from './studio-session.entity';
 import { User } from './user.entity';
@@ -38,6 +40,7 @@ export * from './deployment-transition.entity';
 export * from './dataset-version.entity';
 export * from './email-token.entity';
 export * from './experiment.entity';
+export * from './report.entity';
 export * from './experiment-log.entity';
 export * from './inference-log.entity';
 export * from './job.entity';
@@ -74,6 +77,7 @@ export const ENTITIES = [
   DriftResult,
   StudioSession,
   StudioScenario,
+  Report,
 ];
 export const MIGRATIONS = [
   InitialSchema1732300000000,
@@ -83,4 +87,5 @@ export const MIGRATIONS = [
   Deployments1732340000000,
   Drift1732350000000,
   Studio1732360000000,
+  Reports1732370000000,
 ];

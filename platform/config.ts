@@ -58,6 +58,10 @@ const EnvSchema = z.object({
   UPLOAD_IDLE_TIMEOUT_SECS: int(60, 1),
   PROFILE_IN_BACKGROUND_MIN_ROWS: int(1_000_000, 0),
   RECONCILE_INTERVAL_SECS: int(60, 0),
+  /** An OpenAI-compatible chat-completions endpoint for reports' `llm_insights` (base URL, e.g. https://api.openai.com/v1); unset: none. */
+  LLM_API_URL: z.string().url().optional(),
+  LLM_API_KEY: z.string().optional(),
+  LLM_MODEL: z.string().default('gpt-4o-mini'),
   /** Which workers `npm start` runs beside the API: comma list of io,cpu,gpu, or `none`. */
   START_WORKERS: z.string().default('io,cpu,gpu'),
 });
@@ -106,6 +110,8 @@ export interface Config {
   /** New dataset versions with at least this many rows are profiled by a `dataset_profile` job (0: never). */
   profileInBackgroundMinRows: number;
   reconcileIntervalSecs: number;
+  /** Where reports' written summaries come from; null when none is configured. */
+  llm: { apiUrl: string; apiKey: string | null; model: string } | null;
   startWorkers: string[];
 }
 
@@ -177,6 +183,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     },
     profileInBackgroundMinRows: e.PROFILE_IN_BACKGROUND_MIN_ROWS,
     reconcileIntervalSecs: e.RECONCILE_INTERVAL_SECS,
+    llm: e.LLM_API_URL ? { apiUrl: e.LLM_API_URL.replace(/\/+$/, ''), apiKey: e.LLM_API_KEY ?? null, model: e.LLM_MODEL } : null,
     startWorkers:
       e.START_WORKERS === 'none'
         ? []

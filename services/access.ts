@@ -1,5 +1,5 @@
 import type { DataSource, EntityManager, EntityTarget } from 'typeorm';
-import { Artifact, Dataset, DatasetVersion, Deployment, Experiment, Job, Model, Project, PROJECT_ROLES, ProjectMember, ProjectRole, StudioScenario, StudioSession } from '../entities';
+import { Artifact, Dataset, DatasetVersion, Deployment, Experiment, Job, Model, Project, PROJECT_ROLES, ProjectMember, ProjectRole, Report, StudioScenario, StudioSession } from '../entities';
 import { ForbiddenError, NotFoundError } from './errors';
 
 export type { ProjectRole };
@@ -89,6 +89,10 @@ export class Access {
 
   studioScenario(userId: string, id: string, minRole: ProjectRole = 'viewer', em?: EntityManager): Promise<StudioScenario> {
     return this.owned(StudioScenario, id, 'Scenario not found', userId, minRole, em);
+  }
+
+  report(userId: string, id: string, minRole: ProjectRole = 'viewer', em?: EntityManager): Promise<Report> {
+    return this.owned(Report, id, 'Report not found', userId, minRole, em);
   }
 
   private async owned<T extends ProjectOwned>(entity: EntityTarget<T>, id: string, notFoundText: string, userId: string, minRole: ProjectRole, em: EntityManager = this.ds.manager): Promise<T> {

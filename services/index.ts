@@ -20,6 +20,7 @@ import { JobService } from './jobs';
 import { ModelServing } from './model-serving';
 import { ModelService } from './models';
 import { ProjectService } from './projects';
+import { ReportService } from './reports/service';
 import { StudioService } from './studio';
 
 /** What the application layer is built from: one of each per process. */
@@ -67,6 +68,7 @@ export function createServices(deps: ServiceDeps) {
     inferenceLogs,
     drift: new DriftService(ds, access, jobs, serving, datasetVersions, inferenceLogs),
     studio: new StudioService(ds, access, serving, deployments),
+    reports: new ReportService(ds, access, jobs, store, experiments, config),
   };
 }
 

@@ -34,6 +34,7 @@ export const JOB_KINDS_REGISTRY: Record<JobKind, JobKindDef> = {
   automl_train: { workflowType: 'automlTrainWorkflow', queue: 'cpu', resource: { table: 'experiments' }, scopeResource: 'experiments' },
   dataset_profile: { workflowType: 'datasetProfileWorkflow', queue: 'cpu', scopeResource: 'datasets' },
   drift_compute: { workflowType: 'driftComputeWorkflow', queue: 'cpu', scopeResource: 'deployments' },
+  report_generate: { workflowType: 'reportGenerateWorkflow', queue: 'io', resource: { table: 'reports' }, scopeResource: 'reports' },
 };
 
 /** The scope an API key needs to cancel a job of this kind: a write on what the job acts on. */

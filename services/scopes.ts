@@ -58,6 +58,7 @@ export function scopesAllow(granted: readonly string[], required: RequiredScope 
 const ARTIFACT_OWNER_RESOURCE = new Map<string, ScopeResource>([
   ['dataset', 'datasets'],
   ['model', 'models'],
+  ['report', 'reports'],
 ]);
 
 /**

@@ -3,3 +3,4 @@ export { projectExportWorkflow } from './project-export';
 export { automlTrainWorkflow } from './automl-train';
 export { datasetProfileWorkflow } from './dataset-profile';
 export { driftComputeWorkflow } from './drift-compute';
+export { reportGenerateWorkflow } from './report-generate';

@@ -1,0 +1,46 @@
+import { Experiment, Model } from '../../../entities';
+import type { Block, Section } from '../../../engine/reports';
+import { dataSummarySection } from '../data-sections';
+import { fmt, importanceBlock, modelSections, parametersBlock, shapBlock } from '../model-sections';
+import { inProject, KindContext, ReportKindDef } from './kind';
+
+/** One trained model: its data, metrics at the operating threshold, curves, importance, SHAP and parameters. */
+export const modelKind: ReportKindDef = {
+  kind: 'model',
+  notFound: 'Model not found',
+  exists: (ds, projectId, id) => inProject(ds, 'models', projectId, id),
+
+  async build(ctx: KindContext) {
+    const { ds, options: o } = ctx;
+    const model = await ds.getRepository(Model).findOneByOrFail({ id: ctx.entityId });
+    const exp = await ds.getRepository(Experiment).findOneBy({ id: model.experimentId });
+    const sections: Section[] = [];
+    if (o.include_data_summary && exp) sections.push(await dataSummarySection(ds, exp.datasetVersionId, exp.targetColumn));
+    sections.push(...modelSections(model, o, 'model'));
+    if (o.include_feature_importance) {
+      const blocks = [o.include_charts ? importanceBlock(model) : null, o.include_charts ? shapBlock(model) : null].filter((b): b is Block => b !== null);
+      if (!o.include_charts) blocks.push(importanceTable(model));
+      if (blocks.length) sections.push({ id: 'importance', title: 'Variable importance and SHAP summary', blocks });
+    }
+    if (o.include_hyperparameters) {
+      const params = parametersBlock(model);
+      sections.push({ id: 'parameters', title: 'Parameters (default and actual)', blocks: [params ?? { type: 'note', text: 'No parameters were recorded.' }] });
+    }
+    return {
+      entityName: model.name,
+      meta: [
+        ['Model', `${model.name} (${model.algo})`],
+        ['Experiment', exp?.name ?? '(deleted)'],
+        ['Target', exp ? `${exp.targetColumn} (${exp.problemKind})` : '-'],
+        ['Training time', `${fmt(model.trainingTimeMs / 1000, 2)} s`],
+      ],
+      sections,
+      facts: { model: model.name, algo: model.algo, experiment: exp?.name ?? null, metrics: Object.fromEntries(Object.entries(model.metrics).filter(([, v]) => typeof v === 'number')) },
+    };
+  },
+};
+
+function importanceTable(m: Model): Block {
+  const vi = (m.explain.variable_importance ?? []) as { variable: string; percentage: number }[];
+  return { type: 'table', columns: ['feature', 'share of importance'], rows: vi.slice(0, 30).map((v) => [v.variable, fmt(v.percentage)]) };
+}
