@@ -32,7 +32,8 @@ export function scoreInContext(r: Recognizer, text: string, start: number, end: 
     }
   }
   if (r.negativeContext && r.negativeContext.test(text.slice(Math.max(0, start - 25), start).toLowerCase())) {
-    confidence -= 0.3;
+    // Enough to take a checksum-valid card-like number under the default threshold after "order number".
+    confidence -= 0.45;
     evidence.push('negative_context');
   }
   return confidence < 0 ? 0 : confidence;

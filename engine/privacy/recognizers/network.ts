@@ -37,7 +37,7 @@ export const NETWORK_RECOGNIZERS: Recognizer[] = [
     id: 'ipv6_address',
     name: 'IP address (IPv6)',
     category: 'network',
-    pattern: '(?:[0-9A-Fa-f]{1,4}:){7}[0-9A-Fa-f]{1,4}|(?:[0-9A-Fa-f]{1,4}:){1,7}:|(?:[0-9A-Fa-f]{1,4}:){1,6}(?::[0-9A-Fa-f]{1,4}){1,6}|::(?:[0-9A-Fa-f]{1,4}:){0,6}[0-9A-Fa-f]{1,4}|::',
+    pattern: '(?:[0-9A-Fa-f]{1,4}:){7}[0-9A-Fa-f]{1,4}|(?:[0-9A-Fa-f]{1,4}:){1,6}(?::[0-9A-Fa-f]{1,4}){1,6}|(?:[0-9A-Fa-f]{1,4}:){1,7}:|::(?:[0-9A-Fa-f]{1,4}:){0,6}[0-9A-Fa-f]{1,4}|::',
     bare: true,
     validate: (_d, raw) => isIPv6(raw) && raw.length > 2,
     evidence: 'format',
