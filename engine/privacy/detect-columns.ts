@@ -157,7 +157,10 @@ function cellLevel(name: string, cells: string[], types: readonly string[] | und
       if (!agg) byType.set(d.type, (agg = { spans: 0, cells: 0, sum: 0, samples: [] }));
       agg.spans++;
       agg.sum += d.confidence;
-      if (!seen.has(d.type)) (agg.cells++, seen.add(d.type));
+      if (!seen.has(d.type)) {
+        agg.cells++;
+        seen.add(d.type);
+      }
       if (agg.samples.length < MAX_SAMPLES) agg.samples.push(maskValue(d.text, { visible: Math.min(4, Math.floor(d.text.length / 4)) }));
     }
   }

@@ -76,6 +76,18 @@ const ORG_SUFFIXES = [
   'academy',
 ];
 
+const TAG_SETS: Record<string, 'firstNames' | 'lastNames' | 'people' | 'organizations' | 'places' | undefined> = {
+  MaleName: 'firstNames',
+  FemaleName: 'firstNames',
+  FirstName: 'firstNames',
+  LastName: 'lastNames',
+  Person: 'people',
+  Organization: 'organizations',
+  City: 'places',
+  Country: 'places',
+  Region: 'places',
+};
+
 /** The gazetteers (built on first use). */
 export function lexicon(): Lexicon {
   if (cached) return cached;
@@ -96,11 +108,11 @@ export function lexicon(): Lexicon {
     const tags = Array.isArray(tagOrTags) ? tagOrTags : [tagOrTags];
     let named = false;
     for (const tag of tags) {
-      if (tag === 'MaleName' || tag === 'FemaleName' || tag === 'FirstName') (lex.firstNames.add(word), (named = true));
-      else if (tag === 'LastName') (lex.lastNames.add(word), (named = true));
-      else if (tag === 'Person') (lex.people.add(word), (named = true));
-      else if (tag === 'Organization') (lex.organizations.add(word), (named = true));
-      else if (tag === 'City' || tag === 'Country' || tag === 'Region') (lex.places.add(word), (named = true));
+      const set = TAG_SETS[tag];
+      if (set) {
+        lex[set].add(word);
+        named = true;
+      }
     }
     if (!named && !word.includes(' ')) lex.common.add(word);
   }

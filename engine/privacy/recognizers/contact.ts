@@ -5,7 +5,7 @@ import { define, NEEDS_AT, NEEDS_DIGIT, NEEDS_UPPER, type RawMatch, type Recogni
 /** Countries whose national formats are tried, in order, for numbers written without a + prefix. */
 const PHONE_REGIONS: CountryCode[] = ['US', 'GB', 'DE', 'FR', 'IN'];
 /** Digit groups that may be a phone number; libphonenumber then decides on each (its own text scanner is ~10x slower). */
-const PHONE_CANDIDATE = /(?<![\w+\-./])(?:\+\d{1,3}[\s.\-]?)?(?:\(\d{1,5}\)[\s.\-]?)?\d{1,5}(?:[\s.\-]?\d{1,5}){1,5}(?![\w@]|[\-./]\d)/g;
+const PHONE_CANDIDATE = /(?<![\w+\-./])(?:\+\d{1,3}[\s.-]?)?(?:\(\d{1,5}\)[\s.-]?)?\d{1,5}(?:[\s.-]?\d{1,5}){1,5}(?![\w@]|[-./]\d)/g;
 
 /** A phone number's score: +international is surest, a valid US number next, another country's national format least. */
 function phoneScore(candidate: string): number {

@@ -4,7 +4,7 @@ import { CONTACT_RECOGNIZERS } from './contact';
 import { CRYPTO_RECOGNIZERS } from './crypto-wallets';
 import { DATE_RECOGNIZERS } from './dates';
 import type { Recognizer } from './define';
-import { ENTITY_RECOGNIZERS } from './entities';
+import { ENTITY_RECOGNIZERS } from './named-entities';
 import { FINANCIAL_RECOGNIZERS } from './financial';
 import { GEOGRAPHY_RECOGNIZERS } from './geography';
 import { HEALTH_RECOGNIZERS } from './health';

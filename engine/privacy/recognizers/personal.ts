@@ -17,7 +17,7 @@ export const PERSONAL_RECOGNIZERS: Recognizer[] = [
     category: 'personal',
     pattern: '(?<=(?:[Uu]ser ?[Nn]ame|[Uu]ser ?[Ii][Dd]|[Ll]ogin|[Hh]andle|[Ss]creen name)\\s*(?:[:=]|is)?\\s*)@?[A-Za-z][A-Za-z0-9_.\\-]{2,30}|(?<![\\w.@])@[A-Za-z0-9_]{2,30}(?![\\w@.])',
     bare: true,
-    matchCell: (v) => (/^@?[A-Za-z][A-Za-z0-9_.\-]{2,30}$/.test(v.trim()) ? { start: 0, end: v.length, score: 0.05 } : null),
+    matchCell: (v) => (/^@?[A-Za-z][A-Za-z0-9_.-]{2,30}$/.test(v.trim()) ? { start: 0, end: v.length, score: 0.05 } : null),
     evidence: 'context',
     score: 0.8,
     contextScore: 0.88,
