@@ -20,12 +20,29 @@ export interface DetectTextOptions {
 const BEFORE = 40;
 const AFTER = 25;
 
-/** Confidence of a match from its base score and the words around it. */
+/** A sentence ends at . ! ? before a capital (not after "no." or "Dr." mid-sentence) or at a semicolon. */
+const SENTENCE_END = /[.!?]\s+(?=[A-Z])|;\s/g;
+
+/** The part of a window before the match that belongs to the match's sentence. */
+function sentenceTail(s: string): string {
+  let cut = 0;
+  SENTENCE_END.lastIndex = 0;
+  while (SENTENCE_END.exec(s) !== null) cut = SENTENCE_END.lastIndex;
+  return s.slice(cut);
+}
+
+/** The part of a window after the match that belongs to the match's sentence. */
+function sentenceHead(s: string): string {
+  const m = /[.!?](?=\s+[A-Z]|$)|;/.exec(s);
+  return m ? s.slice(0, m.index) : s;
+}
+
+/** Confidence of a match from its base score and the words around it (in its own sentence). */
 export function scoreInContext(r: Recognizer, text: string, start: number, end: number, base: number, evidence: string[]): number {
   let confidence = base;
   if (r.context) {
-    const before = text.slice(Math.max(0, start - BEFORE), start).toLowerCase();
-    const after = text.slice(end, end + AFTER).toLowerCase();
+    const before = sentenceTail(text.slice(Math.max(0, start - BEFORE), start)).toLowerCase();
+    const after = sentenceHead(text.slice(end, end + AFTER)).toLowerCase();
     if (r.context.test(before) || r.context.test(after)) {
       if (r.contextScore > confidence) confidence = r.contextScore;
       evidence.push('context');

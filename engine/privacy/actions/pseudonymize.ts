@@ -7,7 +7,8 @@
  */
 import { createHmac } from 'node:crypto';
 import { lexicon } from '../lexicon';
-import { compact } from '../recognizers/define';
+import { base58CheckEncode, bech32Encode } from '../recognizers/crypto-wallets';
+import { compact, type FakeDate } from '../recognizers/define';
 import { recognizer } from '../recognizers';
 import { cellConfidence } from '../detect-columns';
 import { formatDate, parseDate, shiftDate } from './dates';
@@ -73,11 +74,12 @@ const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const LOWER = 'abcdefghijklmnopqrstuvwxyz';
 
 /** Replace every digit by a digit and every letter by a letter of the same case, after `keep` leading characters. */
-function reshape(value: string, keep: number, rng: KeyedRandom, hexLetters = false): string {
+function reshape(value: string, keep: number, rng: KeyedRandom, hexLetters = false, digitsOnly = false): string {
   let out = value.slice(0, keep);
   for (let i = keep; i < value.length; i++) {
     const ch = value[i];
     if (ch >= '0' && ch <= '9') out += rng.pick(DIGITS);
+    else if (digitsOnly) out += ch;
     else if (ch >= 'A' && ch <= 'Z') out += hexLetters && ch <= 'F' ? rng.pick('ABCDEF') : rng.pick(UPPER);
     else if (ch >= 'a' && ch <= 'z') out += hexLetters && ch <= 'f' ? rng.pick('abcdef') : rng.pick(LOWER);
     else out += ch;
@@ -85,17 +87,51 @@ function reshape(value: string, keep: number, rng: KeyedRandom, hexLetters = fal
   return out;
 }
 
+/** Write a random real birth date (1940-1999) over the identifier's date digits. */
+function withDate(value: string, date: FakeDate, rng: KeyedRandom): string {
+  const p = (n: number): string => String(n).padStart(2, '0');
+  const y = 1940 + rng.int(60);
+  const m = 1 + rng.int(12);
+  const d = 1 + rng.int(28);
+  const yy = p(y % 100);
+  const digits = date.format === 'YYYYMMDD' ? `${y}${p(m)}${p(d)}` : date.format === 'YYMMDD' ? `${yy}${p(m)}${p(d)}` : date.format === 'DDMMYY' ? `${p(d)}${p(m)}${yy}` : `${yy}${p(m)}`;
+  const chars = value.split('');
+  let seen = 0;
+  let k = 0;
+  for (let i = 0; i < chars.length && k < digits.length; i++) {
+    if (chars[i] < '0' || chars[i] > '9') continue;
+    if (seen++ >= date.at) chars[i] = digits[k++];
+  }
+  return chars.join('');
+}
+
+/** A valid-looking Bitcoin address of the same kind: base58check P2PKH/P2SH or bech32 segwit. */
+function fakeBtc(value: string, rng: KeyedRandom): string {
+  if (value.toLowerCase().startsWith('bc1')) {
+    const n = value.length - 4 - 6;
+    return bech32Encode('bc', [0, ...Array.from({ length: n }, () => rng.int(32))]);
+  }
+  const payload = Buffer.alloc(21);
+  payload[0] = value.startsWith('3') ? 5 : 0;
+  for (let i = 1; i < 21; i++) payload[i] = rng.int(256);
+  return base58CheckEncode(payload);
+}
+
 /** Draws of reshape() until the type's own recognizer accepts the fake as a whole cell (check digits included). */
 function validFake(value: string, type: string, rng: KeyedRandom): string {
   const r = recognizer(type);
   const keep = Math.min(r?.fakeKeep ?? 0, value.length);
   const hex = type === 'mac_address' || type === 'ipv6_address' || type === 'eth_address' || type === 'unique_identifier';
-  let fake = reshape(value, keep, rng, hex);
+  const draw = (): string => {
+    const shaped = reshape(value, keep, rng, hex, r?.fakeDigitsOnly);
+    return r?.fakeDate ? withDate(shaped, r.fakeDate, rng) : shaped;
+  };
+  let fake = draw();
   if (!r) return fake;
   const originalValid = cellConfidence(r, value, true) > 0;
   for (let i = 0; originalValid && i < 3000; i++) {
     if (fake !== value && cellConfidence(r, fake, true) > 0) return fake;
-    fake = reshape(value, keep, rng, hex);
+    fake = draw();
   }
   return fake;
 }
@@ -158,6 +194,8 @@ export function pseudonymizeValue(value: string, type: string, secret: string | 
       return `${Array.from({ length: 8 }, () => rng.pick(LOWER)).join('')}.example`;
     case 'user_agent':
       return rng.pick(USER_AGENTS);
+    case 'btc_address':
+      return fakeBtc(value, rng);
     case 'username':
       return `user_${Array.from({ length: 6 }, () => rng.pick(HEX)).join('')}`;
     default:

@@ -78,7 +78,7 @@ export const CONTACT_RECOGNIZERS: Recognizer[] = [
     score: 0.75,
     contextScore: 0.95,
     context: ['phone', 'tel', 'telephone', 'call', 'mobile', 'cell', 'contact', 'reach', 'text', 'whatsapp', 'sms', 'ph'],
-    negativeContext: ['fax', 'order', 'invoice', 'account', 'routing', 'ssn', 'tracking'],
+    negativeContext: ['fax', 'order', 'invoice', 'account', 'routing', 'ssn', 'tracking', 'reference', 'ref', 'ticket', 'npi', 'nhs'],
     columnHint: 'phone|mobile|tel|cell|contact_?n',
     needs: NEEDS_DIGIT,
   }),

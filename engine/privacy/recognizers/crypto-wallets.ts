@@ -26,27 +26,54 @@ export function base58CheckValid(s: string): boolean {
 const BECH32 = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
 const GEN = [0x3b6a57b2, 0x26508e6d, 0x1ea119fa, 0x3d4233dd, 0x2a1462b3];
 
-/** Bech32 (BIP 173, constant 1) or bech32m (BIP 350, constant 0x2bc830a3) over the `bc` human-readable part. */
-export function bech32Valid(addr: string): boolean {
-  const s = addr.toLowerCase();
-  const sep = s.lastIndexOf('1');
-  const hrp = s.slice(0, sep);
+function polymod(hrp: string, data: readonly number[]): number {
   const values: number[] = [];
   for (let i = 0; i < hrp.length; i++) values.push(hrp.charCodeAt(i) >> 5);
   values.push(0);
   for (let i = 0; i < hrp.length; i++) values.push(hrp.charCodeAt(i) & 31);
-  for (const ch of s.slice(sep + 1)) {
-    const v = BECH32.indexOf(ch);
-    if (v < 0) return false;
-    values.push(v);
-  }
+  values.push(...data);
   let chk = 1;
   for (const v of values) {
     const top = chk >>> 25;
     chk = (((chk & 0x1ffffff) << 5) ^ v) >>> 0;
     for (let i = 0; i < 5; i++) if ((top >>> i) & 1) chk = (chk ^ GEN[i]) >>> 0;
   }
+  return chk;
+}
+
+/** Bech32 (BIP 173, constant 1) or bech32m (BIP 350, constant 0x2bc830a3) over the `bc` human-readable part. */
+export function bech32Valid(addr: string): boolean {
+  const s = addr.toLowerCase();
+  const sep = s.lastIndexOf('1');
+  const data: number[] = [];
+  for (const ch of s.slice(sep + 1)) {
+    const v = BECH32.indexOf(ch);
+    if (v < 0) return false;
+    data.push(v);
+  }
+  const chk = polymod(s.slice(0, sep), data);
   return chk === 1 || chk === 0x2bc830a3;
+}
+
+/** A bech32 address of 5-bit data values (checksum appended), for pseudonyms. */
+export function bech32Encode(hrp: string, data: readonly number[]): string {
+  const mod = polymod(hrp, [...data, 0, 0, 0, 0, 0, 0]) ^ 1;
+  const check = [0, 1, 2, 3, 4, 5].map((i) => (mod >>> (5 * (5 - i))) & 31);
+  return hrp + '1' + [...data, ...check].map((v) => BECH32[v]).join('');
+}
+
+/** A base58check string of a payload (version byte included), for pseudonyms. */
+export function base58CheckEncode(payload: Buffer): string {
+  const check = createHash('sha256').update(createHash('sha256').update(payload).digest()).digest().subarray(0, 4);
+  const bytes = Buffer.concat([payload, check]);
+  let n = BigInt('0x' + bytes.toString('hex'));
+  let out = '';
+  while (n > 0n) {
+    out = B58[Number(n % 58n)] + out;
+    n /= 58n;
+  }
+  for (let i = 0; i < bytes.length && bytes[i] === 0; i++) out = '1' + out;
+  return out;
 }
 
 export const CRYPTO_RECOGNIZERS: Recognizer[] = [

@@ -66,6 +66,7 @@ export const DATE_RECOGNIZERS: Recognizer[] = [
     score: 0.75,
     contextScore: 0.8,
     context: ['date', 'on', 'admitted', 'discharged', 'visit', 'appointment', 'dated'],
+    negativeContext: ['version', 'v', 'release', 'build', 'section', 'chapter'],
     columnHint: 'date|(_|^)(at|on|dt)$|time|day',
     needs: NEEDS_DIGIT,
   }),

@@ -64,6 +64,16 @@ export interface Recognizer extends PiiTypeInfo {
   describe?: (compact: string) => string | undefined;
   /** Leading characters a pseudonym keeps (an IBAN's country, a card's brand digit). */
   fakeKeep?: number;
+  /** A pseudonym changes digits only (letters encode sex, region...). */
+  fakeDigitsOnly?: boolean;
+  /** The birth date inside the identifier, by digit position, which a pseudonym replaces with another real date. */
+  fakeDate?: FakeDate;
+}
+
+export interface FakeDate {
+  /** Index among the value's digits. */
+  at: number;
+  format: 'YYMMDD' | 'DDMMYY' | 'YYYYMMDD' | 'YYMM';
 }
 
 export interface RecognizerSpec {
@@ -86,6 +96,8 @@ export interface RecognizerSpec {
   needs: number;
   describe?: (compact: string) => string | undefined;
   fakeKeep?: number;
+  fakeDigitsOnly?: boolean;
+  fakeDate?: FakeDate;
   evidence?: string;
 }
 
@@ -122,6 +134,8 @@ export function define(spec: RecognizerSpec): Recognizer {
     needs: spec.needs,
     describe: spec.describe,
     fakeKeep: spec.fakeKeep,
+    fakeDigitsOnly: spec.fakeDigitsOnly,
+    fakeDate: spec.fakeDate,
   };
 }
 

@@ -18,6 +18,7 @@ export const HEALTH_RECOGNIZERS: Recognizer[] = [
   }),
   define({
     id: 'npi',
+    fakeKeep: 1,
     name: 'US National Provider Identifier',
     category: 'health',
     country: 'US',

@@ -13,7 +13,7 @@ const TITLES = new Set(['dr', 'mr', 'mrs', 'ms', 'miss', 'prof', 'sir', 'mx', 'd
 const PARTICLES = 'van|von|de|da|del|della|di|du|le|la|bin|al|der|den|ter|dos|das|of|and|&';
 const WORD = "[A-Z][a-zA-Z'’\\-]*[a-z][a-zA-Z'’\\-]*";
 /** A run of capitalized words, with an optional leading title and lower-case particles inside. */
-const CAP_RUN = new RegExp(`(?<![\\w@])(?:(?:Dr|Mr|Mrs|Ms|Miss|Prof|Sir|Mx|Rev)\\.?\\s+)?${WORD}(?:\\s+(?:(?:${PARTICLES})\\s+)?(?:(?:Dr|Mr|Mrs|Ms|Prof)\\.|${WORD}|[A-Z]\\.))*`, 'g');
+const CAP_RUN = new RegExp(`(?<![\\w@])(?:(?:Dr|Mr|Mrs|Ms|Miss|Prof|Sir|Mx|Rev)\\.?\\s+)?${WORD}(?:\\s+(?:(?:${PARTICLES})\\s+)?(?:(?:Dr|Mr|Mrs|Ms|Prof)\\.|${WORD}|[A-Z]{2,5}\\b|[A-Z]\\.))*`, 'g');
 const SPLIT = /\s+/;
 /** Context words that announce a person just before a capitalized run. */
 const PERSON_CUE = wordsRegex(['name', 'patient', 'dear', 'contact', 'by', 'with', 'employee', 'customer', 'client', 'signed', 'attn', 'from', 'to', 'cc', 'nurse', 'doctor', 'physician']);
@@ -60,6 +60,8 @@ const CUE_WORDS = new Set([
   'with',
 ]);
 
+const LABEL_NEXT = /^\s+(?:number|no\.?|id|card|code|mbi|#)\b/i;
+
 const lower = (s: string): string => s.toLowerCase().replace(/[’']s$/, '');
 
 /** Classify a capitalized run by the gazetteers alone; undefined when they cannot tell. */
@@ -68,7 +70,9 @@ function classify(tokens: string[], atSentenceStart: boolean): Classified | unde
   let skip = 0;
   // Cue words ("Patient", "Contact") and, at a sentence start, common words ("The", "Yesterday") are not part of
   // the name that follows them; mid-sentence a capitalized common word belongs to the name ("Mount Sinai").
-  while (skip < tokens.length - 1) {
+  // An organization keeps at least one word before its suffix ("Copied Stark Industries" is "Stark Industries").
+  const orgLast = lex.orgWords.has(lower(tokens[tokens.length - 1]).replace(/\.$/, ''));
+  while (skip < tokens.length - (orgLast ? 2 : 1)) {
     const w = lower(tokens[skip]);
     if (TITLES.has(w.replace(/\.$/, ''))) break;
     if (CUE_WORDS.has(w) || ((atSentenceStart || skip > 0) && lex.common.has(w) && !lex.firstNames.has(w) && !lex.lastNames.has(w))) skip++;
@@ -96,7 +100,14 @@ function classify(tokens: string[], atSentenceStart: boolean): Classified | unde
   }
   if (n === 1 && lex.firstNames.has(t[first]) && !lex.common.has(t[first])) return { kind: 'name', score: atSentenceStart ? 0.55 : 0.65, skip, evidence: 'gazetteer' };
   // Two or three capitalized words none of the gazetteers or the common-word list knows: a name, weakly.
-  if (n >= 2 && n <= 3 && (skip > 0 || !atSentenceStart) && !t.some((w) => lex.common.has(w) || lex.places.has(w))) return { kind: 'name', score: 0.55, skip, evidence: 'shape' };
+  if (
+    n >= 2 &&
+    n <= 3 &&
+    (skip > 0 || !atSentenceStart) &&
+    !t.some((w) => lex.common.has(w) || lex.places.has(w) || lex.organizations.has(w)) &&
+    !tokens.slice(skip).some((w) => /^[A-Z]{2,}$/.test(w))
+  )
+    return { kind: 'name', score: 0.55, skip, evidence: 'shape' };
   return undefined;
 }
 
@@ -123,6 +134,8 @@ function entities(text: string): EntityMatch[] {
     if (c) {
       let start = m.index;
       for (let i = 0; i < c.skip; i++) start = text.indexOf(tokens[i + 1], start + tokens[i].length);
+      // "Medicare number", "National Insurance number": the run names an identifier, not an organization.
+      if (c.kind === 'organization' && LABEL_NEXT.test(text.slice(m.index + raw.length, m.index + raw.length + 12))) continue;
       let score = c.score;
       const window = text.slice(Math.max(0, start - 30), start).toLowerCase();
       if (c.kind === 'name' && score < 0.85 && PERSON_CUE.test(window)) score = 0.85;

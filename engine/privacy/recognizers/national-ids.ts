@@ -160,6 +160,7 @@ export const NATIONAL_ID_RECOGNIZERS: Recognizer[] = [
   }),
   define({
     id: 'in_gstin',
+    fakeKeep: 2,
     name: 'India GST identification number',
     category: 'national_id',
     country: 'IN',
@@ -172,6 +173,7 @@ export const NATIONAL_ID_RECOGNIZERS: Recognizer[] = [
   }),
   define({
     id: 'fr_insee',
+    fakeDate: { at: 1, format: 'YYMM' },
     name: 'France INSEE / social security number (NIR)',
     category: 'national_id',
     country: 'FR',
@@ -347,6 +349,7 @@ export const NATIONAL_ID_RECOGNIZERS: Recognizer[] = [
   }),
   define({
     id: 'se_personnummer',
+    fakeDate: { at: 0, format: 'YYMMDD' },
     name: 'Sweden personal identity number',
     category: 'national_id',
     country: 'SE',
@@ -363,6 +366,7 @@ export const NATIONAL_ID_RECOGNIZERS: Recognizer[] = [
   }),
   define({
     id: 'pl_pesel',
+    fakeDate: { at: 0, format: 'YYMMDD' },
     name: 'Poland PESEL',
     category: 'national_id',
     country: 'PL',
@@ -376,6 +380,7 @@ export const NATIONAL_ID_RECOGNIZERS: Recognizer[] = [
   }),
   define({
     id: 'fi_hetu',
+    fakeDate: { at: 0, format: 'DDMMYY' },
     name: 'Finland personal identity code (HETU)',
     category: 'national_id',
     country: 'FI',
@@ -388,6 +393,7 @@ export const NATIONAL_ID_RECOGNIZERS: Recognizer[] = [
   }),
   define({
     id: 'dk_cpr',
+    fakeDate: { at: 0, format: 'DDMMYY' },
     name: 'Denmark CPR number',
     category: 'national_id',
     country: 'DK',
@@ -401,6 +407,7 @@ export const NATIONAL_ID_RECOGNIZERS: Recognizer[] = [
   }),
   define({
     id: 'no_fnr',
+    fakeDate: { at: 0, format: 'DDMMYY' },
     name: 'Norway national identity number (fødselsnummer)',
     category: 'national_id',
     country: 'NO',
@@ -414,6 +421,7 @@ export const NATIONAL_ID_RECOGNIZERS: Recognizer[] = [
   }),
   define({
     id: 'be_national_number',
+    fakeDate: { at: 0, format: 'YYMMDD' },
     name: 'Belgium national register number',
     category: 'national_id',
     country: 'BE',
@@ -440,6 +448,7 @@ export const NATIONAL_ID_RECOGNIZERS: Recognizer[] = [
   }),
   define({
     id: 'ch_ahv',
+    fakeKeep: 3,
     name: 'Switzerland AHV/AVS number',
     category: 'national_id',
     country: 'CH',
@@ -452,6 +461,7 @@ export const NATIONAL_ID_RECOGNIZERS: Recognizer[] = [
   }),
   define({
     id: 'za_id',
+    fakeDate: { at: 0, format: 'YYMMDD' },
     name: 'South Africa identity number',
     category: 'national_id',
     country: 'ZA',
@@ -465,6 +475,7 @@ export const NATIONAL_ID_RECOGNIZERS: Recognizer[] = [
   }),
   define({
     id: 'kr_rrn',
+    fakeDate: { at: 0, format: 'YYMMDD' },
     name: 'South Korea resident registration number',
     category: 'national_id',
     country: 'KR',
@@ -491,6 +502,7 @@ export const NATIONAL_ID_RECOGNIZERS: Recognizer[] = [
   }),
   define({
     id: 'cn_resident_id',
+    fakeDate: { at: 6, format: 'YYYYMMDD' },
     name: 'China resident identity card number',
     category: 'national_id',
     country: 'CN',
@@ -503,6 +515,8 @@ export const NATIONAL_ID_RECOGNIZERS: Recognizer[] = [
   }),
   define({
     id: 'mx_curp',
+    fakeDate: { at: 0, format: 'YYMMDD' },
+    fakeDigitsOnly: true,
     name: 'Mexico CURP',
     category: 'national_id',
     country: 'MX',

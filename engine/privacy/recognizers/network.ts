@@ -39,7 +39,7 @@ export const NETWORK_RECOGNIZERS: Recognizer[] = [
     category: 'network',
     pattern: '(?:[0-9A-Fa-f]{1,4}:){7}[0-9A-Fa-f]{1,4}|(?:[0-9A-Fa-f]{1,4}:){1,6}(?::[0-9A-Fa-f]{1,4}){1,6}|(?:[0-9A-Fa-f]{1,4}:){1,7}:|::(?:[0-9A-Fa-f]{1,4}:){0,6}[0-9A-Fa-f]{1,4}|::',
     bare: true,
-    validate: (_d, raw) => isIPv6(raw) && raw.length > 2,
+    validate: (_d, raw) => isIPv6(raw) && (raw.match(/[0-9A-Fa-f]+/g)?.length ?? 0) >= 3,
     evidence: 'format',
     score: 0.9,
     contextScore: 0.98,
@@ -101,7 +101,8 @@ export const NETWORK_RECOGNIZERS: Recognizer[] = [
     id: 'user_agent',
     name: 'Browser user agent',
     category: 'network',
-    pattern: 'Mozilla/\\d\\.\\d \\([^)]{3,200}\\)(?: [A-Za-z]+/[\\w.]+(?: \\([^)]{1,100}\\))?)*|(?:curl|Wget|python-requests|okhttp|PostmanRuntime|Dalvik|Opera)/[\\d.]+(?: \\([^)]{1,200}\\))?',
+    pattern:
+      'Mozilla/\\d\\.\\d \\([^)]{3,200}\\)(?: [A-Za-z]+/[\\w.]*\\w(?: \\([^)]{1,100}\\))?)*|(?:curl|Wget|python-requests|okhttp|PostmanRuntime|Dalvik|Opera)/\\d+(?:\\.\\d+)*(?: \\([^)]{1,200}\\))?',
     bare: true,
     evidence: 'format',
     score: 0.92,
