@@ -52,6 +52,7 @@ const PRESIDIO_MAP: Record<string, string[]> = {
   FI_PERSONAL_IDENTITY_CODE: ['fi_hetu'],
   KR_RRN: ['kr_rrn'],
   UUID: ['unique_identifier'],
+  US_NPI: ['npi'],
 };
 
 interface Pred {

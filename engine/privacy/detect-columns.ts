@@ -124,7 +124,9 @@ function columnLevel(name: string, cells: string[], recognizers: readonly Recogn
     }
     const share = hits / cells.length;
     if (share < minShare) continue;
-    const confidence = Math.round((sum / hits) * Math.min(1, share / 0.8) * 1000) / 1000;
+    // Ten or more cells that all pass a check digit cannot be chance ((1/10)^10): the column is its own context.
+    const mean = r.evidence === 'checksum' && share >= 0.9 && hits >= 10 ? Math.max(sum / hits, r.contextScore) : sum / hits;
+    const confidence = Math.round(mean * Math.min(1, share / 0.8) * 1000) / 1000;
     if (confidence < minConfidence) continue;
     if (!best || confidence > best.confidence || (confidence === best.confidence && share > best.share)) {
       const evidence = [`${hits}/${cells.length} cells`];

@@ -128,9 +128,10 @@ function validFake(value: string, type: string, rng: KeyedRandom): string {
   };
   let fake = draw();
   if (!r) return fake;
-  const originalValid = cellConfidence(r, value, true) > 0;
-  for (let i = 0; originalValid && i < 3000; i++) {
-    if (fake !== value && cellConfidence(r, fake, true) > 0) return fake;
+  // The fake must be as well supported as the original (a VIN with a valid check digit gets one too).
+  const original = cellConfidence(r, value, false);
+  for (let i = 0; original > 0 && i < 3000; i++) {
+    if (fake !== value && cellConfidence(r, fake, false) >= original) return fake;
     fake = draw();
   }
   return fake;
