@@ -95,7 +95,10 @@ const sum = (m: Map<string, Counts>, types: Iterable<string>): Counts => {
   const t = { tp: 0, fp: 0, fn: 0 };
   for (const k of types) {
     const x = m.get(k);
-    if (x) ((t.tp += x.tp), (t.fp += x.fp), (t.fn += x.fn));
+    if (!x) continue;
+    t.tp += x.tp;
+    t.fp += x.fp;
+    t.fn += x.fn;
   }
   return t;
 };
