@@ -1,0 +1,85 @@
+/** Dates (any calendar date naming a day), dates of birth (a date with birth context) and ages. */
+import { define, NEEDS_DIGIT, validDate, type RawMatch, type Recognizer } from './define';
+
+const MONTHS = 'Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?';
+const MONTH_INDEX: Record<string, number> = { jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, oct: 10, nov: 11, dec: 12 };
+
+/** ISO, numeric (either day/month order) and written-month dates, all with a year. */
+export const DATE_PATTERN =
+  '(?:19|20)\\d{2}-(?:0?[1-9]|1[0-2])-(?:0?[1-9]|[12]\\d|3[01])' +
+  '|(?:0?[1-9]|[12]\\d|3[01])([/.\\-])(?:0?[1-9]|[12]\\d|3[01])\\1(?:19|20)?\\d{2}' +
+  `|(?:${MONTHS})\\.? (?:0?[1-9]|[12]\\d|3[01])(?:st|nd|rd|th)?,? (?:19|20)\\d{2}` +
+  `|(?:0?[1-9]|[12]\\d|3[01])(?:st|nd|rd|th)? (?:of )?(?:${MONTHS})\\.?,? (?:19|20)\\d{2}`;
+
+/** Whether a matched date names a real day (numeric dates: either day/month order). */
+export function dateValid(raw: string): boolean {
+  const iso = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(raw);
+  if (iso) return validDate(Number(iso[1]), Number(iso[2]), Number(iso[3]));
+  const num = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{2,4})$/.exec(raw);
+  if (num) {
+    const y = Number(num[3].length === 2 ? '20' + num[3] : num[3]);
+    const a = Number(num[1]);
+    const b = Number(num[2]);
+    return validDate(y, a, b) || validDate(y, b, a);
+  }
+  const month = /[A-Za-z]{3}/.exec(raw);
+  const day = /\b(\d{1,2})(?:st|nd|rd|th)?\b/.exec(raw);
+  const year = /\d{4}/.exec(raw);
+  return !!month && !!day && !!year && validDate(Number(year[0]), MONTH_INDEX[month[0].toLowerCase()], Number(day[1]));
+}
+
+const BIRTH_CONTEXT = ['born', 'birth', 'dob', 'd.o.b', 'birthday', 'birthdate', 'date of birth', 'b.', 'née'];
+
+const AGE_TEXT = /(?<=\b(?:[Aa]ge[ds]?|AGE)\s?[:=]?\s{0,2})\d{1,3}\b|\b\d{1,3}(?=[\s-]?(?:years?|yrs?)[\s-]?old\b|[\s-]?(?:yo|y\/o)\b|-year-old\b)/g;
+
+function findAges(text: string): RawMatch[] {
+  const out: RawMatch[] = [];
+  AGE_TEXT.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = AGE_TEXT.exec(text)) !== null) if (Number(m[0]) <= 120) out.push({ start: m.index, end: m.index + m[0].length, score: 0.85, evidence: ['age_phrase'] });
+  return out;
+}
+
+export const DATE_RECOGNIZERS: Recognizer[] = [
+  define({
+    id: 'date_of_birth',
+    name: 'Date of birth',
+    category: 'date',
+    pattern: DATE_PATTERN,
+    ignoreCase: true,
+    validate: (_d, raw) => dateValid(raw),
+    evidence: 'context',
+    score: 0.3,
+    contextScore: 0.95,
+    context: BIRTH_CONTEXT,
+    columnHint: 'dob|birth|born',
+    needs: NEEDS_DIGIT,
+  }),
+  define({
+    id: 'date',
+    name: 'Date',
+    category: 'date',
+    pattern: DATE_PATTERN,
+    ignoreCase: true,
+    validate: (_d, raw) => dateValid(raw),
+    evidence: 'format',
+    score: 0.75,
+    contextScore: 0.8,
+    context: ['date', 'on', 'admitted', 'discharged', 'visit', 'appointment', 'dated'],
+    negativeContext: ['version', 'v', 'release', 'build', 'section', 'chapter'],
+    columnHint: 'date|(_|^)(at|on|dt)$|time|day',
+    needs: NEEDS_DIGIT,
+  }),
+  define({
+    id: 'age',
+    name: 'Age',
+    category: 'personal',
+    find: findAges,
+    matchCell: (v) => (/^\d{1,3}$/.test(v.trim()) && Number(v) <= 120 ? { start: 0, end: v.length, score: 0.05 } : null),
+    evidence: 'context',
+    score: 0.85,
+    contextScore: 0.9,
+    columnHint: '(^|_)age(_|$)|age_?years|years_?old',
+    needs: NEEDS_DIGIT,
+  }),
+];
