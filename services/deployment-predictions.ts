@@ -1,6 +1,7 @@
 import type { Deployment, Model } from '../entities';
 import type { ServingTarget } from './deployments';
 import type { InputRow, ModelServing, PredictionOut } from './model-serving';
+import { anonymizeText, DEFAULT_PRIVACY_THRESHOLD } from './payload-privacy';
 
 /** The per-request predict options of the spec. */
 export interface DeploymentPredictOptions {
@@ -86,6 +87,12 @@ export async function predictDeployment(serving: ModelServing, r: RoutedRequest,
   } else {
     policy = { version: 1, threshold: null, positive_class: null, source: 'regression' };
     predictions = out.predictions.map((p) => ({ prediction: p.prediction }));
+  }
+  const config = r.deployment.config as { privacy_anonymize_response?: boolean; privacy_threshold?: number };
+  if (opts.anonymize_response ?? config.privacy_anonymize_response) {
+    // A predicted text (a label, a generated value) answered with the PII the engine finds in it redacted.
+    const threshold = config.privacy_threshold ?? DEFAULT_PRIVACY_THRESHOLD;
+    predictions = predictions.map((p) => (typeof p.prediction === 'string' ? { ...p, prediction: anonymizeText(p.prediction, threshold) } : p));
   }
   return { predictions, decision_policy: policy, contributions: out.contributions, cache: out.cache };
 }

@@ -14,9 +14,12 @@ const ONE_PRODUCTION_INDEX = 'uq_deployments_one_production';
 const TARGET_CACHE_MS = 5_000;
 
 /**
- * The spec's privacy options of a deployment. Validated and stored now; of them, only
- * `privacy_column_map` acts today (mapped columns are masked in stored payloads). The privacy
- * suite's issue applies the full policy.
+ * The spec's privacy options of a deployment (services/payload-privacy.ts): `privacy_column_map`
+ * masks mapped columns in stored payloads; `privacy_anonymize_logs` also redacts the PII the
+ * engine finds (at `privacy_threshold` or above) in the other text values and predictions it
+ * keeps, written off the request path; `privacy_anonymize_response` redacts it in predicted text.
+ * `privacy_policy_id` is validated and stored; its rules' actions replace the redaction once
+ * policies exist.
  */
 export interface PrivacyOptions {
   privacy_policy_id?: string | null;

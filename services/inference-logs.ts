@@ -6,6 +6,7 @@ import type { DeploymentPredictOptions, RoutedRequest } from './deployment-predi
 import type { Page, PageQuery } from './lists';
 import type { InputRow } from './model-serving';
 import { ValidationError } from './errors';
+import { anonymizeJson, DEFAULT_PRIVACY_THRESHOLD, PayloadPrivacy, privatizeRows } from './payload-privacy';
 
 /** One predict request as it is buffered before its row is written. */
 interface PendingLog {
@@ -16,9 +17,20 @@ interface PendingLog {
   requestId: string;
   latencyMs: number;
   statusCode: number;
-  prediction: string | null;
-  inputs: string | null;
+  /** The request's predictions and (with store_payload) rows, made private and serialized when written, off the request path. */
+  predictions: unknown[] | null;
+  rows: InputRow[] | null;
+  single: boolean;
+  privacy: PayloadPrivacy;
   createdAt: Date;
+}
+
+/** A pending row's prediction and inputs as stored: PII masked or redacted per its privacy. */
+function storedPayload(b: PendingLog): { prediction: string | null; inputs: string | null } {
+  const one = <T>(xs: T[]) => (b.single ? xs[0] : xs);
+  const predictions = b.predictions && b.privacy.anonymize ? anonymizeJson(b.predictions, b.privacy.threshold) : b.predictions;
+  const rows = b.rows ? privatizeRows(b.rows, b.privacy) : null;
+  return { prediction: predictions === null ? null : JSON.stringify(one(predictions)), inputs: rows === null ? null : JSON.stringify(one(rows)) };
 }
 
 export interface InferenceLogQuery extends PageQuery {
@@ -58,15 +70,20 @@ export class InferenceLogs {
 
   /**
    * Buffers the log row of one request. Inputs are kept only with `store_payload` (the request's
-   * option, else the deployment's), with the columns of the deployment's `privacy_column_map` masked.
+   * option, else the deployment's); what is kept is made private when the row is written (see
+   * {@link storedPayload}), not here on the request path.
    */
   record(
     r: RoutedRequest,
     e: { requestId: string; latencyMs: number; statusCode: number; predictions: unknown[] | null; rows: InputRow[]; single: boolean; options?: Partial<DeploymentPredictOptions> },
   ): void {
-    const config = r.deployment.config as { store_payload?: boolean; privacy_column_map?: Record<string, string> };
+    const config = r.deployment.config as { store_payload?: boolean; privacy_column_map?: Record<string, string>; privacy_anonymize_logs?: boolean; privacy_threshold?: number };
     const store = e.options?.store_payload ?? config.store_payload ?? false;
-    const inputs = store ? maskRows(e.rows, config.privacy_column_map ?? {}) : null;
+    const privacy: PayloadPrivacy = {
+      columnMap: config.privacy_column_map ?? {},
+      anonymize: e.options?.anonymize_logs ?? config.privacy_anonymize_logs ?? false,
+      threshold: config.privacy_threshold ?? DEFAULT_PRIVACY_THRESHOLD,
+    };
     if (this.buffer.length >= MAX_BUFFERED) {
       this.buffer.shift();
       if (this.dropped++ % 1000 === 0) this.log.warn({ dropped: this.dropped }, 'inference log buffer full: dropping the oldest rows');
@@ -79,8 +96,10 @@ export class InferenceLogs {
       requestId: e.requestId,
       latencyMs: e.latencyMs,
       statusCode: e.statusCode,
-      prediction: e.predictions === null ? null : JSON.stringify(e.single ? e.predictions[0] : e.predictions),
-      inputs: inputs === null ? null : JSON.stringify(e.single ? inputs[0] : inputs),
+      predictions: e.predictions,
+      rows: store ? e.rows : null,
+      single: e.single,
+      privacy,
       createdAt: new Date(),
     });
     if (!this.timer) {
@@ -146,6 +165,7 @@ export class InferenceLogs {
   private async writeBuffered(): Promise<void> {
     while (this.buffer.length) {
       const batch = this.buffer.splice(0, MAX_BATCH);
+      const payloads = batch.map(storedPayload);
       try {
         // Rows of a deployment deleted meanwhile (its model was deleted) are skipped, not a failed batch.
         await this.ds.query(
@@ -161,8 +181,8 @@ export class InferenceLogs {
             batch.map((b) => b.requestId),
             batch.map((b) => b.latencyMs),
             batch.map((b) => b.statusCode),
-            batch.map((b) => b.prediction),
-            batch.map((b) => b.inputs),
+            payloads.map((p) => p.prediction),
+            payloads.map((p) => p.inputs),
             batch.map((b) => b.createdAt),
           ],
         );
@@ -179,15 +199,4 @@ export class InferenceLogs {
       }
     }
   }
-}
-
-/** Rows with the privacy-mapped columns replaced by `[MASKED:<pii type>]`. */
-export function maskRows(rows: InputRow[], columnMap: Record<string, string>): InputRow[] {
-  const masked = Object.entries(columnMap);
-  if (!masked.length) return rows;
-  return rows.map((r) => {
-    const out = { ...r };
-    for (const [col, type] of masked) if (col in out && out[col] !== null) out[col] = `[MASKED:${type}]`;
-    return out;
-  });
 }

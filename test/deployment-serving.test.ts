@@ -125,6 +125,14 @@ describe('deployment predict', () => {
     const d = (await logs(prod, 'limit=1')).items[0];
     expect(d).toMatchObject({ request_id: 'default-stored', inputs: [row(), row()] });
     expect(d.prediction).toHaveLength(2);
+
+    // privacy_anonymize_logs: PII inside text values is redacted in what the log keeps, never in what is scored.
+    const leaky = { ...row(), color: 'call jane.doe@example.com or 4111 1111 1111 1111' };
+    const answered = await owner.client.post(`${M}/deployments/${prod}/predict`, { inputs: leaky, options: { anonymize_response: true } }, { headers: { 'x-request-id': 'leaky' } });
+    expect(answered.status).toBe(200);
+    const kept = (await logs(prod, 'limit=1')).items[0];
+    expect(kept).toMatchObject({ request_id: 'leaky', inputs: { ...row(), color: 'call [EMAIL] or [CREDIT_CARD]' } });
+    expect(kept.prediction).toBe(answered.body.predictions[0].prediction);
   });
 
   it('reports requests, errors and latency percentiles per hour, matching the logs', async () => {
