@@ -64,18 +64,28 @@ function parseCsv(text: string): string[][] {
   let row: string[] = [];
   let field = '';
   let quoted = false;
+  const endRow = () => {
+    row.push(field);
+    rows.push(row);
+    row = [];
+    field = '';
+  };
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
-      else if (c === '"') quoted = false;
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
       else field += c;
     } else if (c === '"') quoted = true;
-    else if (c === ',') row.push(field), (field = '');
-    else if (c === '\n') row.push(field), rows.push(row), (row = []), (field = '');
+    else if (c === ',') {
+      row.push(field);
+      field = '';
+    } else if (c === '\n') endRow();
     else if (c !== '\r') field += c;
   }
-  if (field || row.length) row.push(field), rows.push(row);
+  if (field || row.length) endRow();
   return rows;
 }
 
@@ -148,7 +158,16 @@ describe('policies and rules', () => {
     const id = created.body.id;
     const got = await owner.client.get(`/api/privacy/policies/${id}`);
     expect(got.status).toBe(200);
-    expect(got.body.policy).toMatchObject({ id, name: 'HIPAA export', profile: 'hipaa', status: 'draft', project_name: 'Private', rules_count: 0, compliance_score: null, settings: { owner: 'data team' } });
+    expect(got.body.policy).toMatchObject({
+      id,
+      name: 'HIPAA export',
+      profile: 'hipaa',
+      status: 'draft',
+      project_name: 'Private',
+      rules_count: 0,
+      compliance_score: null,
+      settings: { owner: 'data team' },
+    });
     expect(got.body.rules).toEqual([]);
 
     expect((await owner.client.patch(`/api/privacy/policies/${id}`, { status: 'active', name: 'HIPAA' })).body).toEqual({ ok: true });
@@ -184,10 +203,7 @@ describe('policies and rules', () => {
     expect(patched.body.rule).toMatchObject({ action: 'hash', is_enabled: false, enabled: false, config: { length: 16 } });
 
     const unknown = '00000000-0000-4000-8000-000000000000';
-    for (const r of [
-      await owner.client.patch(`/api/privacy/policies/${id}/rules/${unknown}`, { priority: 1 }),
-      await owner.client.del(`/api/privacy/policies/${id}/rules/${unknown}`),
-    ]) {
+    for (const r of [await owner.client.patch(`/api/privacy/policies/${id}/rules/${unknown}`, { priority: 1 }), await owner.client.del(`/api/privacy/policies/${id}/rules/${unknown}`)]) {
       expect(r.status).toBe(404);
       expect(r.body.detail).toBe('Rule not found');
     }
@@ -229,7 +245,8 @@ describe('policies and rules', () => {
     expect(unknownType.status).toBe(422);
     expect(JSON.stringify(unknownType.body.detail)).toContain('shoe_size');
     expect((await owner.client.post(`/api/privacy/policies/${id}/rules`, { pii_type: 'email', action: 'obliterate' })).status).toBe(422);
-    for (const priority of [2 ** 31, 2 ** 53 + 2, 1e300, 1.5]) expect((await owner.client.post(`/api/privacy/policies/${id}/rules`, { pii_type: 'email', action: 'redact', priority })).status).toBe(422);
+    for (const priority of [2 ** 31, 2 ** 53 + 2, 1e300, 1.5])
+      expect((await owner.client.post(`/api/privacy/policies/${id}/rules`, { pii_type: 'email', action: 'redact', priority })).status).toBe(422);
 
     const badConfigs: [string, Record<string, unknown>, string][] = [
       ['mask', { visible: -1 }, 'visible'],
@@ -312,7 +329,15 @@ describe('sessions', () => {
     expect(s.pii_columns).toBeGreaterThanOrEqual(8);
     expect(s.pii_instances).toBeGreaterThanOrEqual(8 * 120 * 0.9);
 
-    const results = (await owner.client.get(`/api/privacy/sessions/${sessionId}/results`)).body.results as { column: string; pii_type: string; confidence: number; action: string | null; sample: string; samples: string[]; transformed: boolean }[];
+    const results = (await owner.client.get(`/api/privacy/sessions/${sessionId}/results`)).body.results as {
+      column: string;
+      pii_type: string;
+      confidence: number;
+      action: string | null;
+      sample: string;
+      samples: string[];
+      transformed: boolean;
+    }[];
     const found = Object.fromEntries(results.map((r) => [`${r.column}:${r.pii_type}`, r]));
     for (const key of ['full_name:name', 'email:email', 'phone:phone', 'ssn:ssn', 'card:credit_card', 'ip:ip_address', 'dob:date_of_birth', 'notes:email']) expect(found[key]).toBeDefined();
     expect(results.some((r) => r.column === 'amount')).toBe(false);

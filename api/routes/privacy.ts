@@ -6,7 +6,6 @@ import { presentPolicy, presentResult, presentRule, presentSession, presentSessi
 import { route, RouteDef } from '../route';
 import { INT4_MAX, nonBlank, pageQuery, uuidParam } from '../validation';
 
-
 const MAX_SETTING_KEYS = 100;
 const MAX_CONFIG_KEYS = 20;
 
@@ -64,7 +63,7 @@ export function privacyRoutes({ services }: RouteDeps): RouteDef[] {
       tag,
       auth: 'user',
       scope: 'read:privacy',
-      summary: "Policies of a project, or of every project the caller is a member of; newest first, with compliance figures",
+      summary: 'Policies of a project, or of every project the caller is a member of; newest first, with compliance figures',
       query: pageQuery().extend({ project_id: uuidParam.optional(), status: z.enum(POLICY_STATUSES).optional() }),
       responses: { 200: { description: 'List envelope of policies' }, 404: { description: 'Project not found' } },
       handler: async (ctx, { query }) => {

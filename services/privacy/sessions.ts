@@ -238,10 +238,9 @@ export class PrivacySessionService {
       if (open && !TERMINAL_JOB_STATUSES.includes(open.status)) throw new ConflictError(`The session is still ${session.status}; cancel its job ${open.id} or wait for it`);
       const job = await this.jobs.create(em, { kind, projectId: session.projectId, entityId: session.id, createdBy: userId, input: { sessionId: session.id } });
       const detect = kind === 'privacy_detect';
-      await em.getRepository(PrivacySession).update(
-        { id },
-        { status: detect ? 'detecting' : 'transforming', error: null, jobId: job.id, finishedAt: null, ...(detect ? { detectJobId: job.id } : { transformJobId: job.id }) },
-      );
+      await em
+        .getRepository(PrivacySession)
+        .update({ id }, { status: detect ? 'detecting' : 'transforming', error: null, jobId: job.id, finishedAt: null, ...(detect ? { detectJobId: job.id } : { transformJobId: job.id }) });
       return job;
     });
     await this.jobs.start(job);
