@@ -3,6 +3,8 @@ import { createAutomlTrainActivities, TrainingPool } from './automl-train';
 import { createDatasetProfileActivities } from './dataset-profile';
 import { createDriftComputeActivities } from './drift-compute';
 import { createJobLifecycleActivities } from './job-lifecycle';
+import { createPrivacyDetectActivities } from './privacy-detect';
+import { createPrivacyTransformActivities } from './privacy-transform';
 import { createProjectExportActivities } from './project-export';
 import { createReportGenerateActivities } from './report-generate';
 
@@ -27,5 +29,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createAutomlTrainActivities(deps.services, deps.trainingPool),
     ...createDriftComputeActivities(deps.services),
     ...createReportGenerateActivities(deps.services),
+    ...createPrivacyDetectActivities(deps.services),
+    ...createPrivacyTransformActivities(deps.services),
   };
 }

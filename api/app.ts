@@ -21,6 +21,7 @@ import { pageRoutes } from './routes/pages';
 import { projectRoutes } from './routes/projects';
 import { systemRoutes } from './routes/system';
 import { studioRoutes } from './routes/studio';
+import { privacyRoutes } from './routes/privacy';
 import { reportRoutes } from './routes/reports';
 import { createServices } from '../services';
 import { assertScopes } from '../services/scopes';
@@ -42,6 +43,7 @@ const ROUTE_MODULES = [
   pageRoutes,
   studioRoutes,
   reportRoutes,
+  privacyRoutes,
 ];
 
 /**

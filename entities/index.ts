@@ -19,7 +19,13 @@ import { Deployments1732340000000 } from './migrations/1732340000000-deployments
 import { Drift1732350000000 } from './migrations/1732350000000-drift';
 import { Studio1732360000000 } from './migrations/1732360000000-studio';
 import { Reports1732370000000 } from './migrations/1732370000000-reports';
+import { Privacy1732380000000 } from './migrations/1732380000000-privacy';
 import { Model } from './model.entity';
+import { PrivacyPolicy } from './privacy-policy.entity';
+import { PrivacyResult } from './privacy-result.entity';
+import { PrivacyRule } from './privacy-rule.entity';
+import { PrivacyProjectSecret } from './privacy-secret.entity';
+import { PrivacySession } from './privacy-session.entity';
 import { Project } from './project.entity';
 import { ProjectInvitation } from './project-invitation.entity';
 import { ProjectMember } from './project-member.entity';
@@ -45,6 +51,11 @@ export * from './experiment-log.entity';
 export * from './inference-log.entity';
 export * from './job.entity';
 export * from './model.entity';
+export * from './privacy-policy.entity';
+export * from './privacy-result.entity';
+export * from './privacy-rule.entity';
+export * from './privacy-secret.entity';
+export * from './privacy-session.entity';
 export * from './project.entity';
 export * from './project-invitation.entity';
 export * from './project-member.entity';
@@ -78,6 +89,11 @@ export const ENTITIES = [
   StudioSession,
   StudioScenario,
   Report,
+  PrivacyPolicy,
+  PrivacyRule,
+  PrivacySession,
+  PrivacyResult,
+  PrivacyProjectSecret,
 ];
 export const MIGRATIONS = [
   InitialSchema1732300000000,
@@ -88,4 +104,5 @@ export const MIGRATIONS = [
   Drift1732350000000,
   Studio1732360000000,
   Reports1732370000000,
+  Privacy1732380000000,
 ];

@@ -1,5 +1,22 @@
 import type { DataSource, EntityManager, EntityTarget } from 'typeorm';
-import { Artifact, Dataset, DatasetVersion, Deployment, Experiment, Job, Model, Project, PROJECT_ROLES, ProjectMember, ProjectRole, Report, StudioScenario, StudioSession } from '../entities';
+import {
+  Artifact,
+  Dataset,
+  DatasetVersion,
+  Deployment,
+  Experiment,
+  Job,
+  Model,
+  PrivacyPolicy,
+  PrivacySession,
+  Project,
+  PROJECT_ROLES,
+  ProjectMember,
+  ProjectRole,
+  Report,
+  StudioScenario,
+  StudioSession,
+} from '../entities';
 import { ForbiddenError, NotFoundError } from './errors';
 
 export type { ProjectRole };
@@ -95,6 +112,14 @@ export class Access {
     return this.owned(Report, id, 'Report not found', userId, minRole, em);
   }
 
+  privacyPolicy(userId: string, id: string, minRole: ProjectRole = 'viewer', em?: EntityManager): Promise<PrivacyPolicy> {
+    return this.owned(PrivacyPolicy, id, POLICY_NOT_FOUND, userId, minRole, em);
+  }
+
+  privacySession(userId: string, id: string, minRole: ProjectRole = 'viewer', em?: EntityManager): Promise<PrivacySession> {
+    return this.owned(PrivacySession, id, SESSION_NOT_FOUND, userId, minRole, em);
+  }
+
   private async owned<T extends ProjectOwned>(entity: EntityTarget<T>, id: string, notFoundText: string, userId: string, minRole: ProjectRole, em: EntityManager = this.ds.manager): Promise<T> {
     const row = (await em.getRepository(entity).findOneBy({ id } as never)) as T | null;
     if (!row) throw new NotFoundError(notFoundText);
@@ -105,6 +130,10 @@ export class Access {
 
 /** The spec's one 404 text for deployments: missing, another user's, or (for predict) inactive. */
 export const DEPLOYMENT_NOT_FOUND = 'Deployment not found or inactive';
+
+/** The spec's 404 texts of the privacy suite. */
+export const POLICY_NOT_FOUND = 'Policy not found';
+export const SESSION_NOT_FOUND = 'Session not found';
 
 /** SQL over the caller's memberships, for filtering lists of project-owned rows (`:userId` bound). */
 export const MEMBER_PROJECTS_SQL = 'SELECT pm.project_id FROM project_members pm WHERE pm.user_id = :userId';

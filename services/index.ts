@@ -19,6 +19,8 @@ import { InferenceLogs } from './inference-logs';
 import { JobService } from './jobs';
 import { ModelServing } from './model-serving';
 import { ModelService } from './models';
+import { PrivacyPolicyService } from './privacy/policies';
+import { PrivacySessionService } from './privacy/sessions';
 import { ProjectService } from './projects';
 import { ReportService } from './reports/service';
 import { StudioService } from './studio';
@@ -50,6 +52,7 @@ export function createServices(deps: ServiceDeps) {
   const invitations = new InvitationService(ds, access, deps.mailer, config, log);
   const inferenceLogs = new InferenceLogs(ds, access, log);
   const deployments = new DeploymentService(ds, access, serving, datasetVersions);
+  const privacyPolicies = new PrivacyPolicyService(ds, access);
   return {
     access,
     jobs,
@@ -69,6 +72,8 @@ export function createServices(deps: ServiceDeps) {
     drift: new DriftService(ds, access, jobs, serving, datasetVersions, inferenceLogs),
     studio: new StudioService(ds, access, serving, deployments),
     reports: new ReportService(ds, access, jobs, store, experiments, config),
+    privacyPolicies,
+    privacySessions: new PrivacySessionService(ds, access, jobs, store, datasetVersions, privacyPolicies),
   };
 }
 

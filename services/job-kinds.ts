@@ -35,6 +35,20 @@ export const JOB_KINDS_REGISTRY: Record<JobKind, JobKindDef> = {
   dataset_profile: { workflowType: 'datasetProfileWorkflow', queue: 'cpu', scopeResource: 'datasets' },
   drift_compute: { workflowType: 'driftComputeWorkflow', queue: 'cpu', scopeResource: 'deployments' },
   report_generate: { workflowType: 'reportGenerateWorkflow', queue: 'io', resource: { table: 'reports' }, scopeResource: 'reports' },
+  // A privacy session moves through both kinds, each in its own words: open is `detecting` / `transforming`,
+  // success `detected` / `completed` (the spec's), and a finished detection does not stop a later transform.
+  privacy_detect: {
+    workflowType: 'privacyDetectWorkflow',
+    queue: 'cpu',
+    resource: { table: 'privacy_sessions', statusOf: (s) => ({ queued: 'detecting', running: 'detecting', succeeded: 'detected' })[s as string] ?? s },
+    scopeResource: 'privacy',
+  },
+  privacy_transform: {
+    workflowType: 'privacyTransformWorkflow',
+    queue: 'cpu',
+    resource: { table: 'privacy_sessions', statusOf: (s) => ({ queued: 'transforming', running: 'transforming', succeeded: 'completed' })[s as string] ?? s },
+    scopeResource: 'privacy',
+  },
 };
 
 /** The scope an API key needs to cancel a job of this kind: a write on what the job acts on. */

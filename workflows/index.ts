@@ -4,3 +4,5 @@ export { automlTrainWorkflow } from './automl-train';
 export { datasetProfileWorkflow } from './dataset-profile';
 export { driftComputeWorkflow } from './drift-compute';
 export { reportGenerateWorkflow } from './report-generate';
+export { privacyDetectWorkflow } from './privacy-detect';
+export { privacyTransformWorkflow } from './privacy-transform';

@@ -1,0 +1,76 @@
+import type { PrivacyResult, PrivacyRule } from '../../entities';
+import type { PolicyView } from '../../services/privacy/policies';
+import type { SessionView } from '../../services/privacy/sessions';
+
+/** The spec's privacy policy with its compliance figures (see services/privacy/effective-rules.ts). */
+export function presentPolicy(v: PolicyView) {
+  const p = v.policy;
+  return {
+    id: p.id,
+    project_id: p.projectId,
+    project_name: v.projectName,
+    name: p.name,
+    description: p.description,
+    profile: p.profile,
+    status: p.status,
+    settings: p.settings,
+    rules_count: v.rulesCount,
+    ...v.figures,
+    created_at: p.createdAt,
+    updated_at: p.updatedAt,
+  };
+}
+
+/** The spec's rule; `enabled` echoes `is_enabled` as rule lists do. */
+export function presentRule(r: PrivacyRule) {
+  return { id: r.id, policy_id: r.policyId, pii_type: r.piiType, action: r.action, is_enabled: r.isEnabled, enabled: r.isEnabled, priority: r.priority, config: r.config, created_at: r.createdAt };
+}
+
+/** A session as lists show it. */
+export function presentSessionSummary(v: SessionView) {
+  return { id: v.session.id, policy_name: v.policyName, dataset_name: v.datasetName, status: v.session.status, pii_found: v.piiFound, transformed: v.transformed, created_at: v.session.createdAt };
+}
+
+/** The spec's privacy session; progress and its message are those of the job now (or last) moving it. */
+export function presentSession(v: SessionView) {
+  const s = v.session;
+  return {
+    ...presentSessionSummary(v),
+    project_id: s.projectId,
+    policy_id: s.policyId,
+    dataset_id: s.datasetId,
+    dataset_version_id: s.datasetVersionId,
+    sample_size: s.sampleSize,
+    deep_scan: s.deepScan,
+    pending: v.piiFound - v.transformed,
+    rows_scanned: s.rowsScanned,
+    columns_analyzed: s.columnsAnalyzed,
+    pii_columns: s.piiColumns,
+    pii_instances: s.piiInstances,
+    progress: v.progress,
+    progress_message: v.progressMessage,
+    error: s.error,
+    output_artifact_id: s.outputArtifactId,
+    job_id: s.jobId,
+    detect_job_id: s.detectJobId,
+    transform_job_id: s.transformJobId,
+    updated_at: s.updatedAt,
+  };
+}
+
+/** The spec's detection result: `sample` is the first masked sample. */
+export function presentResult(r: PrivacyResult) {
+  return {
+    id: r.id,
+    column: r.column,
+    pii_type: r.piiType,
+    scope: r.scope,
+    confidence: r.confidence,
+    instances: r.instances,
+    sample: r.samples[0] ?? null,
+    samples: r.samples,
+    evidence: r.evidence,
+    action: r.action,
+    transformed: r.transformed,
+  };
+}

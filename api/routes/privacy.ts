@@ -1,0 +1,325 @@
+import { z } from 'zod';
+import { ACTIONS, piiTypes, profiles } from '../../engine/privacy';
+import { POLICY_STATUSES, PRIVACY_ACTIONS, PRIVACY_PROFILES } from '../../entities';
+import { callerId, type RouteDeps } from '../context';
+import { presentPolicy, presentResult, presentRule, presentSession, presentSessionSummary } from '../presenters/privacy';
+import { route, RouteDef } from '../route';
+import { INT4_MAX, nonBlank, pageQuery, uuidParam } from '../validation';
+
+const MAX_SETTING_KEYS = 100;
+const MAX_CONFIG_KEYS = 20;
+
+const settings = z
+  .record(z.string().min(1).max(200), z.unknown())
+  .refine((o) => Object.keys(o).length <= MAX_SETTING_KEYS, { message: `At most ${MAX_SETTING_KEYS} settings` })
+  .meta({ maxProperties: MAX_SETTING_KEYS });
+/** An action's settings; which keys and values fit is checked against the action (services/privacy/rule-config.ts). */
+const ruleConfig = z
+  .record(z.string().min(1).max(100), z.union([z.string().max(1000), z.number(), z.boolean(), z.null()]))
+  .refine((o) => Object.keys(o).length <= MAX_CONFIG_KEYS, { message: `At most ${MAX_CONFIG_KEYS} settings` })
+  .meta({ maxProperties: MAX_CONFIG_KEYS });
+const priority = z.number().int().min(-INT4_MAX).max(INT4_MAX);
+/** The type is checked against the engine's ids (422 naming it); the bound keeps an answer that names it short. */
+const piiType = z.string().min(1).max(100);
+
+const policyParams = z.object({ policy_id: uuidParam });
+const ruleParams = z.object({ policy_id: uuidParam, rule_id: uuidParam });
+const sessionParams = z.object({ session_id: uuidParam });
+const policyNotFound = { description: 'Policy not found' };
+const sessionNotFound = { description: 'Session not found' };
+const badRule = { description: 'Unknown pii_type or action, or a config setting the action does not have or cannot use (the field is named)' };
+
+/** The privacy suite (prefix /api/privacy): policies and rules, detect/transform sessions, and the engine's catalogues. */
+export function privacyRoutes({ services }: RouteDeps): RouteDef[] {
+  const { privacyPolicies: policies, privacySessions: sessions } = services;
+  const tag = 'privacy';
+
+  return [
+    route({
+      method: 'post',
+      path: '/api/privacy/policies',
+      tag,
+      auth: 'user',
+      scope: 'write:privacy',
+      summary: 'Create a policy in a project (profile `custom` and status `draft` unless given)',
+      body: z.object({
+        project_id: uuidParam,
+        name: nonBlank(200),
+        description: z.string().max(2000).nullable().optional(),
+        profile: z.enum(PRIVACY_PROFILES).optional(),
+        status: z.enum(POLICY_STATUSES).optional(),
+        settings: settings.optional(),
+      }),
+      responses: { 201: { description: '{id, policy_id}' }, 404: { description: 'Project not found' } },
+      handler: async (ctx, { body }) => {
+        const p = await policies.create(callerId(ctx), body);
+        ctx.status = 201;
+        return { id: p.id, policy_id: p.id };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/api/privacy/policies',
+      tag,
+      auth: 'user',
+      scope: 'read:privacy',
+      summary: 'Policies of a project, or of every project the caller is a member of; newest first, with compliance figures',
+      query: pageQuery().extend({ project_id: uuidParam.optional(), status: z.enum(POLICY_STATUSES).optional() }),
+      responses: { 200: { description: 'List envelope of policies' }, 404: { description: 'Project not found' } },
+      handler: async (ctx, { query }) => {
+        const page = await policies.list(callerId(ctx), query);
+        return { ...page, items: page.items.map(presentPolicy) };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/api/privacy/policies/:policy_id',
+      tag,
+      auth: 'user',
+      scope: 'read:privacy',
+      params: policyParams,
+      summary: 'A policy with its rules (highest priority first)',
+      responses: { 200: { description: '{policy: {id, name, profile, project_name, rules_count, compliance_score, ...}, rules: [...]}' }, 404: policyNotFound },
+      handler: async (ctx, { params }) => {
+        const { view, rules } = await policies.get(callerId(ctx), params.policy_id);
+        return { policy: presentPolicy(view), rules: rules.map(presentRule) };
+      },
+    }),
+    route({
+      method: 'patch',
+      path: '/api/privacy/policies/:policy_id',
+      tag,
+      auth: 'user',
+      scope: 'write:privacy',
+      params: policyParams,
+      summary: 'Change any of name, description, status, profile, settings; only provided fields change',
+      body: z.object({
+        name: nonBlank(200).optional(),
+        description: z.string().max(2000).nullable().optional(),
+        profile: z.enum(PRIVACY_PROFILES).optional(),
+        status: z.enum(POLICY_STATUSES).optional(),
+        settings: settings.optional(),
+      }),
+      responses: { 200: { description: '{ok}' }, 404: policyNotFound },
+      handler: async (ctx, { params, body }) => {
+        await policies.update(callerId(ctx), params.policy_id, body);
+        return { ok: true };
+      },
+    }),
+    route({
+      method: 'delete',
+      path: '/api/privacy/policies/:policy_id',
+      tag,
+      auth: 'user',
+      scope: 'write:privacy',
+      params: policyParams,
+      summary: 'Delete a policy with its rules and sessions (their output files stay artifacts of the project)',
+      responses: { 200: { description: '{ok}' }, 404: policyNotFound },
+      handler: async (ctx, { params }) => {
+        await policies.delete(callerId(ctx), params.policy_id);
+        return { ok: true };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/api/privacy/policies/:policy_id/rules',
+      tag,
+      auth: 'user',
+      scope: 'write:privacy',
+      params: policyParams,
+      summary: 'Add a rule: what to do with one PII type (the highest priority enabled rule of a type applies)',
+      body: z.object({ pii_type: piiType, action: z.enum(PRIVACY_ACTIONS), is_enabled: z.boolean().optional(), priority: priority.optional(), config: ruleConfig.optional() }),
+      responses: { 201: { description: '{id, rule_id}' }, 404: policyNotFound, 422: badRule },
+      handler: async (ctx, { params, body }) => {
+        const r = await policies.addRule(callerId(ctx), params.policy_id, body);
+        ctx.status = 201;
+        return { id: r.id, rule_id: r.id };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/api/privacy/policies/:policy_id/rules',
+      tag,
+      auth: 'user',
+      scope: 'read:privacy',
+      params: policyParams,
+      summary: "A policy's rules, highest priority first",
+      responses: { 200: { description: '{rules: [...]}' }, 404: policyNotFound },
+      handler: async (ctx, { params }) => ({ rules: (await policies.listRules(callerId(ctx), params.policy_id)).map(presentRule) }),
+    }),
+    route({
+      method: 'patch',
+      path: '/api/privacy/policies/:policy_id/rules/:rule_id',
+      tag,
+      auth: 'user',
+      scope: 'write:privacy',
+      params: ruleParams,
+      summary: 'Change any of pii_type, action, is_enabled, priority, config; a new action without config starts from none',
+      body: z.object({ pii_type: piiType.optional(), action: z.enum(PRIVACY_ACTIONS).optional(), is_enabled: z.boolean().optional(), priority: priority.optional(), config: ruleConfig.optional() }),
+      responses: { 200: { description: '{ok, rule}' }, 404: { description: 'Policy not found, or Rule not found (not a rule of the policy)' }, 422: badRule },
+      handler: async (ctx, { params, body }) => ({ ok: true, rule: presentRule(await policies.updateRule(callerId(ctx), params.policy_id, params.rule_id, body)) }),
+    }),
+    route({
+      method: 'delete',
+      path: '/api/privacy/policies/:policy_id/rules/:rule_id',
+      tag,
+      auth: 'user',
+      scope: 'write:privacy',
+      params: ruleParams,
+      summary: 'Delete a rule',
+      responses: { 200: { description: '{ok}' }, 404: { description: 'Policy not found, or Rule not found (not a rule of the policy)' } },
+      handler: async (ctx, { params }) => {
+        await policies.deleteRule(callerId(ctx), params.policy_id, params.rule_id);
+        return { ok: true };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/api/privacy/sessions',
+      tag,
+      auth: 'user',
+      scope: 'write:privacy',
+      summary: "Start a session of a policy on a dataset's latest version or on a given version of the policy's project (status `created`)",
+      body: z.object({
+        policy_id: uuidParam,
+        dataset_id: uuidParam.optional(),
+        dataset_version_id: uuidParam.optional(),
+        project_id: uuidParam.optional(),
+        sample_size: z.number().int().min(1).max(INT4_MAX).nullable().optional(),
+        deep_scan: z.boolean().optional(),
+      }),
+      responses: {
+        201: { description: '{id, session_id}' },
+        404: { description: 'Policy not found, Dataset not found or Dataset version not found' },
+        422: { description: 'dataset_id or dataset_version_id is required; Dataset must belong to the same project as the policy' },
+      },
+      handler: async (ctx, { body }) => {
+        const s = await sessions.create(callerId(ctx), body);
+        ctx.status = 201;
+        return { id: s.id, session_id: s.id };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/api/privacy/sessions',
+      tag,
+      auth: 'user',
+      scope: 'read:privacy',
+      summary: 'Sessions of a project or a policy (or of every project the caller is a member of), newest first',
+      query: pageQuery().extend({ project_id: uuidParam.optional(), policy_id: uuidParam.optional() }),
+      responses: { 200: { description: 'List envelope of {id, policy_name, dataset_name, status, pii_found, transformed, created_at}' }, 404: { description: 'Project not found' } },
+      handler: async (ctx, { query }) => {
+        const page = await sessions.list(callerId(ctx), query);
+        return { ...page, items: page.items.map(presentSessionSummary) };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/api/privacy/sessions/:session_id',
+      tag,
+      auth: 'user',
+      scope: 'read:privacy',
+      params: sessionParams,
+      summary: 'A session: status, counts, the progress of its job, the output artifact once completed',
+      responses: { 200: { description: '{session: {...}}' }, 404: sessionNotFound },
+      handler: async (ctx, { params }) => ({ session: presentSession(await sessions.get(callerId(ctx), params.session_id)) }),
+    }),
+    route({
+      method: 'post',
+      path: '/api/privacy/sessions/:session_id/detect',
+      tag,
+      auth: 'user',
+      scope: 'write:privacy',
+      params: sessionParams,
+      summary: 'Queue a `privacy_detect` job: the session is `detecting`, then `detected` with its results',
+      responses: { 200: { description: "{job_id, session_id, status: 'detecting'}" }, 404: sessionNotFound, 409: { description: 'Another job of the session is still open' } },
+      handler: async (ctx, { params }) => {
+        const job = await sessions.detect(callerId(ctx), params.session_id);
+        return { job_id: job.id, session_id: params.session_id, status: 'detecting' };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/api/privacy/sessions/:session_id/transform',
+      tag,
+      auth: 'user',
+      scope: 'write:privacy',
+      params: sessionParams,
+      summary: 'Queue a `privacy_transform` job: the session is `transforming`, then `completed` with a new CSV artifact (detected first if it never was); the source is never changed',
+      responses: { 200: { description: "{job_id, session_id, status: 'transforming'}" }, 404: sessionNotFound, 409: { description: 'Another job of the session is still open' } },
+      handler: async (ctx, { params }) => {
+        const job = await sessions.transform(callerId(ctx), params.session_id);
+        return { job_id: job.id, session_id: params.session_id, status: 'transforming' };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/api/privacy/sessions/:session_id/results',
+      tag,
+      auth: 'user',
+      scope: 'read:privacy',
+      params: sessionParams,
+      query: z.object({ pii_type: piiType.optional(), confidence: z.enum(['high', 'medium', 'low']).optional() }),
+      summary: 'Detection results, most confident first; `confidence` is a bucket: high (>= 0.9), medium (0.7-0.9), low (< 0.7). Samples are masked',
+      responses: { 200: { description: '{results: [{column, pii_type, confidence, instances, sample, samples, action, transformed}]}' }, 404: sessionNotFound },
+      handler: async (ctx, { params, query }) => ({ results: (await sessions.results(callerId(ctx), params.session_id, query)).map(presentResult) }),
+    }),
+    route({
+      method: 'get',
+      path: '/api/privacy/sessions/:session_id/download',
+      tag,
+      auth: 'user',
+      scope: 'read:privacy',
+      params: sessionParams,
+      summary: "The anonymized output: a redirect to its artifact's download",
+      responses: { 302: { description: 'Location: /api/artifacts/{artifact_id}/download' }, 404: { description: 'Session not found, or Anonymized output not found (not completed)' } },
+      handler: async (ctx, { params }) => {
+        const artifactId = await sessions.output(callerId(ctx), params.session_id);
+        ctx.redirect(`/api/artifacts/${artifactId}/download`);
+        ctx.status = 302;
+        return undefined;
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/api/privacy/pii-types',
+      tag,
+      auth: 'user',
+      scope: 'read:privacy',
+      summary: 'Every PII type the engine detects: id, name, category, country of national identifiers, strongest evidence',
+      responses: { 200: { description: '{types: [{id, name, category, country?, evidence}]}' } },
+      handler: async () => ({ types: piiTypes() }),
+    }),
+    route({
+      method: 'get',
+      path: '/api/privacy/actions',
+      tag,
+      auth: 'user',
+      scope: 'read:privacy',
+      summary: 'The seven transformation actions',
+      responses: { 200: { description: '{actions: [{id, name, description}]}' } },
+      handler: async () => ({ actions: ACTIONS }),
+    }),
+    route({
+      method: 'get',
+      path: '/api/privacy/profiles',
+      tag,
+      auth: 'user',
+      scope: 'read:privacy',
+      summary: 'Compliance profiles: their PII types (one per identifier the regulation lists), default action and the clause of each identifier',
+      responses: { 200: { description: '{profiles: [{id, name, description, source, pii_types, covered_types, default_action, identifiers}]}' } },
+      handler: async () => ({
+        profiles: profiles().map((p) => ({
+          id: p.id,
+          name: p.name,
+          description: p.description,
+          source: p.source,
+          pii_types: p.piiTypes,
+          covered_types: p.coveredTypes,
+          default_action: p.default_action,
+          identifiers: p.identifiers,
+        })),
+      }),
+    }),
+  ];
+}
