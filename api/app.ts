@@ -22,6 +22,7 @@ import { projectRoutes } from './routes/projects';
 import { systemRoutes } from './routes/system';
 import { studioRoutes } from './routes/studio';
 import { privacyRoutes } from './routes/privacy';
+import { anonymizeRoutes } from './routes/anonymize';
 import { reportRoutes } from './routes/reports';
 import { createServices } from '../services';
 import { assertScopes } from '../services/scopes';
@@ -44,6 +45,7 @@ const ROUTE_MODULES = [
   studioRoutes,
   reportRoutes,
   privacyRoutes,
+  anonymizeRoutes,
 ];
 
 /**
@@ -93,8 +95,8 @@ export function createApp(deps: AppDeps): Koa<AppState> {
       return next();
     },
     // After authentication: nothing is read from a caller who may not call the route.
-    // Multipart uploads are streamed by their routes; every other body is typed, then parsed.
-    ...(def.requestContentType === 'multipart/form-data' ? [] : [(def.requestContentType ? formBody : jsonBody) as unknown as RouterMiddleware]),
+    // Multipart uploads and streamed CSV are read by their routes; every other body is typed, then parsed.
+    ...(def.requestContentType === 'multipart/form-data' || def.requestContentType === 'text/csv' ? [] : [(def.requestContentType ? formBody : jsonBody) as unknown as RouterMiddleware]),
   ];
 
   const router = new Router();

@@ -81,7 +81,7 @@ function standardErrors(def: RouteDef): Record<number, RouteResponse> {
   if (authenticated && (def.params !== undefined || hasBody)) out[404] = { description: 'A resource named by the request does not exist or is not accessible' };
   if (authenticated && def.method !== 'get') out[409] = { description: 'Conflicts with the current state (for example a resource that was deleted meanwhile, or a duplicate)' };
   if (hasBody) out[413] = { description: 'Request body too large' };
-  if (def.requestContentType === 'multipart/form-data') out[415] = { description: 'Expected multipart/form-data' };
+  if (def.requestContentType === 'multipart/form-data' || def.requestContentType === 'text/csv') out[415] = { description: `Expected ${def.requestContentType}` };
   if (hasBody || def.query !== undefined || def.params !== undefined) out[422] = { description: 'Validation failure: `detail` is `[{loc, msg, type}]` or a text' };
   if (def.rateLimit !== 'none' && (authenticated || def.rateLimit)) out[429] = { description: 'Rate limit exceeded (Retry-After)' };
   return out;
@@ -105,6 +105,7 @@ function requestBodyOf(def: RouteDef): Json | undefined {
   if (def.requestContentType === 'multipart/form-data') {
     return { required: true, content: { 'multipart/form-data': { schema: asEnforced(def.form ? toSchema(def.form) : { type: 'object' }, 'form') } } };
   }
+  if (def.requestContentType === 'text/csv') return { required: true, content: { 'text/csv': { schema: { type: 'string' } } } };
   if (!def.body) return undefined;
   // An absent JSON body is read as `{}`: where `{}` is valid, the body may be left out.
   return {

@@ -47,10 +47,11 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown> {
   query?: z.ZodType<Q>;
   body?: z.ZodType<B>;
   /**
-   * Request content type when not JSON: uploads (checked by the upload parser), and the one
-   * browser form. Any other route refuses a non-JSON body with 415.
+   * Request content type when not JSON: uploads (checked by the upload parser), the one browser
+   * form, and a streamed CSV (read by its handler as it arrives). Any other route refuses a
+   * non-JSON body with 415.
    */
-  requestContentType?: 'multipart/form-data' | 'application/x-www-form-urlencoded';
+  requestContentType?: 'multipart/form-data' | 'application/x-www-form-urlencoded' | 'text/csv';
   /**
    * The fields of a multipart upload, for the OpenAPI document only: the upload handler reads and checks them
    * itself while it streams the file (`file` is a `z.file()`).

@@ -21,6 +21,7 @@ import { ModelServing } from './model-serving';
 import { ModelService } from './models';
 import { PrivacyPolicyService } from './privacy/policies';
 import { PrivacySessionService } from './privacy/sessions';
+import { AnonymizeStream } from './privacy/stream';
 import { ProjectService } from './projects';
 import { ReportService } from './reports/service';
 import { StudioService } from './studio';
@@ -73,6 +74,7 @@ export function createServices(deps: ServiceDeps) {
     studio: new StudioService(ds, access, serving, deployments),
     reports: new ReportService(ds, access, jobs, store, experiments, config),
     privacyPolicies,
+    anonymizeStream: new AnonymizeStream(ds, access, privacyPolicies),
     privacySessions: new PrivacySessionService(ds, access, jobs, store, datasetVersions, privacyPolicies),
   };
 }

@@ -20,7 +20,11 @@ const ruleConfig = z
   .meta({ maxProperties: MAX_CONFIG_KEYS });
 const priority = z.number().int().min(-INT4_MAX).max(INT4_MAX);
 /** The type is checked against the engine's ids (422 naming it); the bound keeps an answer that names it short. */
-const piiType = z.string().min(1).max(100);
+const piiType = z
+  .string()
+  .min(1)
+  .max(100)
+  .meta({ enum: piiTypes().map((t) => t.id) });
 
 const policyParams = z.object({ policy_id: uuidParam });
 const ruleParams = z.object({ policy_id: uuidParam, rule_id: uuidParam });

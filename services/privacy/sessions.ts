@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { DataSource, EntityManager } from 'typeorm';
 import { In } from 'typeorm';
 import { readTextColumns, withTextRowBatches } from '../../engine/data';
-import { applyAction, detectColumns, detectText, transformText, type ColumnFinding, type ProjectSecrets, type TextRule } from '../../engine/privacy';
+import { detectColumns, type ColumnFinding } from '../../engine/privacy';
 import { Artifact, Dataset, DatasetVersion, Job, PrivacyPolicy, PrivacyResult, PrivacySession, TERMINAL_JOB_STATUSES } from '../../entities';
 import type { ArtifactStore } from '../../platform/artifact-store';
 import { Access, MEMBER_PROJECTS_SQL, SESSION_NOT_FOUND } from '../access';
@@ -13,6 +13,7 @@ import type { Page, PageQuery } from '../lists';
 import { effectiveRules, RuleOf } from './effective-rules';
 import type { PrivacyPolicyService } from './policies';
 import { projectSecrets } from './secrets';
+import { applyStep, csvLine, transformPlan } from './transform-plan';
 
 export const OUTPUT_NOT_FOUND = 'Anonymized output not found';
 export const DATASET_REQUIRED = 'dataset_id or dataset_version_id is required';
@@ -346,53 +347,4 @@ export class PrivacySessionService {
 interface Detection {
   findings: ColumnFinding[];
   counts: Omit<PrivacyDetectResult, 'session_id'>;
-}
-
-/** What a column becomes: its column-level rule, or the rules of the types found inside its cells. */
-interface ColumnStep {
-  whole: { action: NonNullable<ReturnType<RuleOf>>; piiType: string } | null;
-  cellTypes: string[];
-  cellRules: Record<string, TextRule>;
-  dropColumn: boolean;
-  applies(f: PrivacyResult): boolean;
-}
-
-function transformPlan(findings: readonly PrivacyResult[], ruleOf: RuleOf): Map<string, ColumnStep> {
-  const plan = new Map<string, ColumnStep>();
-  for (const f of findings) {
-    const rule = ruleOf(f.piiType);
-    if (!rule) continue;
-    const step: ColumnStep = plan.get(f.column) ?? {
-      whole: null,
-      cellTypes: [],
-      cellRules: {},
-      dropColumn: false,
-      applies(r) {
-        return this.whole ? this.whole.piiType === r.piiType : Object.hasOwn(this.cellRules, r.piiType);
-      },
-    };
-    if (f.scope === 'column') {
-      // The most confident column-level finding decides what the whole cell is.
-      if (!step.whole) step.whole = { action: rule, piiType: f.piiType };
-      step.dropColumn = rule.action === 'suppress' && rule.config.scope === 'column';
-    } else {
-      step.cellTypes.push(f.piiType);
-      step.cellRules[f.piiType] = { action: rule.action, config: rule.config };
-    }
-    plan.set(f.column, step);
-  }
-  return plan;
-}
-
-function applyStep(step: ColumnStep | undefined, value: string | null, secrets: ProjectSecrets): string | null {
-  if (!step || value === null || value === '') return value;
-  if (step.whole) return applyAction(step.whole.action.action, value, step.whole.piiType, step.whole.action.config, secrets).value;
-  if (!step.cellTypes.length) return value;
-  const found = detectText(value, { types: step.cellTypes });
-  return found.length ? transformText(value, found, step.cellRules, secrets).text : value;
-}
-
-/** One RFC 4180 line: fields with a comma, quote, line break or edge space are quoted; null is an empty field. */
-function csvLine(fields: readonly (string | null)[]): string {
-  return fields.map((v) => (v === null ? '' : /[",\r\n]|^\s|\s$/.test(v) ? `"${v.replace(/"/g, '""')}"` : v)).join(',') + '\r\n';
 }

@@ -1,0 +1,58 @@
+import { applyAction, detectText, transformText, type ProjectSecrets, type TextRule } from '../../engine/privacy';
+import type { RuleOf } from './effective-rules';
+
+/** A detection as the plan needs it: a stored session result or a fresh engine finding. */
+export interface Finding {
+  column: string;
+  piiType: string;
+  scope: string;
+}
+
+/** What a column becomes: its column-level rule, or the rules of the types found inside its cells. */
+export interface ColumnStep {
+  whole: { action: NonNullable<ReturnType<RuleOf>>; piiType: string } | null;
+  cellTypes: string[];
+  cellRules: Record<string, TextRule>;
+  dropColumn: boolean;
+  applies(f: Finding): boolean;
+}
+
+export function transformPlan(findings: readonly Finding[], ruleOf: RuleOf): Map<string, ColumnStep> {
+  const plan = new Map<string, ColumnStep>();
+  for (const f of findings) {
+    const rule = ruleOf(f.piiType);
+    if (!rule) continue;
+    const step: ColumnStep = plan.get(f.column) ?? {
+      whole: null,
+      cellTypes: [],
+      cellRules: {},
+      dropColumn: false,
+      applies(r) {
+        return this.whole ? this.whole.piiType === r.piiType : Object.hasOwn(this.cellRules, r.piiType);
+      },
+    };
+    if (f.scope === 'column') {
+      // The most confident column-level finding decides what the whole cell is.
+      if (!step.whole) step.whole = { action: rule, piiType: f.piiType };
+      step.dropColumn = rule.action === 'suppress' && rule.config.scope === 'column';
+    } else {
+      step.cellTypes.push(f.piiType);
+      step.cellRules[f.piiType] = { action: rule.action, config: rule.config };
+    }
+    plan.set(f.column, step);
+  }
+  return plan;
+}
+
+export function applyStep(step: ColumnStep | undefined, value: string | null, secrets: ProjectSecrets): string | null {
+  if (!step || value === null || value === '') return value;
+  if (step.whole) return applyAction(step.whole.action.action, value, step.whole.piiType, step.whole.action.config, secrets).value;
+  if (!step.cellTypes.length) return value;
+  const found = detectText(value, { types: step.cellTypes });
+  return found.length ? transformText(value, found, step.cellRules, secrets).text : value;
+}
+
+/** One RFC 4180 line: fields with a comma, quote, line break or edge space are quoted; null is an empty field. */
+export function csvLine(fields: readonly (string | null)[]): string {
+  return fields.map((v) => (v === null ? '' : /[",\r\n]|^\s|\s$/.test(v) ? `"${v.replace(/"/g, '""')}"` : v)).join(',') + '\r\n';
+}
