@@ -22,6 +22,7 @@ import { ModelService } from './models';
 import { PrivacyPolicyService } from './privacy/policies';
 import { PrivacySessionService } from './privacy/sessions';
 import { AnonymizeStream } from './privacy/stream';
+import { PrivacySessionReports } from './privacy/session-report';
 import { ProjectService } from './projects';
 import { ReportService } from './reports/service';
 import { StudioService } from './studio';
@@ -54,6 +55,7 @@ export function createServices(deps: ServiceDeps) {
   const inferenceLogs = new InferenceLogs(ds, access, log);
   const deployments = new DeploymentService(ds, access, serving, datasetVersions);
   const privacyPolicies = new PrivacyPolicyService(ds, access);
+  const privacySessions = new PrivacySessionService(ds, access, jobs, store, datasetVersions, privacyPolicies);
   return {
     access,
     jobs,
@@ -75,7 +77,8 @@ export function createServices(deps: ServiceDeps) {
     reports: new ReportService(ds, access, jobs, store, experiments, config),
     privacyPolicies,
     anonymizeStream: new AnonymizeStream(ds, access, privacyPolicies),
-    privacySessions: new PrivacySessionService(ds, access, jobs, store, datasetVersions, privacyPolicies),
+    privacySessions,
+    privacyReports: new PrivacySessionReports(ds, store, privacySessions, privacyPolicies, config),
   };
 }
 

@@ -59,6 +59,7 @@ const ARTIFACT_OWNER_RESOURCE = new Map<string, ScopeResource>([
   ['dataset', 'datasets'],
   ['model', 'models'],
   ['report', 'reports'],
+  ['privacy_session', 'privacy'],
 ]);
 
 /**

@@ -1,5 +1,6 @@
 import { detectColumns } from '../engine/privacy';
 import { ApiClient, createProject, eventually, signUp } from './support/client';
+import { pdfText } from './support/documents';
 import { startStack, TestStack } from './support/stack';
 
 /**
@@ -404,6 +405,20 @@ describe('sessions', () => {
     // The source version is untouched: its preview still holds the original values.
     const preview = await owner.client.get(`/api/datasets/${datasetId}`);
     expect(JSON.stringify(preview.body)).toContain('james.smith0@example.com');
+  });
+
+  it('reports a completed session as a PDF artifact, and not before', async () => {
+    const r = await owner.client.get(`/api/privacy/sessions/${sessionId}/report`);
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ artifact_id: expect.any(String), download_url: `/api/artifacts/${r.body.artifact_id}/download` });
+    const pdf = await owner.client.get(r.body.download_url);
+    expect(pdf.headers.get('content-type')).toBe('application/pdf');
+    const text = pdfText(pdf.raw!);
+    for (const words of ['Privacy report: customers', 'Summary', 'Findings', 'credit_card', 'compliance score']) expect(text).toContain(words);
+    expect(text).not.toContain('james.smith0@example.com');
+    const fresh = await owner.client.post('/api/privacy/sessions', { policy_id: policyId, dataset_id: datasetId });
+    expect(await owner.client.get(`/api/privacy/sessions/${fresh.body.id}/report`)).toMatchObject({ status: 404, body: { detail: 'Privacy report not available until the session is completed' } });
+    expect((await stranger.client.get(`/api/privacy/sessions/${sessionId}/report`)).status).toBe(404);
   });
 
   it("hides another user's session", async () => {

@@ -4,7 +4,7 @@ import { POLICY_STATUSES, PRIVACY_ACTIONS, PRIVACY_PROFILES } from '../../entiti
 import { callerId, type RouteDeps } from '../context';
 import { presentPolicy, presentResult, presentRule, presentSession, presentSessionSummary } from '../presenters/privacy';
 import { route, RouteDef } from '../route';
-import { INT4_MAX, nonBlank, pageQuery, uuidParam } from '../validation';
+import { INT4_MAX, nonBlank, pageQuery, queryBool, uuidParam } from '../validation';
 
 const MAX_SETTING_KEYS = 100;
 const MAX_CONFIG_KEYS = 20;
@@ -283,6 +283,19 @@ export function privacyRoutes({ services }: RouteDeps): RouteDef[] {
         ctx.status = 302;
         return undefined;
       },
+    }),
+    route({
+      method: 'get',
+      path: '/api/privacy/sessions/:session_id/report',
+      tag,
+      auth: 'user',
+      scope: 'read:privacy',
+      rateLimit: 'report',
+      params: sessionParams,
+      query: z.object({ ai_insights: queryBool.optional() }),
+      summary: "A PDF summary of a completed session (findings with masked samples, actions, the policy's compliance), stored as an artifact of the session",
+      responses: { 200: { description: '{artifact_id, download_url}' }, 404: { description: 'Session not found, or the session is not completed yet' } },
+      handler: async (ctx, { params, query }) => services.privacyReports.make(callerId(ctx), params.session_id, query.ai_insights ?? false),
     }),
     route({
       method: 'get',
