@@ -36,7 +36,12 @@ async function main(): Promise<void> {
     (globalThis as { gc?: () => void }).gc?.();
     const before = process.memoryUsage().rss;
     let peak = before;
-    const meter = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 100);
+    const peaks = { heapTotal: 0, heapUsed: 0, external: 0, arrayBuffers: 0 };
+    const meter = setInterval(() => {
+      const m = process.memoryUsage();
+      peak = Math.max(peak, m.rss);
+      for (const k of Object.keys(peaks) as (keyof typeof peaks)[]) peaks[k] = Math.max(peaks[k], m[k]);
+    }, 100);
     const t0 = Date.now();
     const generator = path.join(__dirname, 'generate.js');
     const out = await new Promise<string>((resolve, reject) => {
@@ -44,7 +49,7 @@ async function main(): Promise<void> {
         'bash',
         [
           '-c',
-          `set -o pipefail; node "${generator}" ${megabytes} | curl -sS -X POST --data-binary @- -H 'content-type: text/csv' -H "authorization: Bearer ${key}" "${url}" -o /dev/null -w '%{http_code} %{size_upload} %{size_download}'`,
+          `set -o pipefail; node "${generator}" ${megabytes} | curl -sS -X POST -T - -H 'content-type: text/csv' -H "authorization: Bearer ${key}" "${url}" -o /dev/null -w '%{http_code} %{size_upload} %{size_download}'`,
         ],
         { stdio: ['ignore', 'pipe', 'inherit'] },
       );
@@ -64,6 +69,7 @@ async function main(): Promise<void> {
       rss_before_mb: before / 2 ** 20,
       rss_peak_mb: peak / 2 ** 20,
       rss_growth_mb: (peak - before) / 2 ** 20,
+      peaks_mb: Object.fromEntries(Object.entries(peaks).map(([k, v]) => [k, Math.round(v / 2 ** 20)])),
     };
     console.log(JSON.stringify(result, null, 2));
     console.log(`API RSS grew ${result.rss_growth_mb.toFixed(0)} MB over a ${result.megabytes_sent.toFixed(0)} MB body (target <= 100 MB): ${result.rss_growth_mb <= 100 ? 'met' : 'MISSED'}`);
