@@ -18,8 +18,8 @@ const TARGET_CACHE_MS = 5_000;
  * masks mapped columns in stored payloads; `privacy_anonymize_logs` also redacts the PII the
  * engine finds (at `privacy_threshold` or above) in the other text values and predictions it
  * keeps, written off the request path; `privacy_anonymize_response` redacts it in predicted text.
- * `privacy_policy_id` is validated and stored; its rules' actions replace the redaction once
- * policies exist.
+ * With `privacy_policy_id` (a policy of the project) the policy's rules decide what is done to each
+ * type found in what logs keep; types it leaves alone are still redacted there.
  */
 export interface PrivacyOptions {
   privacy_policy_id?: string | null;
@@ -59,6 +59,8 @@ export interface ServingTarget {
   model: Model;
   canary: { deployment: Deployment; model: Model } | null;
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const OPTION_KEYS: (keyof DeploymentOptions)[] = ['privacy_policy_id', 'privacy_anonymize_logs', 'privacy_anonymize_response', 'privacy_column_map', 'privacy_threshold', 'store_payload'];
 
@@ -353,8 +355,14 @@ export class DeploymentService {
     return model;
   }
 
-  /** The options as stored: `privacy_column_map` keys must be input columns of the model. */
+  /** The options as stored: `privacy_column_map` keys must be input columns of the model, a policy one of the project's. */
   private async checkedOptions(model: Model, options: DeploymentOptions): Promise<JsonMap> {
+    if (options.privacy_policy_id) {
+      const [policy] = UUID.test(options.privacy_policy_id)
+        ? await this.ds.query('SELECT 1 FROM privacy_policies WHERE id = $1 AND project_id = $2', [options.privacy_policy_id, model.projectId])
+        : [];
+      if (!policy) throw ValidationError.field(['body', 'privacy_policy_id'], 'privacy_policy_id must be a privacy policy of the project');
+    }
     const map = options.privacy_column_map;
     if (map) {
       const features = new Set((await this.serving.schema(model)).map((c) => c.name));

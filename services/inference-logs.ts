@@ -1,12 +1,17 @@
 import type { DataSource } from 'typeorm';
-import { InferenceLog } from '../entities';
+import { InferenceLog, PrivacyPolicy, PrivacyRule } from '../entities';
 import type { Logger } from '../platform/logger';
 import type { Access } from './access';
 import type { DeploymentPredictOptions, RoutedRequest } from './deployment-predictions';
 import type { Page, PageQuery } from './lists';
 import type { InputRow } from './model-serving';
 import { ValidationError } from './errors';
-import { anonymizeJson, DEFAULT_PRIVACY_THRESHOLD, PayloadPrivacy, privatizeRows } from './payload-privacy';
+import { anonymizeJson, DEFAULT_PRIVACY_THRESHOLD, LogPolicy, PayloadPrivacy, privatizeRows } from './payload-privacy';
+import { effectiveRules } from './privacy/effective-rules';
+import { projectSecrets } from './privacy/secrets';
+
+const POLICY_CACHE_MS = 5_000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** One predict request as it is buffered before its row is written. */
 interface PendingLog {
@@ -26,10 +31,10 @@ interface PendingLog {
 }
 
 /** A pending row's prediction and inputs as stored: PII masked or redacted per its privacy. */
-function storedPayload(b: PendingLog): { prediction: string | null; inputs: string | null } {
+function storedPayload(b: PendingLog, policy?: LogPolicy): { prediction: string | null; inputs: string | null } {
   const one = <T>(xs: T[]) => (b.single ? xs[0] : xs);
-  const predictions = b.predictions && b.privacy.anonymize ? anonymizeJson(b.predictions, b.privacy.threshold) : b.predictions;
-  const rows = b.rows ? privatizeRows(b.rows, b.privacy) : null;
+  const predictions = b.predictions && b.privacy.anonymize ? anonymizeJson(b.predictions, b.privacy.threshold, policy) : b.predictions;
+  const rows = b.rows ? privatizeRows(b.rows, b.privacy, policy) : null;
   return { prediction: predictions === null ? null : JSON.stringify(one(predictions)), inputs: rows === null ? null : JSON.stringify(one(rows)) };
 }
 
@@ -77,12 +82,19 @@ export class InferenceLogs {
     r: RoutedRequest,
     e: { requestId: string; latencyMs: number; statusCode: number; predictions: unknown[] | null; rows: InputRow[]; single: boolean; options?: Partial<DeploymentPredictOptions> },
   ): void {
-    const config = r.deployment.config as { store_payload?: boolean; privacy_column_map?: Record<string, string>; privacy_anonymize_logs?: boolean; privacy_threshold?: number };
+    const config = r.deployment.config as {
+      store_payload?: boolean;
+      privacy_column_map?: Record<string, string>;
+      privacy_anonymize_logs?: boolean;
+      privacy_threshold?: number;
+      privacy_policy_id?: string | null;
+    };
     const store = e.options?.store_payload ?? config.store_payload ?? false;
     const privacy: PayloadPrivacy = {
       columnMap: config.privacy_column_map ?? {},
       anonymize: e.options?.anonymize_logs ?? config.privacy_anonymize_logs ?? false,
       threshold: config.privacy_threshold ?? DEFAULT_PRIVACY_THRESHOLD,
+      policyId: e.options?.privacy_policy_id ?? config.privacy_policy_id ?? null,
     };
     if (this.buffer.length >= MAX_BUFFERED) {
       this.buffer.shift();
@@ -162,10 +174,47 @@ export class InferenceLogs {
     return { deployment_id: deploymentId, since, until, hours: rows.map((r) => ({ hour: r.hour, requests: r.requests, errors: r.errors, latency_ms: { p50: r.p50, p95: r.p95, p99: r.p99 } })) };
   }
 
+  /** (policy id → rules and keys) for TTL ms: a policy change reaches the logs within that. */
+  private readonly policyCache = new Map<string, { at: number; policy: LogPolicy | undefined }>();
+
+  /**
+   * The policies the batch's rows name, each read once (and cached briefly). A request's policy id
+   * that is not a policy of the row's project is ignored: the row keeps the default redaction.
+   */
+  private async logPolicies(batch: PendingLog[]): Promise<Map<string, LogPolicy | undefined>> {
+    const out = new Map<string, LogPolicy | undefined>();
+    for (const b of batch) {
+      const id = b.privacy.policyId;
+      if (!id || !(b.rows || b.privacy.anonymize)) continue;
+      const key = `${b.projectId}/${id}`;
+      if (out.has(key)) continue;
+      const hit = this.policyCache.get(key);
+      if (hit && Date.now() - hit.at < POLICY_CACHE_MS) {
+        out.set(key, hit.policy);
+        continue;
+      }
+      const policy = UUID.test(id) ? await this.ds.getRepository(PrivacyPolicy).findOneBy({ id, projectId: b.projectId }) : null;
+      const loaded = policy
+        ? { ruleOf: effectiveRules(policy, await this.ds.getRepository(PrivacyRule).findBy({ policyId: policy.id })), secrets: await projectSecrets(this.ds, b.projectId) }
+        : undefined;
+      this.policyCache.set(key, { at: Date.now(), policy: loaded });
+      out.set(key, loaded);
+    }
+    return out;
+  }
+
   private async writeBuffered(): Promise<void> {
     while (this.buffer.length) {
       const batch = this.buffer.splice(0, MAX_BATCH);
-      const payloads = batch.map(storedPayload);
+      let payloads: { prediction: string | null; inputs: string | null }[];
+      try {
+        const policies = await this.logPolicies(batch);
+        payloads = batch.map((b) => storedPayload(b, b.privacy.policyId ? policies.get(`${b.projectId}/${b.privacy.policyId}`) : undefined));
+      } catch (err) {
+        this.log.warn({ err }, 'inference log privacy policies could not be read; retrying on the next flush');
+        this.buffer.unshift(...batch);
+        return;
+      }
       try {
         // Rows of a deployment deleted meanwhile (its model was deleted) are skipped, not a failed batch.
         await this.ds.query(

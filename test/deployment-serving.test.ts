@@ -133,6 +133,16 @@ describe('deployment predict', () => {
     const kept = (await logs(prod, 'limit=1')).items[0];
     expect(kept).toMatchObject({ request_id: 'leaky', inputs: { ...row(), color: 'call [EMAIL] or [CREDIT_CARD]' } });
     expect(kept.prediction).toBe(answered.body.predictions[0].prediction);
+
+    // A privacy policy of the project decides the action per type; a type it leaves alone is still redacted.
+    expect((await owner.client.patch(`${M}/deployments/${prod}/privacy`, { privacy_policy_id: '00000000-0000-4000-8000-000000000000' })).status).toBe(422);
+    const policy = (await owner.client.post('/api/privacy/policies', { project_id: projectId, name: 'logs', profile: 'custom' })).body.id;
+    await owner.client.post(`/api/privacy/policies/${policy}/rules`, { pii_type: 'email', action: 'hash', config: { length: 8, prefix: 'h_' } });
+    expect((await owner.client.patch(`${M}/deployments/${prod}/privacy`, { privacy_policy_id: policy })).status).toBe(200);
+    await owner.client.post(`${M}/deployments/${prod}/predict`, { inputs: leaky }, { headers: { 'x-request-id': 'policied' } });
+    const policied = (await logs(prod, 'limit=1')).items[0];
+    expect(policied.request_id).toBe('policied');
+    expect(policied.inputs.color).toMatch(/^call h_[0-9a-f]{8} or \[CREDIT_CARD\]$/);
   });
 
   it('reports requests, errors and latency percentiles per hour, matching the logs', async () => {
