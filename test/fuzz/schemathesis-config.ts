@@ -174,7 +174,13 @@ export function schemathesisConfig(seed: Seed, cacheDir: string): string {
   for (const r of STATEFUL_REFUSALS) {
     // One name per entry: schemathesis ORs the include filters of an entry.
     lines.push(`# ${r.why}`, '[[operations]]', `include-name = ${toml(`${r.method} ${r.path}`)}`);
-    lines.push(`checks.positive_data_acceptance.expected-statuses = ${toml(['2xx', '3xx', 401, 403, 404, 409, 429, ...r.statuses])}`, '');
+    // Turned off again per operation: with the global setting alone, a sequence through the upload (an operation with
+    // settings of its own) still reported the false alarm described above; with this line the same seeded run passes.
+    lines.push(
+      `checks.positive_data_acceptance.expected-statuses = ${toml(['2xx', '3xx', 401, 403, 404, 409, 429, ...r.statuses])}`,
+      'phases.stateful.checks.negative_data_rejection.enabled = false',
+      '',
+    );
   }
   return lines.join('\n');
 }
