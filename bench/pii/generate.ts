@@ -9,6 +9,7 @@
  * digits are drawn from a few seed values per type through the engine's pseudonymizer, which keeps them valid.
  */
 import { applyAction } from '../../engine/privacy';
+import { seeded } from '../support/seeded';
 
 export interface Span {
   type: string;
@@ -24,18 +25,6 @@ export interface LabelledColumn {
   /** The column's PII type, or null for a column without PII. */
   type: string | null;
   values: string[];
-}
-
-/** mulberry32: a small seeded generator, so the data is the same on every run. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const FIRST = [

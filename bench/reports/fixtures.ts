@@ -3,18 +3,7 @@
  * generator, so every run draws the same document), the shapes are those the report kinds compose.
  */
 import type { Block, Cell, ChartSpec, ReportDocument, Section } from '../../engine/reports';
-
-/** mulberry32: a small seeded generator, so a fixture is the same document on every run. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seeded } from '../support/seeded';
 
 const ALGORITHMS = ['GBM', 'XGBoost', 'DRF', 'GLM', 'DeepLearning', 'StackedEnsemble'];
 const FEATURES = ['sex', 'pclass', 'fare', 'age', 'title', 'cabin_deck', 'embarked', 'sibsp', 'parch', 'family_size', 'ticket_prefix', 'is_alone', 'fare_per_person', 'age_band', 'name_length'];

@@ -6,8 +6,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { inflateRawSync } from 'node:zlib';
 import type { ReportDocument } from './document';
+import { readZip } from '../../test/support/zip';
 
 /** Text a user could type in a title, a comment or a cell, aimed at every renderer's escaping. */
 export const HOSTILE = `<script>alert("x")</script> "quoted" 'single' & ampersand <img src=x onerror=alert(1)>`;
@@ -74,28 +74,8 @@ export function tempDir(prefix: string): { dir: string; cleanup: () => void } {
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** Every entry of a ZIP, read through its central directory (stored or deflated entries, as DOCX files hold). */
-export function unzip(buf: Buffer): Map<string, Buffer> {
-  const eocd = buf.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
-  if (eocd < 0) throw new Error('not a ZIP file');
-  const count = buf.readUInt16LE(eocd + 10);
-  let p = buf.readUInt32LE(eocd + 16);
-  const out = new Map<string, Buffer>();
-  for (let i = 0; i < count; i++) {
-    const method = buf.readUInt16LE(p + 10);
-    const size = buf.readUInt32LE(p + 20);
-    const nameLen = buf.readUInt16LE(p + 28);
-    const extraLen = buf.readUInt16LE(p + 30);
-    const commentLen = buf.readUInt16LE(p + 32);
-    const local = buf.readUInt32LE(p + 42);
-    const name = buf.toString('utf8', p + 46, p + 46 + nameLen);
-    const dataStart = local + 30 + buf.readUInt16LE(local + 26) + buf.readUInt16LE(local + 28);
-    const raw = buf.subarray(dataStart, dataStart + size);
-    out.set(name, method === 8 ? inflateRawSync(raw) : raw);
-    p += 46 + nameLen + extraLen + commentLen;
-  }
-  return out;
-}
+/** Every entry of a ZIP (the tests' one reader, test/support/zip.ts). */
+export const unzip = readZip;
 
 /** Fails with what to install when a poppler tool is missing (`.ci/run` installs poppler-utils). */
 export function requirePoppler(): void {
