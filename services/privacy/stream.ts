@@ -1,31 +1,36 @@
+import path from 'node:path';
 import { Readable } from 'node:stream';
-import { CsvError, parse } from 'csv-parse';
+import { Worker } from 'node:worker_threads';
 import type { DataSource } from 'typeorm';
-import { detectColumns } from '../../engine/privacy';
 import type { Access } from '../access';
 import { ValidationError } from '../errors';
-import { effectiveRules } from './effective-rules';
 import type { PrivacyPolicyService } from './policies';
 import { projectSecrets } from './secrets';
-import { applyStep, csvLine, transformPlan } from './transform-plan';
+import type { FoundColumn } from './stream-pipeline';
 
-/** Rows held to decide what each column holds before the first line is answered. */
-export const STREAM_SAMPLE_ROWS = 500;
-/** A record longer than this is refused: a line is held whole while it is parsed. */
-const MAX_RECORD_BYTES = 1 << 20;
-/** Output lines gathered into one chunk: fewer, larger writes. */
-const LINES_PER_CHUNK = 256;
+export { STREAM_SAMPLE_ROWS } from './stream-pipeline';
+
+/**
+ * The stream's thread heap: the live set is one sample, one parsed batch and one output chunk,
+ * so a bounded old generation keeps the process's memory flat however large the body (V8's
+ * default sizing lets garbage grow the heap by hundreds of MB before collecting it).
+ */
+const THREAD_LIMITS = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 };
 
 export interface StreamOptions {
   deepScan: boolean;
 }
 
+type FromThread =
+  { type: 'more' } | { type: 'columns'; columns: FoundColumn[] } | { type: 'out'; chunk: string } | { type: 'done' } | { type: 'unreadable'; message: string } | { type: 'failed'; message: string };
+
 /**
  * `POST /api/anonymize/stream`: a CSV sent through a policy and answered as transformed CSV while
- * it is still arriving, in bounded memory. The first rows (at most {@link STREAM_SAMPLE_ROWS}) are
- * held to decide each column's PII type with the engine's column detection; from then on every row
- * goes out as it comes in, each cell through its column's rule (the same plan a session's transform
- * uses). Backpressure runs end to end: the parser is read only as fast as the client reads.
+ * it is still arriving, in bounded memory. The work (stream-pipeline.ts: the first rows decide
+ * each column's PII type, then every row goes out through its column's rule) runs in a worker
+ * thread (stream-thread.ts) with a bounded heap, off the API's event loop. Both directions are
+ * demand-driven: the body is read only when the thread's parser asks for more, and the thread
+ * sends a chunk of output only when the answer's reader has taken the last.
  */
 export class AnonymizeStream {
   constructor(
@@ -34,69 +39,61 @@ export class AnonymizeStream {
     private readonly policies: PrivacyPolicyService,
   ) {}
 
-  /**
-   * Reads the sample (so a body that is not CSV is a 422 before anything is answered), then
-   * returns the transformed CSV as a stream.
-   */
-  async open(userId: string, policyId: string, body: Readable, o: StreamOptions): Promise<{ stream: Readable; columns: { name: string; pii_type: string | null }[] }> {
+  /** Resolves once the sample is read (a body that is not CSV is a 422 before anything is answered). */
+  async open(userId: string, policyId: string, body: Readable, o: StreamOptions): Promise<{ stream: Readable; columns: FoundColumn[] }> {
     const policy = await this.access.privacyPolicy(userId, policyId);
-    const ruleOf = effectiveRules(policy, await this.policies.rulesOf(policy.id));
+    const rules = await this.policies.rulesOf(policy.id);
     const secrets = await projectSecrets(this.ds, policy.projectId);
-    const parser = body.pipe(parse({ bom: true, relax_column_count: true, skip_empty_lines: true, max_record_size: MAX_RECORD_BYTES }));
-    body.on('error', (err) => parser.destroy(err));
-    const records = parser[Symbol.asyncIterator]() as AsyncIterator<string[]>;
+    const worker = new Worker(path.join(__dirname, 'stream-thread.js'), { workerData: { profile: policy.profile, rules, secrets, deepScan: o.deepScan }, resourceLimits: THREAD_LIMITS });
+    const chunks = body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+    let output: Readable | undefined;
+    const stop = (err?: Error) => {
+      void worker.terminate();
+      if (err) output?.destroy(err);
+    };
 
-    const sample: string[][] = [];
-    let header: string[];
-    try {
-      const first = await records.next();
-      if (first.done) throw new ValidationError('The body holds no CSV header');
-      header = first.value;
-      while (sample.length < STREAM_SAMPLE_ROWS) {
-        const r = await records.next();
-        if (r.done) break;
-        sample.push(r.value);
-      }
-    } catch (err) {
-      parser.destroy();
-      if (err instanceof CsvError) throw new ValidationError(`Unreadable CSV: ${err.message}`);
-      throw err;
-    }
-
-    const findings = detectColumns(
-      header.map((name, j) => ({ name, values: sample.map((r) => r[j] ?? null) })),
-      { deepScan: o.deepScan },
-    );
-    const plan = transformPlan(findings, ruleOf);
-    const kept = header.map((name, i) => ({ name, i, step: plan.get(name) })).filter((c) => !c.step?.dropColumn);
-    const line = (r: string[]) => csvLine(kept.map((c) => applyStep(c.step, r[c.i] ?? null, secrets)));
-
-    async function* lines(): AsyncGenerator<string> {
-      yield csvLine(kept.map((c) => c.name));
-      let chunk = '';
-      let n = 0;
-      const flush = () => {
-        const out = chunk;
-        chunk = '';
-        n = 0;
-        return out;
+    return new Promise((resolve, reject) => {
+      const fail = (err: Error) => {
+        if (output) stop(err);
+        else {
+          stop();
+          reject(err);
+        }
       };
-      for (const r of sample) {
-        chunk += line(r);
-        if (++n >= LINES_PER_CHUNK) yield flush();
-      }
-      for (;;) {
-        const r = await records.next();
-        if (r.done) break;
-        chunk += line(r.value);
-        if (++n >= LINES_PER_CHUNK) yield flush();
-      }
-      if (chunk) yield chunk;
-    }
-    const stream = Readable.from(lines(), { objectMode: false });
-    // A client that goes away stops the parse (and so the reading of its body).
-    stream.on('close', () => parser.destroy());
-    const column = new Map(findings.filter((f) => f.scope === 'column').map((f) => [f.column, f.piiType]));
-    return { stream, columns: kept.map((c) => ({ name: c.name, pii_type: column.get(c.name) ?? null })) };
+      worker.on('error', fail);
+      worker.on('message', (m: FromThread) => {
+        switch (m.type) {
+          case 'more':
+            chunks.next().then(
+              (r) => worker.postMessage(r.done ? { type: 'end' } : { type: 'chunk', data: r.value }),
+              (err: Error) => fail(err),
+            );
+            break;
+          case 'columns':
+            output = new Readable({
+              read() {
+                worker.postMessage({ type: 'pull' });
+              },
+            });
+            // A client that goes away stops the thread (and so the reading of its body).
+            output.on('close', () => void worker.terminate());
+            resolve({ stream: output, columns: m.columns });
+            break;
+          case 'out':
+            output?.push(m.chunk);
+            break;
+          case 'done':
+            output?.push(null);
+            void worker.terminate();
+            break;
+          case 'unreadable':
+            fail(new ValidationError(m.message));
+            break;
+          case 'failed':
+            fail(new Error(m.message));
+            break;
+        }
+      });
+    });
   }
 }
