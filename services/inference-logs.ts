@@ -11,6 +11,7 @@ import { effectiveRules } from './privacy/effective-rules';
 import { projectSecrets } from './privacy/secrets';
 
 const POLICY_CACHE_MS = 5_000;
+const MAX_CACHED_POLICIES = 1_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** One predict request as it is buffered before its row is written. */
@@ -197,6 +198,9 @@ export class InferenceLogs {
       const loaded = policy
         ? { ruleOf: effectiveRules(policy, await this.ds.getRepository(PrivacyRule).findBy({ policyId: policy.id })), secrets: await projectSecrets(this.ds, b.projectId) }
         : undefined;
+      // Request options name policy ids freely: expired entries go, and the cache never outgrows its bound.
+      if (this.policyCache.size >= MAX_CACHED_POLICIES) for (const [k, v] of this.policyCache) if (Date.now() - v.at >= POLICY_CACHE_MS) this.policyCache.delete(k);
+      if (this.policyCache.size >= MAX_CACHED_POLICIES) this.policyCache.clear();
       this.policyCache.set(key, { at: Date.now(), policy: loaded });
       out.set(key, loaded);
     }

@@ -516,6 +516,8 @@ describe('POST /api/anonymize/stream', () => {
     expect((await post(owner.client, `policy_id=${policyId}`, 'a,b\n1,2\n', 'application/json')).status).toBe(415);
     expect(await post(stranger.client, `policy_id=${policyId}`, 'a,b\n1,2\n')).toMatchObject({ status: 404, body: { detail: 'Policy not found' } });
     expect((await post(owner.client, 'policy_id=nope', 'a,b\n1,2\n')).status).toBe(422);
+    const wide = Array.from({ length: 2001 }, (_, i) => `c${i}`).join(',');
+    expect(await post(owner.client, `policy_id=${policyId}`, `${wide}\n${wide}\n`)).toMatchObject({ status: 422, body: { detail: 'The CSV has 2001 columns; at most 2000 are streamed' } });
   });
 
   it('answers while the body still arrives, every row of a large body', async () => {

@@ -9,6 +9,9 @@ import { llmInsightsSection } from '../reports/llm-insights';
 import type { PrivacyPolicyService } from './policies';
 import type { PrivacySessionService } from './sessions';
 
+/** Findings listed at most (the most confident first, as results are ordered); the counts cover them all. */
+const MAX_FINDINGS_LISTED = 500;
+
 export const SESSION_REPORT_NOT_READY = 'Privacy report not available until the session is completed';
 
 /**
@@ -42,7 +45,7 @@ export class PrivacySessionReports {
       columns_analyzed: s.columnsAnalyzed,
       pii_columns: s.piiColumns,
       pii_instances: s.piiInstances,
-      findings: results.map((r) => ({ column: r.column, pii_type: r.piiType, confidence: r.confidence, action: r.action, transformed: r.transformed })),
+      findings: results.slice(0, 50).map((r) => ({ column: r.column, pii_type: r.piiType, confidence: r.confidence, action: r.action, transformed: r.transformed })),
       compliance: policy.figures,
     };
     const sections: Section[] = [];
@@ -72,17 +75,19 @@ export class PrivacySessionReports {
           {
             type: 'table',
             columns: ['column', 'PII type', 'found in', 'confidence', 'bucket', 'instances', 'action', 'transformed', 'samples (masked)'],
-            rows: results.map((r) => [
-              r.column,
-              r.piiType,
-              r.scope === 'column' ? 'the column' : 'free text',
-              r.confidence,
-              confidenceBucket(r.confidence),
-              r.instances,
-              r.action ?? 'pending',
-              r.transformed ? 'yes' : 'no',
-              r.samples.join(', '),
-            ]),
+            rows: results
+              .slice(0, MAX_FINDINGS_LISTED)
+              .map((r) => [
+                r.column,
+                r.piiType,
+                r.scope === 'column' ? 'the column' : 'free text',
+                r.confidence,
+                confidenceBucket(r.confidence),
+                r.instances,
+                r.action ?? 'pending',
+                r.transformed ? 'yes' : 'no',
+                r.samples.join(', '),
+              ]),
           },
           {
             type: 'chart',

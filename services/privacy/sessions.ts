@@ -15,6 +15,9 @@ import type { PrivacyPolicyService } from './policies';
 import { projectSecrets } from './secrets';
 import { applyStep, csvLine, transformPlan } from './transform-plan';
 
+/** Cells a detection reads at most (rows × columns): memory stays bounded whatever the table's size. */
+export const MAX_SCAN_CELLS = 5_000_000;
+
 export const OUTPUT_NOT_FOUND = 'Anonymized output not found';
 export const DATASET_REQUIRED = 'dataset_id or dataset_version_id is required';
 export const DATASET_OTHER_PROJECT = 'Dataset must belong to the same project as the policy';
@@ -269,8 +272,11 @@ export class PrivacySessionService {
   private async detection(session: PrivacySession, progress: Progress, from: number, to: number): Promise<Detection> {
     const version = await this.ds.getRepository(DatasetVersion).findOneBy({ id: session.datasetVersionId });
     if (!version) throw new NotFoundError('Dataset version not found');
-    await progress(from + 2, session.sampleSize ? `reading a sample of ${session.sampleSize} rows` : 'reading the rows');
-    const table = await readTextColumns(await this.datasetVersions.parquetPath(version), { sampleRows: session.sampleSize });
+    // Detection holds the cells it scans as text: at most MAX_SCAN_CELLS of them, a row sample past that.
+    const maxRows = Math.max(1, Math.floor(MAX_SCAN_CELLS / Math.max(1, version.columnCount)));
+    const sampleRows = session.sampleSize ? Math.min(session.sampleSize, maxRows) : version.rowCount > maxRows ? maxRows : null;
+    await progress(from + 2, sampleRows ? `reading a sample of ${sampleRows} rows` : 'reading the rows');
+    const table = await readTextColumns(await this.datasetVersions.parquetPath(version), { sampleRows });
     const findings: ColumnFinding[] = [];
     for (const [i, column] of table.columns.entries()) {
       await progress(from + Math.floor(((to - from) * (i + 1)) / Math.max(1, table.columns.length)), `column ${i + 1} of ${table.columns.length}: ${column.name}`);

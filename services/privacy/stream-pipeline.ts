@@ -6,6 +6,9 @@ import { applyStep, csvLine, transformPlan } from './transform-plan';
 
 /** Rows held to decide what each column holds before the first line is answered. */
 export const STREAM_SAMPLE_ROWS = 500;
+/** Columns a streamed CSV may have (a dataset's own limit, MAX_DATASET_COLUMNS' default). */
+export const MAX_STREAM_COLUMNS = 2000;
+const MAX_SAMPLE_CELLS = 200_000;
 /** A record longer than this is refused: a line is held whole while it is parsed. */
 const MAX_RECORD_BYTES = 1 << 20;
 /** Output lines gathered into one chunk: fewer, larger messages and writes. */
@@ -39,7 +42,10 @@ export async function anonymizeCsvLines(
     const first = await records.next();
     if (first.done) throw new UnreadableCsv('The body holds no CSV header');
     header = first.value;
-    while (sample.length < STREAM_SAMPLE_ROWS) {
+    if (header.length > MAX_STREAM_COLUMNS) throw new UnreadableCsv(`The CSV has ${header.length} columns; at most ${MAX_STREAM_COLUMNS} are streamed`);
+    // The sample is held whole: at most MAX_SAMPLE_CELLS of it, so a wide file samples fewer rows.
+    const sampleRows = Math.max(1, Math.min(STREAM_SAMPLE_ROWS, Math.floor(MAX_SAMPLE_CELLS / header.length)));
+    while (sample.length < sampleRows) {
       const r = await records.next();
       if (r.done) break;
       sample.push(r.value);

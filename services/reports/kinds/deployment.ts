@@ -8,6 +8,8 @@ const TRAFFIC_DAYS = 7;
 /** Drift runs charted (the newest), and features followed across them (the most drifted). */
 const DRIFT_RUNS = 30;
 const DRIFT_FEATURES = 8;
+/** Features listed with their latest PSI, the most drifted first. */
+const MAX_FEATURES_LISTED = 50;
 
 /** A deployment in production: traffic, latency percentiles, errors, drift per feature over time and its transitions. */
 export const deploymentKind: ReportKindDef = {
@@ -139,7 +141,12 @@ function driftBlocks(runs: DriftResult[], charts: boolean): Block[] {
         ['inference rows', latest.inferenceRows],
       ],
     },
-    { type: 'table', columns: ['feature', 'PSI', 'status'], rows: features.map(([f, v]) => [f, fmt(v.psi), v.status]), caption: 'PSI below 0.1 is low, below 0.25 moderate, above that high.' },
+    {
+      type: 'table',
+      columns: ['feature', 'PSI', 'status'],
+      rows: features.slice(0, MAX_FEATURES_LISTED).map(([f, v]) => [f, fmt(v.psi), v.status]),
+      caption: `PSI below 0.1 is low, below 0.25 moderate, above that high.${features.length > MAX_FEATURES_LISTED ? ` The ${MAX_FEATURES_LISTED} most drifted of ${features.length} features.` : ''}`,
+    },
   ];
   if (charts && runs.length > 1) {
     const followed = features.slice(0, DRIFT_FEATURES).map(([f]) => f);

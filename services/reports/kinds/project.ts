@@ -3,6 +3,9 @@ import type { Block, Section } from '../../../engine/reports';
 import { fmt } from '../model-sections';
 import { KindContext, ReportKindDef } from './kind';
 
+/** Datasets, experiments and deployments listed at most (the newest): a document stays readable and bounded. */
+const MAX_LISTED = 200;
+
 /** A whole project: datasets and their quality, the experiments over time, the best models, deployments and their latest drift. */
 export const projectKind: ReportKindDef = {
   kind: 'project',
@@ -17,7 +20,7 @@ export const projectKind: ReportKindDef = {
               (lv.quality->>'overall_score')::float8 AS score, d.created_at
          FROM datasets d
          LEFT JOIN LATERAL (SELECT * FROM dataset_versions v WHERE v.dataset_id = d.id ORDER BY v.version DESC LIMIT 1) lv ON true
-        WHERE d.project_id = $1 ORDER BY d.created_at`,
+        WHERE d.project_id = $1 ORDER BY d.created_at DESC LIMIT ${MAX_LISTED}`,
       [project.id],
     );
     const experiments: {
@@ -36,17 +39,20 @@ export const projectKind: ReportKindDef = {
                 b.name AS best, b.algo AS best_algo, e.config->>'sort_metric' AS metric,
                 (b.metrics->>(lower(CASE e.config->>'sort_metric' WHEN 'MCC' THEN 'mcc' ELSE e.config->>'sort_metric' END)))::float8 AS value
            FROM experiments e LEFT JOIN models b ON b.id = e.best_model_id
-          WHERE e.project_id = $1 ORDER BY e.created_at`,
+          WHERE e.project_id = $1 ORDER BY e.created_at DESC LIMIT ${MAX_LISTED}`,
       [project.id],
     );
     const deployments: { name: string; stage: string; is_active: boolean; model: string | null; status: string | null; max_psi: number | null; computed_at: Date | null }[] = await ds.query(
       `SELECT d.name, d.stage, d.is_active, m.name AS model, r.overall_status AS status, r.max_psi, r.computed_at
          FROM deployments d LEFT JOIN models m ON m.id = d.model_id
          LEFT JOIN LATERAL (SELECT * FROM drift_results r WHERE r.deployment_id = d.id ORDER BY r.computed_at DESC, r.id DESC LIMIT 1) r ON true
-        WHERE d.project_id = $1 ORDER BY d.is_active DESC, d.created_at DESC`,
+        WHERE d.project_id = $1 ORDER BY d.is_active DESC, d.created_at DESC LIMIT ${MAX_LISTED}`,
       [project.id],
     );
 
+    // Newest first from the database (the bound keeps the newest); read in time order.
+    datasets.reverse();
+    experiments.reverse();
     const sections: Section[] = [];
     if (o.include_data_summary) {
       sections.push({
