@@ -11,4 +11,5 @@ module.exports = {
   globalTeardown: '<rootDir>/dist/test/support/global-teardown.js',
   testTimeout: 120000,
   verbose: true,
+  reporters: ['default', '<rootDir>/dist/test/support/summary-reporter.js'],
 };

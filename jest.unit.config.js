@@ -12,4 +12,5 @@ module.exports = {
   testMatch: ['**/*.test.js'],
   testTimeout: 300000,
   verbose: true,
+  reporters: ['default', '<rootDir>/dist/test/support/summary-reporter.js'],
 };
