@@ -1,6 +1,6 @@
 /**
  * The parametric families a numeric marginal may take, as in SDV's `copulas` package (its "parametric" set):
- * normal, truncated normal, beta on the column's range, shifted gamma and uniform. Each has a fit on a sorted sample
+ * normal, truncated normal, beta (four parameters: shapes and bounds), shifted gamma and uniform. Each has a fit on a sorted sample
  * (maximum likelihood where copulas uses SciPy's `fit`, started from the method of moments) and its CDF and quantile.
  */
 import { nelderMead } from './optimize';
@@ -134,37 +134,49 @@ export function beta(a: number, b: number, loc: number, scale: number): Distribu
   };
 }
 
-/** Beta on the sample's range (widened by 1e-6 of it so the extremes keep a finite likelihood), shapes by MLE. */
+/**
+ * Beta with all four parameters by maximum likelihood, as copulas' BetaUnivariate (SciPy's beta.fit started from the
+ * sample's range): the bounds are kept just outside the sample (loc = min − e^t₁·range, upper = max + e^t₂·range) and
+ * the shapes start from the method of moments.
+ */
 export function fitBeta(sorted: Float64Array): Distribution | null {
   const n = sorted.length;
   const min = sorted[0];
   const max = sorted[n - 1];
   const range = max - min;
   if (!(range > 0)) return null;
-  const loc = min - 1e-6 * range;
-  const scale = range * (1 + 2e-6);
-  let sumLog = 0;
-  let sumLog1m = 0;
-  for (let i = 0; i < n; i++) {
-    const y = (sorted[i] - loc) / scale;
-    sumLog += Math.log(y);
-    sumLog1m += Math.log1p(-y);
-  }
   const { mean, variance } = moments(sorted);
-  const m = (mean - loc) / scale;
-  const v = variance / (scale * scale);
-  const common = (m * (1 - m)) / v - 1;
-  const a0 = common > 0 ? Math.max(0.05, m * common) : 1;
-  const b0 = common > 0 ? Math.max(0.05, (1 - m) * common) : 1;
-  const nll = ([la, lb]: number[]): number => {
+  const start = (loc: number, scale: number): [number, number] => {
+    const m = (mean - loc) / scale;
+    const v = variance / (scale * scale);
+    const common = (m * (1 - m)) / v - 1;
+    return common > 0 ? [Math.max(0.05, m * common), Math.max(0.05, (1 - m) * common)] : [1, 1];
+  };
+  const bounds = (t1: number, t2: number): [number, number] => {
+    const loc = min - Math.exp(t1) * range;
+    return [loc, max + Math.exp(t2) * range - loc];
+  };
+  const nll = ([la, lb, t1, t2]: number[]): number => {
+    if (t1 > 2 || t2 > 2 || t1 < -14 || t2 < -14) return Infinity; // bounds within (1e-6, 7) ranges of the sample
     const a = Math.exp(la);
     const b = Math.exp(lb);
-    return -((a - 1) * sumLog + (b - 1) * sumLog1m - n * logBeta(a, b));
+    const [loc, scale] = bounds(t1, t2);
+    let sumLog = 0;
+    let sumLog1m = 0;
+    for (let i = 0; i < n; i++) {
+      const y = (sorted[i] - loc) / scale;
+      sumLog += Math.log(y);
+      sumLog1m += Math.log1p(-y);
+    }
+    return -((a - 1) * sumLog + (b - 1) * sumLog1m - n * logBeta(a, b) - n * Math.log(scale));
   };
-  const [la, lb] = nelderMead(nll, [Math.log(a0), Math.log(b0)], [0.3, 0.3]);
+  const t0 = Math.log(1e-3);
+  const [a0, b0] = start(...bounds(t0, t0));
+  const [la, lb, t1, t2] = nelderMead(nll, [Math.log(a0), Math.log(b0), t0, t0], [0.3, 0.3, 1, 1], 800);
   const a = Math.exp(la);
   const b = Math.exp(lb);
-  return Number.isFinite(a) && Number.isFinite(b) ? beta(a, b, loc, scale) : null;
+  const [loc, scale] = bounds(t1, t2);
+  return Number.isFinite(a) && Number.isFinite(b) && scale > 0 ? beta(a, b, loc, scale) : null;
 }
 
 /** Gamma with shape a and scale, shifted to start at loc. */
@@ -222,13 +234,13 @@ export function fitGamma(sorted: Float64Array): Distribution | null {
   return Number.isFinite(a) && a > 0 && scale > 0 ? gamma(a, loc, scale) : null;
 }
 
-/** The candidate fits, simplest first: ties in KS go to the earlier (fewer-parameter) family. */
-export const FAMILY_FITS: Array<{ family: FamilyName; fit: (sorted: Float64Array) => Distribution | null }> = [
-  { family: 'uniform', fit: fitUniform },
-  { family: 'normal', fit: fitNormal },
-  { family: 'gamma', fit: fitGamma },
-  { family: 'beta', fit: fitBeta },
-  { family: 'truncnorm', fit: fitTruncnorm },
+/** The candidate fits with their parameter counts, simplest first (a more flexible family must earn its parameters). */
+export const FAMILY_FITS: Array<{ family: FamilyName; parameters: number; fit: (sorted: Float64Array) => Distribution | null }> = [
+  { family: 'uniform', parameters: 2, fit: fitUniform },
+  { family: 'normal', parameters: 2, fit: fitNormal },
+  { family: 'gamma', parameters: 3, fit: fitGamma },
+  { family: 'beta', parameters: 4, fit: fitBeta },
+  { family: 'truncnorm', parameters: 4, fit: fitTruncnorm },
 ];
 
 /** Rebuilds a family from its JSON parameters. */

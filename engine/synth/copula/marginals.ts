@@ -5,8 +5,8 @@
  * 1. A column with at most ALWAYS_DISCRETE_DISTINCT distinct values is discrete: no continuous family describes it,
  *    so it gets its exact empirical distribution (a step quantile function).
  * 2. Otherwise each family of FAMILY_FITS (uniform, normal, gamma, beta, truncated normal) is fitted on a sample of at
- *    most FIT_MAX_POINTS order statistics and scored by the one-sample KS statistic D. A more flexible family must
- *    beat a simpler one by more than 0.25/√n (a quarter of D's sampling noise) to be chosen.
+ *    most FIT_MAX_POINTS order statistics and scored by the one-sample KS statistic D on at most KS_MAX_POINTS. A family with more parameters
+ *    must beat the best so far by 0.5/√n per extra parameter (about half of D's sampling noise each) to be chosen.
  * 3. The best family is kept when the KS test does not reject it at the 5 % level (D ≤ 1.36/√n); else the column
  *    gets the empirical distribution: exact steps when it has at most DISCRETE_MAX_DISTINCT distinct values, else a
  *    quantile table of EMPIRICAL_KNOTS points, linear in between (either way at most 1,000 knots).
@@ -15,8 +15,9 @@ import { Distribution, distributionOf, FAMILY_FITS, FamilyName } from './familie
 
 /** An empirical marginal with at most this many distinct values is stored as exact steps (two knots per value). */
 export const DISCRETE_MAX_DISTINCT = 500;
-/** Order statistics the families are fitted and scored on (an evenly spaced subset of the sorted column). */
-export const FIT_MAX_POINTS = 10_000;
+/** Order statistics the families are fitted on, and scored on (evenly spaced subsets of the sorted column). */
+export const FIT_MAX_POINTS = 1_000;
+export const KS_MAX_POINTS = 10_000;
 /** Knots of a continuous column's empirical quantile table. */
 export const EMPIRICAL_KNOTS = 1_000;
 /** Columns with at most this many distinct values are not offered parametric families (rule 1). */
@@ -58,21 +59,22 @@ export function fitMarginal(present: Float64Array): Marginal {
   let distinct = 1;
   for (let i = 1; i < n && distinct <= DISCRETE_MAX_DISTINCT; i++) if (sorted[i] !== sorted[i - 1]) distinct++;
   if (distinct <= ALWAYS_DISCRETE_DISTINCT) return empiricalMarginal(discreteKnots(sorted));
-  const sub = evenOrderStatistics(sorted, FIT_MAX_POINTS);
+  const sub = evenOrderStatistics(sorted, KS_MAX_POINTS);
+  const fitSub = evenOrderStatistics(sorted, FIT_MAX_POINTS);
   const m = sub.length;
-  const tieMargin = 0.25 / Math.sqrt(m);
-  let best: { dist: Distribution; d: number } | null = null;
-  for (const { fit } of FAMILY_FITS) {
+  const margin = 0.5 / Math.sqrt(m);
+  let best: { dist: Distribution; d: number; parameters: number } | null = null;
+  for (const { fit, parameters } of FAMILY_FITS) {
     let dist: Distribution | null = null;
     try {
-      dist = fit(sub);
+      dist = fit(fitSub);
     } catch {
       dist = null; // a family that cannot describe the sample simply drops out, as in copulas' select_univariate
     }
     if (!dist) continue;
     const d = ksStatistic(sub, dist.cdf);
     if (!Number.isFinite(d)) continue;
-    if (!best || d < best.d - tieMargin) best = { dist, d };
+    if (!best || d < best.d - margin * Math.max(0, parameters - best.parameters)) best = { dist, d, parameters };
   }
   if (best && best.d <= 1.36 / Math.sqrt(m)) return parametricMarginal(best.dist);
   return empiricalMarginal(distinct <= DISCRETE_MAX_DISTINCT ? discreteKnots(sorted) : quantileKnots(sorted, EMPIRICAL_KNOTS));
