@@ -1,4 +1,6 @@
-/** Test helpers: seeded draws from known distributions. */
+/** Test helpers: seeded draws from known distributions, and the shared datasets. */
+import fs from 'node:fs';
+import path from 'node:path';
 import { Rng } from '../../automl';
 import { Gaussian } from './tmvn';
 
@@ -85,4 +87,11 @@ export function corr(x: ArrayLike<number>, y: ArrayLike<number>): number {
     syy += (y[i] - my) ** 2;
   }
   return sxy / Math.sqrt(sxx * syy);
+}
+
+/** ../shared/datasets next to the repository (the folder holding package.json), or DATASETS_DIR. */
+export function sharedDataset(name: string): string {
+  let dir = __dirname;
+  while (!fs.existsSync(path.join(dir, 'package.json'))) dir = path.dirname(dir);
+  return path.join(process.env.DATASETS_DIR ?? path.join(dir, '..', 'shared', 'datasets'), name);
 }
