@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 import sdmetrics
 from sdmetrics.column_pairs import ContingencySimilarity, CorrelationSimilarity
+from sdmetrics.reports import QualityReport as UnifiedQualityReport
 from sdmetrics.reports.single_table import QualityReport
 from sdmetrics.single_column import KSComplement, TVComplement
 from sdmetrics.single_table.privacy.dcr_utils import calculate_dcr
@@ -113,6 +114,10 @@ def main():
     for p in [("x", "y"), ("x", "flag"), ("y", "flag")]:
         cont["~".join(p)] = jsonable(ContingencySimilarity.compute(real[list(p)], synthetic[list(p)]))
 
+    # SDMetrics deprecates the single-table report for the unified one; both give the same score.
+    unified = UnifiedQualityReport()
+    unified.generate({"t": real}, {"t": synthetic}, {"tables": {"t": metadata}}, verbose=False)
+
     dcr = calculate_dcr(dataset=synthetic, reference_dataset=real, metadata=metadata)
     out = {
         "sdmetrics_version": sdmetrics.__version__,
@@ -124,6 +129,7 @@ def main():
         "contingency_similarity": cont,
         "report_default": report_json(real, synthetic, metadata),
         "report_no_thresholds": report_json(real, synthetic, metadata, 0, 0),
+        "report_unified_overall": jsonable(unified.get_score()),
         "dcr_synthetic_to_real": [float(d) for d in dcr],
         "dcr_median": float(dcr.median()),
     }

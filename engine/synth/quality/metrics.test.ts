@@ -77,6 +77,7 @@ describe('SDMetrics metrics on a fixed table', () => {
       if (r.real_association !== null) expect(Math.abs((p.real_association as number) - r.real_association)).toBeLessThan(TOL);
     });
     expect(report.column_pair_trends.pairs_evaluated).toBe(21);
+    if (ref === reference.report_default) expect(Math.abs(report.overall_score - (reference.report_unified_overall as number))).toBeLessThan(TOL);
     expect(report.rows_compared).toEqual({ real: 60, synthetic: 50 });
   });
 
