@@ -2,7 +2,7 @@
 
 Run: ~/.cache/mlsvc/venv-synth/bin/python bench/reference/sdmetrics_reference.py
      (venv: python3 -m venv ~/.cache/mlsvc/venv-synth && ~/.cache/mlsvc/venv-synth/bin/pip install sdmetrics)
-Writes engine/synth/quality/testdata/sdmetrics_reference.json: a small fixed real and synthetic table (numbers,
+Writes engine/synth/quality/testdata/sdmetrics_reference.json (then `npx prettier --write` it): a small fixed real and synthetic table (numbers,
 integers, categories with missing values and a category only the synthetic side has, datetimes, a boolean-like
 column) and SDMetrics' values on them: KSComplement and TVComplement per column, CorrelationSimilarity and
 ContingencySimilarity per pair, the single-table QualityReport's details and scores (with its default thresholds and

@@ -46,7 +46,10 @@ async function main(): Promise<void> {
     let real = await readCsvFrame(path.join(datasetsDir(), file));
     if (limit && real.nrows > Number(limit)) {
       const n = Number(limit);
-      real = selectRows(real, Array.from({ length: n }, (_, i) => Math.floor((i * real.nrows) / n)));
+      real = selectRows(
+        real,
+        Array.from({ length: n }, (_, i) => Math.floor((i * real.nrows) / n)),
+      );
     }
     const name = file.replace(/\.csv$/, '');
     let t = process.hrtime.bigint();
@@ -69,11 +72,16 @@ async function main(): Promise<void> {
       quality: { overall: quality.overall_score, column_shapes: quality.column_shapes.score, column_pair_trends: quality.column_pair_trends.score },
       privacy,
       marginals: Object.fromEntries(
-        (model.params as { encodings: Array<{ kind: string; marginal?: { family: string } | null }> }).encodings.map((e, j) => [real.names[j], e.kind === 'numeric' ? (e.marginal?.family ?? null) : 'categorical']),
+        (model.params as { encodings: Array<{ kind: string; marginal?: { family: string } | null }> }).encodings.map((e, j) => [
+          real.names[j],
+          e.kind === 'numeric' ? (e.marginal?.family ?? null) : 'categorical',
+        ]),
       ),
     };
     fs.writeFileSync(path.join(OUT, `${name}.json`), JSON.stringify(result, null, 1));
-    console.log(`${name}: ${real.nrows} rows, fit ${fitSecs.toFixed(2)} s, sample ${sampleSecs.toFixed(2)} s, quality ${quality.overall_score.toFixed(4)} (shapes ${quality.column_shapes.score?.toFixed(4)}, pairs ${quality.column_pair_trends.score?.toFixed(4)})`);
+    console.log(
+      `${name}: ${real.nrows} rows, fit ${fitSecs.toFixed(2)} s, sample ${sampleSecs.toFixed(2)} s, quality ${quality.overall_score.toFixed(4)} (shapes ${quality.column_shapes.score?.toFixed(4)}, pairs ${quality.column_pair_trends.score?.toFixed(4)})`,
+    );
   }
 }
 

@@ -14,10 +14,13 @@ function bivariate(n: number, seed: number): Frame {
   const z1 = normals(n, seed);
   const z2 = normals(n, seed + 100);
   const y = z1.map((a, i) => 10 + 3 * (0.7 * a + Math.sqrt(1 - 0.49) * z2[i]));
-  return makeFrame(['x', 'y'], [
-    { kind: 'numeric', values: z1.map((a) => 5 + 2 * a) },
-    { kind: 'numeric', values: y },
-  ]);
+  return makeFrame(
+    ['x', 'y'],
+    [
+      { kind: 'numeric', values: z1.map((a) => 5 + 2 * a) },
+      { kind: 'numeric', values: y },
+    ],
+  );
 }
 
 /**
@@ -86,7 +89,10 @@ describe('Gaussian copula', () => {
     // The category's mean x reproduces the real ordering low < mid < high, within a few units.
     for (const grade of ['low', 'mid', 'high']) {
       const mean = (f: Frame): number => {
-        const [xs] = completePairs(values(f, 'x'), Float64Array.from(labels(f, 'grade'), (l) => (l === grade ? 1 : NaN)));
+        const [xs] = completePairs(
+          values(f, 'x'),
+          Float64Array.from(labels(f, 'grade'), (l) => (l === grade ? 1 : NaN)),
+        );
         return xs.reduce((a, b) => a + b, 0) / xs.length;
       };
       expect(Math.abs(mean(real) - mean(synth))).toBeLessThan(2.5);

@@ -65,7 +65,7 @@ export function fitMarginal(present: Float64Array): Marginal {
   const margin = 0.5 / Math.sqrt(m);
   let best: { dist: Distribution; d: number; parameters: number } | null = null;
   for (const { fit, parameters } of FAMILY_FITS) {
-    let dist: Distribution | null = null;
+    let dist: Distribution | null;
     try {
       dist = fit(fitSub);
     } catch {

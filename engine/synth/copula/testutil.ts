@@ -46,7 +46,7 @@ export function uniforms(n: number, seed: number, lo: number, hi: number): Float
 export function truncatedNormals(n: number, seed: number, mean: number, sd: number, lo: number, hi: number): Float64Array {
   const g = new Gaussian(new Rng(seed));
   const out = new Float64Array(n);
-  for (let i = 0; i < n; ) {
+  for (let i = 0; i < n;) {
     const x = mean + sd * g.next();
     if (x >= lo && x <= hi) out[i++] = x;
   }

@@ -89,7 +89,10 @@ describe('SDMetrics metrics on a fixed table', () => {
   it('identical tables score 1 and a column that is constant on one side gets no correlation score', () => {
     const report = evaluateQuality(real, real, { realCorrelationThreshold: 0, realAssociationThreshold: 0 });
     expect(report.overall_score).toBeCloseTo(1, 12);
-    const flat = makeFrame(['p', 'q', 'r'], [{ kind: 'numeric', values: Float64Array.from([1, 1, 1, 1]) }, { kind: 'numeric', values: Float64Array.from([1, 2, 3, 4]) }, categoricalFromStrings(['a', 'b', 'a', 'b'])]);
+    const flat = makeFrame(
+      ['p', 'q', 'r'],
+      [{ kind: 'numeric', values: Float64Array.from([1, 1, 1, 1]) }, { kind: 'numeric', values: Float64Array.from([1, 2, 3, 4]) }, categoricalFromStrings(['a', 'b', 'a', 'b'])],
+    );
     const r2 = evaluateQuality(flat, flat, { realCorrelationThreshold: 0, realAssociationThreshold: 0 });
     expect(r2.column_pair_trends.pairs[0]).toMatchObject({ columns: ['p', 'q'], score: null, meets_threshold: false });
   });

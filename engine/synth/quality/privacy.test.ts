@@ -13,8 +13,14 @@ describe('privacy check (distance to closest record)', () => {
   });
 
   it('finds copied rows: synthetic = train gives share 1 and DCR 0, a holdout of unseen rows does not', () => {
-    const train = selectRows(real, Array.from({ length: 40 }, (_, i) => i));
-    const holdout = selectRows(real, Array.from({ length: 20 }, (_, i) => 40 + i));
+    const train = selectRows(
+      real,
+      Array.from({ length: 40 }, (_, i) => i),
+    );
+    const holdout = selectRows(
+      real,
+      Array.from({ length: 20 }, (_, i) => 40 + i),
+    );
     const check = privacyCheck(train, holdout, train);
     expect(check.copied_rows_share).toBe(1);
     expect(check.median_dcr_synthetic).toBe(0);
