@@ -4,11 +4,12 @@
  *
  * - A category pins its column's dimension to the category's interval (and, for a numeric column, the missing
  *   indicator to "present").
- * - A whole number in a whole-number column pins the value dimension to the interval that rounds to it; any other
- *   number to the single point Φ⁻¹(F(x)). The row then holds exactly that value.
+ * - A whole number in a whole-number column pins the value dimension to the interval that rounds to it, a tied or
+ *   discrete value (an atom of an empirical marginal) to its probability interval, any other number to the single
+ *   point Φ⁻¹(F(x)). The row then holds exactly that value.
  */
 import type { SynthColumnMeta, SynthConditions } from '../types';
-import { Marginal } from './marginals';
+import { empiricalMass, Marginal, MarginalJSON } from './marginals';
 import { clampU, CopulaParams } from './model';
 import { normPpf } from './special';
 import { LatentConstraints } from './tmvn';
@@ -66,7 +67,13 @@ export function resolveConditions(columns: SynthColumnMeta[], params: CopulaPara
       const hi = marginal.cdf(x + 0.5);
       if (!(hi > lo)) throw new SynthConditionError(`Column "${name}": the model gives the value ${shown} no probability (it lies in a gap of the training values)`);
       latent.box.push({ dim: enc.valueDim, lo: normPpf(clampU(lo)), hi: normPpf(clampU(hi)) });
-    } else latent.equal.push({ dim: enc.valueDim, value: normPpf(clampU(marginal.cdf(x))) });
+    } else {
+      // A tied or discrete value is an atom of the marginal: it pins an interval, as a category does.
+      const mass = empiricalMass(enc.marginal as MarginalJSON, x);
+      if (mass === 'gap') throw new SynthConditionError(`Column "${name}" never held the value ${shown} (it lies between the values it held)`);
+      if (mass) latent.box.push({ dim: enc.valueDim, lo: normPpf(clampU(mass.atom[0])), hi: normPpf(clampU(mass.atom[1])) });
+      else latent.equal.push({ dim: enc.valueDim, value: normPpf(clampU(marginal.cdf(x))) });
+    }
     if (enc.missingDim >= 0) latent.box.push({ dim: enc.missingDim, lo: -Infinity, hi: normPpf(enc.presentShare) });
     fixed.set(j, x);
   }

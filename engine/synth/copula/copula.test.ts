@@ -174,3 +174,31 @@ describe('Gaussian copula', () => {
     expect(report.overall_score).toBeGreaterThan(0.85);
   });
 });
+
+describe('Gaussian copula conditions on discrete values', () => {
+  // A non-integer column with few values: its marginal is exact steps, so each value is an atom.
+  const levels = [0.5, 1.5, 2.5];
+  const z = normals(600, 21);
+  const x = Float64Array.from(z, (a) => levels[a < -0.5 ? 0 : a < 0.6 ? 1 : 2]);
+  const y = Float64Array.from(z, (a, i) => 3 * a + normals(600, 22)[i]);
+  const data = makeFrame(
+    ['x', 'y'],
+    [
+      { kind: 'numeric', values: x },
+      { kind: 'numeric', values: y },
+    ],
+  );
+  const model = fitGaussianCopula(data, { seed: 1 });
+
+  it('conditions on an atom as on an interval: the row holds the value and the others follow it', () => {
+    const hi = sampleGaussianCopula(model, 300, { seed: 1, conditions: { x: 2.5 } });
+    const lo = sampleGaussianCopula(model, 300, { seed: 1, conditions: { x: 0.5 } });
+    expect(values(hi, 'x').every((v) => v === 2.5)).toBe(true);
+    const mean = (f: Frame): number => values(f, 'y').reduce((a, b) => a + b, 0) / f.nrows;
+    expect(mean(hi) - mean(lo)).toBeGreaterThan(4);
+  });
+
+  it('refuses a value between the ones the column held', () => {
+    expect(() => sampleGaussianCopula(model, 10, { seed: 1, conditions: { x: 1 } })).toThrow('Column "x" never held the value 1 (it lies between the values it held)');
+  });
+});

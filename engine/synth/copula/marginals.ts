@@ -91,6 +91,26 @@ export function marginalToJSON(m: Marginal): MarginalJSON {
   return m.toJSON();
 }
 
+/**
+ * How an empirical marginal (from its JSON) holds the value x: an atom (a tied or discrete value) with its probability
+ * interval [F(x−), F(x)]; a gap between discrete values, which it never produces; or neither (a point of a continuous
+ * stretch). Parametric marginals have no atoms and no gaps inside their range.
+ */
+export function empiricalMass(json: MarginalJSON, x: number): { atom: [number, number] } | 'gap' | null {
+  if (json.family !== 'empirical') return null;
+  const { p, q } = json;
+  let first = -1;
+  let last = -1;
+  for (let k = 0; k < q.length; k++) {
+    if (q[k] !== x) continue;
+    if (first < 0) first = k;
+    last = k;
+  }
+  if (first >= 0) return p[last] > p[first] ? { atom: [p[first], p[last]] } : null;
+  for (let k = 0; k + 1 < q.length; k++) if (q[k] < x && x < q[k + 1]) return p[k + 1] > p[k] ? null : 'gap';
+  return null;
+}
+
 function parametricMarginal(dist: Distribution): Marginal {
   return {
     family: dist.family,
