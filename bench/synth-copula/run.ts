@@ -51,7 +51,7 @@ async function main(): Promise<void> {
         Array.from({ length: n }, (_, i) => Math.floor((i * real.nrows) / n)),
       );
     }
-    const name = file.replace(/\.csv$/, '');
+    const name = file.replace(/\.csv$/, '') + (limit ? `-${limit}` : '');
     let t = process.hrtime.bigint();
     const model = fitGaussianCopula(real, { seed: 1 });
     const fitSecs = Number(process.hrtime.bigint() - t) / 1e9;
