@@ -4,5 +4,8 @@
  * The only door callers use.
  */
 export * from './types';
-// Being built (issue 17): fitSynthesizer, sampleSynthesizer, serializeSynthesizer / deserializeSynthesizer,
-// evaluateQuality, privacyCheck, SynthConditionError. See the helpers' briefs in the session notes.
+export { describeColumns, finishNumeric, columnOf } from './columns';
+export { fitGaussianCopula, sampleGaussianCopula, sampleGaussianCopulaBatches, SynthConditionError, fitMarginal, marginalFromJSON, marginalToJSON, Marginal, MarginalJSON } from './copula';
+export { evaluateQuality, privacyCheck, QualityOptions, PrivacyOptions } from './quality';
+// Being built (issue 17): fitSynthesizer, sampleSynthesizer, serializeSynthesizer / deserializeSynthesizer (the
+// facade over every model type) and the neural models. See the helpers' briefs in the session notes.
