@@ -38,7 +38,12 @@ export class ApiMetrics {
       buckets: LATENCY_BUCKETS,
       registers,
     });
-    this.predictions = new Counter({ name: 'mlsvc_predictions_total', help: `Rows scored, by model (at most ${MAX_MODEL_SERIES} model ids per process; the rest as _other)`, labelNames: ['model_id'], registers });
+    this.predictions = new Counter({
+      name: 'mlsvc_predictions_total',
+      help: `Rows scored, by model (at most ${MAX_MODEL_SERIES} model ids per process; the rest as _other)`,
+      labelNames: ['model_id'],
+      registers,
+    });
     this.rejections = new Counter({ name: 'mlsvc_rate_limit_rejections_total', help: 'Requests refused with 429, by rate-limit bucket', labelNames: ['bucket'], registers });
     new Gauge({
       name: 'mlsvc_jobs',

@@ -37,7 +37,8 @@ export async function startApi(deps: AppDeps, port: number, host: string): Promi
     });
     // Answers given while stopping tell the client not to reuse the connection.
     if (stopping) res.setHeader('Connection', 'close');
-    handle(req, res);
+    // Koa's callback handles its own errors (the error middleware answers, app.on('error') logs).
+    void handle(req, res);
   });
   answerConnectLikeAnyMethod(server, handle);
   server.requestTimeout = 0; // uploads and exports stream for as long as they need

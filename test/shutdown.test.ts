@@ -134,7 +134,7 @@ describe('graceful shutdown of the API process', () => {
     const [{ n: versions }] = await stack.ds.query('SELECT count(*)::int AS n FROM dataset_versions WHERE dataset_id = $1', [datasetId]);
     expect(versions).toBe(1);
     // The rate-limit hits this process counted are all in the shared table: a restart forgets none.
-    const [{ count }] = await stack.ds.query("SELECT sum(count)::int AS count FROM rate_limit_windows WHERE bucket_key = $1", [`predict:user:${owner.user.id}`]);
+    const [{ count }] = await stack.ds.query('SELECT sum(count)::int AS count FROM rate_limit_windows WHERE bucket_key = $1', [`predict:user:${owner.user.id}`]);
     expect(count).toBe(5);
   }, 120_000);
 

@@ -39,8 +39,18 @@ export class WorkerMetrics {
       buckets: WAIT_BUCKETS,
       registers,
     });
-    this.retries = new Counter({ name: 'mlsvc_activity_retries_total', help: 'Activity attempts after the first (attempt > 1) started here, by activity type and task queue', labelNames: ['activity_type', 'task_queue'], registers });
-    this.running = new Gauge({ name: 'mlsvc_activities_running', help: 'Activities executing in this process now, by activity type and task queue', labelNames: ['activity_type', 'task_queue'], registers });
+    this.retries = new Counter({
+      name: 'mlsvc_activity_retries_total',
+      help: 'Activity attempts after the first (attempt > 1) started here, by activity type and task queue',
+      labelNames: ['activity_type', 'task_queue'],
+      registers,
+    });
+    this.running = new Gauge({
+      name: 'mlsvc_activities_running',
+      help: 'Activities executing in this process now, by activity type and task queue',
+      labelNames: ['activity_type', 'task_queue'],
+      registers,
+    });
   }
 
   /** The interceptor factory for `WorkerOptions.interceptors.activity`. */

@@ -52,7 +52,7 @@ export async function automlTrainWorkflow(input: AutomlTrainInput): Promise<{ be
     const prep = await cpu.prepareExperimentData({ experimentId });
     const startedAt = Date.now();
     const deadline = startedAt + prep.maxRuntimeSecs * 1000;
-    let trained = 0;
+    let trained: number;
     let inEnsembles = false;
     try {
       if (patched(PARALLEL_TRAINING)) {

@@ -330,7 +330,8 @@ describe('automlTrainWorkflow parallel training', () => {
   /** Counts trainModel calls in flight (and the most at once); each call waits for `release(name)` or for `hold` to say it may go. */
   function inFlightTracker() {
     const t = { now: 0, most: 0, started: [] as string[], releases: new Map<string, () => void>() };
-    const trainModel = (outcome: (name: string) => TrainOutcome['status'] = () => 'trained'): Mocks['trainModel'] =>
+    const trainModel =
+      (outcome: (name: string) => TrainOutcome['status'] = () => 'trained'): Mocks['trainModel'] =>
       async ({ spec: s }) => {
         t.now++;
         t.most = Math.max(t.most, t.now);
