@@ -75,7 +75,7 @@ async function main(): Promise<void> {
       log.error('shutdown did not finish in time; exiting');
       process.exit(1);
     }, graceMs + SHUTDOWN_CLOSE_MS).unref();
-    const [{ cutRequests }] = await Promise.all([api.stop(graceMs), workers?.stop(graceMs + SHUTDOWN_CLOSE_MS / 2)]);
+    const [{ cutRequests }] = await Promise.all([api.stop(graceMs), workers?.stop(graceMs + WORKER_KILL_AFTER_GRACE_MS)]);
     await temporal.close();
     await ds.destroy();
     for (const stop of stops.reverse()) await stop().catch(() => undefined);
@@ -86,8 +86,13 @@ async function main(): Promise<void> {
   process.on('SIGTERM', (s) => void shutdown(s));
 }
 
-/** After the grace period, what flushing buffers and closing connections may take before the process gives up. */
-const SHUTDOWN_CLOSE_MS = 10_000;
+/**
+ * After the grace period, what flushing buffers, closing connections and waiting for the worker process may take
+ * before this process gives up. The worker process exits on its own by the grace period + 15 s (run-workers.ts);
+ * it is killed if it has not.
+ */
+const SHUTDOWN_CLOSE_MS = 20_000;
+const WORKER_KILL_AFTER_GRACE_MS = 16_000;
 
 /** Runs the worker process and restarts it (with backoff) if it dies. */
 function superviseWorkers(families: string[], env: Record<string, string>, log: ReturnType<typeof createLogger>) {

@@ -40,6 +40,8 @@ interface Run {
   slot_utilization: number;
   loadavg_before: number[];
   loadavg_after: number[];
+  /** Start-to-close of each model activity, in plan order (ms). */
+  model_ms: number[];
 }
 
 interface Stats {
@@ -125,6 +127,7 @@ async function run(workers: number, parallelism: number, modelCount: number, nfo
     const gaps: number[] = [];
     const completions: number[] = [];
     const schedules: number[] = [];
+    const byOrder: { order: number; ms: number }[] = [];
     for (const e of history.events ?? []) {
       const at = ms(e.eventTime);
       const id = String(e.eventId);
@@ -144,6 +147,7 @@ async function run(workers: number, parallelism: number, modelCount: number, nfo
         if (!s || st === undefined) continue;
         s2s.push(st - s.at);
         s2c.push(at - st);
+        byOrder.push({ order: Number(sid), ms: at - st });
         const t = trainingMs.get(s.name);
         if (t !== undefined) {
           train.push(t);
@@ -169,6 +173,7 @@ async function run(workers: number, parallelism: number, modelCount: number, nfo
       slot_utilization: Math.round((train.reduce((a, b) => a + b, 0) / 1000 / wall / workers) * 100) / 100,
       loadavg_before: loadavgBefore.map((x) => Math.round(x * 100) / 100),
       loadavg_after: os.loadavg().map((x) => Math.round(x * 100) / 100),
+      model_ms: byOrder.sort((a, b) => a.order - b.order).map((m) => Math.round(m.ms)),
     };
     console.log(JSON.stringify(result));
     return result;
@@ -177,6 +182,24 @@ async function run(workers: number, parallelism: number, modelCount: number, nfo
     await gateway.close();
     await stack.stop();
   }
+}
+
+/**
+ * The wall time `k` one-slot workers would take for the same models, on paper: the 1-worker run's model durations
+ * started in plan order on the first free worker (what the workflow does), each paying the measured dispatch cost
+ * (schedule-to-start plus the workflow task that schedules it), plus the part of the run that is not model training
+ * (preparing the data, choosing the leader), which does not shrink with workers.
+ */
+function simulate(one: Run, k: number): number {
+  const dispatch = one.schedule_to_start_ms.median + one.completion_to_next_schedule_ms.median;
+  const serial = one.model_ms.reduce((a, b) => a + b + dispatch, 0);
+  const fixed = one.wall_s * 1000 - serial;
+  const free = new Array<number>(k).fill(0);
+  for (const d of one.model_ms) {
+    const i = free.indexOf(Math.min(...free));
+    free[i] += dispatch + d;
+  }
+  return Math.round((fixed + Math.max(...free)) / 100) / 10;
 }
 
 async function waitDone(api: ApiClient, id: string): Promise<string> {
@@ -201,7 +224,9 @@ async function main(): Promise<void> {
     const [one, two] = runs;
     const speedup = Math.round((one.wall_s / two.wall_s) * 100) / 100;
     console.log(`1 worker: ${one.wall_s}s, 2 workers: ${two.wall_s}s, speedup ${speedup}x`);
-    writeResults('scale', { cores: os.cpus().length, models: modelCount, nfolds, runs, speedup });
+    const simulated = Object.fromEntries([1, 2, 4, 8].map((k) => [k, simulate(one, k)]));
+    console.log(`on paper, from the 1-worker run's model times: ${JSON.stringify(simulated)} (seconds by workers)`);
+    writeResults('scale', { cores: os.cpus().length, models: modelCount, nfolds, runs, speedup, simulated_wall_s: simulated });
   } finally {
     await globalTeardown();
   }
