@@ -137,4 +137,11 @@ describe('worker metrics', () => {
     expect(sample(text, 'process_cpu_seconds_total')).toBeGreaterThan(0);
     expect((await fetch(workerMetricsUrl.replace('/metrics', '/other'))).status).toBe(404);
   });
+
+  it('on SIGTERM the worker process shuts its workers down gracefully, closes its metrics port and exits 0', async () => {
+    const exited = new Promise<number | null>((r) => worker.once('exit', (code) => r(code)));
+    worker.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    await expect(fetch(workerMetricsUrl)).rejects.toThrow();
+  });
 });
