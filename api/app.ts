@@ -7,6 +7,7 @@ import { errorHandler } from './middleware/error-handler';
 import { methodNotAllowed } from './middleware/method-not-allowed';
 import { RateLimiter } from './middleware/rate-limit';
 import { requestContext, securityHeaders } from './middleware/request-context';
+import { ApiMetrics } from './metrics';
 import { buildOpenApi } from './openapi';
 import { mount, route, RouteDef } from './route';
 import { apiKeyRoutes } from './routes/api-keys';
@@ -54,10 +55,11 @@ const ROUTE_MODULES = [
  */
 export function createApp(deps: AppDeps): Koa<AppState> {
   const app = new Koa<AppState>({ proxy: deps.config.trustProxy });
-  const limiter = new RateLimiter(deps.ds, deps.config.rateLimits);
   const services = deps.services ?? createServices(deps);
+  const metrics = deps.metrics ?? new ApiMetrics(services, deps.log);
+  const limiter = deps.limiter ?? new RateLimiter(deps.ds, deps.config.rateLimits, (bucket) => metrics.rateLimited(bucket));
   const keyCache = deps.keyCache ?? new KeyCache();
-  const routeDeps: RouteDeps = { config: deps.config, services, keyCache, ds: deps.ds, temporal: deps.temporal };
+  const routeDeps: RouteDeps = { config: deps.config, services, keyCache, ds: deps.ds, temporal: deps.temporal, metrics };
   const defs: RouteDef[] = ROUTE_MODULES.flatMap((m) => m(routeDeps));
   const openapi = buildOpenApi(
     [
@@ -106,6 +108,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   mount(router, defs, guards);
 
   app.on('error', (err) => deps.log.debug({ err }, 'koa error event'));
+  app.use(metrics.middleware());
   app.use(requestContext(deps.log));
   app.use(errorHandler([deps.config.dataDir, deps.config.artifactDir]));
   app.use(securityHeaders());

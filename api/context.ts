@@ -7,7 +7,9 @@ import type { Logger } from '../platform/logger';
 import type { Mailer } from '../platform/mail';
 import type { TemporalGateway } from '../platform/temporal-client';
 import type { Services } from '../services';
+import type { ApiMetrics } from './metrics';
 import type { KeyCache } from './middleware/authenticate';
+import type { RateLimiter } from './middleware/rate-limit';
 
 /** What the API process is built from: handed over once at startup. */
 export interface AppDeps {
@@ -21,6 +23,10 @@ export interface AppDeps {
   services?: Services;
   /** Short-lived API-key principals; created by the app when not given. */
   keyCache?: KeyCache;
+  /** Prometheus metrics; created by the app when not given. */
+  metrics?: ApiMetrics;
+  /** Rate-limit windows; created by the app when not given (the server flushes them at shutdown). */
+  limiter?: RateLimiter;
 }
 
 /** What every route module is built from. */
@@ -31,6 +37,8 @@ export interface RouteDeps {
   /** For the health check only: routes reach data through services. */
   ds: DataSource;
   temporal: TemporalGateway;
+  /** For `GET /metrics`. */
+  metrics: ApiMetrics;
 }
 
 export interface Principal {

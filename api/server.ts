@@ -4,19 +4,42 @@ import type { Duplex } from 'node:stream';
 import { createServices } from '../services';
 import type { AppDeps } from './context';
 import { createApp } from './app';
+import { ApiMetrics } from './metrics';
+import { RateLimiter } from './middleware/rate-limit';
 
 export interface RunningApi {
   server: http.Server;
   port: number;
-  stop(): Promise<void>;
+  metrics: ApiMetrics;
+  /**
+   * Stops accepting connections, lets in-flight requests finish for up to `graceMs` (0: cut them at once), then
+   * writes what is still buffered (rate-limit counts, inference logs) and closes the model sessions. The database and
+   * Temporal connections are the caller's to close afterwards.
+   */
+  stop(graceMs?: number): Promise<{ cutRequests: number }>;
 }
 
 /** Listens on `port` (0: any free port) and runs the job reconciler on its interval. */
 export async function startApi(deps: AppDeps, port: number, host: string): Promise<RunningApi> {
   const services = deps.services ?? createServices(deps);
-  const app = createApp({ ...deps, services });
+  const metrics = deps.metrics ?? new ApiMetrics(services, deps.log);
+  const limiter = deps.limiter ?? new RateLimiter(deps.ds, deps.config.rateLimits, (bucket) => metrics.rateLimited(bucket));
+  const app = createApp({ ...deps, services, metrics, limiter });
   const handle = app.callback();
-  const server = http.createServer(handle);
+  const inFlight = new Set<http.ServerResponse>();
+  let stopping = false;
+  const server = http.createServer((req, res) => {
+    inFlight.add(res);
+    res.once('close', () => {
+      inFlight.delete(res);
+      // A keep-alive connection that just went idle is closed at once while stopping.
+      if (stopping) server.closeIdleConnections();
+    });
+    // Answers given while stopping tell the client not to reuse the connection.
+    if (stopping) res.setHeader('Connection', 'close');
+    // Koa's callback handles its own errors (the error middleware answers, app.on('error') logs).
+    void handle(req, res);
+  });
   answerConnectLikeAnyMethod(server, handle);
   server.requestTimeout = 0; // uploads and exports stream for as long as they need
   await new Promise<void>((resolve) => server.listen(port, host, resolve));
@@ -30,12 +53,27 @@ export async function startApi(deps: AppDeps, port: number, host: string): Promi
   return {
     server,
     port: actual,
-    stop: async () => {
+    metrics,
+    stop: async (graceMs = 0) => {
+      stopping = true;
       if (timer) clearInterval(timer);
-      server.closeAllConnections();
-      await services.serving.close();
-      await new Promise<void>((r) => server.close(() => r()));
+      for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
+      // close() stops listening (new connections are refused) and closes idle keep-alive connections; it calls back
+      // once the last connection is gone, that is when every in-flight request has been answered.
+      const drained = new Promise<void>((r) => server.close(() => r()));
+      let cutRequests = 0;
+      const cut = setTimeout(() => {
+        cutRequests = inFlight.size;
+        if (cutRequests) deps.log.warn({ requests: cutRequests, graceMs }, 'shutdown grace period over: closing the connections of unfinished requests');
+        server.closeAllConnections();
+      }, graceMs);
+      await drained;
+      clearTimeout(cut);
+      // Counted hits and inference logs were taken in memory; write them before the process goes.
+      await limiter.flush().catch((err) => deps.log.warn({ err }, 'rate-limit counts not written at shutdown'));
       await services.inferenceLogs.close();
+      await services.serving.close();
+      return { cutRequests };
     },
   };
 }

@@ -64,6 +64,18 @@ const EnvSchema = z.object({
   LLM_MODEL: z.string().default('gpt-4o-mini'),
   /** Which workers `npm start` runs beside the API: comma list of io,cpu,gpu, or `none`. */
   START_WORKERS: z.string().default('io,cpu,gpu'),
+  /** When set, `GET /metrics` needs `Authorization: Bearer <token>`; unset: it is open on the API port. */
+  METRICS_TOKEN: z.string().min(16).optional(),
+  /** Port of a worker process's Prometheus endpoint (`/metrics`); 0: none. */
+  WORKER_METRICS_PORT: int(0, 0),
+  /** On SIGTERM/SIGINT: how long in-flight requests (API) and activities (workers) may take to finish. */
+  SHUTDOWN_GRACE_SECS: int(25, 1),
+  /** How often buffered inference-log rows are written (one batched INSERT). */
+  INFERENCE_LOG_FLUSH_MS: int(200, 10),
+  /** Model activities an AutoML experiment keeps in flight at once (travels in the workflow input). */
+  TRAINING_PARALLELISM: int(2, 1),
+  /** Training activities one cpu worker process runs at once (its training task queue's concurrency). */
+  TRAINING_SLOTS: int(1, 1),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -86,6 +98,8 @@ export interface Config {
     gpuScheduleToStartSecs: number;
   };
   taskQueues: { cpu: string; gpu: string; io: string };
+  /** AutoML training: its own task queue (polled by cpu workers with `slots` concurrency) and the models in flight per experiment. */
+  training: { taskQueue: string; parallelism: number; slots: number };
   artifactDir: string;
   mail: { smtpUrl?: string; from: string; outboxDir: string };
   appBaseUrl: string;
@@ -113,6 +127,12 @@ export interface Config {
   /** Where reports' written summaries come from; null when none is configured. */
   llm: { apiUrl: string; apiKey: string | null; model: string } | null;
   startWorkers: string[];
+  /** Bearer token `GET /metrics` requires; null: open. */
+  metricsToken: string | null;
+  /** A worker process's metrics port; 0: off. */
+  workerMetricsPort: number;
+  shutdownGraceMs: number;
+  inferenceLogFlushMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -150,6 +170,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       gpuScheduleToStartSecs: e.GPU_SCHEDULE_TO_START_SECS,
     },
     taskQueues: { cpu: `${prefix}ml-cpu`, gpu: `${prefix}ml-gpu`, io: `${prefix}io` },
+    training: { taskQueue: `${prefix}ml-train`, parallelism: e.TRAINING_PARALLELISM, slots: e.TRAINING_SLOTS },
     artifactDir: path.resolve(e.ARTIFACT_DIR ?? path.join(dataDir, 'artifacts')),
     mail: {
       smtpUrl: e.SMTP_URL,
@@ -190,5 +211,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
         : e.START_WORKERS.split(',')
             .map((s) => s.trim())
             .filter(Boolean),
+    metricsToken: e.METRICS_TOKEN ?? null,
+    workerMetricsPort: e.WORKER_METRICS_PORT,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_SECS * 1000,
+    inferenceLogFlushMs: e.INFERENCE_LOG_FLUSH_MS,
   };
 }

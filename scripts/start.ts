@@ -60,18 +60,39 @@ async function main(): Promise<void> {
 
   const workers = config.startWorkers.length ? superviseWorkers(config.startWorkers, { DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: temporalAddress }, log) : undefined;
 
-  const shutdown = async () => {
-    log.info('shutting down');
-    workers?.stop();
-    await api.stop();
+  let stopping = false;
+  const shutdown = async (signal: NodeJS.Signals) => {
+    if (stopping) {
+      // A second signal: the operator does not want to wait.
+      log.warn({ signal }, 'second signal: exiting without finishing');
+      process.exit(1);
+    }
+    stopping = true;
+    const graceMs = config.shutdownGraceMs;
+    log.info({ signal, graceSecs: graceMs / 1000 }, 'shutting down: no new connections; finishing in-flight requests and activities');
+    // Past the grace period plus time to flush and close, something hangs (a database that does not answer): go anyway.
+    setTimeout(() => {
+      log.error('shutdown did not finish in time; exiting');
+      process.exit(1);
+    }, graceMs + SHUTDOWN_CLOSE_MS).unref();
+    const [{ cutRequests }] = await Promise.all([api.stop(graceMs), workers?.stop(graceMs + WORKER_KILL_AFTER_GRACE_MS)]);
     await temporal.close();
     await ds.destroy();
     for (const stop of stops.reverse()) await stop().catch(() => undefined);
+    log.info({ cutRequests }, 'stopped');
     process.exit(0);
   };
-  process.once('SIGINT', () => void shutdown());
-  process.once('SIGTERM', () => void shutdown());
+  process.on('SIGINT', (s) => void shutdown(s));
+  process.on('SIGTERM', (s) => void shutdown(s));
 }
+
+/**
+ * After the grace period, what flushing buffers, closing connections and waiting for the worker process may take
+ * before this process gives up. The worker process exits on its own by the grace period + 15 s (run-workers.ts);
+ * it is killed if it has not.
+ */
+const SHUTDOWN_CLOSE_MS = 20_000;
+const WORKER_KILL_AFTER_GRACE_MS = 16_000;
 
 /** Runs the worker process and restarts it (with backoff) if it dies. */
 function superviseWorkers(families: string[], env: Record<string, string>, log: ReturnType<typeof createLogger>) {
@@ -93,9 +114,19 @@ function superviseWorkers(families: string[], env: Record<string, string>, log: 
   };
   launch();
   return {
-    stop() {
+    /** SIGTERM (the worker finishes or hands back its activities), SIGKILL after `killAfterMs`; resolves when it is gone. */
+    stop(killAfterMs: number): Promise<void> {
       stopping = true;
-      child?.kill('SIGTERM');
+      const c = child;
+      if (!c || c.exitCode !== null || c.signalCode !== null) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        const kill = setTimeout(() => c.kill('SIGKILL'), killAfterMs);
+        c.once('exit', () => {
+          clearTimeout(kill);
+          resolve();
+        });
+        c.kill('SIGTERM');
+      });
     },
   };
 }

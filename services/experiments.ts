@@ -108,7 +108,12 @@ export class ExperimentService {
         projectId: body.project_id,
         entityId: exp.id,
         createdBy: userId,
-        input: { experimentId: exp.id, useGpu: body.use_gpu, gpuScheduleToStartSecs: this.config.temporal.gpuScheduleToStartSecs },
+        input: {
+          experimentId: exp.id,
+          useGpu: body.use_gpu,
+          gpuScheduleToStartSecs: this.config.temporal.gpuScheduleToStartSecs,
+          training: { taskQueue: this.config.training.taskQueue, parallelism: this.config.training.parallelism },
+        },
       });
       await em.getRepository(Experiment).update({ id: exp.id }, { jobId: job.id });
       await em.getRepository(ExperimentLog).insert({

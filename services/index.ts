@@ -52,7 +52,7 @@ export function createServices(deps: ServiceDeps) {
   const experiments = new ExperimentService(ds, store, access, datasetVersions, jobs, config);
   const serving = new ModelServing(ds, store, access);
   const invitations = new InvitationService(ds, access, deps.mailer, config, log);
-  const inferenceLogs = new InferenceLogs(ds, access, log);
+  const inferenceLogs = new InferenceLogs(ds, access, log, config.inferenceLogFlushMs);
   const deployments = new DeploymentService(ds, access, serving, datasetVersions);
   const privacyPolicies = new PrivacyPolicyService(ds, access);
   const privacySessions = new PrivacySessionService(ds, access, jobs, store, datasetVersions, privacyPolicies);

@@ -44,14 +44,13 @@ export interface InferenceLogQuery extends PageQuery {
   until?: Date;
 }
 
-const FLUSH_EVERY_MS = 200;
 const MAX_BATCH = 5_000;
 /** What the buffer holds at most while the database is unreachable; older rows are dropped (and counted). */
 const MAX_BUFFERED = 100_000;
 
 /**
  * Inference logs, written off the request path: a predict request appends to an in-memory buffer
- * and answers; every FLUSH_EVERY_MS the buffer goes to PostgreSQL in one INSERT (unnest over
+ * and answers; every `flushEveryMs` (INFERENCE_LOG_FLUSH_MS, 200) the buffer goes to PostgreSQL in one INSERT (unnest over
  * column arrays, so a batch is one statement with ten parameters whatever its size). A failed
  * write keeps the rows for the next flush; past MAX_BUFFERED the oldest are dropped and counted
  * in `stats().dropped` (a warning is logged), so a database outage costs logs, never memory or
@@ -72,6 +71,7 @@ export class InferenceLogs {
     private readonly ds: DataSource,
     private readonly access: Access,
     private readonly log: Logger,
+    private readonly flushEveryMs = 200,
   ) {}
 
   /**
@@ -116,7 +116,7 @@ export class InferenceLogs {
       createdAt: new Date(),
     });
     if (!this.timer) {
-      this.timer = setInterval(() => void this.flush(), FLUSH_EVERY_MS);
+      this.timer = setInterval(() => void this.flush(), this.flushEveryMs);
       this.timer.unref();
     }
   }

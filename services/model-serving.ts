@@ -52,6 +52,8 @@ export class ModelServing {
   private readonly accessCache = new TtlCache<string, Model>(ACCESS_CACHE_MS);
   /** Caches built on this one's decisions (deployment targets) forget with it. */
   private readonly forgetListeners: (() => void)[] = [];
+  /** Told of every scored batch (the API's metrics count predictions per model). */
+  private readonly predictionListeners: ((modelId: string, rows: number) => void)[] = [];
 
   constructor(
     private readonly ds: DataSource,
@@ -80,6 +82,11 @@ export class ModelServing {
   /** The model if the user may read it (404 otherwise), from the short-lived access cache. */
   async modelFor(userId: string, modelId: string): Promise<Model> {
     return this.accessCache.getOrLoad(`${userId}:${modelId}`, () => this.access.model(userId, modelId));
+  }
+
+  /** Calls `listener` with the model id and the row count of every batch scored from now on (single, batch, deployment and studio predictions alike). */
+  onPredicted(listener: (modelId: string, rows: number) => void): void {
+    this.predictionListeners.push(listener);
   }
 
   /** Input schema of a model: feature name → dtype, as users send it (target excluded). */
@@ -112,6 +119,7 @@ export class ModelServing {
       throw new InternalError('Prediction failed');
     }
     const n = frame.nrows;
+    for (const listener of this.predictionListeners) listener(m.id, n);
     const predictions: PredictionOut[] = [];
     if (model.kind === 'regression') {
       for (let i = 0; i < n; i++) predictions.push({ prediction: scores[i] });

@@ -2,12 +2,19 @@ import 'reflect-metadata';
 import { loadConfig } from '../platform/config';
 import { createDataSource } from '../platform/database';
 import { createLogger } from '../platform/logger';
+import { MetricsServer, serveMetrics } from '../platform/metrics';
 import type { QueueFamily } from '../workflows/job-input';
 import { createWorkers } from './worker-factory';
 
+/** After the grace period, what Temporal's shutdown and closing the connections may take before the process exits anyway. */
+const EXIT_AFTER_GRACE_MS = 15_000;
+
 /**
  * Process entry for workers: `node dist/workers/run-workers.js io cpu gpu`.
- * Needs DATABASE_URL and TEMPORAL_ADDRESS (npm start passes the local ones).
+ * Needs DATABASE_URL and TEMPORAL_ADDRESS (npm start passes the local ones). With
+ * WORKER_METRICS_PORT, serves its Prometheus metrics there. On SIGTERM or SIGINT the workers
+ * stop polling, running activities get SHUTDOWN_GRACE_SECS to finish (then they are canceled and
+ * Temporal retries them elsewhere), and the process exits 0.
  */
 export async function runWorkerProcess(families: QueueFamily[]): Promise<void> {
   const config = loadConfig();
@@ -18,22 +25,44 @@ export async function runWorkerProcess(families: QueueFamily[]): Promise<void> {
   const ds = createDataSource({ url: config.databaseUrl, poolSize: 2 });
   // The API process owns migrations; workers only connect.
   await ds.initialize();
-  const { workers, connection, trainingPool } = await createWorkers({ config, dataSource: ds, families });
-  log.info({ queues: families.map((f) => config.taskQueues[f]) }, 'workers polling');
-  const stop = () => workers.forEach((w) => w.shutdown());
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  const { workers, connection, trainingPool, metrics } = await createWorkers({ config, dataSource: ds, families });
+  let metricsServer: MetricsServer | undefined;
+  if (config.workerMetricsPort > 0) {
+    metricsServer = await serveMetrics(metrics.registry, config.workerMetricsPort, config.host);
+    log.info({ port: metricsServer.port }, 'worker metrics at /metrics');
+  }
+  const queues = workers.map((w) => w.options.taskQueue);
+  log.info({ queues, trainingSlots: families.includes('cpu') ? config.training.slots : 0 }, 'workers polling');
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    // npm start's Ctrl-C reaches this process twice (the terminal's SIGINT, then the parent's SIGTERM): one shutdown.
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal, graceSecs: config.shutdownGraceMs / 1000 }, 'shutting down: no new tasks; running activities may finish');
+    setTimeout(() => {
+      log.error('shutdown did not finish in time; exiting');
+      process.exit(1);
+    }, config.shutdownGraceMs + EXIT_AFTER_GRACE_MS).unref();
+    workers.forEach((w) => w.shutdown());
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
   await Promise.all(workers.map((w) => w.run()));
   await trainingPool.close();
+  await metricsServer?.close();
   await connection.close();
   await ds.destroy();
+  log.info('workers stopped');
 }
 
 if (require.main === module) {
   const valid: QueueFamily[] = ['io', 'cpu', 'gpu'];
   const families = process.argv.slice(2).filter((a): a is QueueFamily => (valid as string[]).includes(a));
-  runWorkerProcess(families.length ? families : valid).catch((err) => {
-    console.error(err);
-    process.exit(1);
-  });
+  runWorkerProcess(families.length ? families : valid).then(
+    () => process.exit(0),
+    (err) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
 }

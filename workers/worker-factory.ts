@@ -7,6 +7,7 @@ import { ArtifactStore } from '../platform/artifact-store';
 import { createLogger } from '../platform/logger';
 import { createMailer } from '../platform/mail';
 import { TemporalGateway } from '../platform/temporal-client';
+import { WorkerMetrics } from './metrics';
 import { routeTemporalLogs } from './temporal-logging';
 import { createServices } from '../services';
 import type { QueueFamily } from '../workflows/job-input';
@@ -20,11 +21,17 @@ export interface WorkerSetOptions {
   connection?: NativeConnection;
 }
 
+/** After the grace period, how long Temporal's shutdown may take before the worker gives up on it. */
+const SHUTDOWN_FORCE_AFTER_GRACE_MS = 5_000;
+
 /**
  * Creates one Worker per queue family. `io` and `cpu` run workflows and activities; the
- * `gpu` worker registers activities only (GPU machines run nothing else).
+ * `gpu` worker registers activities only (GPU machines run nothing else). The `cpu` family also
+ * polls the AutoML training queue, with as many activities at once as the process has training
+ * slots: that queue's concurrency, not a lock inside the process, is what keeps a worker from
+ * taking a model it cannot start while another worker sits idle.
  */
-export async function createWorkers(opts: WorkerSetOptions): Promise<{ workers: Worker[]; connection: NativeConnection; trainingPool: TrainingPool }> {
+export async function createWorkers(opts: WorkerSetOptions): Promise<{ workers: Worker[]; connection: NativeConnection; trainingPool: TrainingPool; metrics: WorkerMetrics }> {
   const { config } = opts;
   const log = createLogger(config.logLevel, 'worker');
   routeTemporalLogs(log);
@@ -39,6 +46,7 @@ export async function createWorkers(opts: WorkerSetOptions): Promise<{ workers: 
     mailer: createMailer(config.mail, log),
   });
   const activities = createActivities({ services, trainingPool });
+  const metrics = new WorkerMetrics();
   // Bundle the workflows once per process, not once per worker.
   const needsWorkflows = opts.families.some((f) => f !== 'gpu');
   const workflowSource: Pick<WorkerOptions, 'workflowBundle'> = opts.workflowBundlePath
@@ -46,18 +54,35 @@ export async function createWorkers(opts: WorkerSetOptions): Promise<{ workers: 
     : needsWorkflows
       ? { workflowBundle: await bundleWorkflowCode({ workflowsPath: path.join(__dirname, '..', 'workflows', 'index.js') }) }
       : {};
+  const common: Pick<WorkerOptions, 'connection' | 'namespace' | 'interceptors' | 'shutdownGraceTime' | 'shutdownForceTime'> = {
+    connection,
+    namespace: config.temporal.namespace,
+    interceptors: { activity: [metrics.interceptor] },
+    // On SIGTERM activities get the grace period to finish; past it they are canceled and Temporal retries them
+    // on another worker (the training thread stops with the cancel).
+    shutdownGraceTime: config.shutdownGraceMs,
+    shutdownForceTime: config.shutdownGraceMs + SHUTDOWN_FORCE_AFTER_GRACE_MS,
+  };
   const workers: Worker[] = [];
   for (const family of opts.families) {
     const base: WorkerOptions = {
-      connection,
-      namespace: config.temporal.namespace,
+      ...common,
       taskQueue: config.taskQueues[family],
       activities,
       // CPU-heavy activities run in worker threads; keep concurrency at the core count.
       maxConcurrentActivityTaskExecutions: family === 'io' ? 20 : 2,
-      shutdownGraceTime: '5s',
     };
     workers.push(await Worker.create(family === 'gpu' ? base : { ...base, ...workflowSource }));
+    if (family === 'cpu') {
+      workers.push(
+        await Worker.create({
+          ...common,
+          taskQueue: config.training.taskQueue,
+          activities: { trainModel: activities.trainModel, trainEnsembles: activities.trainEnsembles },
+          maxConcurrentActivityTaskExecutions: config.training.slots,
+        }),
+      );
+    }
   }
-  return { workers, connection, trainingPool };
+  return { workers, connection, trainingPool, metrics };
 }

@@ -35,9 +35,24 @@ type Trained = Pick<CandidateResult, 'model' | 'metrics' | 'holdout' | 'roc' | '
   shapSummary: unknown;
 };
 
+export interface TrainModelInput {
+  experimentId: string;
+  spec: ModelSpec;
+  /** The model's place in the plan (1-based). */
+  sequence: number;
+  /** When training must stop (ms since the epoch): the budget's end, or earlier with a per-model budget. */
+  deadlineMs: number;
+  /**
+   * With a per-model budget (runs since parallel training): the budget's end and the model's own budget, which counts
+   * from when this activity starts, so a model that waited on the training queue still gets all of it.
+   */
+  budgetDeadlineMs?: number;
+  perModelMs?: number;
+}
+
 export interface AutomlTrainActivities {
   prepareExperimentData(input: { experimentId: string }): Promise<PreparedPlan>;
-  trainModel(input: { experimentId: string; spec: ModelSpec; sequence: number; deadlineMs: number }): Promise<TrainOutcome>;
+  trainModel(input: TrainModelInput): Promise<TrainOutcome>;
   trainEnsembles(input: { experimentId: string; deadlineMs: number }): Promise<{ trained: number }>;
   finishExperiment(input: { experimentId: string; outcome: 'succeeded' | 'canceled' }): Promise<{ best_model_id: string | null; model_count: number }>;
   logExperiment(input: { experimentId: string; lines: string[]; level?: 'info' | 'warn' }): Promise<void>;
@@ -126,8 +141,9 @@ export function createAutomlTrainActivities(services: Services, pool: TrainingPo
         }
       }),
 
-    trainModel: ({ experimentId, spec, sequence, deadlineMs }) =>
+    trainModel: ({ experimentId, spec, sequence, deadlineMs: scheduledDeadline, budgetDeadlineMs, perModelMs }) =>
       domainFailures(async () => {
+        const deadlineMs = budgetDeadlineMs !== undefined && perModelMs !== undefined ? Math.min(budgetDeadlineMs, Date.now() + perModelMs) : scheduledDeadline;
         const existing = await experiments.findModel(experimentId, spec.name);
         if (existing) return { status: 'trained', modelId: existing.id, message: 'already recorded' };
         const { exp, base } = await load(experimentId);

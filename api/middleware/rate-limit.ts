@@ -39,6 +39,8 @@ export class RateLimiter {
   constructor(
     private readonly ds: DataSource,
     private readonly limits: Config['rateLimits'],
+    /** Told of every refused request (metrics). */
+    private readonly onRejected: (bucket: RateBucket) => void = () => undefined,
   ) {}
 
   async hit(ctx: AppContext, bucket: RateBucket, subject: string): Promise<void> {
@@ -71,12 +73,13 @@ export class RateLimiter {
     };
     this.maybeSweep(now, windowMs);
     if (count > limit) {
+      this.onRejected(bucket);
       throw tooManyRequests({ ...headers, 'Retry-After': String(Math.max(1, resetAt - Math.floor(now / 1000))) });
     }
     for (const [k, v] of Object.entries(headers)) ctx.set(k, v);
   }
 
-  /** Writes what is counted and not yet written (tests; a stopping process loses at most FLUSH_MS of counts). */
+  /** Writes what is counted and not yet written (tests, and the API's graceful shutdown, so a restart forgets no hit). */
   async flush(): Promise<void> {
     clearTimeout(this.flushTimer);
     this.flushTimer = undefined;

@@ -2,7 +2,7 @@ import type { RouteDeps } from '../context';
 import { route, RouteDef } from '../route';
 import { databaseReachable } from '../../platform/database';
 
-/** Liveness of the dependencies. OpenAPI is mounted by the app (it needs every route). */
+/** Liveness of the dependencies and the Prometheus metrics. OpenAPI is mounted by the app (it needs every route). */
 export function systemRoutes(deps: RouteDeps): RouteDef[] {
   return [
     route({
@@ -18,6 +18,20 @@ export function systemRoutes(deps: RouteDeps): RouteDef[] {
         const healthy = db && temporal;
         ctx.status = healthy ? 200 : 503;
         return { status: healthy ? 'ok' : 'unavailable', database: db ? 'ok' : 'down', temporal: temporal ? 'ok' : 'down' };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/metrics',
+      tag: 'system',
+      auth: 'public',
+      rateLimit: 'none',
+      summary:
+        'Prometheus metrics (text exposition format 0.0.4): requests and latency per route template and status, predictions per model, open jobs, rate-limit refusals, process metrics. With METRICS_TOKEN set, send it as `Authorization: Bearer <token>`',
+      responses: { 200: { description: 'The metrics', contentType: 'text/plain; version=0.0.4; charset=utf-8' }, 401: { description: 'METRICS_TOKEN is set and the request did not carry it' } },
+      handler: async (ctx) => {
+        await deps.metrics.scrape(ctx, deps.config.metricsToken);
+        return undefined;
       },
     }),
   ];

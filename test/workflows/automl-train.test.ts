@@ -8,6 +8,7 @@ import type { AutomlTrainActivities, PreparedPlan, TrainOutcome } from '../../ac
 import type { ModelSpec } from '../../engine/automl';
 import type { AutomlTrainInput, automlTrainWorkflow } from '../../workflows/automl-train';
 import type { JobProgress } from '../../workflows/progress';
+import { WorkerMetrics } from '../../workers/metrics';
 import { createWorker, jobInput, maybeRecordHistory, recording, replaySavedHistories, startTimeSkipping, waitFor } from './support/time-skipping';
 
 /**
@@ -319,6 +320,194 @@ describe('automlTrainWorkflow cancel and failures', () => {
   });
 });
 
+describe('automlTrainWorkflow parallel training', () => {
+  /** An input whose models train on a queue of their own, `parallelism` at once. */
+  function parallelInput(parallelism: number): AutomlTrainInput & { workflowId: string; training: { taskQueue: string; parallelism: number } } {
+    const input = automlInput();
+    return { ...input, training: { taskQueue: `${input.queues.cpu}-train`, parallelism } };
+  }
+
+  /** Counts trainModel calls in flight (and the most at once); each call waits for `release(name)` or for `hold` to say it may go. */
+  function inFlightTracker() {
+    const t = { now: 0, most: 0, started: [] as string[], releases: new Map<string, () => void>() };
+    const trainModel =
+      (outcome: (name: string) => TrainOutcome['status'] = () => 'trained'): Mocks['trainModel'] =>
+      async ({ spec: s }) => {
+        t.now++;
+        t.most = Math.max(t.most, t.now);
+        t.started.push(s.name);
+        try {
+          // Released by the test, or canceled (a worker shutting down after a failed expectation must not hang).
+          await Promise.race([new Promise<void>((resolve) => t.releases.set(s.name, resolve)), Context.current().cancelled]);
+          const status = outcome(s.name);
+          return status === 'trained' ? { status, modelId: `model-${s.name}` } : { status, message: 'diverged' };
+        } finally {
+          t.now--;
+        }
+      };
+    /** Lets the oldest waiting model finish. */
+    const releaseOldest = () => {
+      const [name, release] = t.releases.entries().next().value as [string, () => void];
+      t.releases.delete(name);
+      release();
+    };
+    return { t, trainModel, releaseOldest };
+  }
+
+  it('keeps `parallelism` models in flight on the training queue, in plan order, and trains the whole plan', async () => {
+    const input = parallelInput(3);
+    const { t, trainModel, releaseOldest } = inFlightTracker();
+    const cpu = recording<Mocks>(mocks(prepared({ plan: specs(7) })));
+    const train = recording<Pick<AutomlTrainActivities, 'trainModel'>>({ trainModel: trainModel() });
+    const cpuWorker = await createWorker(env, { taskQueue: input.queues.cpu, activities: cpu.activities, bundle });
+    const trainWorker = await createWorker(env, { taskQueue: input.training.taskQueue, activities: train.activities });
+    const result = await trainWorker.runUntil(
+      cpuWorker.runUntil(async () => {
+        const handle = await start(input);
+        await waitFor(() => t.now === 3, 'three models in flight');
+        // The three are scheduled together; a worker may start them in any order.
+        expect([...t.started].sort()).toEqual(['GBM_1', 'GBM_2', 'GBM_3']);
+        expect(await handle.query<JobProgress>('progress')).toEqual({ status: 'running', step: 'training GBM_1, GBM_2, GBM_3 (3/7)', progress: 0 });
+        // Finish them one at a time: each finished model makes room for the next of the plan, never a fourth at once.
+        for (let done = 1; done <= 7; done++) {
+          releaseOldest();
+          await waitFor(() => t.started.length === Math.min(7, 3 + done) && t.now === Math.min(3, 7 - done), `${Math.min(3, 7 - done)} models in flight after ${done} finished`);
+          expect([...t.started].sort()).toEqual(specs(Math.min(7, 3 + done)).map((m) => m.name));
+        }
+        const out = await handle.result();
+        await maybeRecordHistory(handle, 'automl-train-parallel');
+        return out;
+      }),
+    );
+
+    expect(t.most).toBe(3);
+    expect(cpu.argsOf('trainModel')).toEqual([]);
+    // Each model keeps its place in the plan as its sequence, whatever order they finish in.
+    const calls = train.argsOf('trainModel').map(([a]) => a as { spec: ModelSpec; sequence: number });
+    expect(calls.map((a) => [a.spec.name, a.sequence]).sort((a, b) => Number(a[1]) - Number(b[1]))).toEqual(specs(7).map((m, i) => [m.name, i + 1]));
+    expect(cpu.argsOf('trainEnsembles')).toHaveLength(1);
+    expect(result).toEqual({ best_model_id: 'model-best', model_count: 3 });
+  });
+
+  it('trains exactly max_models with several in flight, starting another only when one fails', async () => {
+    const input = parallelInput(3);
+    const { t, trainModel, releaseOldest } = inFlightTracker();
+    // GBM_2 fails: its place goes to GBM_5; four models are trained and no fifth is ever started.
+    const cpu = recording<Mocks>(mocks(prepared({ plan: specs(10), maxModels: 4 })));
+    const train = recording<Pick<AutomlTrainActivities, 'trainModel'>>({ trainModel: trainModel((name) => (name === 'GBM_2' ? 'failed' : 'trained')) });
+    const cpuWorker = await createWorker(env, { taskQueue: input.queues.cpu, activities: cpu.activities, bundle });
+    const trainWorker = await createWorker(env, { taskQueue: input.training.taskQueue, activities: train.activities });
+    await trainWorker.runUntil(
+      cpuWorker.runUntil(async () => {
+        const handle = await start(input);
+        const result = handle.result();
+        // Release whatever waits, oldest first, until the workflow is done with training.
+        while (!cpu.argsOf('trainEnsembles').length) {
+          if (t.releases.size) releaseOldest();
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        await result;
+      }),
+    );
+
+    expect([...t.started].sort()).toEqual(['GBM_1', 'GBM_2', 'GBM_3', 'GBM_4', 'GBM_5']);
+    expect(t.most).toBe(3);
+    expect(cpu.argsOf('logExperiment')).toEqual([]);
+  });
+
+  it('on cancel with several models in flight cancels every one, keeps the trained models and ends canceled', async () => {
+    const input = parallelInput(3);
+    const started = new Set<string>();
+    const sawCancel = new Set<string>();
+    const trainModel: Mocks['trainModel'] = async ({ spec: s }) => {
+      if (s.name === 'GBM_1') return { status: 'trained', modelId: 'model-1' };
+      const ctx = Context.current();
+      started.add(s.name);
+      try {
+        for (;;) {
+          ctx.heartbeat();
+          await ctx.sleep(50);
+        }
+      } catch (err) {
+        if (err instanceof CancelledFailure) sawCancel.add(s.name);
+        throw err;
+      }
+    };
+    const cpu = recording<Mocks>(mocks(prepared({ plan: specs(6) })));
+    const train = recording<Pick<AutomlTrainActivities, 'trainModel'>>({ trainModel });
+    const cpuWorker = await createWorker(env, { taskQueue: input.queues.cpu, activities: cpu.activities, bundle });
+    const trainWorker = await createWorker(env, { taskQueue: input.training.taskQueue, activities: train.activities, maxHeartbeatThrottleInterval: '50ms' });
+    await trainWorker.runUntil(
+      cpuWorker.runUntil(async () => {
+        const handle = await start(input);
+        // GBM_1 is trained at once; GBM_2..GBM_4 then run together until the cancel.
+        await waitFor(() => started.size === 3, 'three models in flight');
+        await handle.cancel();
+        expect((await failureOf(handle.result())).constructor).toBe(CancelledFailure);
+        await waitFor(() => sawCancel.size === 3, 'every model in flight to see the cancel');
+        await maybeRecordHistory(handle, 'automl-train-parallel-canceled');
+      }),
+    );
+
+    expect([...started].sort()).toEqual(['GBM_2', 'GBM_3', 'GBM_4']);
+    expect(train.argsOf('trainModel')).toHaveLength(4);
+    expect(cpu.argsOf('trainEnsembles')).toEqual([]);
+    expect(cpu.argsOf('finishExperiment')).toEqual([[{ experimentId: 'exp-1', outcome: 'canceled' }]]);
+    expect(cpu.argsOf('markJobFinished')).toEqual([[input.jobId, { status: 'canceled', error: null }]]);
+  });
+
+  it('stops starting models at the time budget, lets those in flight finish, and gives each its per-model budget from its own start', async () => {
+    const input = parallelInput(2);
+    // The server holds its clock while an activity runs, and with two running one always does: this runs in real
+    // time, so it is short. Each model takes 3 s; pairs start until the 10 s budget is spent.
+    const train = recording<Pick<AutomlTrainActivities, 'trainModel'>>({
+      async trainModel({ spec: s }) {
+        await env.sleep('3s');
+        return { status: 'trained', modelId: `model-${s.name}` };
+      },
+    });
+    const cpu = recording<Mocks>(mocks(prepared({ plan: specs(12), maxRuntimeSecs: 10, perModelSecs: 4 })));
+    const cpuWorker = await createWorker(env, { taskQueue: input.queues.cpu, activities: cpu.activities, bundle });
+    const trainWorker = await createWorker(env, { taskQueue: input.training.taskQueue, activities: train.activities });
+    await trainWorker.runUntil(cpuWorker.runUntil(start(input).then((h) => h.result())));
+
+    const args = train.argsOf('trainModel').map(([a]) => a as Parameters<Mocks['trainModel']>[0]);
+    const [[ensembles]] = cpu.argsOf('trainEnsembles') as [[{ deadlineMs: number }]];
+    const budgetEnd = ensembles.deadlineMs - 30_000;
+    expect(args.length).toBeGreaterThanOrEqual(2);
+    expect(args.length).toBeLessThan(12);
+    expect(cpu.argsOf('logExperiment')).toEqual([[{ experimentId: 'exp-1', lines: [`time budget of 10s reached after ${args.length} models`] }]]);
+    for (const a of args) expect(a).toMatchObject({ budgetDeadlineMs: budgetEnd, perModelMs: 4_000 });
+  });
+});
+
+describe('worker activity metrics', () => {
+  it('times every attempt by outcome and counts the retries (attempt > 1)', async () => {
+    const input = automlInput();
+    const metrics = new WorkerMetrics();
+    const rec = recording<Mocks>(
+      mocks(prepared({ plan: specs(2) }), {
+        async trainModel({ spec: s }) {
+          if (s.name === 'GBM_1' && Context.current().info.attempt < 3) throw new Error('the training thread exited');
+          return { status: 'trained', modelId: `model-${s.name}` };
+        },
+      }),
+    );
+    const worker = await createWorker(env, { taskQueue: input.queues.cpu, activities: rec.activities, bundle, interceptors: { activity: [metrics.interceptor] } });
+    await worker.runUntil(start(input).then((h) => h.result()));
+
+    const text = await metrics.registry.metrics();
+    const value = (series: string) => Number(new RegExp(`^${series.replace(/[{}]/g, '\\$&')} (\\S+)$`, 'm').exec(text)?.[1]);
+    const q = input.queues.cpu;
+    expect(value(`mlsvc_activity_retries_total{activity_type="trainModel",task_queue="${q}"}`)).toBe(2);
+    expect(value(`mlsvc_activity_duration_seconds_count{activity_type="trainModel",task_queue="${q}",outcome="failed"}`)).toBe(2);
+    expect(value(`mlsvc_activity_duration_seconds_count{activity_type="trainModel",task_queue="${q}",outcome="completed"}`)).toBe(2);
+    expect(value(`mlsvc_activity_duration_seconds_count{activity_type="finishExperiment",task_queue="${q}",outcome="completed"}`)).toBe(1);
+    expect(value(`mlsvc_activities_running{activity_type="trainModel",task_queue="${q}"}`)).toBe(0);
+    expect(text).not.toMatch(/mlsvc_activity_retries_total\{activity_type="finishExperiment"/);
+  });
+});
+
 describe('automlTrainWorkflow replay', () => {
   it('replays the saved histories with the current workflow code (a nondeterministic change fails here)', async () => {
     const replayed = await replaySavedHistories(bundle, 'automl-train-');
@@ -327,7 +516,9 @@ describe('automlTrainWorkflow replay', () => {
       'automl-train-canceled-in-ensembles.json',
       'automl-train-canceled.json',
       'automl-train-gpu-fallback.json',
-      'automl-train-time-budget.json',
+      'automl-train-parallel-canceled.json', // several models in flight when canceled (parallel-training patch)
+      'automl-train-parallel.json', // three models in flight at once (parallel-training patch)
+      'automl-train-time-budget.json', // recorded before the parallel-training patch, as are the ones above it
     ]);
   });
 });

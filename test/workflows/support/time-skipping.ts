@@ -72,7 +72,7 @@ export function jobInput(): JobWorkflowInput & { workflowId: string } {
 /** A worker on one queue of the test server; without `bundle` it runs activities only (like the gpu worker). */
 export function createWorker(
   env: TestWorkflowEnvironment,
-  opts: { taskQueue: string; activities: object; bundle?: WorkflowBundle } & Pick<WorkerOptions, 'maxHeartbeatThrottleInterval'>,
+  opts: { taskQueue: string; activities: object; bundle?: WorkflowBundle } & Pick<WorkerOptions, 'maxHeartbeatThrottleInterval' | 'interceptors'>,
 ): Promise<Worker> {
   return Worker.create({
     connection: env.nativeConnection,
@@ -81,6 +81,7 @@ export function createWorker(
     activities: opts.activities,
     ...(opts.bundle ? { workflowBundle: opts.bundle } : {}),
     ...(opts.maxHeartbeatThrottleInterval ? { maxHeartbeatThrottleInterval: opts.maxHeartbeatThrottleInterval } : {}),
+    ...(opts.interceptors ? { interceptors: opts.interceptors } : {}),
     // Workflows run in this thread's sandbox instead of a worker thread of their own: a worker starts in tens of ms
     // rather than half a second, and nothing here needs the deadlock detector this turns off.
     debugMode: true,
