@@ -21,6 +21,7 @@ import { pageRoutes } from './routes/pages';
 import { projectRoutes } from './routes/projects';
 import { systemRoutes } from './routes/system';
 import { studioRoutes } from './routes/studio';
+import { synthgenRoutes } from './routes/synthgen';
 import { privacyRoutes } from './routes/privacy';
 import { anonymizeRoutes } from './routes/anonymize';
 import { reportRoutes } from './routes/reports';
@@ -46,6 +47,7 @@ const ROUTE_MODULES = [
   reportRoutes,
   privacyRoutes,
   anonymizeRoutes,
+  synthgenRoutes,
 ];
 
 /**

@@ -4,5 +4,5 @@
  * The only door callers use.
  */
 export * from './types';
-// Being built (issue 17): fitSynthesizer, sampleSynthesizer, serializeSynthesizer / deserializeSynthesizer,
-// evaluateQuality, privacyCheck, SynthConditionError. See the helpers' briefs in the session notes.
+// TEMPORARY on branch synth-api: the declared engine API (facade.ts), replaced by the real engine at merge.
+export * from './facade';
