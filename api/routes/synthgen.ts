@@ -113,7 +113,11 @@ export function synthgenRoutes({ services, config }: RouteDeps): RouteDef[] {
       params: modelParams,
       summary: `Queue a \`synthgen_generate\` job: num_rows rows (1-${maxRows}, default 1000) as CSV and Parquet, with a quality report and a privacy check; the model must be \`ready\``,
       body: z.object({
-        num_rows: z.number().int().optional().meta({ minimum: 1, maximum: maxRows, description: `1 to ${maxRows} (SYNTHGEN_MAX_ROWS); default 1000` }),
+        // Bounded by the service, so any number out of range is the spec's one sentence (zod would name its own limits).
+        num_rows: z
+          .number()
+          .optional()
+          .meta({ type: 'integer', minimum: 1, maximum: maxRows, description: `1 to ${maxRows} (SYNTHGEN_MAX_ROWS); default 1000` }),
         seed: z.number().int().min(0).max(INT4_MAX).nullable().optional(),
         conditions: conditions.optional(),
       }),

@@ -23,7 +23,11 @@ export const INVALID_MODEL_TYPE = 'Invalid model_type';
 const int = (b: { min: number; max: number }) => z.number().int().min(b.min).max(b.max);
 const layers = z.array(int(SYNTH_BOUNDS.layer_units)).min(SYNTH_BOUNDS.layers.min).max(SYNTH_BOUNDS.layers.max);
 /** Any JSON integer a seed may be; the engines reduce it to their generator's state. */
-const seed = z.number().int().min(0).max(2 ** 31 - 1);
+const seed = z
+  .number()
+  .int()
+  .min(0)
+  .max(2 ** 31 - 1);
 
 const neural = {
   epochs: int(SYNTH_BOUNDS.epochs).default(300),
@@ -107,6 +111,7 @@ export const MODEL_TYPE_CATALOGUE: { id: SynthgenModelType; name: string; descri
   {
     id: 'gaussian_copula',
     name: 'Gaussian copula',
-    description: 'Per-column marginal distributions (the best fitting parametric family by KS, or the empirical one) joined by a correlation matrix of normal scores. Fast; no training epochs. Option: seed.',
+    description:
+      'Per-column marginal distributions (the best fitting parametric family by KS, or the empirical one) joined by a correlation matrix of normal scores. Fast; no training epochs. Option: seed.',
   },
 ];

@@ -7,16 +7,7 @@ import { stringify } from 'csv-stringify';
 import type { DataSource, EntityManager } from 'typeorm';
 import { readParquetFrame, selectRows, type Frame } from '../../engine/automl';
 import { csvToParquet, type Dtype, writeRankedRows } from '../../engine/data';
-import {
-  deserializeSynthesizer,
-  evaluateQuality,
-  fitSynthesizer,
-  privacyCheck,
-  sampleSynthesizerBatches,
-  serializeSynthesizer,
-  SynthConditionError,
-  type SynthConfig,
-} from '../../engine/synth';
+import { deserializeSynthesizer, evaluateQuality, fitSynthesizer, privacyCheck, sampleSynthesizerBatches, serializeSynthesizer, SynthConditionError, type SynthConfig } from '../../engine/synth';
 import { Artifact, DatasetVersion, JsonMap, SynthgenJob, SynthgenModel } from '../../entities';
 import type { ArtifactStore, StoredObject } from '../../platform/artifact-store';
 import type { Config } from '../../platform/config';
@@ -144,12 +135,16 @@ export class SynthgenRuns {
       try {
         artifact = await this.ds.transaction(async (em) => {
           await this.claimModel(em, model.id, jobId);
-          const a = await this.insertArtifact(em, stored, { projectId: model.projectId, kind: 'synthgen_model', ownerType: 'synthgen_model', ownerId: model.id, filename: `${model.name}.synth`, contentType: 'application/octet-stream' });
+          const a = await this.insertArtifact(em, stored, {
+            projectId: model.projectId,
+            kind: 'synthgen_model',
+            ownerType: 'synthgen_model',
+            ownerId: model.id,
+            filename: `${model.name}.synth`,
+            contentType: 'application/octet-stream',
+          });
           oldCheckpoint = await this.unlinkCheckpoint(em, model.id);
-          await em.getRepository(SynthgenModel).update(
-            { id: model.id },
-            { artifactId: a.id, trainingRows: frame.nrows, holdoutRows: holdout, columns: columns as unknown as JsonMap[], trainingSecs },
-          );
+          await em.getRepository(SynthgenModel).update({ id: model.id }, { artifactId: a.id, trainingRows: frame.nrows, holdoutRows: holdout, columns: columns as unknown as JsonMap[], trainingSecs });
           return a;
         });
       } catch (err) {
@@ -208,9 +203,7 @@ export class SynthgenRuns {
           const owner = { projectId: model.projectId, kind: 'synthgen_output', ownerType: 'synthgen_job', ownerId: jobId };
           const csv = await this.insertArtifact(em, stored[0], { ...owner, filename: `${base}.csv`, contentType: 'text/csv; charset=utf-8' });
           const parquet = await this.insertArtifact(em, stored[1], { ...owner, filename: `${base}.parquet`, contentType: 'application/vnd.apache.parquet' });
-          await em
-            .getRepository(SynthgenJob)
-            .update({ id: jobId }, { outputArtifactId: csv.id, parquetArtifactId: parquet.id, rowsGenerated: rows, quality: checks.quality, privacy: checks.privacy });
+          await em.getRepository(SynthgenJob).update({ id: jobId }, { outputArtifactId: csv.id, parquetArtifactId: parquet.id, rowsGenerated: rows, quality: checks.quality, privacy: checks.privacy });
           return [csv, parquet];
         });
         return {
@@ -236,10 +229,7 @@ export class SynthgenRuns {
     let rows = 0;
     try {
       for await (const batch of batches) {
-        const cells = csvCells(
-          { ...batch, columns: names.map((n) => batch.columns[batch.names.indexOf(n)]) },
-          dtypes,
-        );
+        const cells = csvCells({ ...batch, columns: names.map((n) => batch.columns[batch.names.indexOf(n)]) }, dtypes);
         for (let i = 0; i < batch.nrows; i++) if (!csv.write(cells(i))) await once(csv, 'drain');
         rows += batch.nrows;
         await progress(5 + Math.floor((70 * rows) / Math.max(1, numRows)), `generated ${rows} of ${numRows} rows`);
@@ -344,7 +334,11 @@ export class SynthgenRuns {
     if (!rows.length) throw new ConflictError('The model is no longer trained by this job');
   }
 
-  private async insertArtifact(em: EntityManager, stored: StoredObject, p: { projectId: string; kind: string; ownerType: string; ownerId: string; filename: string; contentType: string }): Promise<Artifact> {
+  private async insertArtifact(
+    em: EntityManager,
+    stored: StoredObject,
+    p: { projectId: string; kind: string; ownerType: string; ownerId: string; filename: string; contentType: string },
+  ): Promise<Artifact> {
     const a = em.getRepository(Artifact).create({ ...p, sizeBytes: stored.sizeBytes, sha256: stored.sha256, storageKey: stored.storageKey });
     await em.getRepository(Artifact).insert(a);
     return a;

@@ -137,17 +137,18 @@ export class SynthgenService {
   }
 
   /**
-   * Queues a generation (editor or above): 400 `Model is not ready` unless the model is `ready`; `num_rows` within
-   * 1..SYNTHGEN_MAX_ROWS (default 1000); conditions checked against the model's columns (422 naming the condition).
+   * Queues a generation (editor or above): `num_rows` within 1..SYNTHGEN_MAX_ROWS (default 1000, 422 otherwise), then
+   * 400 `Model is not ready` unless the model is `ready`, then conditions checked against the model's columns (422
+   * naming the condition).
    */
   async generate(userId: string, modelId: string, p: GenerateRequest): Promise<Job> {
     const model = await this.access.synthgenModel(userId, modelId, 'editor');
-    if (model.status !== 'ready' || !model.artifactId) throw new RejectedError(MODEL_NOT_READY);
     const numRows = p.num_rows ?? 1000;
     const max = this.config.synthgen.maxRows;
     if (!Number.isInteger(numRows) || numRows < 1 || numRows > max) throw new ValidationError(`num_rows must be between 1 and ${max}`);
     const conditions = p.conditions ?? {};
     if (Object.keys(conditions).length > MAX_CONDITIONS) throw ValidationError.field(['body', 'conditions'], `At most ${MAX_CONDITIONS} conditions`);
+    if (model.status !== 'ready' || !model.artifactId) throw new RejectedError(MODEL_NOT_READY);
     engineConditions((model.columns ?? []) as unknown as ModelColumn[], conditions);
     const config = { num_rows: numRows, seed: p.seed ?? null, conditions };
     const job = await this.ds.transaction(async (em) => {

@@ -50,7 +50,12 @@ function trainInput(extra: Partial<SynthgenTrainInput> = {}): SynthgenTrainInput
 }
 
 /** Runs a workflow to its end on a worker of the cpu queue (and the gpu queue when given activities for it). */
-async function run(kind: 'synthgenTrainWorkflow' | 'synthgenGenerateWorkflow', input: ReturnType<typeof trainInput>, cpu: Mocks, opts: { gpu?: Partial<Mocks>; during?: (h: { cancel(): Promise<unknown> }) => Promise<void>; history?: string } = {}) {
+async function run(
+  kind: 'synthgenTrainWorkflow' | 'synthgenGenerateWorkflow',
+  input: ReturnType<typeof trainInput>,
+  cpu: Mocks,
+  opts: { gpu?: Partial<Mocks>; during?: (h: { cancel(): Promise<unknown> }) => Promise<void>; history?: string } = {},
+) {
   const cpuWorker = await createWorker(env, { taskQueue: input.queues.cpu, activities: cpu, bundle, maxHeartbeatThrottleInterval: '50ms' });
   const gpuWorker = opts.gpu ? await createWorker(env, { taskQueue: input.queues.gpu, activities: opts.gpu }) : null;
   const body = async () => {

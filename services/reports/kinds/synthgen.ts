@@ -62,7 +62,11 @@ export const synthgenKind: ReportKindDef = {
     if (o.include_data_summary) sections.push(await dataSummarySection(ds, model.datasetVersionId, null, 'training-data'));
 
     if (!quality) {
-      sections.push({ id: 'quality', title: 'Quality', blocks: [{ type: 'note', text: job.jobType === 'generate' ? `No quality report: the job is ${job.status}.` : 'Training jobs have no quality report; generate rows to get one.' }] });
+      sections.push({
+        id: 'quality',
+        title: 'Quality',
+        blocks: [{ type: 'note', text: job.jobType === 'generate' ? `No quality report: the job is ${job.status}.` : 'Training jobs have no quality report; generate rows to get one.' }],
+      });
     } else {
       if (o.include_metrics) sections.push(qualitySection(quality));
       const dists = (quality.distributions ?? []) as Distribution[];
