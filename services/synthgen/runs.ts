@@ -30,7 +30,7 @@ export const GENERATION_BATCH_ROWS = 10_000;
 const MIN_CONDITIONED_REAL_ROWS = 20;
 /** Lines a synthgen job's log keeps. */
 const MAX_LOG_LINES = 50;
-/** How often a running fit's latest progress is written (it heartbeats, which also delivers a cancel). */
+/** How often the latest progress is reported again while a step runs (it heartbeats, which also delivers a cancel). */
 const PROGRESS_EVERY_MS = 1000;
 
 export type Progress = (percent: number, message: string) => Promise<void>;
@@ -95,8 +95,10 @@ export class SynthgenRuns {
     const version = await this.version(model.datasetVersionId);
     const { holdout, training } = splitSizes(version.rowCount, this.config.synthgen.maxTrainRows);
 
+    const steady = steadyProgress(ctx.progress);
     return this.withWorkDir(async (dir) => {
-      await ctx.progress(1, `reading ${training} training rows (${holdout} held out for the privacy check)`);
+      const progress = steady.progress;
+      await progress(1, `reading ${training} training rows (${holdout} held out for the privacy check)`);
       const trainPath = path.join(dir, 'train.parquet');
       await writeRankedRows(await this.datasetVersions.parquetPath(version), trainPath, { seed: SPLIT_SEED, offset: holdout, limit: training });
       const frame = await readParquetFrame(trainPath);
@@ -106,28 +108,24 @@ export class SynthgenRuns {
         resumeFrom = await this.readArtifact(model.checkpointArtifactId).catch(() => null);
         if (resumeFrom) await this.appendLog(jobId, `attempt ${ctx.attempt}: resuming from the checkpoint of epoch ${model.checkpointEpoch}`);
       }
-      let last = { fraction: 0, message: resumeFrom ? `resuming after epoch ${model.checkpointEpoch}` : 'fitting' };
+      await progress(5, resumeFrom ? `resuming after epoch ${model.checkpointEpoch}` : `fitting ${model.modelType} on ${frame.nrows} rows`);
       const started = Date.now();
-      const timer = setInterval(() => {
-        ctx.progress(5 + 90 * last.fraction, last.message).catch(() => undefined);
-      }, PROGRESS_EVERY_MS);
       let fitted;
       try {
         fitted = await fitSynthesizer(model.modelType, frame, model.config as SynthConfig, {
           signal: ctx.signal,
           resumeFrom,
           checkpointEverySecs: this.config.synthgen.checkpointSecs,
-          onProgress: (fraction, message) => (last = { fraction, message }),
+          // The engine reports synchronously from its thread's messages; the steady timer writes the latest.
+          onProgress: (fraction, message) => steady.set(5 + 90 * fraction, message),
           onCheckpoint: (bytes, epoch) => this.saveCheckpoint(model, jobId, bytes, epoch),
         });
       } catch (err) {
         if (ctx.signal.aborted) await this.dropCheckpoint(model.id).catch(() => undefined);
         throw err;
-      } finally {
-        clearInterval(timer);
       }
       const trainingSecs = (Date.now() - started) / 1000;
-      await ctx.progress(96, 'storing the model');
+      await progress(96, 'storing the model');
       const stored = await this.store.put(model.projectId, `${model.name}.synth`, Buffer.from(serializeSynthesizer(fitted)));
       const columns = modelColumns(fitted.columns, frame, version.columns);
       let oldCheckpoint: string | null = null;
@@ -155,10 +153,19 @@ export class SynthgenRuns {
       const resumed = resumeFrom ? model.checkpointEpoch : null;
       await this.appendLog(jobId, `trained on ${frame.nrows} rows in ${trainingSecs.toFixed(1)} s`);
       return { model_id: model.id, artifact_id: artifact.id, training_rows: frame.nrows, holdout_rows: holdout, training_secs: trainingSecs, resumed_from_epoch: resumed };
-    });
+    }).finally(() => steady.stop());
   }
 
-  async generate(jobId: string, progress: Progress): Promise<SynthGenerateResult> {
+  async generate(jobId: string, report: Progress): Promise<SynthGenerateResult> {
+    const steady = steadyProgress(report);
+    try {
+      return await this.generateSteadily(jobId, steady.progress);
+    } finally {
+      steady.stop();
+    }
+  }
+
+  private async generateSteadily(jobId: string, progress: Progress): Promise<SynthGenerateResult> {
     const job = await this.ds.getRepository(SynthgenJob).findOneBy({ id: jobId });
     if (!job) throw new NotFoundError(JOB_NOT_FOUND);
     const model = await this.ds.getRepository(SynthgenModel).findOneBy({ id: job.modelId });
@@ -370,4 +377,26 @@ export class SynthgenRuns {
       await fs.promises.rm(dir, { recursive: true, force: true });
     }
   }
+}
+
+/**
+ * Progress that keeps flowing while a long step (a DuckDB copy, a fit in the engine's thread) reports nothing: the
+ * latest percentage and message are reported again every second, so the activity heartbeats well inside its timeout
+ * and a cancel reaches it. `set` records progress without awaiting (for synchronous engine callbacks).
+ */
+function steadyProgress(report: Progress): { progress: Progress; set(percent: number, message: string): void; stop(): void } {
+  let last = { percent: 0, message: 'starting' };
+  const timer = setInterval(() => {
+    report(last.percent, last.message).catch(() => undefined);
+  }, PROGRESS_EVERY_MS);
+  return {
+    progress: async (percent, message) => {
+      last = { percent, message };
+      await report(percent, message);
+    },
+    set: (percent, message) => {
+      last = { percent, message };
+    },
+    stop: () => clearInterval(timer),
+  };
 }
