@@ -1,3 +1,4 @@
+import { Context } from '@temporalio/activity';
 import type { Services } from '../services';
 import type { SynthGenerateResult } from '../services/synthgen/runs';
 import { jobActivity } from './job-activity';
@@ -9,6 +10,6 @@ export interface SynthgenGenerateActivities {
 /** The `synthgen_generate` job's activity (see `SynthgenRuns.generate`); a canceled run stops between batches and stores nothing. */
 export function createSynthgenGenerateActivities({ jobs, synthgenRuns }: Services): SynthgenGenerateActivities {
   return {
-    generateSynthetic: ({ jobId }) => jobActivity(jobs, jobId, 'loading the model', (progress) => synthgenRuns.generate(jobId, progress)),
+    generateSynthetic: ({ jobId }) => jobActivity(jobs, jobId, 'loading the model', (progress) => synthgenRuns.generate(jobId, progress, Context.current().cancellationSignal)),
   };
 }

@@ -5,16 +5,17 @@ import path from 'node:path';
 import { finished } from 'node:stream/promises';
 import { stringify } from 'csv-stringify';
 import type { DataSource, EntityManager } from 'typeorm';
-import { readParquetFrame, selectRows, type Frame } from '../../engine/automl';
+import { readParquetFrame, type Frame } from '../../engine/automl';
 import { csvToParquet, type Dtype, writeRankedRows } from '../../engine/data';
-import { deserializeSynthesizer, evaluateQuality, fitSynthesizer, privacyCheck, sampleSynthesizerBatches, serializeSynthesizer, SynthConditionError, type SynthConfig } from '../../engine/synth';
+import { deserializeSynthesizer, fitSynthesizer, sampleSynthesizerBatches, serializeSynthesizer, SynthConditionError, type SynthConditions, type SynthConfig } from '../../engine/synth';
 import { Artifact, DatasetVersion, JsonMap, SynthgenJob, SynthgenModel } from '../../entities';
 import type { ArtifactStore, StoredObject } from '../../platform/artifact-store';
 import type { Config } from '../../platform/config';
 import type { DatasetVersions } from '../dataset-versions';
 import { ConflictError, DataError, NotFoundError } from '../errors';
 import { isNeural } from './config';
-import { csvCells, distributions, engineConditions, ModelColumn, modelColumns, rowsMeeting } from './frames';
+import { computeChecksInThread } from './checks';
+import { csvCells, engineConditions, ModelColumn, modelColumns } from './frames';
 import { JOB_NOT_FOUND, MODEL_NOT_FOUND } from './service';
 
 /** The seed of every model's train/holdout split: a version splits the same way for training and for its checks. */
@@ -26,8 +27,6 @@ const MIN_ROWS_FOR_HOLDOUT = 50;
 export const QUALITY_SAMPLE_ROWS = 5000;
 /** Rows a generation samples per batch: memory stays bounded whatever `num_rows` is. */
 export const GENERATION_BATCH_ROWS = 10_000;
-/** With conditions, real rows meeting them are the quality report's reference when at least this many exist. */
-const MIN_CONDITIONED_REAL_ROWS = 20;
 /** Lines a synthgen job's log keeps. */
 const MAX_LOG_LINES = 50;
 /** How often the latest progress is reported again while a step runs (it heartbeats, which also delivers a cancel). */
@@ -156,16 +155,16 @@ export class SynthgenRuns {
     }).finally(() => steady.stop());
   }
 
-  async generate(jobId: string, report: Progress): Promise<SynthGenerateResult> {
+  async generate(jobId: string, report: Progress, signal?: AbortSignal): Promise<SynthGenerateResult> {
     const steady = steadyProgress(report);
     try {
-      return await this.generateSteadily(jobId, steady.progress);
+      return await this.generateSteadily(jobId, steady.progress, signal);
     } finally {
       steady.stop();
     }
   }
 
-  private async generateSteadily(jobId: string, progress: Progress): Promise<SynthGenerateResult> {
+  private async generateSteadily(jobId: string, progress: Progress, signal?: AbortSignal): Promise<SynthGenerateResult> {
     const job = await this.ds.getRepository(SynthgenJob).findOneBy({ id: jobId });
     if (!job) throw new NotFoundError(JOB_NOT_FOUND);
     const model = await this.ds.getRepository(SynthgenModel).findOneBy({ id: job.modelId });
@@ -193,7 +192,7 @@ export class SynthgenRuns {
       );
 
       await progress(85, 'scoring quality and privacy');
-      const checks = await this.checks(dir, version, model, parquetPath, conditions);
+      const checks = await this.checks(dir, version, model, parquetPath, conditions, signal);
 
       await progress(95, 'storing the output');
       const stored: StoredObject[] = [];
@@ -244,7 +243,8 @@ export class SynthgenRuns {
     } catch (err) {
       csv.destroy();
       out.destroy();
-      if (err instanceof SynthConditionError) throw new DataError(err.message);
+      // By class, or by name: each model family of the engine may raise its own.
+      if (err instanceof SynthConditionError || (err instanceof Error && err.name === 'SynthConditionError')) throw new DataError(err.message);
       throw err;
     }
     csv.end();
@@ -257,41 +257,32 @@ export class SynthgenRuns {
    * (those meeting the conditions, when enough do), with per-column distributions, and the distance-to-closest-record
    * privacy check against the model's holdout (none when the version was too small to hold rows out).
    */
-  private async checks(dir: string, version: DatasetVersion, model: SynthgenModel, outputParquet: string, conditions: Record<string, unknown>): Promise<{ quality: JsonMap; privacy: JsonMap }> {
+  private async checks(
+    dir: string,
+    version: DatasetVersion,
+    model: SynthgenModel,
+    outputParquet: string,
+    conditions: SynthConditions,
+    signal?: AbortSignal,
+  ): Promise<{ quality: JsonMap; privacy: JsonMap }> {
     const source = await this.datasetVersions.parquetPath(version);
     const holdoutRows = model.holdoutRows ?? 0;
     const trainingRows = model.trainingRows ?? 0;
-    const read = async (name: string, from: string, seed: number, offset: number, limit: number) => {
+    const slice = async (name: string, from: string, seed: number, offset: number, limit: number) => {
       const file = path.join(dir, name);
       await writeRankedRows(from, file, { seed, offset, limit });
-      return readParquetFrame(file);
+      return file;
     };
-    const real = await read('real.parquet', source, SPLIT_SEED, holdoutRows, Math.min(trainingRows, QUALITY_SAMPLE_ROWS));
-    const synthetic = await read('synthetic.parquet', outputParquet, 1, 0, QUALITY_SAMPLE_ROWS);
-    let reference = real;
-    let referenceNote = `${real.nrows} training rows`;
-    if (Object.keys(conditions).length) {
-      const meeting = rowsMeeting(real, conditions as never);
-      if (meeting.length >= MIN_CONDITIONED_REAL_ROWS) {
-        reference = selectRows(real, meeting);
-        referenceNote = `${meeting.length} training rows meeting the conditions`;
-      } else referenceNote = `${real.nrows} training rows (fewer than ${MIN_CONDITIONED_REAL_ROWS} meet the conditions)`;
-    }
-    const quality: JsonMap = {
-      ...evaluateQuality(reference, synthetic),
-      real_rows: reference.nrows,
-      synthetic_rows: synthetic.nrows,
-      reference: referenceNote,
-      distributions: distributions(reference, synthetic),
-    };
-    let privacy: JsonMap;
-    if (holdoutRows >= 5) {
-      const holdout = await read('holdout.parquet', source, SPLIT_SEED, 0, holdoutRows);
-      privacy = { ...privacyCheck(real, holdout, synthetic), holdout_rows: holdout.nrows, training_rows_compared: real.nrows };
-    } else {
-      privacy = { skipped: `The version has fewer than ${MIN_ROWS_FOR_HOLDOUT} rows: none were held out, so there is no holdout to compare against` };
-    }
-    return { quality, privacy };
+    return computeChecksInThread(
+      {
+        realPath: await slice('real.parquet', source, SPLIT_SEED, holdoutRows, Math.min(trainingRows, QUALITY_SAMPLE_ROWS)),
+        syntheticPath: await slice('synthetic.parquet', outputParquet, 1, 0, QUALITY_SAMPLE_ROWS),
+        holdoutPath: holdoutRows >= 5 ? await slice('holdout.parquet', source, SPLIT_SEED, 0, holdoutRows) : null,
+        noHoldout: `The version has fewer than ${MIN_ROWS_FOR_HOLDOUT} rows: none were held out, so there is no holdout to compare against`,
+        conditions,
+      },
+      signal,
+    );
   }
 
   /** Stores a checkpoint of the job's fit and drops the one before; refused once the job no longer trains the model. */

@@ -91,31 +91,37 @@ export const synthgenKind: ReportKindDef = {
         overall_score: quality?.overall_score ?? null,
         column_shapes_score: quality?.column_shapes?.score ?? null,
         column_pair_trends_score: quality?.column_pair_trends?.score ?? null,
-        worst_columns: (quality?.column_shapes?.columns ?? [])
-          .slice()
-          .sort((a, b) => a.score - b.score)
-          .slice(0, 5),
+        worst_columns: (quality?.column_shapes?.columns ?? []).slice().sort(byScore).slice(0, 5),
         privacy,
       },
     };
   },
 };
 
+/** The job's `quality` as stored (a score is null where SDMetrics gives none: a constant or empty column). */
 interface QualityDoc {
-  overall_score?: number;
-  column_shapes?: { score: number; columns: { column: string; metric: string; score: number }[] };
-  column_pair_trends?: { score: number; pairs: { columns: [string, string]; metric: string; score: number; real_correlation?: number | null; synthetic_correlation?: number | null }[] };
+  overall_score?: number | null;
+  column_shapes?: { score: number | null; columns: { column: string; metric: string; score: number | null }[] };
+  column_pair_trends?: {
+    score: number | null;
+    pairs: { columns: [string, string]; metric: string; score: number | null; real_correlation?: number | null; synthetic_correlation?: number | null; meets_threshold?: boolean }[];
+  };
   real_rows?: number;
   synthetic_rows?: number;
   reference?: string;
   distributions?: unknown[];
 }
 
+/** Lowest score first; a missing score (SDMetrics' NaN) last. */
+function byScore(a: { score: number | null }, b: { score: number | null }): number {
+  return (a.score ?? Infinity) - (b.score ?? Infinity);
+}
+
 function qualitySection(q: QualityDoc): Section {
   const columns = q.column_shapes?.columns ?? [];
   const pairs = q.column_pair_trends?.pairs ?? [];
-  const worstColumns = [...columns].sort((a, b) => a.score - b.score).slice(0, MAX_COLUMNS_LISTED);
-  const worstPairs = [...pairs].sort((a, b) => a.score - b.score).slice(0, MAX_PAIRS_LISTED);
+  const worstColumns = [...columns].sort(byScore).slice(0, MAX_COLUMNS_LISTED);
+  const worstPairs = [...pairs].sort(byScore).slice(0, MAX_PAIRS_LISTED);
   const blocks: Block[] = [
     {
       type: 'keyValues',
@@ -142,9 +148,16 @@ function qualitySection(q: QualityDoc): Section {
   if (pairs.length) {
     blocks.push({
       type: 'table',
-      columns: ['column pair', 'metric', 'score', 'real correlation', 'synthetic correlation'],
-      rows: worstPairs.map((p) => [p.columns.join(' / '), p.metric, fmt(p.score), fmt(p.real_correlation ?? null), fmt(p.synthetic_correlation ?? null)]),
-      caption: pairs.length > worstPairs.length ? `The ${worstPairs.length} lowest of ${pairs.length} pairs.` : 'Lowest first.',
+      columns: ['column pair', 'metric', 'score', 'real correlation', 'synthetic correlation', 'counted'],
+      rows: worstPairs.map((p) => [
+        p.columns.join(' / '),
+        p.metric,
+        fmt(p.score),
+        fmt(p.real_correlation ?? null),
+        fmt(p.synthetic_correlation ?? null),
+        p.meets_threshold === undefined ? null : p.meets_threshold ? 'yes' : 'no',
+      ]),
+      caption: `${pairs.length > worstPairs.length ? `The ${worstPairs.length} lowest of ${pairs.length} pairs.` : 'Lowest first.'} A pair is counted in the property score when its real correlation or association is strong enough (SDMetrics' thresholds).`,
     });
   }
   return { id: 'quality', title: 'Quality report', blocks };
