@@ -6,7 +6,17 @@ import { BaseEntity } from './base.entity';
  * and its entry in `services/job-kinds.ts` (typed against this union, so a kind without an
  * entry does not compile).
  */
-export const JOB_KINDS = ['project_export', 'automl_train', 'dataset_profile', 'drift_compute', 'report_generate', 'privacy_detect', 'privacy_transform', 'synthgen_train', 'synthgen_generate'] as const;
+export const JOB_KINDS = [
+  'project_export',
+  'automl_train',
+  'dataset_profile',
+  'drift_compute',
+  'report_generate',
+  'privacy_detect',
+  'privacy_transform',
+  'synthgen_train',
+  'synthgen_generate',
+] as const;
 /** A jsonb payload; `any` because TypeORM's deep-partial typing cannot follow `unknown`. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type JsonMap = Record<string, any>;
