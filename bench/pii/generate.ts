@@ -220,7 +220,8 @@ const SEEDS: Record<string, string[]> = {
   us_mbi: ['1EG4-TE5-MK73', '5KQ9HN3RT21'],
   btc_address: ['1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2', 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq', '3J98t1WpEZ73CNmQviecrnyiWrnqRhWNLy'],
   eth_address: ['0x52908400098527886E0F7030069857D2E4169EE7', '0xde0b295669a9fd93d5f28d9ec85e40f4cb697bae'],
-  vin: ['1HGCM82633A004352', '5YJ3E1EA7KF317000'],
+  // Two North American VINs (their check digit is mandatory) and a European one, which has none ('Z' fillers).
+  vin: ['1HGCM82633A004352', '5YJ3E1EA2KF317000', 'WVWZZZ1KZ6W612345'],
   license_plate: ['7ABC123', 'KA 01 AB 1234'],
   uk_postcode: ['SW1A 1AA', 'EC1A 1BB', 'M1 1AE'],
   ca_postal_code: ['K1A 0B1', 'M5V 3L9'],

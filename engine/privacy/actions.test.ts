@@ -1,4 +1,4 @@
-import { luhn } from './checksums';
+import { gstinValid, luhn, vinValid } from './checksums';
 import { ACTIONS, applyAction, decrypt, detectText, isEncryptedToken } from './index';
 import { cellConfidence } from './detect-columns';
 import { recognizer } from './recognizers';
@@ -105,6 +105,22 @@ describe('pseudonymize', () => {
       expect(cellConfidence(recognizer(type)!, f, true)).toBeGreaterThan(0);
     }
     expect(fake('iban', 'DE89 3704 0044 0532 0130 00').startsWith('DE')).toBe(true);
+  });
+
+  it("keeps what the format fixes: a GSTIN's state and Z, a VIN's manufacturer (WMI) and its check digit where it has one", () => {
+    for (let i = 0; i < 20; i++) {
+      const s = { ...secrets, hmacSecret: `secret-${i}` };
+      const gstin = fake('in_gstin', '27AAPFU0939F1ZV', s);
+      expect(gstin).toMatch(/^27[A-Z]{5}\d{4}[A-Z][1-9A-Z]Z[0-9A-Z]$/);
+      expect(gstinValid(gstin)).toBe(true);
+      const vin = fake('vin', '1HGCM82633A004352', s);
+      expect(vin.startsWith('1HG')).toBe(true);
+      expect(vinValid(vin)).toBe(true);
+      // A European VIN has no check digit to keep; its fake is still a VIN by structure (region, numeric tail).
+      const eu = fake('vin', 'WVWZZZ1KZ6W612345', s);
+      expect(eu).toMatch(/^WVW[A-HJ-NPR-Z0-9]{10}\d{4}$/);
+      expect(detectText(`It says ${eu} in the attachment.`).map((d) => d.type)).toEqual(['vin']);
+    }
   });
 
   it('makes realistic names, emails and dates that detection still recognizes as their type', () => {

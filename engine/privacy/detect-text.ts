@@ -95,9 +95,18 @@ function candidates(r: Recognizer, text: string, minConfidence: number, out: Det
   }
 }
 
-/** Keep the best-supported of overlapping spans: higher confidence, then longer, then earlier recognizer. */
+const named = (d: Detection): boolean => d.evidence.includes('context');
+
+/**
+ * Keep the best-supported of overlapping spans. On the very same span, a type named by the words around it beats one
+ * that is not, whatever the confidences: "CPR: 231281-8937" is a Danish CPR number even though its digits also pass
+ * the Finnish HETU check (a 1-in-31 coincidence); the writer's label is direct evidence of which identifier it is.
+ * Then higher confidence, then longer, then earlier recognizer.
+ */
 export function resolveOverlaps(found: Detection[]): Detection[] {
-  const order = found.map((d, i) => ({ d, i }));
+  const namedSpans = new Set<string>();
+  for (const d of found) if (named(d)) namedSpans.add(`${d.start}:${d.end}`);
+  const order = found.filter((d) => named(d) || !namedSpans.has(`${d.start}:${d.end}`)).map((d, i) => ({ d, i }));
   order.sort((a, b) => b.d.confidence - a.d.confidence || b.d.end - b.d.start - (a.d.end - a.d.start) || a.i - b.i);
   const kept: Detection[] = [];
   for (const { d } of order) {

@@ -11,6 +11,19 @@ describe('detectText', () => {
     for (let i = 1; i < found.length; i++) expect(found[i].start).toBeGreaterThanOrEqual(found[i - 1].end);
   });
 
+  it('resolves the very same span read as two types by the words around it, whatever the confidences', () => {
+    // The digits pass the Finnish HETU check (0.92 alone), fit a Danish CPR number (0.9 with its context word) and a
+    // phone number (no context): all three read the same characters.
+    const all = detectText('CPR: 231281-8937', { keepOverlaps: true });
+    expect(all.every((d) => d.start === 5 && d.end === 16)).toBe(true);
+    expect(all.map((d) => d.type).sort()).toEqual(['dk_cpr', 'fi_hetu', 'phone']);
+    expect(all.find((d) => d.type === 'fi_hetu')!.confidence).toBeGreaterThan(all.find((d) => d.type === 'dk_cpr')!.confidence);
+    expect(detectText('CPR: 231281-8937').map((d) => d.type)).toEqual(['dk_cpr']);
+    // Named by neither: the stronger evidence (the check character) wins; named by both: the higher confidence.
+    expect(detectText('Copied 231281-8937 into the ticket.').map((d) => d.type)).toEqual(['fi_hetu']);
+    expect(detectText('HETU (not the CPR) 231281-8937').map((d) => d.type)).toEqual(['fi_hetu']);
+  });
+
   it('reports offsets, confidence and evidence', () => {
     const text = 'Card 4111 1111 1111 1111.';
     const [d] = detectText(text);

@@ -70,7 +70,14 @@ const CASES: Record<string, Case> = {
   ca_sin: { yes: [['SIN: 046 454 286', '046 454 286']], no: ['SIN: 046 454 287'] },
   in_aadhaar: { yes: [['Aadhaar 2341 2341 2346', '2341 2341 2346']], no: ['Aadhaar 2341 2341 2340', 'Aadhaar 1341 2341 2346'] },
   in_pan: { yes: [['PAN ABCPE1234F', 'ABCPE1234F']], no: ['PAN ABCQE1234F'] },
-  in_gstin: { yes: [['GSTIN 27AAPFU0939F1ZV', '27AAPFU0939F1ZV']], no: ['GSTIN 27AAPFU0939F1Z0'] },
+  in_gstin: {
+    yes: [
+      ['GSTIN 27AAPFU0939F1ZV', '27AAPFU0939F1ZV'],
+      ['Registered under 99AAPFU0939F1ZK (centre jurisdiction)', '99AAPFU0939F1ZK'],
+    ],
+    // A wrong check character; valid check characters under state codes that do not exist (45, 00).
+    no: ['GSTIN 27AAPFU0939F1Z0', 'GSTIN 45AAPFU0939F1ZX', 'GSTIN 00AAPFU0939F1ZB'],
+  },
   fr_insee: { yes: [['Numéro de sécurité sociale 184057512345625', '184057512345625']], no: ['Numéro 184057512345600'] },
   de_tax_id: { yes: [['Steuer-ID 86095742719', '86095742719']], no: ['Steuer-ID 86095742710'] },
   de_id_card: { yes: [['Ausweisnummer T220001293', 'T220001293']], no: ['Ausweisnummer T220001290'] },
@@ -86,8 +93,21 @@ const CASES: Record<string, Case> = {
   nl_bsn: { yes: [['BSN 111222333', '111222333']], no: ['BSN 111222330'] },
   se_personnummer: { yes: [['Personnummer 811218-9876', '811218-9876']], no: ['Personnummer 811218-9870'] },
   pl_pesel: { yes: [['PESEL 44051401359', '44051401359']], no: ['PESEL 44051401350'] },
-  fi_hetu: { yes: [['HETU 131052-308T', '131052-308T']], no: ['HETU 131052-3080'] },
-  dk_cpr: { yes: [['CPR-nummer 070761-4285', '070761-4285']], no: ['CPR-nummer 329961-4285', 'Serial 070761-4285'] },
+  // 231281-8937 passes the HETU check (1 in 31 DDMMYY-NNNN numbers do): a HETU when bare, a CPR when the text says CPR.
+  fi_hetu: {
+    yes: [
+      ['HETU 131052-308T', '131052-308T'],
+      ['Copied 231281-8937 into the ticket.', '231281-8937'],
+    ],
+    no: ['HETU 131052-3080', 'Note from intake – CPR: 231281-8937'],
+  },
+  dk_cpr: {
+    yes: [
+      ['CPR-nummer 070761-4285', '070761-4285'],
+      ['Note from intake – CPR: 231281-8937', '231281-8937'],
+    ],
+    no: ['CPR-nummer 329961-4285', 'Serial 070761-4285', 'Copied 231281-8937 into the ticket.'],
+  },
   no_fnr: { yes: [['Fødselsnummer 01019012480', '01019012480']], no: ['Fødselsnummer 01019012481'] },
   be_national_number: { yes: [['Rijksregisternummer 85.07.30-033.28', '85.07.30-033.28']], no: ['Rijksregisternummer 85.07.30-033.00'] },
   ie_pps: { yes: [['PPS 1234567T', '1234567T']], no: ['PPS 1234567A'] },
@@ -141,7 +161,28 @@ const CASES: Record<string, Case> = {
     no: ['Send to 1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN3', 'BTC bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdx'],
   },
   eth_address: { yes: [['ETH 0x52908400098527886E0F7030069857D2E4169EE7', '0x52908400098527886E0F7030069857D2E4169EE7']], no: ['Hash 0x5290840009852788'] },
-  vin: { yes: [['VIN 1HGCM82633A004352', '1HGCM82633A004352']], no: ['Serial 1HGCM82633A00435Z', 'Code 1HGCM82633A004353'] },
+  vin: {
+    yes: [
+      ['VIN 1HGCM82633A004352', '1HGCM82633A004352'],
+      // Check digit valid without context (a Japanese WMI that uses it), and a European VIN that has none: region,
+      // the four numeric last characters of ISO 3779.
+      ['Copied JHMCM56557C404453 into the ticket.', 'JHMCM56557C404453'],
+      ['It says WVWZZZ1KZ6W612345 in the attachment.', 'WVWZZZ1KZ6W612345'],
+      // A North American WMI with a wrong check digit (a typo) is still a VIN when the text says so.
+      ['VIN 5YJ3E1EA7KF317000 on file', '5YJ3E1EA7KF317000'],
+    ],
+    no: [
+      'Serial 1HGCM82633A00435Z',
+      'Code 1HGCM82633A004353',
+      // North America requires the check digit: without it and without context, no VIN.
+      'It says 5YJ3E1EA7KF317000 in the attachment.',
+      // Check digit valid but U is no model-year code, region 0 does not exist, the last four are not digits.
+      'Copied 1HGCM8261UA004352 into the ticket.',
+      'Copied 0HGCM82633A004352 into the ticket.',
+      'Copied WVWZZZ1KZ6W61234A into the ticket.',
+      'Tracking number WVWZZZ1KZ6W612345 is out for delivery.',
+    ],
+  },
   license_plate: { yes: [['License plate 7ABC123 seen', '7ABC123']], no: ['Model 7ABC123 is sold out'] },
   coordinates: { yes: [['GPS 40.712776, -74.005974', '40.712776, -74.005974']], no: ['Prices 40.7, 74.0'] },
   us_zip_code: { yes: [['ZIP code 94105', '94105']], no: ['Quantity 94105 units'] },

@@ -1,42 +1,36 @@
 /**
- * TEMPORARY (branch synth-api only): the engine API the application layer codes against, declared with its exact
- * signatures while the real engine (Gaussian copula, CTGAN, TVAE, CopulaGAN, quality metrics) is built on other
- * branches. Every function throws, except `validateSynthConfig`, which passes the (already service-validated)
- * config through. The integrator replaces this file with the real implementations at merge.
+ * TEMPORARY (branch synth-api only): the facade over every model type that the application layer codes against,
+ * with its exact signatures, while the neural models and the real facade are built on another branch. The Gaussian
+ * copula, the quality report and the privacy check are real (from main), so `gaussian_copula` works end to end here;
+ * the neural types throw. `validateSynthConfig` passes the (already service-validated) config through. The
+ * integrator replaces this file with the real facade at merge.
  */
 import type { Frame } from '../automl';
-import type { FitHooks, PrivacyCheck, QualityReport, SampleOptions, SynthConfig, SynthesizerModel, SynthModelType } from './types';
+import { fitGaussianCopula, sampleGaussianCopulaBatches } from './copula';
+import type { FitHooks, SampleOptions, SynthConfig, SynthesizerModel, SynthModelType } from './types';
 
-const NOT_MERGED = 'engine/synth is not merged on this branch yet';
+const NOT_MERGED = 'the neural models of engine/synth are not merged on this branch yet';
+const COPULA_MAGIC = 'SYNTHCOPULA1';
 
-/** Raised when generation conditions cannot be met (an unknown level, a value outside the column's range...). */
-export class SynthConditionError extends Error {
-  readonly name = 'SynthConditionError';
-}
-
-export async function fitSynthesizer(_type: SynthModelType, _frame: Frame, _config: SynthConfig, _hooks?: FitHooks): Promise<SynthesizerModel> {
+export async function fitSynthesizer(type: SynthModelType, frame: Frame, config: SynthConfig, _hooks?: FitHooks): Promise<SynthesizerModel> {
+  if (type === 'gaussian_copula') return fitGaussianCopula(frame, config);
   throw new Error(NOT_MERGED);
 }
 
-// eslint-disable-next-line require-yield
-export async function* sampleSynthesizerBatches(_model: SynthesizerModel, _numRows: number, _opts: SampleOptions): AsyncGenerator<Frame> {
-  throw new Error(NOT_MERGED);
+export async function* sampleSynthesizerBatches(model: SynthesizerModel, numRows: number, opts: SampleOptions): AsyncGenerator<Frame> {
+  if (model.type !== 'gaussian_copula') throw new Error(NOT_MERGED);
+  yield* sampleGaussianCopulaBatches(model, numRows, opts);
 }
 
-export function serializeSynthesizer(_model: SynthesizerModel): Uint8Array {
-  throw new Error(NOT_MERGED);
+export function serializeSynthesizer(model: SynthesizerModel): Uint8Array {
+  if (model.type !== 'gaussian_copula') throw new Error(NOT_MERGED);
+  return new Uint8Array(Buffer.from(COPULA_MAGIC + JSON.stringify(model)));
 }
 
-export function deserializeSynthesizer(_bytes: Uint8Array): SynthesizerModel {
-  throw new Error(NOT_MERGED);
-}
-
-export function evaluateQuality(_real: Frame, _synthetic: Frame): QualityReport {
-  throw new Error(NOT_MERGED);
-}
-
-export function privacyCheck(_train: Frame, _holdout: Frame, _synthetic: Frame): PrivacyCheck {
-  throw new Error(NOT_MERGED);
+export function deserializeSynthesizer(bytes: Uint8Array): SynthesizerModel {
+  const text = Buffer.from(bytes).toString('utf8');
+  if (!text.startsWith(COPULA_MAGIC)) throw new Error(NOT_MERGED);
+  return JSON.parse(text.slice(COPULA_MAGIC.length)) as SynthesizerModel;
 }
 
 export function validateSynthConfig(_type: SynthModelType, config: unknown): SynthConfig {

@@ -4,5 +4,9 @@
  * The only door callers use.
  */
 export * from './types';
-// TEMPORARY on branch synth-api: the declared engine API (facade.ts), replaced by the real engine at merge.
-export * from './facade';
+export { describeColumns, finishNumeric, columnOf } from './columns';
+export { fitGaussianCopula, sampleGaussianCopula, sampleGaussianCopulaBatches, SynthConditionError, fitMarginal, marginalFromJSON, marginalToJSON, Marginal, MarginalJSON } from './copula';
+export { evaluateQuality, privacyCheck, QualityOptions, PrivacyOptions } from './quality';
+// TEMPORARY on branch synth-api: the declared facade over every model type (facade.ts) until the neural models and
+// the real facade land; the integrator replaces it.
+export { fitSynthesizer, sampleSynthesizerBatches, serializeSynthesizer, deserializeSynthesizer, validateSynthConfig } from './facade';

@@ -88,23 +88,39 @@ export interface SampleOptions {
   batchRows?: number;
 }
 
-/** SDMetrics' quality report on real vs synthetic data (its definitions; scores 0..1). */
+/**
+ * SDMetrics' quality report on real vs synthetic data (its definitions, SDMetrics 0.32; scores 0..1). A score is null
+ * where SDMetrics gives NaN (a constant or empty column). Column pair trends average only the pairs whose real
+ * correlation (|r| > 0.5) or association (Cramér's V > 0.3) meets SDMetrics' thresholds; every pair is still listed,
+ * with `meets_threshold`. The overall score is the mean of the property scores that exist.
+ */
 export interface QualityReport {
   overall_score: number;
   column_shapes: {
-    score: number;
-    columns: Array<{ column: string; metric: 'KSComplement' | 'TVComplement'; score: number }>;
+    score: number | null;
+    columns: Array<{ column: string; metric: 'KSComplement' | 'TVComplement'; score: number | null }>;
   };
   column_pair_trends: {
-    score: number;
+    score: number | null;
     pairs: Array<{
       columns: [string, string];
       metric: 'CorrelationSimilarity' | 'ContingencySimilarity';
-      score: number;
+      score: number | null;
       real_correlation?: number | null;
       synthetic_correlation?: number | null;
+      /** Cramér's V of the real pair (ContingencySimilarity pairs). */
+      real_association?: number | null;
+      /** Whether the pair counts toward the property score (SDMetrics' real correlation/association thresholds). */
+      meets_threshold: boolean;
     }>;
+    real_correlation_threshold: number;
+    real_association_threshold: number;
+    /** Pairs scored (at most the documented bound) out of all column pairs. */
+    pairs_evaluated: number;
+    pairs_total: number;
   };
+  /** Rows read from each side (both are sampled to a bound). */
+  rows_compared: { real: number; synthetic: number };
 }
 
 /** Distance to closest record: how close synthetic rows sit to the training rows, against a holdout's distance. */

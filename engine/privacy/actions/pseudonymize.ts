@@ -2,8 +2,9 @@
  * pseudonymize: the same input always gets the same realistic fake of the same type within a project. Every random
  * choice comes from HMAC-SHA256(project secret, type + NUL + value) in counter mode, so the mapping is stable across
  * runs and machines but cannot be reversed or recomputed without the secret. Fakes keep the value's shape (its
- * separators, letter case, a kept prefix such as an IBAN's country) and, where the type has a check digit, are
- * drawn until the recognizer accepts them: a Luhn-valid card of the same brand, an IBAN with a valid mod-97 key.
+ * separators, letter case, a kept prefix such as an IBAN's country or a VIN's manufacturer, the characters the format
+ * fixes such as a GSTIN's 'Z') and, where the type has a check digit, are drawn until the recognizer accepts them: a
+ * Luhn-valid card of the same brand, an IBAN with a valid mod-97 key.
  */
 import { createHmac } from 'node:crypto';
 import { lexicon } from '../lexicon';
@@ -73,12 +74,21 @@ const DIGITS = '0123456789';
 const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const LOWER = 'abcdefghijklmnopqrstuvwxyz';
 
-/** Replace every digit by a digit and every letter by a letter of the same case, after `keep` leading characters. */
-function reshape(value: string, keep: number, rng: KeyedRandom, hexLetters = false, digitsOnly = false): string {
+/**
+ * Replace every digit by a digit and every letter by a letter of the same case, after `keep` leading characters and
+ * except at the positions in `keepAt` (indexes among the value's letters and digits, separators not counted).
+ */
+function reshape(value: string, keep: number, rng: KeyedRandom, hexLetters = false, digitsOnly = false, keepAt?: readonly number[]): string {
   let out = value.slice(0, keep);
+  let alnum = 0;
+  for (let i = 0; i < keep; i++) if (/[0-9A-Za-z]/.test(value[i])) alnum++;
   for (let i = keep; i < value.length; i++) {
     const ch = value[i];
-    if (ch >= '0' && ch <= '9') out += rng.pick(DIGITS);
+    const isAlnum = /[0-9A-Za-z]/.test(ch);
+    const fixed = isAlnum && keepAt !== undefined && keepAt.includes(alnum);
+    if (isAlnum) alnum++;
+    if (fixed) out += ch;
+    else if (ch >= '0' && ch <= '9') out += rng.pick(DIGITS);
     else if (digitsOnly) out += ch;
     else if (ch >= 'A' && ch <= 'Z') out += hexLetters && ch <= 'F' ? rng.pick('ABCDEF') : rng.pick(UPPER);
     else if (ch >= 'a' && ch <= 'z') out += hexLetters && ch <= 'f' ? rng.pick('abcdef') : rng.pick(LOWER);
@@ -123,7 +133,7 @@ function validFake(value: string, type: string, rng: KeyedRandom): string {
   const keep = Math.min(r?.fakeKeep ?? 0, value.length);
   const hex = type === 'mac_address' || type === 'ipv6_address' || type === 'eth_address' || type === 'unique_identifier';
   const draw = (): string => {
-    const shaped = reshape(value, keep, rng, hex, r?.fakeDigitsOnly);
+    const shaped = reshape(value, keep, rng, hex, r?.fakeDigitsOnly, r?.fakeKeepAt);
     return r?.fakeDate ? withDate(shaped, r.fakeDate, rng) : shaped;
   };
   let fake = draw();

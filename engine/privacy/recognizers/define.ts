@@ -64,6 +64,8 @@ export interface Recognizer extends PiiTypeInfo {
   describe?: (compact: string) => string | undefined;
   /** Leading characters a pseudonym keeps (an IBAN's country, a card's brand digit). */
   fakeKeep?: number;
+  /** Positions a pseudonym keeps because the format fixes them (a GSTIN's 'Z' at position 14). */
+  fakeKeepAt?: readonly number[];
   /** A pseudonym changes digits only (letters encode sex, region...). */
   fakeDigitsOnly?: boolean;
   /** The birth date inside the identifier, by digit position, which a pseudonym replaces with another real date. */
@@ -96,6 +98,7 @@ export interface RecognizerSpec {
   needs: number;
   describe?: (compact: string) => string | undefined;
   fakeKeep?: number;
+  fakeKeepAt?: readonly number[];
   fakeDigitsOnly?: boolean;
   fakeDate?: FakeDate;
   evidence?: string;
@@ -134,6 +137,7 @@ export function define(spec: RecognizerSpec): Recognizer {
     needs: spec.needs,
     describe: spec.describe,
     fakeKeep: spec.fakeKeep,
+    fakeKeepAt: spec.fakeKeepAt,
     fakeDigitsOnly: spec.fakeDigitsOnly,
     fakeDate: spec.fakeDate,
   };

@@ -161,10 +161,14 @@ export const NATIONAL_ID_RECOGNIZERS: Recognizer[] = [
   define({
     id: 'in_gstin',
     fakeKeep: 2,
+    // The 14th character is 'Z' in every GSTIN issued so far: a fake keeps it (a redrawn letter is no GSTIN).
+    fakeKeepAt: [13],
     name: 'India GST identification number',
     category: 'national_id',
     country: 'IN',
-    pattern: '\\d{2}[A-Z]{5}\\d{4}[A-Z][1-9A-Z]Z[0-9A-Z]',
+    // State code (01-38 by the GST state list, 97 other territory, 99 centre jurisdiction), the holder's PAN, the
+    // registration number under that PAN in the state (1-9, then A-Z), 'Z', and a mod-36 check character.
+    pattern: '(?:0[1-9]|[12]\\d|3[0-8]|97|99)[A-Z]{5}\\d{4}[A-Z][1-9A-Z]Z[0-9A-Z]',
     validate: (d) => cs.gstinValid(d),
     score: 0.95,
     context: ['gst', 'gstin'],

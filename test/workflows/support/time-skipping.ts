@@ -38,11 +38,23 @@ function quietRuntime(): void {
 export async function startTimeSkipping(): Promise<{ env: TestWorkflowEnvironment; bundle: WorkflowBundle }> {
   quietRuntime();
   const launcher = ensureTemporalTestServer((m) => console.log(`[workflow tests] ${m}`));
-  const [env, bundle] = await Promise.all([
-    TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: launcher } } }),
-    bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: new DefaultLogger('ERROR') }),
-  ]);
+  const [env, bundle] = await Promise.all([startTestServer(launcher), bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: new DefaultLogger('ERROR') })]);
   return { env, bundle };
+}
+
+/**
+ * The SDK gives the server's JVM 5 s to answer; on a machine busy with other work a cold JVM can miss that, so a
+ * failed start is tried again (a fresh port each time) before the file's tests fail.
+ */
+async function startTestServer(launcher: string, attempts = 3): Promise<TestWorkflowEnvironment> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: launcher } } });
+    } catch (err) {
+      if (attempt >= attempts || !/did not start/.test(String((err as Error).message))) throw err;
+      console.log(`[workflow tests] the time-skipping server did not start in time (attempt ${attempt}); trying again`);
+    }
+  }
 }
 
 /** Fresh task queues and ids per test (as sdk-typescript's own tests do), so no test sees another's tasks. */
