@@ -7,6 +7,8 @@ import { createPrivacyDetectActivities } from './privacy-detect';
 import { createPrivacyTransformActivities } from './privacy-transform';
 import { createProjectExportActivities } from './project-export';
 import { createReportGenerateActivities } from './report-generate';
+import { createSynthgenGenerateActivities } from './synthgen-generate';
+import { createSynthgenTrainActivities } from './synthgen-train';
 
 export interface ActivityDeps {
   /** The application layer: activities persist through the same services the routes use. */
@@ -31,5 +33,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createReportGenerateActivities(deps.services),
     ...createPrivacyDetectActivities(deps.services),
     ...createPrivacyTransformActivities(deps.services),
+    ...createSynthgenTrainActivities(deps.services),
+    ...createSynthgenGenerateActivities(deps.services),
   };
 }

@@ -22,6 +22,7 @@ import { pageRoutes } from './routes/pages';
 import { projectRoutes } from './routes/projects';
 import { systemRoutes } from './routes/system';
 import { studioRoutes } from './routes/studio';
+import { synthgenRoutes } from './routes/synthgen';
 import { privacyRoutes } from './routes/privacy';
 import { anonymizeRoutes } from './routes/anonymize';
 import { reportRoutes } from './routes/reports';
@@ -47,6 +48,7 @@ const ROUTE_MODULES = [
   reportRoutes,
   privacyRoutes,
   anonymizeRoutes,
+  synthgenRoutes,
 ];
 
 /**

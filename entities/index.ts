@@ -20,6 +20,7 @@ import { Drift1732350000000 } from './migrations/1732350000000-drift';
 import { Studio1732360000000 } from './migrations/1732360000000-studio';
 import { Reports1732370000000 } from './migrations/1732370000000-reports';
 import { Privacy1732380000000 } from './migrations/1732380000000-privacy';
+import { Synthgen1732390000000 } from './migrations/1732390000000-synthgen';
 import { Model } from './model.entity';
 import { PrivacyPolicy } from './privacy-policy.entity';
 import { PrivacyResult } from './privacy-result.entity';
@@ -34,6 +35,8 @@ import { RateLimitWindow } from './rate-limit-window.entity';
 import { Report } from './report.entity';
 import { StudioScenario } from './studio-scenario.entity';
 import { StudioSession } from './studio-session.entity';
+import { SynthgenJob } from './synthgen-job.entity';
+import { SynthgenModel } from './synthgen-model.entity';
 import { User } from './user.entity';
 
 export * from './api-key.entity';
@@ -63,6 +66,8 @@ export * from './quality-policy.entity';
 export * from './rate-limit-window.entity';
 export * from './studio-scenario.entity';
 export * from './studio-session.entity';
+export * from './synthgen-job.entity';
+export * from './synthgen-model.entity';
 export * from './user.entity';
 
 export const ENTITIES = [
@@ -94,6 +99,8 @@ export const ENTITIES = [
   PrivacySession,
   PrivacyResult,
   PrivacyProjectSecret,
+  SynthgenModel,
+  SynthgenJob,
 ];
 export const MIGRATIONS = [
   InitialSchema1732300000000,
@@ -105,4 +112,5 @@ export const MIGRATIONS = [
   Studio1732360000000,
   Reports1732370000000,
   Privacy1732380000000,
+  Synthgen1732390000000,
 ];

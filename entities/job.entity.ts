@@ -4,9 +4,19 @@ import { BaseEntity } from './base.entity';
 /**
  * The job kinds this service runs. A kind is added together with its workflow, its activities
  * and its entry in `services/job-kinds.ts` (typed against this union, so a kind without an
- * entry does not compile). Kinds still to come: synthgen_train, synthgen_generate.
+ * entry does not compile).
  */
-export const JOB_KINDS = ['project_export', 'automl_train', 'dataset_profile', 'drift_compute', 'report_generate', 'privacy_detect', 'privacy_transform'] as const;
+export const JOB_KINDS = [
+  'project_export',
+  'automl_train',
+  'dataset_profile',
+  'drift_compute',
+  'report_generate',
+  'privacy_detect',
+  'privacy_transform',
+  'synthgen_train',
+  'synthgen_generate',
+] as const;
 /** A jsonb payload; `any` because TypeORM's deep-partial typing cannot follow `unknown`. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type JsonMap = Record<string, any>;

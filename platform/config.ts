@@ -58,6 +58,12 @@ const EnvSchema = z.object({
   UPLOAD_IDLE_TIMEOUT_SECS: int(60, 1),
   PROFILE_IN_BACKGROUND_MIN_ROWS: int(1_000_000, 0),
   RECONCILE_INTERVAL_SECS: int(60, 0),
+  /** Most rows one synthgen generation may ask for (`num_rows`); past it the request answers 422. */
+  SYNTHGEN_MAX_ROWS: int(1_000_000, 1),
+  /** Most rows of a dataset version a synthgen model is fitted on (a seeded sample past it). */
+  SYNTHGEN_MAX_TRAIN_ROWS: int(100_000, 1),
+  /** Seconds between two training checkpoints of a neural synthgen model (a retried attempt resumes from the latest). */
+  SYNTHGEN_CHECKPOINT_SECS: int(10, 1),
   /** An OpenAI-compatible chat-completions endpoint for reports' `llm_insights` (base URL, e.g. https://api.openai.com/v1); unset: none. */
   LLM_API_URL: z.string().url().optional(),
   LLM_API_KEY: z.string().optional(),
@@ -124,6 +130,7 @@ export interface Config {
   /** New dataset versions with at least this many rows are profiled by a `dataset_profile` job (0: never). */
   profileInBackgroundMinRows: number;
   reconcileIntervalSecs: number;
+  synthgen: { maxRows: number; maxTrainRows: number; checkpointSecs: number };
   /** Where reports' written summaries come from; null when none is configured. */
   llm: { apiUrl: string; apiKey: string | null; model: string } | null;
   startWorkers: string[];
@@ -204,6 +211,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     },
     profileInBackgroundMinRows: e.PROFILE_IN_BACKGROUND_MIN_ROWS,
     reconcileIntervalSecs: e.RECONCILE_INTERVAL_SECS,
+    synthgen: { maxRows: e.SYNTHGEN_MAX_ROWS, maxTrainRows: e.SYNTHGEN_MAX_TRAIN_ROWS, checkpointSecs: e.SYNTHGEN_CHECKPOINT_SECS },
     llm: e.LLM_API_URL ? { apiUrl: e.LLM_API_URL.replace(/\/+$/, ''), apiKey: e.LLM_API_KEY ?? null, model: e.LLM_MODEL } : null,
     startWorkers:
       e.START_WORKERS === 'none'

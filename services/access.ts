@@ -16,6 +16,8 @@ import {
   Report,
   StudioScenario,
   StudioSession,
+  SynthgenJob,
+  SynthgenModel,
 } from '../entities';
 import { ForbiddenError, NotFoundError } from './errors';
 
@@ -118,6 +120,15 @@ export class Access {
 
   privacySession(userId: string, id: string, minRole: ProjectRole = 'viewer', em?: EntityManager): Promise<PrivacySession> {
     return this.owned(PrivacySession, id, SESSION_NOT_FOUND, userId, minRole, em);
+  }
+
+  /** A synthgen model: the spec's `Model not found` for missing and other users' ids alike. */
+  synthgenModel(userId: string, id: string, minRole: ProjectRole = 'viewer', em?: EntityManager): Promise<SynthgenModel> {
+    return this.owned(SynthgenModel, id, 'Model not found', userId, minRole, em);
+  }
+
+  synthgenJob(userId: string, id: string, minRole: ProjectRole = 'viewer', em?: EntityManager): Promise<SynthgenJob> {
+    return this.owned(SynthgenJob, id, 'Job not found', userId, minRole, em);
   }
 
   private async owned<T extends ProjectOwned>(entity: EntityTarget<T>, id: string, notFoundText: string, userId: string, minRole: ProjectRole, em: EntityManager = this.ds.manager): Promise<T> {

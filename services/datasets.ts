@@ -342,9 +342,11 @@ function requireFile(file: ReceivedTable | undefined): ReceivedTable {
   return file;
 }
 
-/** Experiments keep their training data: a version they use cannot be deleted under them. */
+/** Experiments and synthgen models keep their training data: a version they use cannot be deleted under them. */
 async function assertNoExperiments(query: (sql: string, params: unknown[]) => Promise<{ n: number }[]>, versionIds: string[]): Promise<void> {
   if (!versionIds.length) return;
   const [{ n }] = await query('SELECT count(*)::int AS n FROM experiments WHERE dataset_version_id = ANY($1)', [versionIds]);
   if (n > 0) throw new ConflictError(`The data is used by ${n} experiment(s); delete them first`);
+  const [{ n: m }] = await query('SELECT count(*)::int AS n FROM synthgen_models WHERE dataset_version_id = ANY($1)', [versionIds]);
+  if (m > 0) throw new ConflictError(`The data is used by ${m} synthgen model(s); delete them first`);
 }

@@ -26,6 +26,8 @@ import { PrivacySessionReports } from './privacy/session-report';
 import { ProjectService } from './projects';
 import { ReportService } from './reports/service';
 import { StudioService } from './studio';
+import { SynthgenRuns } from './synthgen/runs';
+import { SynthgenService } from './synthgen/service';
 
 /** What the application layer is built from: one of each per process. */
 export interface ServiceDeps {
@@ -79,6 +81,8 @@ export function createServices(deps: ServiceDeps) {
     anonymizeStream: new AnonymizeStream(ds, access, privacyPolicies),
     privacySessions,
     privacyReports: new PrivacySessionReports(ds, store, privacySessions, privacyPolicies, config),
+    synthgen: new SynthgenService(ds, access, jobs, store, config, log),
+    synthgenRuns: new SynthgenRuns(ds, store, datasetVersions, config),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { JobKind, JobStatus } from '../entities';
+import type { JobKind, JobStatus, SynthgenJobStatus, SynthgenModelStatus } from '../entities';
 import type * as Workflows from '../workflows';
 import type { QueueFamily } from '../workflows/job-input';
 import type { RequiredScope, ScopeResource } from './scopes';
@@ -12,6 +12,10 @@ export interface JobResource {
   table: string;
   /** The resource's status for a job status; the job's own spelling when omitted. */
   statusOf?: (status: JobStatus) => string;
+  /** Which id names the row: the job's `entity_id` (default), or the job's own id (a row that shares it). */
+  key?: 'entity' | 'job';
+  /** The resource's `error` when the job is canceled (a spelling without `canceled` says why it failed). */
+  canceledError?: string;
 }
 
 export interface JobKindDef {
@@ -19,7 +23,8 @@ export interface JobKindDef {
   workflowType: keyof typeof Workflows;
   /** The task-queue family whose workers run the workflow. */
   queue: QueueFamily;
-  resource?: JobResource;
+  /** What follows the job's status: one resource, or several (a synthgen training moves its model and its synthgen job). */
+  resource?: JobResource | readonly JobResource[];
   /** The API-key scope resource of what the job acts on: cancelling it needs `write:` of it. */
   scopeResource: ScopeResource;
 }
@@ -49,7 +54,34 @@ export const JOB_KINDS_REGISTRY: Record<JobKind, JobKindDef> = {
     resource: { table: 'privacy_sessions', statusOf: (s) => ({ queued: 'transforming', running: 'transforming', succeeded: 'completed' })[s as string] ?? s },
     scopeResource: 'privacy',
   },
+  // SynthGen keeps the spec's spellings: a model is `pending` until trained, then `ready` or `failed`; a synthgen job
+  // (the row sharing the job's id) is `pending`, `running`, then `completed` or `failed`. The spec has no canceled
+  // status for either: a canceled job leaves both `failed`, with the error `Canceled`.
+  synthgen_train: {
+    workflowType: 'synthgenTrainWorkflow',
+    queue: 'cpu',
+    resource: [
+      { table: 'synthgen_models', statusOf: (s) => SYNTHGEN_MODEL_STATUS[s], canceledError: 'Canceled' },
+      { table: 'synthgen_jobs', key: 'job', statusOf: (s) => SYNTHGEN_JOB_STATUS[s], canceledError: 'Canceled' },
+    ],
+    scopeResource: 'synthgen',
+  },
+  synthgen_generate: {
+    workflowType: 'synthgenGenerateWorkflow',
+    queue: 'cpu',
+    resource: { table: 'synthgen_jobs', key: 'job', statusOf: (s) => SYNTHGEN_JOB_STATUS[s], canceledError: 'Canceled' },
+    scopeResource: 'synthgen',
+  },
 };
+
+const SYNTHGEN_MODEL_STATUS: Record<JobStatus, SynthgenModelStatus> = { queued: 'pending', running: 'pending', succeeded: 'ready', failed: 'failed', canceled: 'failed' };
+const SYNTHGEN_JOB_STATUS: Record<JobStatus, SynthgenJobStatus> = { queued: 'pending', running: 'running', succeeded: 'completed', failed: 'failed', canceled: 'failed' };
+
+/** A kind's resources as a list (none, one or several). */
+export function jobResources(kind: JobKind): readonly JobResource[] {
+  const r = JOB_KINDS_REGISTRY[kind].resource;
+  return r === undefined ? [] : 'table' in r ? [r as JobResource] : (r as readonly JobResource[]);
+}
 
 /** The scope an API key needs to cancel a job of this kind: a write on what the job acts on. */
 export function jobWriteScope(kind: JobKind): RequiredScope {

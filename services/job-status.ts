@@ -1,7 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Job, JobStatus, JsonMap, TERMINAL_JOB_STATUSES } from '../entities';
-import { JOB_KINDS_REGISTRY } from './job-kinds';
+import { jobResources } from './job-kinds';
 
 const OPEN: JobStatus[] = ['queued', 'running'];
 
@@ -41,22 +41,25 @@ export async function writeJobStatus(ds: DataSource, jobId: string, outcome: Job
       .execute();
     const row = moved.raw[0] as { kind: Job['kind']; entity_id: string | null; status: JobStatus; error: string | null } | undefined;
     if (!row) return false;
-    await moveResource(em, row.kind, row.entity_id, row.status, row.error);
+    await moveResource(em, row.kind, jobId, row.entity_id, row.status, row.error);
     return true;
   });
 }
 
-/** The job's resource follows its status, in the resource's spelling; a finished resource stays finished. */
-async function moveResource(em: EntityManager, kind: Job['kind'], entityId: string | null, status: JobStatus, error: string | null): Promise<void> {
-  const resource = JOB_KINDS_REGISTRY[kind].resource;
-  if (!resource || !entityId) return;
-  const spelled = (s: JobStatus) => resource.statusOf?.(s) ?? s;
-  const started = status === 'running' ? ', started_at = COALESCE(started_at, now())' : '';
-  const finished = TERMINAL_JOB_STATUSES.includes(status) ? ', finished_at = now()' : '';
-  await em.query(`UPDATE ${resource.table} SET status = $2, error = $3, updated_at = now()${started}${finished} WHERE id = $1 AND status <> ALL($4)`, [
-    entityId,
-    spelled(status),
-    error,
-    TERMINAL_JOB_STATUSES.map(spelled),
-  ]);
+/** The job's resources follow its status, each in its own spelling; a finished resource stays finished. */
+async function moveResource(em: EntityManager, kind: Job['kind'], jobId: string, entityId: string | null, status: JobStatus, error: string | null): Promise<void> {
+  for (const resource of jobResources(kind)) {
+    const id = resource.key === 'job' ? jobId : entityId;
+    if (!id) continue;
+    const spelled = (s: JobStatus) => resource.statusOf?.(s) ?? s;
+    const started = status === 'running' ? ', started_at = COALESCE(started_at, now())' : '';
+    const finished = TERMINAL_JOB_STATUSES.includes(status) ? ', finished_at = now()' : '';
+    const err = status === 'canceled' && resource.canceledError ? resource.canceledError : error;
+    await em.query(`UPDATE ${resource.table} SET status = $2, error = $3, updated_at = now()${started}${finished} WHERE id = $1 AND status <> ALL($4)`, [
+      id,
+      spelled(status),
+      err,
+      TERMINAL_JOB_STATUSES.map(spelled),
+    ]);
+  }
 }

@@ -275,6 +275,7 @@ export async function deleteProjectsData(em: EntityManager, projectIds: string[]
   const files: { storage_key: string }[] = await em.query('SELECT storage_key FROM artifacts WHERE project_id = ANY($1)', [projectIds]);
   await em.query('DELETE FROM models WHERE project_id = ANY($1)', [projectIds]);
   await em.query('DELETE FROM experiments WHERE project_id = ANY($1)', [projectIds]);
+  await em.query('DELETE FROM synthgen_models WHERE project_id = ANY($1)', [projectIds]);
   await em.query('DELETE FROM dataset_versions v USING datasets d WHERE d.id = v.dataset_id AND d.project_id = ANY($1)', [projectIds]);
   await em.query('DELETE FROM datasets WHERE project_id = ANY($1)', [projectIds]);
   await em.query('DELETE FROM artifacts WHERE project_id = ANY($1)', [projectIds]);

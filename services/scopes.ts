@@ -60,6 +60,8 @@ const ARTIFACT_OWNER_RESOURCE = new Map<string, ScopeResource>([
   ['model', 'models'],
   ['report', 'reports'],
   ['privacy_session', 'privacy'],
+  ['synthgen_model', 'synthgen'],
+  ['synthgen_job', 'synthgen'],
 ]);
 
 /**

@@ -6,3 +6,5 @@ export { driftComputeWorkflow } from './drift-compute';
 export { reportGenerateWorkflow } from './report-generate';
 export { privacyDetectWorkflow } from './privacy-detect';
 export { privacyTransformWorkflow } from './privacy-transform';
+export { synthgenTrainWorkflow } from './synthgen-train';
+export { synthgenGenerateWorkflow } from './synthgen-generate';

@@ -51,7 +51,8 @@ export function jobRoutes({ services }: RouteDeps): RouteDef[] {
       path: '/api/jobs/:job_id/cancel',
       tag,
       auth: 'user',
-      scopeRule: 'The write scope of what the job acts on: write:experiments (automl_train), write:datasets (dataset_profile), write:projects (project_export), write:deployments (drift_compute)',
+      scopeRule:
+        'The write scope of what the job acts on: write:experiments (automl_train), write:datasets (dataset_profile), write:projects (project_export), write:deployments (drift_compute), write:reports (report_generate), write:privacy (privacy_detect, privacy_transform), write:synthgen (synthgen_train, synthgen_generate)',
       summary: 'Cancel a queued or running job (editor or above); it ends `canceled`',
       params: jobParams,
       responses: { 200: { description: '{ok}' }, 404: { description: 'Job not found' }, 409: { description: 'Job already finished' } },

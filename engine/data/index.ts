@@ -16,3 +16,4 @@ export { XLSX_MAX_ROWS } from './xlsx';
 export { columnCardinality } from './cardinality';
 export { referenceDistribution, driftReport, DriftReport, DriftFeatureSpec, FeatureDrift, ReferenceDistribution, DRIFT_MAX_CATEGORIES } from './drift';
 export { readTextColumns, withTextRowBatches, TextColumn, TEXT_BATCH_ROWS } from './text-rows';
+export { writeRankedRows, csvToParquet } from './subset';

@@ -26,6 +26,8 @@ interface Seed {
   disposable: SeededProject;
   /** A deployment of the kept project's model, a studio session on it and a scenario of that session. */
   studio: { deployment_id: string; session_id: string; scenario_id: string };
+  /** A pending synthgen model with its train job, and one for the delete. */
+  synthgen: { model_id: string; job_id: string; disposable_model_id: string };
 }
 
 /** How often a path or query id is a seeded one rather than a generated one (which is then a 404 or a 422). */
@@ -70,6 +72,13 @@ const STATEFUL_REFUSALS: { path: string; method: string; statuses: number[]; why
   { path: '/api/studio/sessions', method: 'POST', statuses: [422], why: "baseline_input's keys must be features of the deployed model and its values fit their types (named)" },
   { path: '/api/studio/sessions/{session_id}/scenarios', method: 'POST', statuses: [422], why: "changes' keys must be features of the session's schema (named)" },
   { path: '/api/studio/scenarios/{scenario_id}/run', method: 'POST', statuses: [422], why: "the scenario's input must fit the model's types; the scenario ends failed with the error" },
+  { path: '/api/synthgen/models', method: 'POST', statuses: [422], why: "config's options, their types and bounds depend on model_type, and pac must divide batch_size (named)" },
+  {
+    path: '/api/synthgen/models/{model_id}/generate',
+    method: 'POST',
+    statuses: [400, 422],
+    why: 'the model must be ready ("Model is not ready": the seeded one is never trained), and conditions must name its columns',
+  },
 ];
 
 function toml(value: unknown): string {
@@ -111,9 +120,11 @@ export function schemathesisConfig(seed: Seed, cacheDir: string): string {
     disposable_project_ids: [seed.disposable.project_id],
     disposable_dataset_ids: [seed.disposable.dataset_id],
     experiment_ids: [seed.kept.experiment_id],
-    model_ids: [seed.kept.model_id],
+    // Synthgen model ids ride along with the AutoML ones: each family's routes answer 404 for the other's.
+    model_ids: [seed.kept.model_id, seed.synthgen.model_id],
     disposable_experiment_ids: [seed.disposable.experiment_id],
-    disposable_model_ids: [seed.disposable.model_id],
+    disposable_model_ids: [seed.disposable.model_id, seed.synthgen.disposable_model_id],
+    job_ids: [seed.synthgen.job_id],
     spare_key_ids: [seed.spare_key_id],
     spare_session_ids: [seed.spare_session_id],
     studio_deployment_ids: [seed.studio.deployment_id],
@@ -138,6 +149,8 @@ export function schemathesisConfig(seed: Seed, cacheDir: string): string {
     'query.experiment_id': 'experiment_ids',
     'path.model_id': 'model_ids',
     'body.model_id': 'model_ids',
+    'query.model_id': 'model_ids',
+    'path.job_id': 'job_ids',
     // Only the studio names a deployment in a body, or sessions and scenarios in paths (the revoke of an auth session
     // has its own binding below, which takes precedence).
     'body.deployment_id': 'studio_deployment_ids',

@@ -83,6 +83,7 @@ async function seedData(stack: TestStack) {
   const disposable = await seedProject(client, 'Fuzz disposable');
   await trainModels(stack, client, [kept, disposable]);
   const studio = await seedStudio(client, kept);
+  const synthgen = await seedSynthgen(client, kept);
   const key = await expectStatus(client.post('/api/auth/api-keys', { name: 'fuzz', scopes: ['*'] }), 201);
   // Revoke operations get a second key and a second session, so the run never revokes its own credentials.
   const spareKey = await expectStatus(client.post('/api/auth/api-keys', { name: 'fuzz spare', scopes: ['read'] }), 201);
@@ -101,7 +102,19 @@ async function seedData(stack: TestStack) {
     kept,
     disposable,
     studio,
+    synthgen,
   };
+}
+
+/**
+ * Two synthgen models on the kept project's data (the disposable project's dataset stays deletable), one for the
+ * operations that read and one for the delete; no worker trains them, so they stay `pending` (generate is a 400).
+ */
+async function seedSynthgen(client: ApiClient, p: SeededProject) {
+  const body = { project_id: p.project_id, dataset_version_id: p.dataset_version_ids[0], model_type: 'gaussian_copula' };
+  const model = await expectStatus(client.post('/api/synthgen/models', { ...body, name: 'fuzz synth' }), 201);
+  const disposable = await expectStatus(client.post('/api/synthgen/models', { ...body, name: 'fuzz synth disposable' }), 201);
+  return { model_id: model.id as string, job_id: model.job_id as string, disposable_model_id: disposable.id as string };
 }
 
 /**

@@ -1,0 +1,198 @@
+import { z } from 'zod';
+import { SYNTHGEN_JOB_STATUSES, SYNTHGEN_MODEL_TYPES } from '../../entities';
+import { MODEL_TYPE_CATALOGUE, SYNTH_BOUNDS } from '../../services/synthgen/config';
+import { MAX_CONDITIONS } from '../../services/synthgen/service';
+import { callerId, type RouteDeps } from '../context';
+import { presentSynthJob, presentSynthJobSummary, presentSynthModel } from '../presenters/synthgen';
+import { route, RouteDef } from '../route';
+import { INT4_MAX, nonBlank, pageQuery, uuidParam } from '../validation';
+
+const MAX_CONFIG_KEYS = 20;
+
+/** A model type's options; which keys, types and bounds fit is checked against the type (services/synthgen/config.ts). */
+const modelConfig = z
+  .record(z.string().min(1).max(100), z.unknown())
+  .refine((o) => Object.keys(o).length <= MAX_CONFIG_KEYS, { message: `At most ${MAX_CONFIG_KEYS} options` })
+  .meta({
+    maxProperties: MAX_CONFIG_KEYS,
+    description: `ctgan, copulagan: epochs (1-${SYNTH_BOUNDS.epochs.max}, 300), batch_size (${SYNTH_BOUNDS.batch_size.min}-${SYNTH_BOUNDS.batch_size.max}, 500), embedding_dim (1-${SYNTH_BOUNDS.embedding_dim.max}, 128), generator_dim and discriminator_dim (1-${SYNTH_BOUNDS.layers.max} layers of 1-${SYNTH_BOUNDS.layer_units.max} units, [256, 256]), pac (1-${SYNTH_BOUNDS.pac.max}, 10; divides batch_size), seed. tvae: epochs, batch_size, embedding_dim, seed. gaussian_copula: seed.`,
+  });
+/** Column-value constraints: every generated row holds these values (checked against the model's columns). */
+const conditions = z
+  .record(z.string().min(1).max(200), z.union([z.string().max(1000), z.number(), z.boolean()]))
+  .refine((o) => Object.keys(o).length <= MAX_CONDITIONS, { message: `At most ${MAX_CONDITIONS} conditions` })
+  .meta({ maxProperties: MAX_CONDITIONS });
+
+const modelParams = z.object({ model_id: uuidParam });
+const jobParams = z.object({ job_id: uuidParam });
+const modelNotFound = { description: 'Model not found' };
+const jobNotFound = { description: 'Job not found' };
+
+/** SynthGen (prefix /api/synthgen): generative models trained on a dataset version, and the rows they generate. */
+export function synthgenRoutes({ services, config }: RouteDeps): RouteDef[] {
+  const { synthgen } = services;
+  const tag = 'synthgen';
+  const maxRows = config.synthgen.maxRows;
+
+  return [
+    route({
+      method: 'post',
+      path: '/api/synthgen/models',
+      tag,
+      auth: 'user',
+      scope: 'write:synthgen',
+      summary: 'Create a model on a dataset version of the project and queue its `synthgen_train` job (status `pending`, then `ready` or `failed`)',
+      body: z.object({
+        project_id: uuidParam,
+        dataset_version_id: uuidParam,
+        name: nonBlank(200),
+        model_type: z
+          .string()
+          .max(100)
+          .nullable()
+          .optional()
+          .meta({ enum: [...SYNTHGEN_MODEL_TYPES], description: '`ctgan` when omitted' }),
+        config: modelConfig.optional(),
+        use_gpu: z.boolean().optional().meta({ description: 'Train a neural model on the GPU queue when a GPU worker takes it in time (else the CPU queue)' }),
+      }),
+      responses: {
+        201: { description: "{id, model_id, job_id, status: 'pending'}" },
+        404: { description: 'Project not found, or Dataset version not found (missing or of another project)' },
+        422: { description: 'Invalid model_type; a config option unknown to the type, of the wrong type or out of bounds, or pac not dividing batch_size (named)' },
+      },
+      handler: async (ctx, { body }) => {
+        const { model, job } = await synthgen.create(callerId(ctx), body);
+        ctx.status = 201;
+        return { id: model.id, model_id: model.id, job_id: job.id, status: model.status };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/api/synthgen/models',
+      tag,
+      auth: 'user',
+      scope: 'read:synthgen',
+      summary: 'Models of a project, or of every project the caller is a member of; newest first',
+      query: pageQuery().extend({ project_id: uuidParam.optional() }),
+      responses: { 200: { description: 'List envelope of models' }, 404: { description: 'Project not found' } },
+      handler: async (ctx, { query }) => {
+        const page = await synthgen.list(callerId(ctx), query);
+        return { ...page, items: page.items.map(presentSynthModel) };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/api/synthgen/model-types',
+      tag,
+      auth: 'user',
+      scope: 'read:synthgen',
+      summary: 'The four model types',
+      responses: { 200: { description: '{model_types: [{id, name, description}]}' } },
+      handler: async () => ({ model_types: MODEL_TYPE_CATALOGUE }),
+    }),
+    route({
+      method: 'get',
+      path: '/api/synthgen/models/:model_id',
+      tag,
+      auth: 'user',
+      scope: 'read:synthgen',
+      params: modelParams,
+      summary: 'A model with its jobs (oldest first)',
+      responses: { 200: { description: '{model: {...}, jobs: [{id, job_type, status, created_at}]}' }, 404: modelNotFound },
+      handler: async (ctx, { params }) => {
+        const { view, jobs } = await synthgen.get(callerId(ctx), params.model_id);
+        return { model: presentSynthModel(view), jobs: jobs.map(presentSynthJobSummary) };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/api/synthgen/models/:model_id/generate',
+      tag,
+      auth: 'user',
+      scope: 'write:synthgen',
+      params: modelParams,
+      summary: `Queue a \`synthgen_generate\` job: num_rows rows (1-${maxRows}, default 1000) as CSV and Parquet, with a quality report and a privacy check; the model must be \`ready\``,
+      body: z.object({
+        // Bounded by the service, so any number out of range is the spec's one sentence (zod would name its own limits).
+        num_rows: z
+          .number()
+          .optional()
+          .meta({ type: 'integer', minimum: 1, maximum: maxRows, description: `1 to ${maxRows} (SYNTHGEN_MAX_ROWS); default 1000` }),
+        seed: z.number().int().min(0).max(INT4_MAX).nullable().optional(),
+        conditions: conditions.optional(),
+      }),
+      responses: {
+        200: { description: "{job_id, synthgen_job_id, status: 'pending'}" },
+        400: { description: 'Model is not ready' },
+        404: modelNotFound,
+        422: { description: `num_rows must be between 1 and ${maxRows}; a condition on a column the model does not have, or a value the column never holds (named)` },
+      },
+      handler: async (ctx, { params, body }) => {
+        const job = await synthgen.generate(callerId(ctx), params.model_id, { ...body, seed: body.seed ?? undefined });
+        return { job_id: job.id, synthgen_job_id: job.id, status: 'pending' };
+      },
+    }),
+    route({
+      method: 'delete',
+      path: '/api/synthgen/models/:model_id',
+      tag,
+      auth: 'user',
+      scope: 'write:synthgen',
+      params: modelParams,
+      summary: 'Delete a model with its jobs, artifacts and files; its open jobs are canceled',
+      responses: { 200: { description: '{ok, model_id}' }, 404: modelNotFound },
+      handler: async (ctx, { params }) => {
+        await synthgen.delete(callerId(ctx), params.model_id);
+        return { ok: true, model_id: params.model_id };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/api/synthgen/jobs',
+      tag,
+      auth: 'user',
+      scope: 'read:synthgen',
+      summary: 'Train and generate jobs, filtered by project, model or status; newest first',
+      query: pageQuery().extend({ project_id: uuidParam.optional(), model_id: uuidParam.optional(), status: z.enum(SYNTHGEN_JOB_STATUSES).optional() }),
+      responses: { 200: { description: 'List envelope of jobs' }, 404: { description: 'Project not found or Model not found' } },
+      handler: async (ctx, { query }) => {
+        const page = await synthgen.listJobs(callerId(ctx), query);
+        return { ...page, items: page.items.map(presentSynthJob) };
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/api/synthgen/jobs/:job_id',
+      tag,
+      auth: 'user',
+      scope: 'read:synthgen',
+      params: jobParams,
+      summary: 'A job: status, progress, and for a completed generation its output, quality report and privacy check',
+      responses: { 200: { description: 'The job object' }, 404: jobNotFound },
+      handler: async (ctx, { params }) => presentSynthJob(await synthgen.getJob(callerId(ctx), params.job_id)),
+    }),
+    route({
+      method: 'get',
+      path: '/api/synthgen/jobs/:job_id/download',
+      tag,
+      auth: 'user',
+      scope: 'read:synthgen',
+      params: jobParams,
+      query: z.object({ format: z.enum(['csv', 'parquet']).default('csv') }),
+      summary: "A completed generation's rows: CSV, or `format=parquet` for the typed Parquet file",
+      responses: {
+        200: { description: 'The file', contentType: ['text/csv', 'application/vnd.apache.parquet'] },
+        404: jobNotFound,
+        409: { description: 'Job output not available yet' },
+      },
+      handler: async (ctx, { params, query }) => {
+        const { artifact, body } = await synthgen.output(callerId(ctx), params.job_id, query.format);
+        ctx.type = artifact.contentType;
+        ctx.length = artifact.sizeBytes;
+        ctx.attachment(artifact.filename);
+        ctx.body = body;
+        return undefined;
+      },
+    }),
+  ];
+}
