@@ -28,7 +28,7 @@ export interface MixtureOptions {
   seed?: number;
 }
 
-export const MIXTURE_DEFAULTS = { maxComponents: 10, weightConcentrationPrior: 1e-3, maxIter: 100, tol: 1e-3, regCovar: 1e-6, maxFitValues: 50_000, seed: 0 };
+export const MIXTURE_DEFAULTS = { maxComponents: 10, weightConcentrationPrior: 1e-3, maxIter: 100, tol: 1e-3, regCovar: 1e-6, maxFitValues: 20_000, seed: 0 };
 
 /** A fitted mixture: every component, with what the posterior needs precomputed. */
 export interface VariationalMixture {
@@ -77,25 +77,32 @@ export function fitVariationalMixture(values: Float64Array, options: MixtureOpti
   let lowerBound = -Infinity;
   let converged = false;
   let iter = 0;
+  const lp = new Float64Array(K);
   for (iter = 1; iter <= o.maxIter; iter++) {
     const { logConst, precision } = eStepConstants(post, K);
+    const means = post.means;
     let entropy = 0;
     for (let i = 0; i < n; i++) {
       const row = i * K;
+      const xi = x[i];
       let max = -Infinity;
       for (let k = 0; k < K; k++) {
-        const lp = logConst[k] - 0.5 * precision[k] * (x[i] - post.means[k]) ** 2;
-        resp[row + k] = lp;
-        if (lp > max) max = lp;
+        const d = xi - means[k];
+        const v = logConst[k] - 0.5 * precision[k] * d * d;
+        lp[k] = v;
+        if (v > max) max = v;
       }
       let s = 0;
-      for (let k = 0; k < K; k++) s += Math.exp(resp[row + k] - max);
+      for (let k = 0; k < K; k++) {
+        const e = Math.exp(lp[k] - max);
+        resp[row + k] = e;
+        s += e;
+      }
       const norm = max + Math.log(s);
       for (let k = 0; k < K; k++) {
-        const lr = resp[row + k] - norm;
-        const r = Math.exp(lr);
+        const r = resp[row + k] / s;
         resp[row + k] = r;
-        if (r > 0) entropy -= r * lr;
+        if (r > 0) entropy -= r * (lp[k] - norm);
       }
     }
     post = mStep(x, resp, K, prior, o.regCovar);
@@ -155,7 +162,12 @@ function mStep(x: Float64Array, resp: Float64Array, K: number, prior: { alpha: n
   }
   for (let k = 0; k < K; k++) xk[k] /= nk[k];
   const sk = new Float64Array(K);
-  for (let i = 0; i < n; i++) for (let k = 0; k < K; k++) sk[k] += resp[i * K + k] * (x[i] - xk[k]) ** 2;
+  for (let i = 0; i < n; i++) {
+    for (let k = 0; k < K; k++) {
+      const d = x[i] - xk[k];
+      sk[k] += resp[i * K + k] * d * d;
+    }
+  }
   for (let k = 0; k < K; k++) sk[k] = sk[k] / nk[k] + regCovar;
 
   // Stick-breaking Beta posteriors: a = 1 + N_k, b = alpha + sum_{j > k} N_j.
@@ -238,7 +250,7 @@ export function kmeans1d(x: Float64Array, k: number, rng: NeuralRng, maxIter = 3
   for (let c = 1; c < k; c++) {
     let total = 0;
     for (let i = 0; i < n; i++) {
-      const d = (x[i] - centers[c - 1]) ** 2;
+      const d = (x[i] - centers[c - 1]) * (x[i] - centers[c - 1]);
       if (d < d2[i]) d2[i] = d;
       total += d2[i];
     }
@@ -267,7 +279,7 @@ export function kmeans1d(x: Float64Array, k: number, rng: NeuralRng, maxIter = 3
       let best = 0;
       let bestD = Infinity;
       for (let c = 0; c < k; c++) {
-        const d = (x[i] - centers[c]) ** 2;
+        const d = (x[i] - centers[c]) * (x[i] - centers[c]);
         if (d < bestD) {
           bestD = d;
           best = c;

@@ -143,18 +143,18 @@ export class Adam {
  * transposed operand (what tf.matMul's own gradient asks for) about ten times slower than transposing first.
  * The gradient calls `matMul` again, so gradients of gradients (the gradient penalty) take the fast path too.
  */
+type CustomGradient = Parameters<typeof tf.customGrad<tf.Tensor2D>>[0];
+
 export const matMul = tf.customGrad(((a: tf.Tensor2D, b: tf.Tensor2D, save: tf.GradSaveFunc) => {
-  const x = a;
-  const y = b;
-  save([x, y]);
+  save([a, b]);
   return {
-    value: tf.matMul(x, y),
-    gradFunc: (dy, saved) => {
-      const [sx, sy] = saved as tf.Tensor2D[];
-      return [matMul(dy as tf.Tensor2D, tf.transpose(sy)), matMul(tf.transpose(sx), dy as tf.Tensor2D)];
+    value: tf.matMul(a, b),
+    gradFunc: (dy: tf.Tensor2D, saved: tf.Tensor[]) => {
+      const [sa, sb] = saved as tf.Tensor2D[];
+      return [matMul(dy, tf.transpose(sb)), matMul(tf.transpose(sa), dy)];
     },
   };
-}) as unknown as tf.CustomGradientFunc<tf.Tensor2D>) as (a: tf.Tensor2D, b: tf.Tensor2D) => tf.Tensor2D;
+}) as unknown as CustomGradient) as (a: tf.Tensor2D, b: tf.Tensor2D) => tf.Tensor2D;
 
 /** x W + b. */
 export function dense(x: tf.Tensor2D, w: tf.Tensor, b: tf.Tensor): tf.Tensor2D {

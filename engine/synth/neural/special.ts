@@ -11,10 +11,10 @@ export function lgamma(x: number): number {
   return 0.5 * Math.log(2 * Math.PI) + (z + 0.5) * Math.log(t) - t + Math.log(a);
 }
 
-/** ψ(x), the digamma function, for x > 0: recurrence up to x >= 6, then the asymptotic series. */
+/** ψ(x), the digamma function, for x > 0: recurrence up to x >= 10, then the asymptotic series. */
 export function digamma(x: number): number {
   let r = 0;
-  while (x < 6) {
+  while (x < 10) {
     r -= 1 / x;
     x += 1;
   }
