@@ -18,8 +18,7 @@ export class SynthConditionError extends Error {
 export const NUMERIC_TOLERANCE_SHARE = 0.025;
 
 export type ResolvedCondition =
-  | { kind: 'categorical'; column: number; name: string; level: number; levelName: string; slot: number }
-  | { kind: 'numeric'; column: number; name: string; value: number; tolerance: number };
+  { kind: 'categorical'; column: number; name: string; level: number; levelName: string; slot: number } | { kind: 'numeric'; column: number; name: string; value: number; tolerance: number };
 
 /** Resolves conditions by column name; throws SynthConditionError for any that cannot be met. */
 export function resolveConditions(columns: SynthColumnMeta[], params: NeuralParams, conditions: SynthConditions | undefined): ResolvedCondition[] {
@@ -43,7 +42,8 @@ export function resolveConditions(columns: SynthColumnMeta[], params: NeuralPara
     const value = numericValue(meta, raw);
     if (value === null) throw new SynthConditionError(`condition on column "${name}" must be a ${meta.kind === 'datetime' ? 'date/time or epoch milliseconds' : 'number'}, got "${String(raw)}"`);
     if (meta.min === null || meta.max === null) throw new SynthConditionError(`column "${name}" held no values in the training data`);
-    if (value < meta.min || value > meta.max) throw new SynthConditionError(`value ${String(raw)} of column "${name}" is outside its training range [${fmtValue(meta, meta.min)}, ${fmtValue(meta, meta.max)}]`);
+    if (value < meta.min || value > meta.max)
+      throw new SynthConditionError(`value ${String(raw)} of column "${name}" is outside its training range [${fmtValue(meta, meta.min)}, ${fmtValue(meta, meta.max)}]`);
     if (meta.integer && !Number.isInteger(value)) throw new SynthConditionError(`column "${name}" holds whole numbers only; ${value} cannot occur`);
     const tolerance = Math.max((meta.max - meta.min) * NUMERIC_TOLERANCE_SHARE, meta.integer ? 0.5 : 0);
     return { kind: 'numeric', column, name, value, tolerance };

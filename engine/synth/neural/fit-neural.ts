@@ -117,7 +117,11 @@ export function fitNeural(type: NeuralModelType, frame: Frame, config: Partial<C
         const model = deserializeNeural(m.bytes);
         // Let a checkpoint being saved finish first, so it never lands after the caller moved on.
         const pending = saving as Promise<void> | null;
-        if (pending) pending.then(() => finish(null, model), () => {});
+        if (pending)
+          pending.then(
+            () => finish(null, model),
+            () => {},
+          );
         else finish(null, model);
         void worker.terminate();
       } else {

@@ -76,7 +76,7 @@ export function fitVariationalMixture(values: Float64Array, options: MixtureOpti
   let post = mStep(x, resp, K, prior, o.regCovar);
   let lowerBound = -Infinity;
   let converged = false;
-  let iter = 0;
+  let iter: number;
   const lp = new Float64Array(K);
   for (iter = 1; iter <= o.maxIter; iter++) {
     const { logConst, precision } = eStepConstants(post, K);

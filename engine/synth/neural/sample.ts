@@ -42,19 +42,20 @@ export async function* sampleNeuralBatches(model: SynthesizerModel, numRows: num
   const finishRng = new Rng(seed);
   const generator = makeGenerator(model, conditions);
   const marginals = model.params.marginals ? loadMarginals(model.params.marginals) : null;
+  const missingRates = model.columns.map((c) => c.missingRate);
   const budget = Math.max(REJECTION_FACTOR * numRows, MIN_REJECTION_BUDGET);
   const chunkCap = Math.max(batchRows, 2048);
   let generated = 0;
   let accepted = 0;
   try {
-    for (let produced = 0; produced < numRows; ) {
+    for (let produced = 0; produced < numRows;) {
       const want = Math.min(batchRows, numRows - produced);
       const parts: DecodedColumn[][] = [];
       let have = 0;
       while (have < want) {
         const rate = conditions.length === 0 ? 1 : generated === 0 ? 0.5 : Math.max(accepted / generated, 0.005);
         const chunk = Math.min(chunkCap, Math.ceil((want - have) / rate) + (conditions.length ? 16 : 0));
-        const cols = decodeRows(model.params.transformer, generator.generate(chunk, rng), chunk, rng, generator.sigmas);
+        const cols = decodeRows(model.params.transformer, generator.generate(chunk, rng), chunk, rng, { sigmas: generator.sigmas, missingRates });
         finish(model, cols, marginals, finishRng);
         const keep = acceptRows(cols, conditions, chunk, generator.fixedColumn);
         generated += chunk;

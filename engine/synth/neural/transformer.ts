@@ -257,12 +257,25 @@ export function encodeFrame(state: TransformerState, frame: Frame, rng: NeuralRn
 /** Raw decoded columns: numeric values (NaN missing; not yet clipped or rounded) or categorical codes (-1 missing). */
 export type DecodedColumn = { kind: 'numeric'; values: Float64Array } | { kind: 'categorical'; codes: Int32Array; levels: string[] };
 
+export interface DecodeOptions {
+  /** TVAE: Gaussian noise of this scale is added to each scalar first, as the ctgan package does. */
+  sigmas?: Float32Array;
+  /**
+   * Per source column, the training share of missing cells. When given, the generated share is calibrated to it:
+   * rows the model made missing stay missing with probability min(1, rate / generated share), and present rows
+   * become missing with probability (rate - share) / (1 - share) when the model made too few. The model's choice
+   * (which rows are missing, jointly with the other columns) is kept where the rates agree; an undertrained model
+   * that never picks the missing mode still gives the right rate. Rows turned present take the best other mode.
+   */
+  missingRates?: number[];
+}
+
 /**
  * Decodes row vectors back into columns: a numeric column from its scalar (clipped to [-1, 1]) and the arg-max mode
- * (the missing mode gives NaN); a categorical column from its arg-max slot. `sigmas` (TVAE) adds Gaussian noise of
- * that scale to each scalar first, as the ctgan package does; `rng` draws it and the "other" levels.
+ * (the missing mode gives NaN); a categorical column from its arg-max slot. `rng` draws TVAE's noise, the "other"
+ * levels and the missing-rate calibration.
  */
-export function decodeRows(state: TransformerState, data: Float32Array, n: number, rng: NeuralRng, sigmas?: Float32Array): DecodedColumn[] {
+export function decodeRows(state: TransformerState, data: Float32Array, n: number, rng: NeuralRng, opts: DecodeOptions = {}): DecodedColumn[] {
   const { layout } = state;
   const dim = layout.dim;
   return state.encodings.map((enc): DecodedColumn => {
@@ -270,32 +283,64 @@ export function decodeRows(state: TransformerState, data: Float32Array, n: numbe
       return state.kinds[enc.column] === 'categorical' ? { kind: 'categorical', codes: new Int32Array(n).fill(-1), levels: [] } : { kind: 'numeric', values: new Float64Array(n).fill(NaN) };
     }
     const span = layout.spans[enc.span];
+    const missingSlot = enc.kind === 'categorical' ? enc.slots.indexOf(-1) : enc.hasMissing ? enc.kept.length : -1;
+    const chosen = chooseSlots(data, n, dim, span.offset, span.width, missingSlot, opts.missingRates?.[enc.column], rng);
     if (enc.kind === 'categorical') {
       const codes = new Int32Array(n);
       for (let i = 0; i < n; i++) {
-        const slot = argmax(data, i * dim + span.offset, span.width);
-        const s = enc.slots[slot];
+        const s = enc.slots[chosen[i]];
         codes[i] = s === -2 && enc.other ? enc.other.levels[drawCumulative(enc.other.cum, rng.next())] : s;
       }
       return { kind: 'categorical', codes, levels: enc.levels };
     }
     const values = new Float64Array(n);
-    const K = enc.kept.length;
-    const sigma = sigmas ? sigmas[enc.scalar] : 0;
+    const sigma = opts.sigmas ? opts.sigmas[enc.scalar] : 0;
     for (let i = 0; i < n; i++) {
-      const row = i * dim;
-      const k = argmax(data, row + span.offset, span.width);
-      if (k >= K) {
+      const k = chosen[i];
+      if (k === missingSlot) {
         values[i] = NaN;
         continue;
       }
-      let z = data[row + enc.scalar];
+      let z = data[i * dim + enc.scalar];
       if (sigma > 0) z += sigma * rng.normal();
       z = Math.max(-1, Math.min(1, z));
       values[i] = z * STD_MULTIPLIER * enc.stds[k] + enc.means[k];
     }
     return { kind: 'numeric', values };
   });
+}
+
+/** Per row, the span's arg-max slot, with the missing slot's share calibrated to `rate` when given. */
+function chooseSlots(data: Float32Array, n: number, dim: number, offset: number, width: number, missingSlot: number, rate: number | undefined, rng: NeuralRng): Int32Array {
+  const chosen = new Int32Array(n);
+  let generatedMissing = 0;
+  for (let i = 0; i < n; i++) {
+    chosen[i] = argmax(data, i * dim + offset, width);
+    if (chosen[i] === missingSlot) generatedMissing++;
+  }
+  if (missingSlot < 0 || rate === undefined || n === 0) return chosen;
+  const share = generatedMissing / n;
+  const keep = share > rate ? rate / share : 1;
+  const add = share < rate && share < 1 ? (rate - share) / (1 - share) : 0;
+  for (let i = 0; i < n; i++) {
+    const u = rng.next();
+    const missing = chosen[i] === missingSlot ? u < keep : u < add;
+    if (missing) chosen[i] = missingSlot;
+    else if (chosen[i] === missingSlot) chosen[i] = argmaxExcept(data, i * dim + offset, width, missingSlot);
+  }
+  return chosen;
+}
+
+function argmaxExcept(data: Float32Array, start: number, width: number, skip: number): number {
+  let best = -1;
+  let bestV = -Infinity;
+  for (let k = 0; k < width; k++) {
+    if (k !== skip && (best < 0 || data[start + k] > bestV)) {
+      bestV = data[start + k];
+      best = k;
+    }
+  }
+  return best;
 }
 
 function argmax(data: Float32Array, start: number, width: number): number {
