@@ -116,7 +116,7 @@ describe('CTGAN', () => {
       const width = (state.layout.dim + state.layout.condDim) * SMALL.pac;
       const interp = tf.randomNormal([20, width], 0, 1, 'float32', 9) as tf.Tensor2D;
       const w = (n: string) => trainer.d.get(n);
-      const pen = () => gradientPenalty(w, 2, interp, 77);
+      const pen = () => gradientPenalty(w, 2, interp, new NeuralRng(77));
       const value = tf.tidy(() => pen().dataSync()[0]);
       expect(Number.isFinite(value)).toBe(true);
       expect(value).toBeGreaterThan(0);

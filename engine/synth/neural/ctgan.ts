@@ -19,6 +19,7 @@ import * as tf from '@tensorflow/tfjs';
 import type { CtganConfig } from '../types';
 import { CondBatch, CondSampler } from './cond-sampler';
 import { Adam, dense, leakyRelu02, ParamSet, TensorData } from './params';
+import { dropoutMask, normalTensor, uniformTensor } from './noise';
 import { NeuralRng } from './rng';
 import { applyActivate, spanCrossEntropySum } from './span-ops';
 import type { Layout } from './transformer';
@@ -49,12 +50,12 @@ export function generatorForward(w: Weights, layers: number, input: tf.Tensor2D)
  * The critic on packed rows [groups, pac * width]. `secondOrder` selects the LeakyReLU whose gradient is itself
  * differentiable (the gradient-penalty pass).
  */
-export function discriminatorForward(w: Weights, layers: number, packed: tf.Tensor2D, dropoutSeed: number, secondOrder: boolean): tf.Tensor2D {
+export function discriminatorForward(w: Weights, layers: number, packed: tf.Tensor2D, rng: NeuralRng, secondOrder: boolean): tf.Tensor2D {
   let h = packed;
   for (let l = 0; l < layers; l++) {
     const z = dense(h, w(`d${l}.w`), w(`d${l}.b`));
     const a = secondOrder ? leakyRelu02(z) : tf.leakyRelu(z, 0.2);
-    h = tf.dropout(a, 0.5, undefined, dropoutSeed + l) as tf.Tensor2D;
+    h = tf.mul(a, dropoutMask(a.shape, 0.5, rng)) as tf.Tensor2D;
   }
   return dense(h, w('dout.w'), w('dout.b'));
 }
@@ -144,11 +145,6 @@ export class CtganTrainer {
     const groups = B / pac;
     const wD: Weights = (n) => this.d.get(n);
     const wG: Weights = (n) => this.g.get(n);
-    const gumbelD = rng.seed();
-    const noiseD = rng.seed();
-    const alphaSeed = rng.seed();
-    const dropReal = rng.seed();
-    const dropPen = rng.seed();
     // Critic inputs: conditions for the fakes, and real rows drawn for a permutation of the same conditions.
     if (condDim > 0) {
       this.sampler.sampleTrain(this.fakeCond, rng);
@@ -168,21 +164,21 @@ export class CtganTrainer {
     }
     const [lossD, penalty] = tf.tidy(() => {
       const c1 = condDim > 0 ? tf.tensor2d(this.fakeCond.cond, [B, condDim]) : null;
-      const noise = tf.randomNormal([B, emb], 0, 1, 'float32', noiseD) as tf.Tensor2D;
-      const fake = applyActivate(generatorForward(wG, this.gLayers, c1 ? tf.concat([noise, c1], 1) : noise), this.layout, gumbelD);
+      const noise = normalTensor([B, emb], rng) as tf.Tensor2D;
+      const fake = applyActivate(generatorForward(wG, this.gLayers, c1 ? tf.concat([noise, c1], 1) : noise), this.layout, rng);
       const real = tf.gather(this.data, tf.tensor1d(this.rows, 'int32')) as tf.Tensor2D;
       const fakeCat = c1 ? tf.concat([fake, c1], 1) : fake;
       const realCat = c1 ? tf.concat([real, tf.tensor2d(this.realCond, [B, condDim])], 1) : real;
       const realP = tf.reshape(realCat, [groups, this.packedWidth]) as tf.Tensor2D;
       const fakeP = tf.reshape(fakeCat, [groups, this.packedWidth]) as tf.Tensor2D;
-      const alpha = tf.randomUniform([groups, 1], 0, 1, 'float32', alphaSeed);
+      const alpha = uniformTensor([groups, 1], rng);
       const interp = tf.add(tf.mul(alpha, realP), tf.mul(tf.sub(1, alpha), fakeP)) as tf.Tensor2D;
       let lossDOut: tf.Scalar | null = null;
       let penOut: tf.Scalar | null = null;
       const { grads } = tf.variableGrads(() => {
-        const y = discriminatorForward(wD, this.dLayers, tf.concat([realP, fakeP], 0), dropReal, false);
+        const y = discriminatorForward(wD, this.dLayers, tf.concat([realP, fakeP], 0), rng, false);
         const loss = tf.sub(tf.mean(tf.slice(y, [groups, 0], [groups, 1])), tf.mean(tf.slice(y, [0, 0], [groups, 1]))) as tf.Scalar;
-        const pen = gradientPenalty(wD, this.dLayers, interp, dropPen);
+        const pen = gradientPenalty(wD, this.dLayers, interp, rng);
         lossDOut = tf.keep(loss);
         penOut = tf.keep(pen);
         return tf.add(loss, pen) as tf.Scalar;
@@ -191,21 +187,18 @@ export class CtganTrainer {
       return [lossDOut as unknown as tf.Scalar, penOut as unknown as tf.Scalar];
     });
 
-    const noiseG = rng.seed();
-    const gumbelG = rng.seed();
-    const dropG = rng.seed();
     if (condDim > 0) this.sampler.sampleTrain(this.fakeCond, rng);
     const lossG = tf.tidy(() => {
       const c1 = condDim > 0 ? tf.tensor2d(this.fakeCond.cond, [B, condDim]) : null;
       const target = condDim > 0 ? tf.tensor2d(this.fakeCond.target, [B, this.layout.dim - this.layout.nScalar]) : null;
       const mask = condDim > 0 ? tf.tensor2d(this.fakeCond.mask, [B, this.layout.spans.length]) : null;
-      const noise = tf.randomNormal([B, emb], 0, 1, 'float32', noiseG) as tf.Tensor2D;
+      const noise = normalTensor([B, emb], rng) as tf.Tensor2D;
       let out: tf.Scalar | null = null;
       const { grads } = tf.variableGrads(() => {
         const raw = generatorForward(wG, this.gLayers, c1 ? tf.concat([noise, c1], 1) : noise);
-        const act = applyActivate(raw, this.layout, gumbelG);
+        const act = applyActivate(raw, this.layout, rng);
         const packed = tf.reshape(c1 ? tf.concat([act, c1], 1) : act, [groups, this.packedWidth]) as tf.Tensor2D;
-        const y = discriminatorForward(wD, this.dLayers, packed, dropG, false);
+        const y = discriminatorForward(wD, this.dLayers, packed, rng, false);
         let loss = tf.neg(tf.mean(y)) as tf.Scalar;
         if (target && mask) loss = tf.add(loss, tf.div(spanCrossEntropySum(raw, this.layout, target, mask), B));
         out = tf.keep(loss);
@@ -253,8 +246,8 @@ export class CtganTrainer {
  * WGAN-GP's penalty: lambda * mean over pac groups of (||d D(x) / d x||_2 - 1)^2 at the interpolates. Built so that
  * its gradient with respect to the critic's weights exists (see the file comment).
  */
-export function gradientPenalty(w: Weights, layers: number, interp: tf.Tensor2D, dropoutSeed: number): tf.Scalar {
-  const g = tf.grad((x: tf.Tensor) => tf.sum(discriminatorForward(w, layers, x as tf.Tensor2D, dropoutSeed, true)))(interp);
+export function gradientPenalty(w: Weights, layers: number, interp: tf.Tensor2D, rng: NeuralRng): tf.Scalar {
+  const g = tf.grad((x: tf.Tensor) => tf.sum(discriminatorForward(w, layers, x as tf.Tensor2D, rng, true)))(interp);
   // A tiny floor inside the root keeps its gradient finite if a gradient is exactly zero.
   const norm = tf.sqrt(tf.add(tf.sum(tf.square(g), 1), 1e-12));
   return tf.mul(tf.mean(tf.square(tf.sub(norm, 1))), GP_LAMBDA) as tf.Scalar;
@@ -277,14 +270,12 @@ export function ctganGenerate(
   const w: Weights = (name) => weights[name];
   const B = config.batch_size;
   for (let s = 0; s < n; s += B) {
-    const noiseSeed = rng.seed();
-    const gumbelSeed = rng.seed();
     const c = cond ? cond(B) : null;
     const rows = Math.min(B, n - s);
     const act = tf.tidy(() => {
-      const noise = tf.randomNormal([B, config.embedding_dim], 0, 1, 'float32', noiseSeed) as tf.Tensor2D;
+      const noise = normalTensor([B, config.embedding_dim], rng) as tf.Tensor2D;
       const input = c ? tf.concat([noise, tf.tensor2d(c, [B, layout.condDim])], 1) : noise;
-      return applyActivate(generatorForward(w, layers, input), layout, gumbelSeed);
+      return applyActivate(generatorForward(w, layers, input), layout, rng);
     });
     const data = act.dataSync() as Float32Array;
     out.set(data.subarray(0, rows * layout.dim), s * layout.dim);

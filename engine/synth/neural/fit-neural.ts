@@ -106,14 +106,14 @@ export function fitNeural(type: NeuralModelType, frame: Frame, config: Partial<C
       );
     };
 
-    worker.on('message', (m: FitThreadMessage) => {
-      if (settled) return;
+    const handle = (m: FitThreadMessage) => {
       if (m.type === 'progress') hooks.onProgress?.(m.fraction, m.message);
       else if (m.type === 'checkpoint') {
         if (saving) queued = m;
         else save(m);
       } else if (m.type === 'result') {
         received = true;
+        queued = null; // older than the finished model: no longer worth saving
         const model = deserializeNeural(m.bytes);
         // Let a checkpoint being saved finish first, so it never lands after the caller moved on.
         const pending = saving as Promise<void> | null;
@@ -126,6 +126,14 @@ export function fitNeural(type: NeuralModelType, frame: Frame, config: Partial<C
         void worker.terminate();
       } else {
         finish(m.name === 'NeuralConfigError' ? new NeuralConfigError(m.message) : new NeuralFitError(m.name, m.message));
+      }
+    };
+    worker.on('message', (m: FitThreadMessage) => {
+      if (settled) return;
+      try {
+        handle(m);
+      } catch (err) {
+        finish(err); // a throwing onProgress, or a result that does not deserialize
       }
     });
     worker.on('error', (err) => finish(err));

@@ -5,6 +5,8 @@
 export { fitNeural, NeuralFitError, FIT_THREAD_SCRIPT } from './fit-neural';
 export { fitNeuralCore, checkpointEpoch } from './fit-core';
 export { sampleNeuralBatches, DEFAULT_BATCH_ROWS } from './sample';
-export { serializeNeural, deserializeNeural, isNeuralModel, NeuralModel, NeuralParams } from './model';
+export { serializeNeural, deserializeNeural, isNeuralModel } from './model';
+export type { NeuralModel, NeuralParams } from './model';
 export { SynthConditionError, NUMERIC_TOLERANCE_SHARE } from './conditions';
-export { CTGAN_DEFAULTS, TVAE_DEFAULTS, NeuralConfigError, NeuralModelType, resolveCtganConfig, resolveTvaeConfig, resolveNeuralConfig } from './config';
+export { CTGAN_DEFAULTS, TVAE_DEFAULTS, NeuralConfigError, resolveCtganConfig, resolveTvaeConfig, resolveNeuralConfig } from './config';
+export type { NeuralModelType } from './config';

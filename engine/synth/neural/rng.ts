@@ -1,7 +1,8 @@
 /**
  * The neural models' random stream: mulberry32 (as engine/automl's Rng) with its 32-bit state readable and
  * settable, so a checkpoint can hold it and a resumed fit draws the same numbers an uninterrupted one would.
- * TensorFlow.js random ops take a seed drawn from this stream (`seed()`), so one state determines everything.
+ * Every random number of a fit or a sampling run (initial weights, batches, noise, dropout masks) comes from one
+ * such stream (./noise.ts builds the random tensors from it), so one state determines everything.
  */
 export class NeuralRng {
   state: number;
@@ -27,11 +28,6 @@ export class NeuralRng {
   normal(): number {
     const u = 1 - this.next();
     return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * this.next());
-  }
-
-  /** A seed for a TensorFlow.js random op (tf.randomNormal, tf.dropout...). */
-  seed(): number {
-    return this.int(2147483647);
   }
 
   /** Fisher-Yates shuffle in place. */

@@ -1,6 +1,8 @@
 /**
  * Sampling a neural model in batches of at most `batchRows` rows (default 10,000), so memory stays bounded
- * whatever `numRows` is. A seed reproduces the output exactly (on the same TensorFlow.js backend).
+ * whatever `numRows` is. A seed reproduces the output exactly (on the same TensorFlow.js backend). Values are
+ * clipped to the training ranges and rounded where the column held whole numbers; missing cells come from the
+ * model, their share calibrated to the training rate (transformer.ts, DecodeOptions.missingRates).
  *
  * Conditions hold exactly in every row:
  * - CTGAN / CopulaGAN feed the rarest categorical condition through the conditional vector (the generator was

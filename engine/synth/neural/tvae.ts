@@ -14,6 +14,7 @@ import * as tf from '@tensorflow/tfjs';
 import type { TvaeConfig } from '../types';
 import { TVAE_FIXED } from './config';
 import { Adam, dense, ParamSet, TensorData } from './params';
+import { normalTensor } from './noise';
 import { NeuralRng } from './rng';
 import { spanCrossEntropySum } from './span-ops';
 import type { Layout } from './transformer';
@@ -71,14 +72,14 @@ export class TvaeTrainer {
     for (let s = 0; s < this.nrows; s += this.config.batch_size) {
       between();
       last?.dispose();
-      last = this.step(this.order.subarray(s, Math.min(this.nrows, s + this.config.batch_size)), rng.seed());
+      last = this.step(this.order.subarray(s, Math.min(this.nrows, s + this.config.batch_size)), rng);
     }
     const loss = last ? last.dataSync()[0] : NaN;
     last?.dispose();
     return { loss };
   }
 
-  private step(rows: Int32Array, noiseSeed: number): tf.Scalar {
+  private step(rows: Int32Array, rng: NeuralRng): tf.Scalar {
     const m = rows.length;
     const { nScalar, dim } = this.layout;
     const w: Weights = (n) => this.net.get(n);
@@ -90,7 +91,7 @@ export class TvaeTrainer {
         for (let l = 0; l < TVAE_FIXED.compress_dims.length; l++) h = tf.relu(dense(h, w(`enc${l}.w`), w(`enc${l}.b`)));
         const mu = dense(h, w('mu.w'), w('mu.b'));
         const logvar = dense(h, w('logvar.w'), w('logvar.b'));
-        const eps = tf.randomNormal(mu.shape, 0, 1, 'float32', noiseSeed);
+        const eps = normalTensor(mu.shape, rng);
         const rec = decoderForward(w, tf.add(tf.mul(eps, tf.exp(tf.mul(logvar, 0.5))), mu) as tf.Tensor2D);
         let recon: tf.Scalar = tf.scalar(0);
         if (this.sigma && nScalar > 0) {
@@ -142,8 +143,7 @@ export function tvaeGenerate(weights: Record<string, tf.Tensor>, layout: Layout,
   const B = config.batch_size;
   for (let s = 0; s < n; s += B) {
     const rows = Math.min(B, n - s);
-    const seed = rng.seed();
-    const t = tf.tidy(() => tf.tanh(decoderForward((name) => weights[name], tf.randomNormal([rows, config.embedding_dim], 0, 1, 'float32', seed) as tf.Tensor2D)));
+    const t = tf.tidy(() => tf.tanh(decoderForward((name) => weights[name], normalTensor([rows, config.embedding_dim], rng) as tf.Tensor2D)));
     out.set(t.dataSync() as Float32Array, s * layout.dim);
     t.dispose();
   }
