@@ -5,8 +5,10 @@
  */
 export * from './types';
 export { describeColumns, finishNumeric, columnOf } from './columns';
-export { fitGaussianCopula, sampleGaussianCopula, sampleGaussianCopulaBatches, SynthConditionError, fitMarginal, marginalFromJSON, marginalToJSON, Marginal, MarginalJSON } from './copula';
+export { SynthConditionError, SynthConfigError } from './errors';
+export { fitSynthesizer, sampleSynthesizerBatches, serializeSynthesizer, deserializeSynthesizer, validateSynthConfig } from './synthesizer';
+export { fitGaussianCopula, sampleGaussianCopula, sampleGaussianCopulaBatches, fitMarginal, marginalFromJSON, marginalToJSON, Marginal, MarginalJSON } from './copula';
 export { evaluateQuality, privacyCheck, QualityOptions, PrivacyOptions } from './quality';
-// TEMPORARY on branch synth-api: the declared facade over every model type (facade.ts) until the neural models and
-// the real facade land; the integrator replaces it.
-export { fitSynthesizer, sampleSynthesizerBatches, serializeSynthesizer, deserializeSynthesizer, validateSynthConfig } from './facade';
+// CTGAN, TVAE and CopulaGAN (neural/README.md).
+export { fitNeural, sampleNeuralBatches, serializeNeural, deserializeNeural, isNeuralModel, NeuralFitError, CTGAN_DEFAULTS, TVAE_DEFAULTS } from './neural';
+export type { NeuralModel, NeuralParams, NeuralModelType } from './neural';

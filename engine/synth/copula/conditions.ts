@@ -14,13 +14,9 @@ import { clampU, CopulaParams } from './model';
 import { normPpf } from './special';
 import { LatentConstraints } from './tmvn';
 
-/** A condition no generated row can meet: an unknown column, an unseen category, a value outside the training range. */
-export class SynthConditionError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'SynthConditionError';
-  }
-}
+import { SynthConditionError } from '../errors';
+
+export { SynthConditionError };
 
 /** The latent constraints of a set of conditions, and the exact value each conditioned column takes. */
 export interface ResolvedConditions {

@@ -1,0 +1,103 @@
+import type { Frame } from '../../automl';
+import { checkpointEpoch } from './fit-core';
+import { fitNeural } from './fit-neural';
+import { NeuralModel } from './model';
+import { sampleNeuralBatches } from './sample';
+import { collect, mixedFrame } from './testutil';
+
+const SMALL = { batch_size: 100, pac: 5, embedding_dim: 16, generator_dim: [32, 32], discriminator_dim: [32, 32], seed: 5 };
+
+function epochsOf(messages: string[]): number[] {
+  return messages.flatMap((m) => {
+    const hit = /^epoch (\d+)\//.exec(m);
+    return hit ? [Number(hit[1])] : [];
+  });
+}
+
+describe('fitNeural (worker thread)', () => {
+  let frame: Frame;
+  beforeAll(() => {
+    frame = mixedFrame(300, 7);
+  });
+
+  it('trains in a worker thread with epoch progress, leaving the event loop free', async () => {
+    const messages: string[] = [];
+    const fractions: number[] = [];
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 5);
+    try {
+      const model = await fitNeural('tvae', frame, { epochs: 6, batch_size: 100, embedding_dim: 16, seed: 1 }, { onProgress: (f, m) => (fractions.push(f), messages.push(m)) });
+      expect(messages[0]).toMatch(/^training tvae on the (wasm|cpu|tensorflow) backend$/);
+      expect(epochsOf(messages)).toEqual([1, 2, 3, 4, 5, 6]);
+      expect(fractions[fractions.length - 1]).toBe(1);
+      expect(model.type).toBe('tvae');
+      const s = await collect(sampleNeuralBatches(model, 50, { seed: 1 }));
+      expect(s.nrows).toBe(50);
+    } finally {
+      clearInterval(timer);
+    }
+    // The timer kept firing while the thread trained.
+    expect(ticks).toBeGreaterThan(10);
+  });
+
+  it('stops promptly on an aborted signal, rejecting with its reason', async () => {
+    const controller = new AbortController();
+    let abortedAt = 0;
+    const reason = new Error('user cancelled');
+    const fit = fitNeural(
+      'ctgan',
+      frame,
+      { ...SMALL, epochs: 5000 },
+      {
+        signal: controller.signal,
+        onProgress: (_f, m) => {
+          if (m.startsWith('epoch 2/') && !abortedAt) {
+            abortedAt = Date.now();
+            controller.abort(reason);
+          }
+        },
+      },
+    );
+    await expect(fit).rejects.toBe(reason);
+    expect(Date.now() - abortedAt).toBeLessThan(1000);
+    await expect(fitNeural('ctgan', frame, SMALL, { signal: controller.signal })).rejects.toBe(reason);
+  });
+
+  it('resumes from a checkpoint at the next epoch and ends where an uninterrupted fit ends', async () => {
+    const config = { ...SMALL, epochs: 4 };
+    const uninterrupted = (await fitNeural('ctgan', frame, config)) as NeuralModel;
+
+    // A first attempt is killed after its epoch-2 checkpoint was saved.
+    const controller = new AbortController();
+    const saved: Array<{ bytes: Uint8Array; epoch: number }> = [];
+    const first = fitNeural('ctgan', frame, config, {
+      signal: controller.signal,
+      checkpointEverySecs: 0,
+      onCheckpoint: async (bytes, epoch) => {
+        saved.push({ bytes, epoch });
+        if (epoch === 2) controller.abort(new Error('worker killed'));
+      },
+    });
+    await expect(first).rejects.toThrow('worker killed');
+    const last = saved[saved.length - 1];
+    expect(last.epoch).toBe(2);
+    expect(checkpointEpoch(last.bytes)).toBe(2);
+
+    const messages: string[] = [];
+    const resumed = (await fitNeural('ctgan', frame, config, { resumeFrom: last.bytes, onProgress: (_f, m) => messages.push(m) })) as NeuralModel;
+    expect(epochsOf(messages)).toEqual([3, 4]);
+    // Weights, optimizer moments and the random stream were restored: same backend, same result.
+    expect(Object.keys(resumed.params.weights)).toEqual(Object.keys(uninterrupted.params.weights));
+    for (const [name, t] of Object.entries(uninterrupted.params.weights)) expect(Array.from(resumed.params.weights[name].data)).toEqual(Array.from(t.data));
+  });
+
+  it('starts over, with a note, from a checkpoint of another configuration', async () => {
+    const saved: Uint8Array[] = [];
+    await fitNeural('ctgan', frame, { ...SMALL, epochs: 2 }, { checkpointEverySecs: 0, onCheckpoint: async (bytes) => void saved.push(bytes) });
+    expect(saved).toHaveLength(1);
+    const messages: string[] = [];
+    await fitNeural('ctgan', frame, { ...SMALL, epochs: 2, embedding_dim: 8 }, { resumeFrom: saved[0], onProgress: (_f, m) => messages.push(m) });
+    expect(messages.some((m) => m.startsWith('checkpoint not usable'))).toBe(true);
+    expect(epochsOf(messages)).toEqual([1, 2]);
+  });
+});

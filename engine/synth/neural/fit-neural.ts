@@ -1,0 +1,142 @@
+/**
+ * fitNeural: trains CTGAN, TVAE or CopulaGAN in a worker thread, so the caller's event loop stays free (Temporal
+ * heartbeats keep flowing, a cancel is seen at once). Epoch progress and checkpoints stream back as messages; an
+ * aborted signal raises the thread's cancel flag (checked between batches), terminates it, and rejects with the
+ * signal's reason.
+ */
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { Frame } from '../../automl';
+import type { CtganConfig, FitHooks, SynthesizerModel, TvaeConfig } from '../types';
+import { NeuralConfigError, NeuralModelType, resolveNeuralConfig } from './config';
+import { deserializeNeural } from './model';
+
+/** What the thread receives (workerData). */
+export interface FitThreadInput {
+  type: NeuralModelType;
+  frame: Frame;
+  config: Partial<CtganConfig> | Partial<TvaeConfig>;
+  resumeFrom: Uint8Array | null;
+  checkpointEveryMs: number;
+  wantsCheckpoints: boolean;
+  /** Set to 1 by the parent to cancel. */
+  cancel: Int32Array;
+}
+
+export type FitThreadMessage =
+  | { type: 'progress'; fraction: number; message: string }
+  | { type: 'checkpoint'; bytes: Uint8Array; epoch: number }
+  | { type: 'result'; bytes: Uint8Array }
+  | { type: 'error'; name: string; message: string };
+
+/** An error raised by the fit inside the thread, with its original name (e.g. 'NeuralConfigError'). */
+export class NeuralFitError extends Error {
+  constructor(
+    readonly errorName: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'NeuralFitError';
+  }
+}
+
+/** The compiled thread script, beside this module. */
+export const FIT_THREAD_SCRIPT = path.join(__dirname, 'fit-thread.js');
+
+/**
+ * Fits a neural synthesizer in a worker thread. Options are checked first (a bad one rejects with a
+ * NeuralConfigError before any thread starts). `hooks.onCheckpoint` calls run one at a time, in order; when several
+ * checkpoints arrive while one is being saved, only the newest is saved next. A failing onCheckpoint fails the fit.
+ */
+export function fitNeural(type: NeuralModelType, frame: Frame, config: Partial<CtganConfig> | Partial<TvaeConfig>, hooks: FitHooks = {}): Promise<SynthesizerModel> {
+  return new Promise<SynthesizerModel>((resolve, reject) => {
+    try {
+      resolveNeuralConfig(type, config);
+    } catch (err) {
+      reject(err as Error);
+      return;
+    }
+    const signal = hooks.signal;
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const cancel = new Int32Array(new SharedArrayBuffer(4));
+    const input: FitThreadInput = {
+      type,
+      frame,
+      config,
+      resumeFrom: hooks.resumeFrom ?? null,
+      checkpointEveryMs: Math.max(0, (hooks.checkpointEverySecs ?? 10) * 1000),
+      wantsCheckpoints: !!hooks.onCheckpoint,
+      cancel,
+    };
+    const worker = new Worker(FIT_THREAD_SCRIPT, { workerData: input });
+    let settled = false;
+    let received = false;
+    let saving: Promise<void> | null = null;
+    let queued: { bytes: Uint8Array; epoch: number } | null = null;
+
+    const finish = (err: unknown, model?: SynthesizerModel) => {
+      if (settled) return;
+      settled = true;
+      signal?.removeEventListener('abort', onAbort);
+      if (err !== null) {
+        Atomics.store(cancel, 0, 1);
+        void worker.terminate();
+        reject(err);
+      } else {
+        resolve(model as SynthesizerModel);
+      }
+    };
+    const onAbort = () => finish(signal?.reason ?? new Error('fit aborted'));
+    signal?.addEventListener('abort', onAbort, { once: true });
+
+    const save = (c: { bytes: Uint8Array; epoch: number }) => {
+      const cb = hooks.onCheckpoint;
+      if (!cb) return;
+      saving = cb(c.bytes, c.epoch).then(
+        () => {
+          saving = null;
+          const next = queued;
+          queued = null;
+          if (next && !settled) save(next);
+        },
+        (err: unknown) => finish(err),
+      );
+    };
+
+    const handle = (m: FitThreadMessage) => {
+      if (m.type === 'progress') hooks.onProgress?.(m.fraction, m.message);
+      else if (m.type === 'checkpoint') {
+        if (saving) queued = m;
+        else save(m);
+      } else if (m.type === 'result') {
+        received = true;
+        queued = null; // older than the finished model: no longer worth saving
+        const model = deserializeNeural(m.bytes);
+        // Let a checkpoint being saved finish first, so it never lands after the caller moved on.
+        const pending = saving as Promise<void> | null;
+        if (pending)
+          pending.then(
+            () => finish(null, model),
+            () => {},
+          );
+        else finish(null, model);
+        void worker.terminate();
+      } else {
+        finish(m.name === 'NeuralConfigError' ? new NeuralConfigError(m.message) : new NeuralFitError(m.name, m.message));
+      }
+    };
+    worker.on('message', (m: FitThreadMessage) => {
+      if (settled) return;
+      try {
+        handle(m);
+      } catch (err) {
+        finish(err); // a throwing onProgress, or a result that does not deserialize
+      }
+    });
+    worker.on('error', (err) => finish(err));
+    worker.on('exit', (code) => received || finish(new Error(`neural fit thread exited with code ${code} before it finished`)));
+  });
+}

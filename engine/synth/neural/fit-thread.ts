@@ -1,0 +1,35 @@
+/**
+ * Worker-thread entry of `fitNeural`: initialises the TensorFlow.js backend (the DeepLearning policy: native
+ * bindings when installed, else wasm, else cpu), runs the fit and posts progress, checkpoints and the serialized
+ * model back. Cancel is a shared flag the fit checks between batches; the parent also terminates the thread.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { initDeepLearningBackend } from '../../automl';
+import type { FitThreadInput, FitThreadMessage } from './fit-neural';
+import { fitNeuralCore } from './fit-core';
+import { serializeNeural } from './model';
+
+/** Thrown inside the thread when the parent raised the cancel flag. */
+class FitCancelled extends Error {
+  readonly name = 'FitCancelled';
+}
+
+async function main(input: FitThreadInput): Promise<void> {
+  const post = (m: FitThreadMessage, transfer: ArrayBuffer[] = []) => parentPort!.postMessage(m, transfer);
+  const backend = await initDeepLearningBackend();
+  post({ type: 'progress', fraction: 0, message: `training ${input.type} on the ${backend} backend` });
+  const model = fitNeuralCore(input.type, input.frame, input.config, {
+    resumeFrom: input.resumeFrom,
+    checkpointEveryMs: input.checkpointEveryMs,
+    checkCancel: () => {
+      if (Atomics.load(input.cancel, 0) !== 0) throw new FitCancelled('fit cancelled');
+    },
+    onEpoch: (epoch, epochs, message) => post({ type: 'progress', fraction: epoch / epochs, message }),
+    onNote: (message) => post({ type: 'progress', fraction: 0, message }),
+    onCheckpoint: input.wantsCheckpoints ? (bytes, epoch) => post({ type: 'checkpoint', bytes, epoch }, [bytes.buffer as ArrayBuffer]) : undefined,
+  });
+  const bytes = serializeNeural(model);
+  post({ type: 'result', bytes }, [bytes.buffer as ArrayBuffer]);
+}
+
+main(workerData as FitThreadInput).catch((err: Error) => parentPort!.postMessage({ type: 'error', name: err.name, message: err.message } satisfies FitThreadMessage));
