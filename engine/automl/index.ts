@@ -16,7 +16,7 @@ export { shapContributions, shapRecords, shapFromMatrix, Contribution, ShapResul
 export { exportOnnx, OnnxExportOptions, onnxInputName } from './onnx/export';
 export { onnxFeedData } from './onnx/feeds';
 export { runOnnx, OrtOutput } from './onnx/ort-runner';
-export { Rng } from './random';
+export { Rng, sampleWithoutReplacement } from './random';
 // Any model from its JSON (trees, GLM, DeepLearning, stacked ensembles), as served and explained.
 export { modelFromJSON, AnyModelJSON, ScoringModel } from './registry';
 export { initDeepLearningBackend } from './deeplearning';

@@ -3,7 +3,8 @@
  * of these so that a seed fully determines the trained model.
  */
 export class Rng {
-  private state: number;
+  /** The generator's whole state (one 32-bit word): readable and settable, so a checkpoint can hold it. */
+  state: number;
 
   constructor(seed: number) {
     // Mix the seed so that nearby seeds (1, 2, 3...) give unrelated streams.

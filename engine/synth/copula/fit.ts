@@ -17,6 +17,7 @@ import type { CopulaConfig, SynthesizerModel } from '../types';
 import { cholesky, cholInverse, repairCorrelation } from './linalg';
 import { fitMarginal, Marginal } from './marginals';
 import { CategoricalEncoding, clampU, ColumnEncoding, COPULA_FORMAT_VERSION, CopulaParams, intervalMeanScore, NumericEncoding } from './model';
+import { pearson } from '../quality/metrics';
 import { normPpf } from './special';
 
 /** Rows the correlation is estimated on (a seeded sample past that); wide tables use fewer (see fitRowsFor). */
@@ -161,7 +162,8 @@ function estimateCorrelation(scores: Float64Array[], dims: number): Float64Array
     for (let b = 0; b < a; b++) {
       let rho = 0;
       if (variance[a] > 1e-12 && variance[b] > 1e-12) {
-        const r = pearson(scores[a], scores[b]);
+        // Three rows at least: two points always correlate perfectly.
+        const r = pearson(scores[a], scores[b], 3);
         // A continuous dimension's scores have variance ≈ 1, so the correction only acts on interval-scored ones.
         if (Number.isFinite(r)) rho = r / Math.sqrt(Math.min(1, variance[a]) * Math.min(1, variance[b]));
       }
@@ -171,34 +173,6 @@ function estimateCorrelation(scores: Float64Array[], dims: number): Float64Array
     }
   }
   return repairCorrelation(corr, dims, 1e-4);
-}
-
-/** Pearson correlation on the rows where both are present; NaN when fewer than three or a side is constant. */
-function pearson(x: Float64Array, y: Float64Array): number {
-  let n = 0;
-  let sx = 0;
-  let sy = 0;
-  for (let i = 0; i < x.length; i++) {
-    if (Number.isNaN(x[i]) || Number.isNaN(y[i])) continue;
-    n++;
-    sx += x[i];
-    sy += y[i];
-  }
-  if (n < 3) return NaN;
-  const mx = sx / n;
-  const my = sy / n;
-  let sxx = 0;
-  let syy = 0;
-  let sxy = 0;
-  for (let i = 0; i < x.length; i++) {
-    if (Number.isNaN(x[i]) || Number.isNaN(y[i])) continue;
-    const dx = x[i] - mx;
-    const dy = y[i] - my;
-    sxx += dx * dx;
-    syy += dy * dy;
-    sxy += dx * dy;
-  }
-  return sxx > 0 && syy > 0 ? sxy / Math.sqrt(sxx * syy) : NaN;
 }
 
 /**

@@ -86,8 +86,11 @@ export function tvComplement(real: ArrayLike<string | null>, synthetic: ArrayLik
   return 1 - 0.5 * tv;
 }
 
-/** Pearson's r of paired values, on rows where both are present; NaN with fewer than two rows or a constant side. */
-export function pearson(x: Float64Array, y: Float64Array): number {
+/**
+ * Pearson's r of paired values, on rows where both are present; NaN with fewer than `minRows` rows (SDMetrics: two)
+ * or a constant side.
+ */
+export function pearson(x: Float64Array, y: Float64Array, minRows = 2): number {
   let n = 0;
   let sx = 0;
   let sy = 0;
@@ -97,7 +100,7 @@ export function pearson(x: Float64Array, y: Float64Array): number {
     sx += x[i];
     sy += y[i];
   }
-  if (n < 2) return NaN;
+  if (n < minRows) return NaN;
   const mx = sx / n;
   const my = sy / n;
   let sxx = 0;
