@@ -94,6 +94,8 @@ describe('API metrics', () => {
     const before = await scrape();
     const p0 = sample(before, 'mlsvc_predictions_total', { model_id: modelId }) ?? 0;
     const r0 = sample(before, 'mlsvc_rate_limit_rejections_total', { bucket: 'predict' }) ?? 0;
+    // Windows are aligned to the clock: start the four requests early in one, so they cannot straddle two.
+    await awayFromWindowEnd(`/api/models/${modelId}`);
     const answers = [];
     for (let i = 0; i < 4; i++) answers.push((await owner.client.post(`/api/models/${modelId}/predict`, { inputs: rows })).status);
     // RATE_LIMIT_PREDICT is 3 a window: the 4th is refused (and predicts nothing).
@@ -145,3 +147,11 @@ describe('worker metrics', () => {
     await expect(fetch(workerMetricsUrl)).rejects.toThrow();
   });
 });
+
+/** Waits, when the general window's reset is under 10 s away, until the next window has begun (a GET spends the general bucket only). */
+async function awayFromWindowEnd(path: string): Promise<void> {
+  const r = await owner.client.get(path);
+  const reset = Number(r.headers.get('x-ratelimit-reset'));
+  const left = reset * 1000 - Date.now();
+  if (Number.isFinite(left) && left < 10_000) await new Promise((done) => setTimeout(done, Math.max(0, left) + 1_000));
+}

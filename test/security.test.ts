@@ -89,11 +89,11 @@ describe('API-key scopes', () => {
     const { client } = await signUp(stack.baseUrl, stack.mail);
     const projectId = await createProject(client, 'Export scopes');
     await upload(client, projectId, 'inside', 'a\n1\n');
-    for (const scopes of [['read:projects'], ['read:projects', 'read:datasets'], ['write:projects']]) {
+    for (const scopes of [['read:projects'], ['read:projects', 'read:datasets'], ['read:projects', 'read:datasets', 'read:models', 'read:reports', 'read:privacy'], ['write:projects']]) {
       const r = await (await keyClient(client, scopes)).get(`/api/projects/${projectId}/export`);
       expect([scopes, r.status]).toEqual([scopes, 403]);
     }
-    for (const scopes of [['read:projects', 'read:datasets', 'read:models', 'read:reports', 'read:privacy'], ['read']]) {
+    for (const scopes of [['read:projects', 'read:datasets', 'read:models', 'read:reports', 'read:privacy', 'read:synthgen'], ['read']]) {
       const r = await (await keyClient(client, scopes)).get(`/api/projects/${projectId}/export`);
       expect([scopes, r.status, r.headers.get('content-type')]).toEqual([scopes, 200, 'application/zip']);
     }
@@ -120,7 +120,7 @@ describe('API-key scopes', () => {
     expect(job.status).toBe('succeeded');
     const archive = job.result.artifact_id as string;
     expect((await writer.get(`/api/artifacts/${archive}/download`)).status).toBe(403);
-    const reader = await keyClient(owner.client, ['read:projects', 'read:datasets', 'read:models', 'read:reports', 'read:privacy']);
+    const reader = await keyClient(owner.client, ['read:projects', 'read:datasets', 'read:models', 'read:reports', 'read:privacy', 'read:synthgen']);
     const zip = await reader.get(`/api/artifacts/${archive}/download`);
     expect(zip.status).toBe(200);
     expect([...readZip(zip.raw!).keys()]).toContain('manifest.json');
@@ -137,7 +137,7 @@ describe('API-key scopes', () => {
       }
     }
     expect(open).toEqual([]);
-    expect(doc.paths['/api/projects/{project_id}/export'].get['x-required-scope']).toEqual(['read:projects', 'read:datasets', 'read:models', 'read:reports', 'read:privacy']);
+    expect(doc.paths['/api/projects/{project_id}/export'].get['x-required-scope']).toEqual(['read:projects', 'read:datasets', 'read:models', 'read:reports', 'read:privacy', 'read:synthgen']);
     expect(doc.paths['/api/projects/{project_id}/export/jobs'].post['x-required-scope']).toBe('write:projects');
     // Session only: the cookie (with its CSRF pair), never a Bearer key.
     const security: Record<string, unknown>[] = doc.paths['/api/auth/profile'].put.security;
