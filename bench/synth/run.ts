@@ -40,6 +40,8 @@ interface Args {
   neural: { epochs: number; batch_size: number; embedding_dim: number; generator_dim: number[]; discriminator_dim: number[]; pac: number };
   threads: number;
   peer: boolean;
+  /** Print the table from the result files an earlier run left (e.g. one cut short), fitting nothing. */
+  tableOnly: boolean;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -49,6 +51,7 @@ function parseArgs(argv: string[]): Args {
     neural: { ...CTGAN_DEFAULTS },
     threads: 2,
     peer: true,
+    tableOnly: false,
   };
   const list = (v: string) => v.split(',').map((s) => Number(s));
   for (let i = 0; i < argv.length; i++) {
@@ -69,6 +72,7 @@ function parseArgs(argv: string[]): Args {
     else if (arg === '--pac') a.neural.pac = Number(next());
     else if (arg === '--threads') a.threads = Number(next());
     else if (arg === '--no-peer') a.peer = false;
+    else if (arg === '--table-only') a.tableOnly = true;
     else if (arg.startsWith('--')) throw new Error(`unknown option ${arg}`);
     else a.datasets.push(arg);
   }
@@ -102,6 +106,12 @@ function toCsv(frame: Frame): string {
   return stringify([frame.names, ...rows]);
 }
 
+/** `diamonds.csv:5000` → `diamonds-5000`. */
+function datasetName(spec: string): string {
+  const [file, limit] = spec.split(':');
+  return file.replace(/\.csv$/, '') + (limit ? `-${limit}` : '');
+}
+
 async function loadDataset(spec: string): Promise<{ name: string; real: Frame }> {
   const [file, limit] = spec.split(':');
   let real = await readCsvFrame(path.join(datasetsDir(), file));
@@ -113,7 +123,7 @@ async function loadDataset(spec: string): Promise<{ name: string; real: Frame }>
       Array.from({ length: n }, (_, i) => Math.floor((i * all.nrows) / n)),
     );
   }
-  return { name: file.replace(/\.csv$/, '') + (limit ? `-${limit}` : ''), real };
+  return { name: datasetName(spec), real };
 }
 
 /** Samples `n` rows in one batch (the bench compares whole tables). */
@@ -200,7 +210,7 @@ function runPeer(args: Args, ours: OursResult[]): PeerResult[] {
   return jobs.map((j) => JSON.parse(fs.readFileSync(path.join(OUT, `${j}.peer.json`), 'utf8')) as PeerResult);
 }
 
-function printTable(ours: OursResult[], peers: PeerResult[] | null): void {
+function printTable(ours: OursResult[], peers: Array<PeerResult | null> | null): void {
   const f = (v: number | null | undefined, d = 4) => (v === null || v === undefined || Number.isNaN(v) ? '-' : v.toFixed(d));
   const lines = [
     '| dataset | type | rows | ours fit s | SDV fit s | fit ours/SDV | ours quality (SDMetrics) | SDV quality (SDMetrics) | quality ours - SDV | ours quality (engine) | targets met |',
@@ -223,6 +233,17 @@ async function main(): Promise<void> {
   console.log(
     `settings: ${JSON.stringify({ ...args.neural, tvae: { ...TVAE_DEFAULTS, epochs: args.neural.epochs, batch_size: args.neural.batch_size, embedding_dim: args.neural.embedding_dim }, threads: args.threads })}`,
   );
+  if (args.tableOnly) {
+    const read = <T>(file: string): T | null => (fs.existsSync(path.join(OUT, file)) ? (JSON.parse(fs.readFileSync(path.join(OUT, file), 'utf8')) as T) : null);
+    const jobs = args.datasets.flatMap((spec) => args.types.map((t) => `${datasetName(spec)}.${t}`));
+    const ours = jobs.map((j) => read<OursResult>(`${j}.json`));
+    const rows = jobs.map((j, i) => ({ o: ours[i], p: read<PeerResult>(`${j}.peer.json`) })).filter((r): r is { o: OursResult; p: PeerResult | null } => r.o !== null);
+    printTable(
+      rows.map((r) => r.o),
+      rows.map((r) => r.p),
+    );
+    return;
+  }
   const started = new Date().toISOString();
   const ours = await runOurs(args);
   const peers = args.peer ? runPeer(args, ours) : null;
