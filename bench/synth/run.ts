@@ -39,6 +39,8 @@ interface Args {
   datasets: string[];
   neural: { epochs: number; batch_size: number; embedding_dim: number; generator_dim: number[]; discriminator_dim: number[]; pac: number };
   threads: number;
+  /** Fit seed of both sides (sampling uses seed + 1 on ours; SDV samples from the generator the fit left). */
+  seed: number;
   peer: boolean;
   /** Print the table from the result files an earlier run left (e.g. one cut short), fitting nothing. */
   tableOnly: boolean;
@@ -50,6 +52,7 @@ function parseArgs(argv: string[]): Args {
     datasets: [],
     neural: { ...CTGAN_DEFAULTS },
     threads: 2,
+    seed: 1,
     peer: true,
     tableOnly: false,
   };
@@ -71,6 +74,7 @@ function parseArgs(argv: string[]): Args {
     else if (arg === '--discriminator-dim') a.neural.discriminator_dim = list(next());
     else if (arg === '--pac') a.neural.pac = Number(next());
     else if (arg === '--threads') a.threads = Number(next());
+    else if (arg === '--seed') a.seed = Number(next());
     else if (arg === '--no-peer') a.peer = false;
     else if (arg === '--table-only') a.tableOnly = true;
     else if (arg.startsWith('--')) throw new Error(`unknown option ${arg}`);
@@ -81,10 +85,10 @@ function parseArgs(argv: string[]): Args {
 }
 
 /** The settings both sides use for a type (TVAE: epochs, batch_size, embedding_dim; its 128-128 widths are fixed on both sides). */
-function configOf(type: SynthModelType, n: Args['neural']): SynthConfig & { seed: number } {
-  if (type === 'gaussian_copula') return { seed: 1 };
-  if (type === 'tvae') return { epochs: n.epochs, batch_size: n.batch_size, embedding_dim: n.embedding_dim, seed: 1 };
-  return { ...n, seed: 1 };
+function configOf(type: SynthModelType, n: Args['neural'], seed: number): SynthConfig & { seed: number } {
+  if (type === 'gaussian_copula') return { seed };
+  if (type === 'tvae') return { epochs: n.epochs, batch_size: n.batch_size, embedding_dim: n.embedding_dim, seed };
+  return { ...n, seed };
 }
 
 function datasetsDir(): string {
@@ -127,9 +131,9 @@ async function loadDataset(spec: string): Promise<{ name: string; real: Frame }>
 }
 
 /** Samples `n` rows in one batch (the bench compares whole tables). */
-async function sampleAll(model: Awaited<ReturnType<typeof fitSynthesizer>>, n: number): Promise<Frame> {
+async function sampleAll(model: Awaited<ReturnType<typeof fitSynthesizer>>, n: number, seed: number): Promise<Frame> {
   const parts: Frame[] = [];
-  for await (const batch of sampleSynthesizerBatches(model, n, { seed: 2, batchRows: n })) parts.push(batch);
+  for await (const batch of sampleSynthesizerBatches(model, n, { seed, batchRows: n })) parts.push(batch);
   if (parts.length !== 1) throw new Error(`expected one batch of ${n} rows, got ${parts.length}`);
   return parts[0];
 }
@@ -170,13 +174,13 @@ async function runOurs(args: Args): Promise<OursResult[]> {
     const { name, real } = await loadDataset(spec);
     fs.writeFileSync(path.join(OUT, `${name}.real.csv`), toCsv(real));
     for (const type of args.types) {
-      const config = configOf(type, args.neural);
+      const config = configOf(type, args.neural, args.seed);
       let lastProgress = '';
       let t = process.hrtime.bigint();
       const model = await fitSynthesizer(type, real, config, { onProgress: (_f, m) => (lastProgress = m) });
       const fitSecs = Number(process.hrtime.bigint() - t) / 1e9;
       t = process.hrtime.bigint();
-      const synthetic = await sampleAll(model, real.nrows);
+      const synthetic = await sampleAll(model, real.nrows, args.seed + 1);
       const sampleSecs = Number(process.hrtime.bigint() - t) / 1e9;
       const quality = evaluateQuality(real, synthetic);
       const result: OursResult = {
