@@ -108,7 +108,8 @@ export async function freePort(): Promise<number> {
   });
 }
 
-function portOpen(port: number): Promise<boolean> {
+/** Whether something accepts TCP connections on 127.0.0.1:`port`. */
+export function portOpen(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const s = net.connect({ port, host: '127.0.0.1' });
     s.once('connect', () => {

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -5,6 +6,7 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, DefaultLogger, LogEntry, Runtime, Worker, WorkerOptions, WorkflowBundle } from '@temporalio/worker';
+import { freePort, portOpen } from '../../../platform/temporal-dev';
 import { ensureTemporalTestServer } from '../../../platform/temporal-test-server';
 import type { JobWorkflowInput } from '../../../workflows/job-input';
 
@@ -42,19 +44,42 @@ export async function startTimeSkipping(): Promise<{ env: TestWorkflowEnvironmen
   return { env, bundle };
 }
 
+/** How long the server's JVM may take to listen: minutes on a machine busy with other work, about a second when idle. */
+const SERVER_START_MS = 120_000;
+
+/** The SDK's own create (TypeScript-private): an environment over a server that is already listening. */
+type CreateEnvironment = (opts: { server: { type: 'existing' }; address: string; namespace: string; supportsTimeSkipping: boolean }) => Promise<TestWorkflowEnvironment>;
+
 /**
- * The SDK gives the server's JVM 5 s to answer; on a machine busy with other work a cold JVM can miss that, so a
- * failed start is tried again (a fresh port each time) before the file's tests fail.
+ * The test server, started here rather than by the SDK: the SDK gives its JVM a fixed 5 s to listen, which a cold JVM
+ * misses on a loaded machine (every test of the file then fails). This waits for the port as long as it takes, then
+ * builds the same time-skipping environment over it; its teardown also ends the server process.
  */
-async function startTestServer(launcher: string, attempts = 3): Promise<TestWorkflowEnvironment> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: launcher } } });
-    } catch (err) {
-      if (attempt >= attempts || !/did not start/.test(String((err as Error).message))) throw err;
-      console.log(`[workflow tests] the time-skipping server did not start in time (attempt ${attempt}); trying again`);
+async function startTestServer(launcher: string): Promise<TestWorkflowEnvironment> {
+  const port = await freePort();
+  const server = spawn(launcher, [String(port)], { stdio: 'ignore' });
+  let exited: number | null = null;
+  server.once('exit', (code) => (exited = code ?? -1));
+  const deadline = Date.now() + SERVER_START_MS;
+  while (!(await portOpen(port))) {
+    if (exited !== null) throw new Error(`the time-skipping test server exited with code ${exited} before listening`);
+    if (Date.now() > deadline) {
+      server.kill('SIGKILL');
+      throw new Error(`the time-skipping test server did not listen within ${SERVER_START_MS / 1000}s`);
     }
+    await new Promise((done) => setTimeout(done, 100));
   }
+  const create = (TestWorkflowEnvironment as unknown as { create: CreateEnvironment }).create.bind(TestWorkflowEnvironment);
+  const env = await create({ server: { type: 'existing' }, address: `127.0.0.1:${port}`, namespace: 'default', supportsTimeSkipping: true }).catch((err: unknown) => {
+    server.kill('SIGKILL');
+    throw err;
+  });
+  const teardown = env.teardown.bind(env);
+  env.teardown = async () => {
+    await teardown();
+    server.kill('SIGKILL');
+  };
+  return env;
 }
 
 /** Fresh task queues and ids per test (as sdk-typescript's own tests do), so no test sees another's tasks. */
