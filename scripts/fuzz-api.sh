@@ -64,7 +64,7 @@ node dist/test/fuzz/schemathesis-config.js "$SEED" "$OUT/schemathesis.toml"
 echo "== schemathesis $ST_VERSION against $BASE_URL for ${FUZZ_SECONDS}s (report in $OUT)"
 SEED_ARGS=()
 [ -n "${FUZZ_SEED:-}" ] && SEED_ARGS=(--seed "$FUZZ_SEED")
-status=0
+set +e
 # --max-time bounds generation; timeout bounds everything else (a hung request, the shrinking of a failure).
 # One worker: schemathesis' generator threads trip a CPython 3.11 race in `ast` (a "Runtime Error" in the report),
 # and the service under test shares the same two cores anyway.
@@ -72,7 +72,12 @@ timeout --kill-after=10 $((FUZZ_SECONDS + 60)) \
   "$VENV/bin/schemathesis" --config-file "$OUT/schemathesis.toml" run "$BASE_URL/api/openapi.json" \
   --exclude-name 'POST /api/auth/logout' --exclude-name 'POST /api/auth/logout-all' \
   --checks all --max-time "$FUZZ_SECONDS" --workers 1 --max-response-time 10 --request-timeout 20 \
-  --no-color --report junit --report-dir "$OUT" "${SEED_ARGS[@]}" || status=$?
+  --no-color --report junit --report-dir "$OUT" "${SEED_ARGS[@]}" 2>&1 |
+  # Schemathesis frames its sections in pytest's "=====" banners; CI readers take those for a pytest run that ran
+  # no test. The same text with plain rules reads the same to a person.
+  sed -u -E 's/={5,}/-----/g'
+status=${PIPESTATUS[0]}
+set -e
 
 stop_service
 grep -h '^\[fuzz\] at the end' "$OUT/service.log" || true
