@@ -1,7 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import { Readable, Transform } from 'node:stream';
 
 export interface StoredObject {
@@ -10,119 +9,112 @@ export interface StoredObject {
   sha256: string;
 }
 
+/** Bytes `start` to `end` of an object, both inclusive (as `fs.createReadStream` and HTTP Range count). */
+export interface ByteRange {
+  start: number;
+  end?: number;
+}
+
 /**
- * Artifact bytes on the local disk, addressed by storage key. Writes go to a temporary
- * name and are renamed into place, so a failed write never leaves a half file behind.
+ * Where artifact bytes live, addressed by storage key (`projectId/<uuid>/<filename>`; a key is never
+ * written twice). Two implementations, chosen by `ARTIFACT_STORE`: the local folder (`local-artifact-store.ts`)
+ * and an S3 bucket (`s3-artifact-store.ts`). Code above platform/ sees only this interface.
+ *
+ * Every write is all or nothing: a failed `put` or `moveIn` leaves no object under the key.
  */
-export class ArtifactStore {
-  constructor(readonly root: string) {
-    fs.mkdirSync(path.join(root, 'tmp'), { recursive: true });
-  }
-
-  pathOf(storageKey: string): string {
-    const p = path.resolve(this.root, storageKey);
-    if (!p.startsWith(path.resolve(this.root) + path.sep)) throw new Error('storage key escapes the store');
-    return p;
-  }
-
-  /** Streams `source` into the store under `projectId/<uuid>/<filename>`. */
-  async put(projectId: string, filename: string, source: Readable | Buffer): Promise<StoredObject> {
-    const storageKey = path.posix.join(projectId, randomUUID(), safeName(filename));
-    const finalPath = this.pathOf(storageKey);
-    const tmp = path.join(this.root, 'tmp', randomUUID());
-    const hash = createHash('sha256');
-    let size = 0;
-    const meter = new Transform({
-      transform(chunk: Buffer, _enc, cb) {
-        hash.update(chunk);
-        size += chunk.length;
-        cb(null, chunk);
-      },
-    });
-    try {
-      const input = Buffer.isBuffer(source) ? Readable.from([source]) : source;
-      await pipeline(input, meter, fs.createWriteStream(tmp));
-      fs.mkdirSync(path.dirname(finalPath), { recursive: true });
-      fs.renameSync(tmp, finalPath);
-    } catch (err) {
-      fs.rmSync(tmp, { force: true });
-      throw err;
-    }
-    return { storageKey, sizeBytes: size, sha256: hash.digest('hex') };
-  }
-
+export interface ArtifactStore {
+  readonly kind: 'local' | 's3';
+  /** Streams `source` into the store under a new key, hashing on the way. */
+  put(projectId: string, filename: string, source: Readable | Buffer): Promise<StoredObject>;
   /**
-   * Moves an existing file into the store under `projectId/<uuid>/<filename>` and returns its storage key: a rename
-   * when the file is on the store's file system (a big dataset is not copied), else a copy, after which the
-   * source is removed. Describe it with {@link describe}.
+   * Moves an existing local file into the store under a new key and returns the key; the file at `filePath` is
+   * gone afterwards (renamed, uploaded, or kept as the local copy). Describe it with {@link describe}.
    */
-  async moveIn(projectId: string, filename: string, filePath: string): Promise<string> {
-    const storageKey = path.posix.join(projectId, randomUUID(), safeName(filename));
-    const finalPath = this.pathOf(storageKey);
-    await fs.promises.mkdir(path.dirname(finalPath), { recursive: true });
-    try {
-      await fs.promises.rename(filePath, finalPath).catch(async (err: NodeJS.ErrnoException) => {
-        if (err.code !== 'EXDEV') throw err;
-        await this.copyInto(filePath, finalPath);
-        await fs.promises.rm(filePath, { force: true });
-      });
-    } catch (err) {
-      this.remove(storageKey);
-      throw err;
-    }
-    return storageKey;
-  }
-
+  moveIn(projectId: string, filename: string, filePath: string): Promise<string>;
+  /** Size and SHA-256 of a stored object. */
+  describe(storageKey: string): Promise<StoredObject>;
+  exists(storageKey: string): Promise<boolean>;
   /**
-   * Size and SHA-256 of a stored object, read from the store through one reused buffer: a stream's fresh chunk per
-   * read would leave hundreds of MB of garbage buffers counted in the process's RSS until the GC runs.
+   * The object's bytes (or `range` of them) as a stream. Nothing is fetched until the stream is read, so a caller may
+   * create many and consume them one after another (the project archive does). A missing object fails the stream.
    */
-  async describe(storageKey: string): Promise<StoredObject> {
-    const hash = createHash('sha256');
-    const buf = Buffer.allocUnsafe(1 << 20);
-    let size = 0;
-    const fh = await fs.promises.open(this.pathOf(storageKey), 'r');
-    try {
-      for (let n; (n = (await fh.read(buf, 0, buf.length, size)).bytesRead) > 0; size += n) hash.update(buf.subarray(0, n));
-    } finally {
-      await fh.close();
-    }
-    return { storageKey, sizeBytes: size, sha256: hash.digest('hex') };
-  }
+  read(storageKey: string, range?: ByteRange): Readable;
+  /**
+   * A local file holding the object, for readers that need a path (DuckDB, the analyzers): the stored file itself
+   * (local store) or a copy in a bounded local cache (S3). Treat it as read-only, and open it soon: an S3 store's
+   * cache may evict a copy not used for a while (see `artifact-cache.ts`).
+   */
+  localPath(storageKey: string): Promise<string>;
+  /**
+   * Removes the object (a missing one is not an error). Best effort: it never rejects, since callers remove
+   * after their rows are gone or while undoing a failed write; an object that could not be removed costs
+   * space, never correctness, and the failure is logged.
+   */
+  remove(storageKey: string): Promise<void>;
+}
 
-  /** Copies across file systems through a temporary name, so `dest` never holds half a file. */
-  private async copyInto(src: string, dest: string): Promise<void> {
-    const tmp = path.join(this.root, 'tmp', randomUUID());
-    try {
-      await fs.promises.copyFile(src, tmp);
-      await fs.promises.rename(tmp, dest);
-    } catch (err) {
-      await fs.promises.rm(tmp, { force: true });
-      throw err;
-    }
-  }
+/** A fresh storage key for `filename` in `projectId`. */
+export function newStorageKey(projectId: string, filename: string): string {
+  return path.posix.join(projectId, randomUUID(), safeName(filename));
+}
 
-  exists(storageKey: string): boolean {
-    return fs.existsSync(this.pathOf(storageKey));
-  }
-
-  read(storageKey: string): fs.ReadStream {
-    return fs.createReadStream(this.pathOf(storageKey));
-  }
-
-  remove(storageKey: string): void {
-    const p = this.pathOf(storageKey);
-    fs.rmSync(p, { force: true });
-    const dir = path.dirname(p);
-    try {
-      fs.rmdirSync(dir);
-    } catch {
-      /* not empty or gone */
-    }
-  }
+/** `storageKey` as a path under `root`; refuses a key that would leave it. */
+export function pathUnder(root: string, storageKey: string): string {
+  const p = path.resolve(root, storageKey);
+  if (!p.startsWith(path.resolve(root) + path.sep)) throw new Error('storage key escapes the store');
+  return p;
 }
 
 function safeName(name: string): string {
   const base = path.basename(name).replace(/[^A-Za-z0-9._-]+/g, '_');
   return base.length > 0 && base !== '.' && base !== '..' ? base.slice(0, 200) : 'file';
+}
+
+/** A pass-through that counts and hashes what flows through it; `result()` once it has ended. */
+export function hashingMeter(): { stream: Transform; result(): { sizeBytes: number; sha256: string } } {
+  const hash = createHash('sha256');
+  let size = 0;
+  const stream = new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      hash.update(chunk);
+      size += chunk.length;
+      cb(null, chunk);
+    },
+  });
+  return { stream, result: () => ({ sizeBytes: size, sha256: hash.digest('hex') }) };
+}
+
+/** `source` as a stream (a Buffer becomes a one-chunk stream). */
+export function asStream(source: Readable | Buffer): Readable {
+  return Buffer.isBuffer(source) ? Readable.from([source]) : source;
+}
+
+/**
+ * Size and SHA-256 of a local file, read through one reused buffer: a stream's fresh chunk per read would leave
+ * hundreds of MB of garbage buffers counted in the process's RSS until the GC runs.
+ */
+export async function hashFile(filePath: string): Promise<{ sizeBytes: number; sha256: string }> {
+  const hash = createHash('sha256');
+  const buf = Buffer.allocUnsafe(1 << 20);
+  let size = 0;
+  const fh = await fs.promises.open(filePath, 'r');
+  try {
+    for (let n; (n = (await fh.read(buf, 0, buf.length, size)).bytesRead) > 0; size += n) hash.update(buf.subarray(0, n));
+  } finally {
+    await fh.close();
+  }
+  return { sizeBytes: size, sha256: hash.digest('hex') };
+}
+
+/** The object of a storage key is not in the store. */
+export class MissingObjectError extends Error {
+  readonly code = 'ENOENT';
+  constructor(readonly storageKey: string) {
+    super('the object is missing from the artifact store');
+  }
+}
+
+/** Failures the stores log instead of throwing (see {@link ArtifactStore.remove}). */
+export interface StoreLog {
+  warn(obj: object, msg: string): void;
 }

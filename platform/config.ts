@@ -29,6 +29,16 @@ const EnvSchema = z.object({
   /** Seconds a GPU task may wait for a GPU worker before falling back to ml-cpu. */
   GPU_SCHEDULE_TO_START_SECS: int(60, 1),
   ARTIFACT_DIR: z.string().optional(),
+  /** Where artifact bytes live: `local` (ARTIFACT_DIR) or `s3` (S3_BUCKET, shared by processes on several machines). */
+  ARTIFACT_STORE: z.enum(['local', 's3']).default('local'),
+  /** An S3-compatible server's URL (MinIO, ...); unset: AWS S3 itself. */
+  S3_ENDPOINT: z.string().url().optional(),
+  S3_BUCKET: z.string().min(3).optional(),
+  S3_REGION: z.string().default('us-east-1'),
+  /** Bucket in the path (`endpoint/bucket/key`) rather than the host name; default: true when S3_ENDPOINT is set. */
+  S3_FORCE_PATH_STYLE: bool.optional(),
+  /** Bytes of local copies of S3 artifacts (DATA_DIR/cache/artifacts) kept for readers that need a file. */
+  ARTIFACT_CACHE_MAX_BYTES: int(10 * 1024 * 1024 * 1024, 0),
   SMTP_URL: z.string().url().optional(),
   MAIL_FROM: z.string().default('ML Service <no-reply@localhost>'),
   MAIL_OUTBOX_DIR: z.string().optional(),
@@ -107,6 +117,13 @@ export interface Config {
   /** AutoML training: its own task queue (polled by cpu workers with `slots` concurrency) and the models in flight per experiment. */
   training: { taskQueue: string; parallelism: number; slots: number };
   artifactDir: string;
+  /** The artifact store (`ARTIFACT_STORE`): the local folder, or an S3 bucket with a bounded local cache. */
+  artifactStore: {
+    kind: 'local' | 's3';
+    s3: { bucket: string; region: string; endpoint?: string; forcePathStyle: boolean } | null;
+    cacheDir: string;
+    cacheMaxBytes: number;
+  };
   mail: { smtpUrl?: string; from: string; outboxDir: string };
   appBaseUrl: string;
   auth: {
@@ -157,6 +174,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   const e = parsed.data;
+  if (e.ARTIFACT_STORE === 's3' && !e.S3_BUCKET) throw new ConfigError('Invalid configuration:\n  S3_BUCKET: required when ARTIFACT_STORE is s3');
   const dataDir = path.resolve(e.DATA_DIR);
   const prefix = e.TASK_QUEUE_PREFIX;
   return {
@@ -179,6 +197,15 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     taskQueues: { cpu: `${prefix}ml-cpu`, gpu: `${prefix}ml-gpu`, io: `${prefix}io` },
     training: { taskQueue: `${prefix}ml-train`, parallelism: e.TRAINING_PARALLELISM, slots: e.TRAINING_SLOTS },
     artifactDir: path.resolve(e.ARTIFACT_DIR ?? path.join(dataDir, 'artifacts')),
+    artifactStore: {
+      kind: e.ARTIFACT_STORE,
+      s3:
+        e.ARTIFACT_STORE === 's3'
+          ? { bucket: e.S3_BUCKET as string, region: e.S3_REGION, endpoint: e.S3_ENDPOINT, forcePathStyle: e.S3_FORCE_PATH_STYLE ?? e.S3_ENDPOINT !== undefined }
+          : null,
+      cacheDir: path.join(dataDir, 'cache', 'artifacts'),
+      cacheMaxBytes: e.ARTIFACT_CACHE_MAX_BYTES,
+    },
     mail: {
       smtpUrl: e.SMTP_URL,
       from: e.MAIL_FROM,

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { startApi } from '../api/server';
-import { ArtifactStore } from '../platform/artifact-store';
+import { createArtifactStore } from '../platform/create-artifact-store';
 import { loadConfig } from '../platform/config';
 import { connectAndMigrate, createDataSource } from '../platform/database';
 import { embeddedDbDir, startEmbeddedPostgres } from '../platform/embedded-postgres';
@@ -52,7 +52,7 @@ async function main(): Promise<void> {
     ds,
     temporal,
     mailer: createMailer(config.mail, log),
-    store: new ArtifactStore(config.artifactDir),
+    store: createArtifactStore(config, log),
     log,
   };
   const api = await startApi(deps, config.port, config.host);

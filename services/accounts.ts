@@ -343,7 +343,7 @@ export class Accounts {
       await em.getRepository(User).delete({ id: userId });
       return keys;
     });
-    for (const key of files) this.store.remove(key);
+    await Promise.all(files.map((key) => this.store.remove(key)));
   }
 
   /** Issues a single-use token; only its SHA-256 is stored. */

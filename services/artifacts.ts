@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import type { Readable } from 'node:stream';
 import { Artifact } from '../entities';
 import { JsonRow, preview } from '../engine/data';
@@ -36,7 +35,7 @@ export class ArtifactService {
     try {
       await repo.insert(artifact);
     } catch (err) {
-      this.files.remove(stored.storageKey);
+      await this.files.remove(stored.storageKey);
       throw err;
     }
     return artifact;
@@ -49,7 +48,7 @@ export class ArtifactService {
   async forUser(userId: string, artifactId: string, keyScopes: readonly string[] | null): Promise<Artifact> {
     const a = await this.access.artifact(userId, artifactId);
     assertScopes(keyScopes, artifactReadScopes(a));
-    if (!this.files.exists(a.storageKey)) throw new NotFoundError('Artifact not found');
+    if (!(await this.files.exists(a.storageKey))) throw new NotFoundError('Artifact not found');
     return a;
   }
 
@@ -62,17 +61,15 @@ export class ArtifactService {
   async preview(userId: string, artifactId: string, keyScopes: readonly string[] | null, rows: number): Promise<{ artifact: Artifact; preview: ArtifactPreview }> {
     const artifact = await this.forUser(userId, artifactId, keyScopes);
     if (artifact.contentType.includes('parquet')) {
-      return { artifact, preview: { rows: await preview(this.files.pathOf(artifact.storageKey), rows) } };
+      return { artifact, preview: { rows: await preview(await this.files.localPath(artifact.storageKey), rows) } };
     }
     if (/^text\/|json|csv|xml/.test(artifact.contentType)) {
-      const fd = fs.openSync(this.files.pathOf(artifact.storageKey), 'r');
-      try {
-        const buf = Buffer.alloc(Math.min(TEXT_PREVIEW_BYTES, artifact.sizeBytes));
-        const n = fs.readSync(fd, buf, 0, buf.length, 0);
-        return { artifact, preview: { text: buf.subarray(0, n).toString('utf8'), truncated: artifact.sizeBytes > n } };
-      } finally {
-        fs.closeSync(fd);
-      }
+      const want = Math.min(TEXT_PREVIEW_BYTES, artifact.sizeBytes);
+      const chunks: Buffer[] = [];
+      // Only the bytes shown are read (a ranged read from S3), never the whole file.
+      if (want > 0) for await (const c of this.files.read(artifact.storageKey, { start: 0, end: want - 1 })) chunks.push(c as Buffer);
+      const buf = Buffer.concat(chunks);
+      return { artifact, preview: { text: buf.toString('utf8'), truncated: artifact.sizeBytes > buf.length } };
     }
     throw new ValidationError(`No preview for ${artifact.contentType} artifacts; download it instead`);
   }

@@ -128,7 +128,7 @@ export class DatasetVersions {
         return { dataset, version, artifact };
       });
     } catch (err) {
-      this.store.remove(stored.storageKey);
+      await this.store.remove(stored.storageKey);
       throw err;
     }
   }
@@ -145,7 +145,7 @@ export class DatasetVersions {
     if (version.statistics) return { version_id: versionId, row_count: version.rowCount, computed: false, skipped: 'already profiled' };
     const beat = setInterval(heartbeat, PROFILE_HEARTBEAT_MS);
     try {
-      const statistics = await analyze(this.store.pathOf(artifact.storageKey));
+      const statistics = await analyze(await this.store.localPath(artifact.storageKey));
       const written = await this.ds.getRepository(DatasetVersion).update({ id: versionId, statistics: IsNull() }, { statistics: statistics as never });
       return { version_id: versionId, row_count: version.rowCount, computed: (written.affected ?? 0) > 0 };
     } finally {
@@ -156,19 +156,20 @@ export class DatasetVersions {
   /** The local path of a version's Parquet file. */
   async parquetPath(v: DatasetVersion): Promise<string> {
     const a = await this.ds.getRepository(Artifact).findOneByOrFail({ id: v.artifactId });
-    return this.store.pathOf(a.storageKey);
+    return this.store.localPath(a.storageKey);
   }
 
   /**
-   * Moves the staged Parquet into the artifact store (a rename: the file is not copied), then
-   * hashes it while the quality report reads it: the hash runs on the event loop and DuckDB's
-   * scan on its own threads. If either fails, the stored file is removed.
+   * Moves the staged Parquet into the artifact store (locally a rename: the file is not copied; with S3
+   * an upload that keeps the file as the local copy), then hashes it while the quality report reads it:
+   * the hash runs on the event loop and DuckDB's scan on its own threads. If either fails, the stored
+   * file is removed.
    */
   private async storeWithQuality(projectId: string, filename: string, staged: StagedTable, policy: Partial<QualityPolicy>): Promise<{ stored: StoredObject; quality: QualityReport }> {
     const storageKey = await this.store.moveIn(projectId, filename, staged.ingest.parquet_path);
-    const [stored, quality] = await Promise.allSettled([this.store.describe(storageKey), qualityReport(this.store.pathOf(storageKey), policy)]);
+    const [stored, quality] = await Promise.allSettled([this.store.describe(storageKey), this.store.localPath(storageKey).then((p) => qualityReport(p, policy))]);
     if (stored.status === 'fulfilled' && quality.status === 'fulfilled') return { stored: stored.value, quality: quality.value };
-    this.store.remove(storageKey);
+    await this.store.remove(storageKey);
     throw stored.status === 'rejected' ? stored.reason : (quality as PromiseRejectedResult).reason;
   }
 }

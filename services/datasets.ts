@@ -333,7 +333,7 @@ export class DatasetService {
     if (!artifactIds.length) return;
     const artifacts = await this.ds.getRepository(Artifact).findBy({ id: In(artifactIds) });
     await this.ds.getRepository(Artifact).delete({ id: In(artifactIds) });
-    for (const a of artifacts) this.store.remove(a.storageKey);
+    await Promise.all(artifacts.map((a) => this.store.remove(a.storageKey)));
   }
 }
 

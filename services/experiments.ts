@@ -351,6 +351,6 @@ export class ExperimentService {
       await em.getRepository(Experiment).delete({ id: exp.id });
       return files.map((f) => f.storage_key);
     });
-    for (const key of keys) this.store.remove(key);
+    await Promise.all(keys.map((key) => this.store.remove(key)));
   }
 }

@@ -134,7 +134,7 @@ export class ModelService {
       await em.getRepository(Experiment).update({ bestModelId: model.id }, { bestModelId: null });
       return files.map((f) => f.storage_key);
     });
-    for (const key of keys) this.store.remove(key);
+    await Promise.all(keys.map((key) => this.store.remove(key)));
     this.serving.forget(model.id);
   }
 
@@ -190,7 +190,7 @@ export class ModelService {
         return model.id;
       });
     } catch (err) {
-      for (const o of stored) this.store.remove(o.storageKey);
+      await Promise.all(stored.map((o) => this.store.remove(o.storageKey)));
       if ((err as { code?: string }).code === '23505') return (await this.ds.getRepository(Model).findOneByOrFail({ experimentId, name: p.name })).id;
       throw err;
     }

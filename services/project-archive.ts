@@ -43,7 +43,7 @@ export async function writeProjectArchive(
   const project = await ds.getRepository(Project).findOneByOrFail({ id: projectId });
   const artifacts = await archivableArtifacts(ds, projectId);
   for (const a of artifacts) {
-    if (!store.exists(a.storageKey)) {
+    if (!(await store.exists(a.storageKey))) {
       throw new MissingArtifactError(`Artifact ${a.filename} (${a.id}) is missing from the artifact store`);
     }
   }

@@ -119,7 +119,7 @@ export class ProjectService {
   async delete(userId: string, projectId: string): Promise<void> {
     const { project } = await this.access.project(userId, projectId, 'owner');
     const files = await this.ds.transaction((em) => deleteProjectsData(em, [project.id]));
-    for (const key of files) this.store.remove(key);
+    await Promise.all(files.map((key) => this.store.remove(key)));
   }
 
   async members(userId: string, projectId: string, q: PageQuery): Promise<Page<MemberRow>> {

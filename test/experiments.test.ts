@@ -455,7 +455,7 @@ describe('project deletion', () => {
     const keys: { storage_key: string }[] = await stack.ds.query('SELECT storage_key FROM artifacts WHERE project_id = $1', [pid]);
     expect(keys.length).toBeGreaterThanOrEqual(3);
     expect((await u.client.del(`/api/projects/${pid}`)).body).toEqual({ ok: true });
-    for (const k of keys) expect(stack.store.exists(k.storage_key)).toBe(false);
+    for (const k of keys) expect(await stack.store.exists(k.storage_key)).toBe(false);
     expect((await u.client.get(`/api/experiments/${r.body.id}`)).status).toBe(404);
   });
 });

@@ -98,7 +98,7 @@ describe('project export jobs', () => {
     const projectId = await createProject(client, 'Broken');
     await seedArtifacts(stack, projectId, 1, 1000);
     const [{ storage_key }] = await stack.ds.query('SELECT storage_key FROM artifacts WHERE project_id = $1', [projectId]);
-    stack.store.remove(storage_key);
+    await stack.store.remove(storage_key);
     const r = await client.post(`/api/projects/${projectId}/export/jobs`);
     const done = await eventually(async () => {
       const j = await job(client, r.body.id);

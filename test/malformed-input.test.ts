@@ -256,7 +256,7 @@ describe('engine messages', () => {
   it('name no server path when a stored file cannot be previewed', async () => {
     const up = await owner.client.upload('/api/datasets/upload', { project_id: projectId, name: 'vanishing' }, { name: 'v.csv', data: CSV });
     const artifact = await stack.ds.getRepository(Artifact).findOneByOrFail({ id: up.body.artifact_id });
-    fs.rmSync(stack.store.pathOf(artifact.storageKey));
+    fs.rmSync(await stack.store.localPath(artifact.storageKey));
     const r = await owner.client.get(`/api/datasets/${up.body.dataset_id}`);
     expect(r.status).toBe(200);
     expect(r.body.preview_error).toMatch(/^Preview unavailable: /);

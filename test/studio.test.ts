@@ -283,7 +283,7 @@ describe('a regression deployment', () => {
 
   it("says the example is unavailable while the training data's file is gone", async () => {
     const { version } = (await stack.ds.query('SELECT a.storage_key AS version FROM dataset_versions v JOIN artifacts a ON a.id = v.artifact_id WHERE v.id = $1', [regressionVersionId]))[0];
-    const file = stack.store.pathOf(version);
+    const file = await stack.store.localPath(version);
     fs.renameSync(file, `${file}.away`);
     try {
       const r = await owner.client.get(`${S}/deployments/${regDeployment}/schema`);

@@ -3,7 +3,7 @@ import { bundleWorkflowCode, NativeConnection, Worker, WorkerOptions } from '@te
 import type { DataSource } from 'typeorm';
 import { createActivities, TrainingPool } from '../activities';
 import type { Config } from '../platform/config';
-import { ArtifactStore } from '../platform/artifact-store';
+import { createArtifactStore } from '../platform/create-artifact-store';
 import { createLogger } from '../platform/logger';
 import { createMailer } from '../platform/mail';
 import { TemporalGateway } from '../platform/temporal-client';
@@ -39,7 +39,7 @@ export async function createWorkers(opts: WorkerSetOptions): Promise<{ workers: 
   const trainingPool = new TrainingPool();
   const services = createServices({
     ds: opts.dataSource,
-    store: new ArtifactStore(config.artifactDir),
+    store: createArtifactStore(config, log),
     config,
     log,
     temporal: new TemporalGateway(config.temporal.address ?? '', config.temporal.namespace),

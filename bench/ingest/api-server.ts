@@ -8,7 +8,7 @@
  * Configuration comes from the environment the parent sets (DATA_DIR, MAX_DATASET_UPLOAD_BYTES, ...).
  */
 import { startApi } from '../../api/server';
-import { ArtifactStore } from '../../platform/artifact-store';
+import { createArtifactStore } from '../../platform/create-artifact-store';
 import { loadConfig } from '../../platform/config';
 import { connectAndMigrate, createDataSource } from '../../platform/database';
 import { createLogger } from '../../platform/logger';
@@ -36,7 +36,7 @@ async function main(): Promise<void> {
   await connectAndMigrate(ds);
   // Unused: a closed port, so an accidental Temporal call fails fast instead of hanging.
   const temporal = new TemporalGateway('127.0.0.1:1', config.temporal.namespace);
-  const deps = { config, ds, temporal, mailer: createMailer(config.mail, log), store: new ArtifactStore(config.artifactDir), log };
+  const deps = { config, ds, temporal, mailer: createMailer(config.mail, log), store: createArtifactStore(config, log), log };
   const api = await startApi(deps, 0, '127.0.0.1');
 
   // Registration goes through the API; only the emailed verification link is replaced by a direct update.

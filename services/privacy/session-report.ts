@@ -127,7 +127,7 @@ export class PrivacySessionReports {
     try {
       await repo.insert(artifact);
     } catch (err) {
-      this.store.remove(stored.storageKey);
+      await this.store.remove(stored.storageKey);
       throw err;
     }
     return { artifact_id: artifact.id, download_url: `/api/artifacts/${artifact.id}/download` };

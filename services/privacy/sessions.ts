@@ -227,7 +227,7 @@ export class PrivacySessionService {
       });
       return { session_id: session.id, artifact_id: artifact.id, rows, size_bytes: artifact.sizeBytes };
     } catch (err) {
-      this.store.remove(stored.storageKey);
+      await this.store.remove(stored.storageKey);
       throw err;
     }
   }

@@ -80,7 +80,7 @@ export class ReportService {
   async file(userId: string, id: string): Promise<{ report: Report; artifact: Artifact; body: Readable }> {
     const report = await this.access.report(userId, id);
     const artifact = report.status === 'succeeded' && report.artifactId ? await this.ds.getRepository(Artifact).findOneBy({ id: report.artifactId }) : null;
-    if (!artifact || !this.store.exists(artifact.storageKey)) throw new ConflictError(REPORT_NOT_READY);
+    if (!artifact || !(await this.store.exists(artifact.storageKey))) throw new ConflictError(REPORT_NOT_READY);
     return { report, artifact, body: this.store.read(artifact.storageKey) };
   }
 
@@ -153,7 +153,7 @@ export class ReportService {
       });
       return { report_id: report.id, artifact_id: artifact.id, size_bytes: artifact.sizeBytes, format: options.format };
     } catch (err) {
-      this.store.remove(stored.storageKey);
+      await this.store.remove(stored.storageKey);
       throw err;
     }
   }

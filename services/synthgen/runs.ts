@@ -145,10 +145,10 @@ export class SynthgenRuns {
           return a;
         });
       } catch (err) {
-        this.store.remove(stored.storageKey);
+        await this.store.remove(stored.storageKey);
         throw err;
       }
-      if (oldCheckpoint) this.store.remove(oldCheckpoint);
+      if (oldCheckpoint) await this.store.remove(oldCheckpoint);
       const resumed = resumeFrom ? model.checkpointEpoch : null;
       await this.appendLog(jobId, `trained on ${frame.nrows} rows in ${trainingSecs.toFixed(1)} s`);
       return { model_id: model.id, artifact_id: artifact.id, training_rows: frame.nrows, holdout_rows: holdout, training_secs: trainingSecs, resumed_from_epoch: resumed };
@@ -221,7 +221,7 @@ export class SynthgenRuns {
           overall_score: typeof checks.quality.overall_score === 'number' ? checks.quality.overall_score : null,
         };
       } catch (err) {
-        for (const s of stored) this.store.remove(s.storageKey);
+        await Promise.all(stored.map((s) => this.store.remove(s.storageKey)));
         throw err;
       }
     });
@@ -305,15 +305,15 @@ export class SynthgenRuns {
         return previous;
       });
     } catch (err) {
-      this.store.remove(stored.storageKey);
+      await this.store.remove(stored.storageKey);
       throw err;
     }
-    if (old) this.store.remove(old);
+    if (old) await this.store.remove(old);
   }
 
   private async dropCheckpoint(modelId: string): Promise<void> {
     const key = await this.ds.transaction((em) => this.unlinkCheckpoint(em, modelId));
-    if (key) this.store.remove(key);
+    if (key) await this.store.remove(key);
   }
 
   /** Unlinks the model's checkpoint and deletes its artifact row; returns its storage key (remove after commit). */
@@ -345,7 +345,7 @@ export class SynthgenRuns {
   private async readArtifact(id: string): Promise<Uint8Array> {
     const a = await this.ds.getRepository(Artifact).findOneBy({ id });
     if (!a) throw new NotFoundError('Artifact not found');
-    return new Uint8Array(await fs.promises.readFile(this.store.pathOf(a.storageKey)));
+    return new Uint8Array(await fs.promises.readFile(await this.store.localPath(a.storageKey)));
   }
 
   private async version(id: string): Promise<DatasetVersion> {

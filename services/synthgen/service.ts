@@ -184,7 +184,7 @@ export class SynthgenService {
       if (artifacts.length) await em.getRepository(Artifact).delete({ id: In(artifacts.map((a) => a.id)) });
       return { keys: artifacts.map((a) => a.storage_key), open };
     });
-    for (const key of keys) this.store.remove(key);
+    await Promise.all(keys.map((key) => this.store.remove(key)));
     for (const job of open) {
       await this.jobs.cancel(job).catch((err: unknown) => this.log.warn({ err, jobId: job.id }, 'could not cancel the job of a deleted synthgen model'));
     }
@@ -211,7 +211,7 @@ export class SynthgenService {
     const job = await this.access.synthgenJob(userId, jobId);
     const id = format === 'parquet' ? job.parquetArtifactId : job.outputArtifactId;
     const artifact = job.status === 'completed' && id ? await this.ds.getRepository(Artifact).findOneBy({ id }) : null;
-    if (!artifact || !this.store.exists(artifact.storageKey)) throw new ConflictError(OUTPUT_NOT_READY);
+    if (!artifact || !(await this.store.exists(artifact.storageKey))) throw new ConflictError(OUTPUT_NOT_READY);
     return { artifact, body: this.store.read(artifact.storageKey) };
   }
 

@@ -9,7 +9,8 @@ import type { NativeConnection, Worker } from '@temporalio/worker';
 import type { DestinationStream } from 'pino';
 import type { DataSource } from 'typeorm';
 import { startApi, RunningApi } from '../../api/server';
-import { ArtifactStore } from '../../platform/artifact-store';
+import type { ArtifactStore } from '../../platform/artifact-store';
+import { createArtifactStore } from '../../platform/create-artifact-store';
 import { Config, loadConfig } from '../../platform/config';
 import { connectAndMigrate, createDataSource } from '../../platform/database';
 import { createLogger } from '../../platform/logger';
@@ -72,7 +73,7 @@ export async function startStack(opts: { env?: Record<string, string>; workers?:
   const log = createLogger(config.logLevel, 'test', opts.logTo);
   const ds = createDataSource({ url: databaseUrl, poolSize: 5 });
   await connectAndMigrate(ds);
-  const store = new ArtifactStore(config.artifactDir);
+  const store = createArtifactStore(config, log);
   const temporal = new TemporalGateway(info.temporalAddress, config.temporal.namespace);
   const api: RunningApi = await startApi({ config, ds, temporal, mailer: createMailer(config.mail, log), store, log }, 0, '127.0.0.1');
 
