@@ -155,10 +155,12 @@ export class ArtifactCache {
     await fs.promises.rm(p, { force: true });
     // Up to two now-empty folders: `<uuid>/` and `<projectId>/`.
     for (let d = path.dirname(p), i = 0; i < 2 && d !== this.objects; d = path.dirname(d), i++) {
-      if (!(await fs.promises.rmdir(d).then(
-        () => true,
-        () => false,
-      )))
+      if (
+        !(await fs.promises.rmdir(d).then(
+          () => true,
+          () => false,
+        ))
+      )
         break;
     }
   }

@@ -199,10 +199,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     artifactDir: path.resolve(e.ARTIFACT_DIR ?? path.join(dataDir, 'artifacts')),
     artifactStore: {
       kind: e.ARTIFACT_STORE,
-      s3:
-        e.ARTIFACT_STORE === 's3'
-          ? { bucket: e.S3_BUCKET as string, region: e.S3_REGION, endpoint: e.S3_ENDPOINT, forcePathStyle: e.S3_FORCE_PATH_STYLE ?? e.S3_ENDPOINT !== undefined }
-          : null,
+      s3: e.ARTIFACT_STORE === 's3' ? { bucket: e.S3_BUCKET as string, region: e.S3_REGION, endpoint: e.S3_ENDPOINT, forcePathStyle: e.S3_FORCE_PATH_STYLE ?? e.S3_ENDPOINT !== undefined } : null,
       cacheDir: path.join(dataDir, 'cache', 'artifacts'),
       cacheMaxBytes: e.ARTIFACT_CACHE_MAX_BYTES,
     },

@@ -25,6 +25,8 @@ export interface S3StoreOptions {
   cacheMaxBytes: number;
   /** Tests: how long a used copy is spared from eviction. */
   cacheKeepRecentMs?: number;
+  /** Tests: explicit credentials instead of the SDK's default chain. */
+  credentials?: { accessKeyId: string; secretAccessKey: string };
   log?: StoreLog;
 }
 
@@ -53,6 +55,7 @@ export class S3ArtifactStore implements ArtifactStore {
       region: opts.region,
       endpoint: opts.endpoint,
       forcePathStyle: opts.forcePathStyle,
+      credentials: opts.credentials,
       // Checksums only where S3 requires them: S3-compatible servers differ in the newer trailing-checksum uploads,
       // and every object's SHA-256 is computed here anyway.
       requestChecksumCalculation: 'WHEN_REQUIRED',
