@@ -140,8 +140,15 @@ describe('the S3 artifact store', () => {
 
   it('keeps no object and no multipart upload when the source fails after several parts', async () => {
     const store = s3Store();
+    const send = jest.spyOn(store.client, 'send');
     const { stream } = source(30 << 20, new Error('client went away'));
     await expect(store.put('failed-project', 'half.bin', stream)).rejects.toThrow('client went away');
+    // It was a multipart upload with parts on the server, aborted before put rejected.
+    const sent = send.mock.calls.map(([cmd]) => cmd.constructor.name);
+    expect(sent).toContain('CreateMultipartUploadCommand');
+    expect(sent.filter((n) => n === 'UploadPartCommand').length).toBeGreaterThanOrEqual(3);
+    expect(sent).toContain('AbortMultipartUploadCommand');
+    expect(sent).not.toContain('CompleteMultipartUploadCommand');
     expect(await listed('failed-project/')).toEqual({ objects: [], uploads: [] });
   }, 60_000);
 
