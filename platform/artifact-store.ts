@@ -24,6 +24,8 @@ export interface ByteRange {
  */
 export interface ArtifactStore {
   readonly kind: 'local' | 's3';
+  /** Resolves once the store can be used; else rejects with a message naming what is wrong (checked at process start). */
+  ready(): Promise<void>;
   /** Streams `source` into the store under a new key, hashing on the way. */
   put(projectId: string, filename: string, source: Readable | Buffer): Promise<StoredObject>;
   /**

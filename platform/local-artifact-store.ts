@@ -19,6 +19,10 @@ export class LocalArtifactStore implements ArtifactStore {
     fs.mkdirSync(path.join(root, 'tmp'), { recursive: true });
   }
 
+  async ready(): Promise<void> {
+    await fs.promises.access(path.join(this.root, 'tmp'), fs.constants.W_OK);
+  }
+
   /** The file of `storageKey` (it may not exist). Local only: code above platform/ uses {@link localPath}. */
   pathOf(storageKey: string): string {
     return pathUnder(this.root, storageKey);

@@ -159,6 +159,12 @@ describe('the S3 artifact store', () => {
     expect(await listed('failed-small/')).toEqual({ objects: [], uploads: [] });
   });
 
+  it('is ready against a bucket that exists, and names the bucket and the endpoint when it does not', async () => {
+    await expect(s3Store().ready()).resolves.toBeUndefined();
+    await expect(s3Store({ bucket: 'no-such-bucket' }).ready()).rejects.toThrow(`Artifact store: S3 bucket no-such-bucket at ${minio.endpoint} does not exist`);
+    await expect(s3Store({ credentials: { accessKeyId: 'nobody', secretAccessKey: 'wrong-secret-key' } }).ready()).rejects.toThrow(/refuses these credentials/);
+  });
+
   it('stops the producer when the bucket refuses the upload', async () => {
     const store = s3Store({ bucket: 'no-such-bucket' });
     const { stream } = source(30 << 20);

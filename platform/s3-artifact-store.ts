@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { ArtifactCache } from './artifact-cache';
 import { ArtifactStore, asStream, ByteRange, hashFile, hashingMeter, MissingObjectError, newStorageKey, StoredObject, StoreLog } from './artifact-store';
@@ -45,11 +45,13 @@ export class S3ArtifactStore implements ArtifactStore {
   readonly kind = 's3';
   readonly client: S3Client;
   readonly bucket: string;
+  private readonly endpoint?: string;
   readonly cache: ArtifactCache;
   private readonly log?: StoreLog;
 
   constructor(opts: S3StoreOptions) {
     this.bucket = opts.bucket;
+    this.endpoint = opts.endpoint;
     this.log = opts.log;
     this.client = new S3Client({
       region: opts.region,
@@ -62,6 +64,18 @@ export class S3ArtifactStore implements ArtifactStore {
       responseChecksumValidation: 'WHEN_REQUIRED',
     });
     this.cache = new ArtifactCache(opts.cacheDir, opts.cacheMaxBytes, { keepRecentMs: opts.cacheKeepRecentMs });
+  }
+
+  /** A HeadBucket: the endpoint answers, the credentials are accepted and the bucket exists. */
+  async ready(): Promise<void> {
+    try {
+      await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
+    } catch (err) {
+      const e = err as { name?: string; message?: string; $metadata?: { httpStatusCode?: number } };
+      const status = e.$metadata?.httpStatusCode;
+      const what = status === 404 ? 'does not exist' : status === 403 ? 'refuses these credentials' : `is not reachable (${e.name ?? 'Error'}: ${e.message ?? String(err)})`;
+      throw new Error(`Artifact store: S3 bucket ${this.bucket}${this.endpoint ? ` at ${this.endpoint}` : ''} ${what}`);
+    }
   }
 
   async put(projectId: string, filename: string, source: Readable | Buffer): Promise<StoredObject> {

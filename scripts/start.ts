@@ -55,6 +55,7 @@ async function main(): Promise<void> {
     store: createArtifactStore(config, log),
     log,
   };
+  await deps.store.ready();
   const api = await startApi(deps, config.port, config.host);
   log.info({ url: `http://localhost:${api.port}`, docs: `http://localhost:${api.port}/api/openapi.json` }, 'API listening');
 

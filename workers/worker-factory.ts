@@ -37,9 +37,11 @@ export async function createWorkers(opts: WorkerSetOptions): Promise<{ workers: 
   routeTemporalLogs(log);
   const connection = opts.connection ?? (await NativeConnection.connect({ address: config.temporal.address }));
   const trainingPool = new TrainingPool();
+  const store = createArtifactStore(config, log);
+  await store.ready();
   const services = createServices({
     ds: opts.dataSource,
-    store: createArtifactStore(config, log),
+    store,
     config,
     log,
     temporal: new TemporalGateway(config.temporal.address ?? '', config.temporal.namespace),
