@@ -74,7 +74,7 @@ export class S3ArtifactStore implements ArtifactStore {
       const e = err as { name?: string; message?: string; $metadata?: { httpStatusCode?: number } };
       const status = e.$metadata?.httpStatusCode;
       const what = status === 404 ? 'does not exist' : status === 403 ? 'refuses these credentials' : `is not reachable (${e.name ?? 'Error'}: ${e.message ?? String(err)})`;
-      throw new Error(`Artifact store: S3 bucket ${this.bucket}${this.endpoint ? ` at ${this.endpoint}` : ''} ${what}`);
+      throw new Error(`Artifact store: S3 bucket ${this.bucket}${this.endpoint ? ` at ${this.endpoint}` : ''} ${what}`, { cause: err });
     }
   }
 
