@@ -7,7 +7,7 @@ import { stringify } from 'csv-stringify';
 import type { DataSource, EntityManager } from 'typeorm';
 import { readParquetFrame, type Frame } from '../../engine/automl';
 import { csvToParquet, type Dtype, writeRankedRows } from '../../engine/data';
-import { deserializeSynthesizer, fitSynthesizer, sampleSynthesizerBatches, serializeSynthesizer, SynthConditionError, type SynthConditions, type SynthConfig } from '../../engine/synth';
+import { deserializeSynthesizer, fitSynthesizer, sampleSynthesizerBatches, serializeSynthesizer, SynthConditionError, SynthConfigError, type SynthConditions, type SynthConfig } from '../../engine/synth';
 import { Artifact, DatasetVersion, JsonMap, SynthgenJob, SynthgenModel } from '../../entities';
 import type { ArtifactStore, StoredObject } from '../../platform/artifact-store';
 import type { Config } from '../../platform/config';
@@ -121,6 +121,8 @@ export class SynthgenRuns {
         });
       } catch (err) {
         if (ctx.signal.aborted) await this.dropCheckpoint(model.id).catch(() => undefined);
+        // The worker thread's errors arrive as plain Errors carrying the name.
+        if (err instanceof SynthConfigError || (err instanceof Error && err.name === 'SynthConfigError')) throw new DataError(err.message);
         throw err;
       }
       const trainingSecs = (Date.now() - started) / 1000;
