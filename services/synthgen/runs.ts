@@ -7,7 +7,16 @@ import { stringify } from 'csv-stringify';
 import type { DataSource, EntityManager } from 'typeorm';
 import { readParquetFrame, type Frame } from '../../engine/automl';
 import { csvToParquet, type Dtype, writeRankedRows } from '../../engine/data';
-import { deserializeSynthesizer, fitSynthesizer, sampleSynthesizerBatches, serializeSynthesizer, SynthConditionError, SynthConfigError, type SynthConditions, type SynthConfig } from '../../engine/synth';
+import {
+  deserializeSynthesizer,
+  fitSynthesizer,
+  sampleSynthesizerBatches,
+  serializeSynthesizer,
+  SynthConditionError,
+  SynthConfigError,
+  type SynthConditions,
+  type SynthConfig,
+} from '../../engine/synth';
 import { Artifact, DatasetVersion, JsonMap, SynthgenJob, SynthgenModel } from '../../entities';
 import type { ArtifactStore, StoredObject } from '../../platform/artifact-store';
 import type { Config } from '../../platform/config';
