@@ -9,7 +9,7 @@ import type { ModelSpec } from '../../engine/automl';
 import type { AutomlTrainInput, automlTrainWorkflow } from '../../workflows/automl-train';
 import type { JobProgress } from '../../workflows/progress';
 import { WorkerMetrics } from '../../workers/metrics';
-import { createWorker, jobInput, maybeRecordHistory, recording, replaySavedHistories, startTimeSkipping, waitFor } from './support/time-skipping';
+import { createWorker, HeartbeatsUntilCanceled, jobInput, maybeRecordHistory, recording, replaySavedHistories, startTimeSkipping, waitFor } from './support/time-skipping';
 
 /**
  * The AutoML workflow's own logic (budgets, GPU routing, cancel, failures) against the time-skipping test server,
@@ -190,37 +190,25 @@ describe('automlTrainWorkflow GPU routing', () => {
 describe('automlTrainWorkflow cancel and failures', () => {
   it('on cancel keeps the trained models: finishes the experiment as canceled and marks the job canceled', async () => {
     const input = automlInput();
-    let trainingStarted = false;
-    let activitySawCancel = false;
+    const training = new HeartbeatsUntilCanceled();
     const rec = recording<Mocks>(
       mocks(prepared({ plan: specs(3) }), {
         async trainModel({ spec: s }) {
           if (s.name === 'GBM_1') return { status: 'trained', modelId: 'model-1' };
-          // Heartbeats until canceled, as the real activity does (cancellation arrives with a heartbeat's answer).
-          const ctx = Context.current();
-          trainingStarted = true;
-          try {
-            for (;;) {
-              ctx.heartbeat();
-              await ctx.sleep(50);
-            }
-          } catch (err) {
-            activitySawCancel = err instanceof CancelledFailure;
-            throw err;
-          }
+          return training.run();
         },
       }),
     );
     const worker = await createWorker(env, { taskQueue: input.queues.cpu, activities: rec.activities, bundle, maxHeartbeatThrottleInterval: '50ms' });
     await worker.runUntil(async () => {
       const handle = await start(input);
-      await waitFor(() => trainingStarted, 'the second model to start training');
+      await waitFor(() => training.started, 'the second model to start training');
       expect(await handle.query<JobProgress>('progress')).toEqual({ status: 'running', step: 'training GBM_2 (2/3)', progress: 30 });
       await handle.cancel();
       const err = await handle.result().catch((e: unknown) => e);
       expect(err).toBeInstanceOf(WorkflowFailedError);
       expect((err as WorkflowFailedError).cause).toBeInstanceOf(CancelledFailure);
-      await waitFor(() => activitySawCancel, 'the training activity to see the cancel');
+      await waitFor(() => training.sawCancel, 'the training activity to see the cancel');
       await maybeRecordHistory(handle, 'automl-train-canceled');
     });
 
