@@ -32,6 +32,10 @@ const CLOSED_WORKFLOW_OUTCOME: Record<string, 'succeeded' | 'failed' | 'canceled
   TIMED_OUT: 'failed',
 };
 
+/** The reason a running job whose workflow Temporal no longer knows ends with. */
+export const WORKFLOW_LOST =
+  'The workflow of this job no longer exists in Temporal (its history was lost, e.g. the Temporal server restarted without its database), so the job cannot finish; start it again';
+
 /**
  * Jobs: a row written in the caller's transaction, then the workflow started after commit
  * (its id derives from the job's, so a repeated start is idempotent); cancel, live progress,
@@ -227,9 +231,11 @@ export class JobService {
   /**
    * Makes job rows agree with Temporal: a queued job whose workflow never started is started;
    * an open job whose workflow is gone or closed takes the workflow's outcome, and so does its
-   * resource. Runs at API start and every RECONCILE_INTERVAL_SECS.
+   * resource. Runs at API start and every RECONCILE_INTERVAL_SECS, on jobs unchanged for `graceSecs`
+   * (RECONCILE_GRACE_SECS): a job a restarted stack cannot finish (its workflow's history is gone) ends `failed`
+   * within the grace plus one period, with a reason that says so.
    */
-  async reconcile(graceSecs = 30): Promise<{ started: number; closed: number }> {
+  async reconcile(graceSecs = this.config.reconcileGraceSecs): Promise<{ started: number; closed: number }> {
     const open = await this.ds
       .getRepository(Job)
       .createQueryBuilder('j')
@@ -253,7 +259,7 @@ export class JobService {
         if (job.status === 'queued') {
           await this.start(job);
           started++;
-        } else if (await writeJobStatus(this.ds, job.id, { status: 'failed', error: 'The workflow of this job no longer exists' })) {
+        } else if (await writeJobStatus(this.ds, job.id, { status: 'failed', error: WORKFLOW_LOST })) {
           closed++;
         }
       }
