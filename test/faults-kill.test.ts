@@ -222,9 +222,12 @@ describe('a process killed mid-work', () => {
       50,
     );
 
+    // The worker is frozen mid-activity (not killed) while Temporal dies and comes back empty, so its activity
+    // outlives the job: the orphan then runs on and must keep nothing.
+    worker.kill('SIGSTOP');
     await temporal.kill();
     await temporal.restart(); // in memory: the workflow is gone
-    // Unchanged for the grace period, then the next sweep: a few seconds; the deadline leaves room for a loaded machine.
+    // The next sweep after the job has run for the grace period: seconds; the deadline leaves room for a loaded machine.
     const failed = await eventually(
       async () => {
         const j = await jobOf(client, r.body.id);
@@ -236,8 +239,20 @@ describe('a process killed mid-work', () => {
       throw new Error(`${err.message}; worker stderr: ${worker.stderrTail()}`);
     });
     expect({ status: failed.status, error: failed.error }).toEqual({ status: 'failed', error: WORKFLOW_LOST });
-    // The worker's orphaned activity neither records an archive nor moves the job again.
-    await eventually(async () => filesUnder(path.join(stack.config.artifactDir, 'tmp')).length === 0, 60_000, 250);
+    // The worker's orphaned activity neither records an archive nor moves the job again, whether its heartbeat
+    // (to a server that does not know it) cancels it or it finishes first.
+    worker.kill('SIGCONT');
+    // Frozen while it streamed into a temporary file; it is done once that file is gone and no stored file lacks its
+    // row (the archive renamed into place is then either recorded or removed).
+    await eventually(
+      async () => {
+        const rows: { storage_key: string }[] = await stack.ds.query('SELECT storage_key FROM artifacts');
+        const stored = filesUnder(stack.config.artifactDir).filter((f) => !f.startsWith(`tmp${path.sep}`));
+        return filesUnder(path.join(stack.config.artifactDir, 'tmp')).length === 0 && stored.length === rows.length;
+      },
+      60_000,
+      250,
+    );
     const [{ n }] = await stack.ds.query("SELECT count(*)::int AS n FROM artifacts WHERE project_id = $1 AND kind = 'project_export'", [projectId]);
     expect(n).toBe(0);
     expect((await jobOf(client, r.body.id)).status).toBe('failed');
