@@ -87,6 +87,9 @@ describe('a process killed mid-work', () => {
     );
 
     await temporal.kill();
+    // Killed with models still to train.
+    const [{ n: before }] = await stack.ds.query('SELECT count(*)::int AS n FROM models WHERE experiment_id = $1', [r.body.id]);
+    expect(before).toBeLessThan(3);
     // The API and the worker stay up while the server is gone; it comes back on the same port and SQLite file.
     await new Promise((res) => setTimeout(res, 3000));
     await temporal.restart();
@@ -134,7 +137,9 @@ describe('a process killed mid-work', () => {
     );
 
     await pg.kill();
-    await new Promise((res) => setTimeout(res, 2000));
+    // Down until the worker has streamed the whole archive and found no database to record it in (the file in
+    // its temporary folder is gone: renamed into the store, then removed when the row could not be written).
+    await eventually(async () => filesUnder(path.join(stack.config.artifactDir, 'tmp')).length === 0, 90_000, 100);
     pg.restart();
 
     const done = await eventually(
