@@ -164,7 +164,9 @@ describe('automlTrainWorkflow GPU routing', () => {
       await maybeRecordHistory(handle, 'automl-train-gpu-fallback');
     });
 
-    expect(rec.argsOf('logExperiment')).toEqual([[{ experimentId: 'exp-1', lines: [`no GPU worker took DeepLearning_1 within 1s; training it on a CPU worker (task queue ${input.queues.cpu})`], level: 'warn' }]]);
+    expect(rec.argsOf('logExperiment')).toEqual([
+      [{ experimentId: 'exp-1', lines: [`no GPU worker took DeepLearning_1 within 1s; training it on a CPU worker (task queue ${input.queues.cpu})`], level: 'warn' }],
+    ]);
     expect(rec.argsOf('trainModel').map(([a]) => (a as { spec: ModelSpec }).spec.name)).toEqual(['DeepLearning_1', 'GBM_1']);
   });
 
