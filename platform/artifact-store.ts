@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Readable, Transform } from 'node:stream';
+import { scratchDir } from './scratch';
 
 export interface StoredObject {
   storageKey: string;
@@ -12,11 +13,16 @@ export interface StoredObject {
 
 /**
  * Artifact bytes on the local disk, addressed by storage key. Writes go to a temporary
- * name and are renamed into place, so a failed write never leaves a half file behind.
+ * name and are renamed into place, so a failed write never leaves a half file behind; the
+ * temporary names are in this process's folder under `tmp/`, which the next process to start
+ * removes if this one is killed mid-write (platform/scratch.ts).
  */
 export class ArtifactStore {
+  private readonly tmpDir: string;
+
   constructor(readonly root: string) {
-    fs.mkdirSync(path.join(root, 'tmp'), { recursive: true });
+    this.tmpDir = scratchDir(path.join(root, 'tmp'));
+    fs.mkdirSync(this.tmpDir, { recursive: true });
   }
 
   pathOf(storageKey: string): string {
@@ -29,7 +35,7 @@ export class ArtifactStore {
   async put(projectId: string, filename: string, source: Readable | Buffer): Promise<StoredObject> {
     const storageKey = path.posix.join(projectId, randomUUID(), safeName(filename));
     const finalPath = this.pathOf(storageKey);
-    const tmp = path.join(this.root, 'tmp', randomUUID());
+    const tmp = path.join(this.tmpDir, randomUUID());
     const hash = createHash('sha256');
     let size = 0;
     const meter = new Transform({
@@ -92,7 +98,7 @@ export class ArtifactStore {
 
   /** Copies across file systems through a temporary name, so `dest` never holds half a file. */
   private async copyInto(src: string, dest: string): Promise<void> {
-    const tmp = path.join(this.root, 'tmp', randomUUID());
+    const tmp = path.join(this.tmpDir, randomUUID());
     try {
       await fs.promises.copyFile(src, tmp);
       await fs.promises.rename(tmp, dest);

@@ -20,6 +20,7 @@ import {
 import { Artifact, DatasetVersion, JsonMap, SynthgenJob, SynthgenModel } from '../../entities';
 import type { ArtifactStore, StoredObject } from '../../platform/artifact-store';
 import type { Config } from '../../platform/config';
+import { scratchDir } from '../../platform/scratch';
 import type { DatasetVersions } from '../dataset-versions';
 import { ConflictError, DataError, NotFoundError } from '../errors';
 import { isNeural } from './config';
@@ -371,7 +372,7 @@ export class SynthgenRuns {
   }
 
   private async withWorkDir<T>(use: (dir: string) => Promise<T>): Promise<T> {
-    const dir = path.join(this.config.dataDir, 'tmp', 'synthgen', randomUUID());
+    const dir = scratchDir(path.join(this.config.dataDir, 'tmp'), 'synthgen', randomUUID());
     await fs.promises.mkdir(dir, { recursive: true });
     try {
       return await use(dir);

@@ -152,7 +152,7 @@ describe('automlTrainWorkflow budgets', () => {
 });
 
 describe('automlTrainWorkflow GPU routing', () => {
-  it('trains a DeepLearning model on ml-cpu when no GPU worker takes it in time, and says so', async () => {
+  it('trains a DeepLearning model on the CPU training queue when no GPU worker takes it in time, and says so', async () => {
     // Nothing polls the gpu queue. The server holds its clock while an activity is scheduled, so this one timeout
     // runs in wall-clock time: keep it at a second.
     const input = automlInput({ useGpu: true, gpuScheduleToStartSecs: 1 });
@@ -164,7 +164,9 @@ describe('automlTrainWorkflow GPU routing', () => {
       await maybeRecordHistory(handle, 'automl-train-gpu-fallback');
     });
 
-    expect(rec.argsOf('logExperiment')).toEqual([[{ experimentId: 'exp-1', lines: ['no GPU worker took DeepLearning_1 within 1s; training it on ml-cpu'], level: 'warn' }]]);
+    expect(rec.argsOf('logExperiment')).toEqual([
+      [{ experimentId: 'exp-1', lines: [`no GPU worker took DeepLearning_1 within 1s; training it on a CPU worker (task queue ${input.queues.cpu})`], level: 'warn' }],
+    ]);
     expect(rec.argsOf('trainModel').map(([a]) => (a as { spec: ModelSpec }).spec.name)).toEqual(['DeepLearning_1', 'GBM_1']);
   });
 
