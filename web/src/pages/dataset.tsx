@@ -45,6 +45,7 @@ type ColumnProfile =
     }
   | { type: 'categorical'; dtype: string; unique: number; missing_percent: number; top_values: Record<string, number> };
 interface Profile {
+  error?: string | null;
   columns: Record<string, ColumnProfile>;
   row_count: number;
   duplicate_rows: number;
@@ -125,7 +126,10 @@ function Preview({ rows, schema, error }: { rows: Record<string, unknown>[]; sch
 
 function Quality({ id }: { id: string }) {
   const q = useAsync(
-    () => get<{ overall_score: number; checks: { name: string; passed: boolean; details: string }[]; sample_rows: number | null; version: number }>(`/api/datasets/${id}/quality`),
+    () =>
+      get<{ quality: { overall_score: number; checks: { name: string; passed: boolean; details: string }[]; sample_rows: number | null; version: number } }>(`/api/datasets/${id}/quality`).then(
+        (r) => r.quality,
+      ),
     [id],
   );
   if (q.error) return <ErrorBox error={q.error} />;
@@ -154,6 +158,7 @@ function Analyze({ id }: { id: string }) {
   if (a.error) return <ErrorBox error={a.error} />;
   if (!a.data) return <Loading what="Analyzing" />;
   const p = a.data;
+  if (p.error) return <ErrorBox error={p.error} />;
   const cols = Object.entries(p.columns);
   return (
     <>

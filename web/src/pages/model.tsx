@@ -35,7 +35,7 @@ interface Explain {
 
 export function ModelPage({ id }: { id: string }) {
   const d = useAsync(() => get<Detail>(`/api/models/${id}`), [id]);
-  const x = useAsync(() => get<Explain>(`/api/models/${id}/explain`), [id]);
+  const x = useAsync(() => get<{ explain: Explain }>(`/api/models/${id}/explain`).then((r) => r.explain), [id]);
   useTitle(d.data ? `Model ${d.data.model.name}` : 'Model');
   if (d.error) return <ErrorBox error={d.error} />;
   if (!d.data) return <Loading />;

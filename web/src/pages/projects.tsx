@@ -101,7 +101,7 @@ const TABS: [string, string][] = [
 export function ProjectPage({ id }: { id: string }) {
   const { query } = useLocation();
   const tab = query.get('tab') ?? 'datasets';
-  const project = useAsync(() => get<Project>(`/api/projects/${id}`), [id]);
+  const project = useAsync(() => get<{ project: Project }>(`/api/projects/${id}`).then((r) => r.project), [id]);
   useTitle(project.data ? `Project ${project.data.name}` : 'Project');
   if (project.error) return <ErrorBox error={project.error} />;
   if (!project.data) return <Loading />;
@@ -443,8 +443,8 @@ function MembersTab({ projectId }: { projectId: string }) {
             e.preventDefault();
             setNote('');
             void run(async () => {
-              const r = await post<{ status: string }>(`/api/projects/${projectId}/members`, { email, role });
-              setNote(r.status === 'invited' ? `Invitation sent to ${email}.` : `${email} is now ${role}.`);
+              const r = await post<{ member: { status: string } }>(`/api/projects/${projectId}/members`, { email, role });
+              setNote(r.member.status === 'invited' ? `Invitation sent to ${email}.` : `${email} is now ${role}.`);
               setEmail('');
               reload();
             });
