@@ -40,7 +40,7 @@ beforeAll(async () => {
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
   context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
   page = await context.newPage();
-  page.setDefaultTimeout(20_000);
+  page.setDefaultTimeout(15_000);
   page.on('console', (m) => {
     if (m.type() === 'error') problems.push(`console error on ${page.url()}: ${m.text()}`);
   });
@@ -53,6 +53,11 @@ beforeAll(async () => {
     if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.request().method()} ${r.url()}`);
   });
 }, 120_000);
+
+// What the browser showed when a step ended, kept beside the page screenshots (the first look after a failure).
+afterEach(async () => {
+  await page?.screenshot({ path: path.join(ARTIFACTS, `${String(shot).padStart(2, '0')}z-after-step.png`), fullPage: true }).catch(() => undefined);
+});
 
 afterAll(async () => {
   await browser?.close();

@@ -1,4 +1,5 @@
-import { useEffect, useState } from 'preact/hooks';
+import type { ComponentChildren } from 'preact';
+import { useEffect, useErrorBoundary, useState } from 'preact/hooks';
 import { ApiError, get, hasSession } from './api';
 import { ForgotPasswordPage, LoginPage, LogoutPage, RegisterPage } from './pages/auth';
 import { DatasetPage } from './pages/dataset';
@@ -90,10 +91,17 @@ function Shell({ path }: { path: string }) {
         </span>
       </header>
       <main id="main" class="content" key={path}>
-        {page}
+        <PageBoundary>{page}</PageBoundary>
       </main>
     </SessionContext.Provider>
   );
+}
+
+/** A page that fails to render says so (and the console has the error) instead of leaving a blank frame. */
+function PageBoundary({ children }: { children: ComponentChildren }) {
+  const [error] = useErrorBoundary((err: unknown) => console.error(err));
+  if (error) return <ErrorBox error={`This page failed to show: ${(error as Error).message ?? String(error)}`} />;
+  return <>{children}</>;
 }
 
 function NotFound() {

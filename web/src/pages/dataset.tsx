@@ -45,7 +45,6 @@ type ColumnProfile =
     }
   | { type: 'categorical'; dtype: string; unique: number; missing_percent: number; top_values: Record<string, number> };
 interface Profile {
-  error?: string | null;
   columns: Record<string, ColumnProfile>;
   row_count: number;
   duplicate_rows: number;
@@ -154,11 +153,11 @@ function Quality({ id }: { id: string }) {
 }
 
 function Analyze({ id }: { id: string }) {
-  const a = useAsync(() => get<Profile>(`/api/datasets/${id}/analyze`), [id]);
+  const a = useAsync(() => get<{ statistics: Profile | null; error: string | null }>(`/api/datasets/${id}/analyze`), [id]);
   if (a.error) return <ErrorBox error={a.error} />;
   if (!a.data) return <Loading what="Analyzing" />;
-  const p = a.data;
-  if (p.error) return <ErrorBox error={p.error} />;
+  if (!a.data.statistics) return <ErrorBox error={a.data.error ?? 'No statistics'} />;
+  const p = a.data.statistics;
   const cols = Object.entries(p.columns);
   return (
     <>
@@ -259,7 +258,7 @@ function Correlations({ corr, omitted }: { corr: Profile['correlations']; omitte
 }
 
 function Versions({ id, onChange }: { id: string; onChange: () => void }) {
-  const list = useAsync(() => get<Page<Version>>(`/api/datasets/${id}/versions?limit=200`), [id]);
+  const list = useAsync(() => get<Page<Version>>(`/api/datasets/${id}/versions?limit=100`), [id]);
   const [file, setFile] = useState<File | null>(null);
   const [description, setDescription] = useState('');
   const [progress, setProgress] = useState<number | null>(null);
@@ -368,7 +367,7 @@ interface Comparison {
 }
 
 function Compare({ id, latest }: { id: string; latest: number }) {
-  const versions = useAsync(() => get<Page<Version>>(`/api/datasets/${id}/versions?limit=200`), [id]);
+  const versions = useAsync(() => get<Page<Version>>(`/api/datasets/${id}/versions?limit=100`), [id]);
   const nums = versions.data?.items.map((v) => String(v.version)) ?? [];
   const [v1, setV1] = useState(String(Math.max(0, latest - 1)));
   const [v2, setV2] = useState(String(latest));

@@ -8,7 +8,7 @@ import type { ExperimentRow } from './projects';
 interface Capabilities {
   problem_types: string[];
   algorithms: string[];
-  sort_metrics: string[];
+  sort_metrics: Record<string, string[]>;
   stopping_metrics: string[];
   config_defaults: Record<string, unknown>;
   limits: { max_models_cap: number; max_runtime_secs_max: number; nfolds_max: number };
@@ -48,6 +48,9 @@ export function NewExperimentPage() {
   if (!caps.data || !datasets.data) return <Loading />;
   const c = caps.data;
   const dataset = datasets.data.items.find((d) => d.id === datasetId);
+  // Sort metrics by kind (binary, multiclass, regression); "classification" is decided by the target, so either.
+  const kinds = form.problem_type === 'classification' ? ['binary', 'multiclass'] : [form.problem_type];
+  const sortMetrics = [...new Set(['AUTO', ...kinds.flatMap((k) => c.sort_metrics[k] ?? [])])];
   const submit = (e: Event) => {
     e.preventDefault();
     if (!dataset) return;
@@ -60,10 +63,10 @@ export function NewExperimentPage() {
         problem_type: form.problem_type,
         use_gpu: form.use_gpu,
         config: {
+          sort_metric: sortMetrics.includes(config.sort_metric) ? config.sort_metric : 'AUTO',
           max_models: Number(config.max_models),
           max_runtime_secs: Number(config.max_runtime_secs),
           nfolds: Number(config.nfolds),
-          sort_metric: config.sort_metric,
           seed: Number(config.seed),
           balance_classes: config.balance_classes,
           exclude_algos: excluded,
@@ -113,7 +116,7 @@ export function NewExperimentPage() {
               <Field label="Max models" type="number" min={1} max={c.limits.max_models_cap} required value={config.max_models} onInput={setC('max_models')} />
               <Field label="Max runtime (seconds)" type="number" min={1} max={c.limits.max_runtime_secs_max} required value={config.max_runtime_secs} onInput={setC('max_runtime_secs')} />
               <Field label="Cross-validation folds" type="number" min={0} max={c.limits.nfolds_max} required value={config.nfolds} onInput={setC('nfolds')} hint="0 uses a holdout split." />
-              <Select label="Sort metric" value={config.sort_metric} options={c.sort_metrics} onChange={setC('sort_metric')} />
+              <Select label="Sort metric" value={sortMetrics.includes(config.sort_metric) ? config.sort_metric : 'AUTO'} options={sortMetrics} onChange={setC('sort_metric')} />
               <Field label="Seed" type="number" value={config.seed} onInput={setC('seed')} />
               <label class="check">
                 <input type="checkbox" checked={config.balance_classes} onChange={(e) => setConfig({ ...config, balance_classes: e.currentTarget.checked })} /> Balance classes

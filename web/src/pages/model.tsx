@@ -29,7 +29,7 @@ interface Detail {
 interface Explain {
   variable_importance: { variable: string; percentage: number; scaled_importance: number }[];
   shap_summary: { feature: string; mean_abs_contribution: number }[] | null;
-  confusion_matrix: number[][] | null;
+  confusion_matrix: { labels: string[]; matrix: number[][] } | null;
   roc_curve: { fpr: number[]; tpr: number[] } | null;
 }
 
@@ -106,17 +106,17 @@ function Explanations({ x }: { x: Explain }) {
               <thead>
                 <tr>
                   <td />
-                  {x.confusion_matrix.map((_, j) => (
-                    <th key={j} scope="col">
-                      predicted {j}
+                  {x.confusion_matrix.labels.map((l) => (
+                    <th key={l} scope="col">
+                      predicted {l}
                     </th>
                   ))}
                 </tr>
               </thead>
               <tbody>
-                {x.confusion_matrix.map((row, i) => (
+                {x.confusion_matrix.matrix.map((row, i) => (
                   <tr key={i}>
-                    <th scope="row">actual {i}</th>
+                    <th scope="row">actual {x.confusion_matrix!.labels[i]}</th>
                     {row.map((v, j) => (
                       <td key={j} class={`num ${i === j ? 'diag' : ''}`}>
                         {fmtNum(v)}
@@ -127,7 +127,6 @@ function Explanations({ x }: { x: Explain }) {
               </tbody>
             </table>
           </div>
-          <p class="muted">Classes in the model's order (the order of the probabilities a prediction answers).</p>
         </Section>
       )}
       {x.roc_curve && (

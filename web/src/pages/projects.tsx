@@ -127,7 +127,7 @@ export function ProjectPage({ id }: { id: string }) {
       {tab === 'models' && <ModelsTab projectId={p.id} />}
       {tab === 'deployments' && <DeploymentsTab projectId={p.id} />}
       {tab === 'reports' && <ReportsTab projectId={p.id} />}
-      {tab === 'members' && <MembersTab projectId={p.id} />}
+      {tab === 'members' && <MembersTab projectId={p.id} owner={p.role === 'owner'} />}
       {tab === 'timeline' && <TimelineTab projectId={p.id} />}
     </>
   );
@@ -399,9 +399,10 @@ interface Invitation {
   expires_at: string;
 }
 
-function MembersTab({ projectId }: { projectId: string }) {
-  const members = useAsync(() => get<Page<Member>>(`/api/projects/${projectId}/members?limit=200`), [projectId]);
-  const invitations = useAsync(() => get<Page<Invitation>>(`/api/projects/${projectId}/invitations?limit=200`).catch(() => null), [projectId]);
+function MembersTab({ projectId, owner }: { projectId: string; owner: boolean }) {
+  const members = useAsync(() => get<Page<Member>>(`/api/projects/${projectId}/members?limit=100`), [projectId]);
+  // Pending invitations are the owner's to see and withdraw: nobody else asks (and gets a 403).
+  const invitations = useAsync(() => (owner ? get<Page<Invitation>>(`/api/projects/${projectId}/invitations?limit=100`) : Promise.resolve(null)), [projectId, owner]);
   const [email, setEmail] = useState('');
   const [role, setRole] = useState('viewer');
   const [note, setNote] = useState('');
