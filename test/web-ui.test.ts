@@ -159,8 +159,17 @@ describe('the web UI in Chromium, from sign-up to a deployed model', () => {
     await checkPage('project');
     await page.getByLabel('File (CSV or Parquet)').setInputFiles(datasetPath('titanic.csv'));
     await page.getByLabel('Dataset name').fill('titanic');
+    // Every value the upload's progress bar shows, seen from inside the page (it is gone once the dataset opens).
+    await page.evaluate(`window.progressSeen = [];
+      new MutationObserver(() => {
+        const bar = document.querySelector('progress[aria-label="Upload progress"]');
+        if (bar) window.progressSeen.push(Number(bar.value));
+      }).observe(document.body, { subtree: true, childList: true, attributes: true })`);
     await page.getByRole('button', { name: 'Upload', exact: true }).click();
     await page.getByRole('heading', { name: 'titanic', exact: true }).waitFor({ timeout: 60_000 });
+    const seen = await page.evaluate<number[]>('window.progressSeen');
+    expect(seen.length).toBeGreaterThan(0);
+    expect(Math.max(...seen)).toBe(100);
     await page.getByRole('region', { name: 'First rows of the latest version' }).first().waitFor();
     await checkPage('dataset-preview');
     for (const [tab, ready] of [

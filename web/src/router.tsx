@@ -17,9 +17,12 @@ window.addEventListener('popstate', () => listeners.forEach((l) => l()));
 /** The current location; re-renders on navigation. */
 export function useLocation(): { path: string; query: URLSearchParams } {
   const [, setTick] = useState(0);
+  const rendered = location.pathname + location.search;
   useEffect(() => {
     const l = () => setTick((t) => t + 1);
     listeners.add(l);
+    // A child's effect runs before this one: a navigation it made while we were not yet listening is caught here.
+    if (location.pathname + location.search !== rendered) l();
     return () => listeners.delete(l);
   }, []);
   return { path: location.pathname, query: new URLSearchParams(location.search) };
