@@ -8,7 +8,7 @@ interface Report {
   kind: string;
   entity_id: string;
   status: string;
-  summary: string | null;
+  summary: unknown;
   artifact_id: string | null;
   error: string | null;
   options: { format?: string; title?: string };
@@ -40,7 +40,7 @@ export function ReportPage({ id }: { id: string }) {
       </div>
       <p class="muted" aria-live="polite">
         <Status value={report.status} /> · {format} · {fmtDate(report.created_at)}
-        {report.summary ? ` · ${report.summary}` : ''}
+        {typeof report.summary === 'string' && report.summary ? ` · ${report.summary}` : ''}
       </p>
       <ErrorBox error={report.error ?? undefined} />
       {pending && <Loading what="Generating the report" />}
