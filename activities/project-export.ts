@@ -33,7 +33,11 @@ export function createProjectExportActivities({ jobs, projects, artifacts }: Ser
               report(pct, `archived ${p.filesDone}/${p.filesTotal} files`).catch(() => undefined);
             },
           });
-          const artifact = await artifacts.record(await stored, { projectId, kind: 'project_export', ownerType: 'job', ownerId: jobId, filename, contentType: 'application/zip' });
+          const artifact = await artifacts.record(
+            await stored,
+            { projectId, kind: 'project_export', ownerType: 'job', ownerId: jobId, filename, contentType: 'application/zip' },
+            { whileJobOpen: jobId },
+          );
           return { artifact_id: artifact.id, size_bytes: artifact.sizeBytes, files };
         } catch (err) {
           sink.destroy();

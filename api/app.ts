@@ -26,6 +26,7 @@ import { synthgenRoutes } from './routes/synthgen';
 import { privacyRoutes } from './routes/privacy';
 import { anonymizeRoutes } from './routes/anonymize';
 import { reportRoutes } from './routes/reports';
+import { webUi } from './web-ui';
 import { createServices } from '../services';
 import { assertScopes } from '../services/scopes';
 
@@ -116,5 +117,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.use(securityHeaders());
   app.use(methodNotAllowed(router));
   app.use(router.routes());
+  // The web application's assets and client-side routes, after the API (unknown paths stay 404).
+  app.use(webUi());
   return app;
 }

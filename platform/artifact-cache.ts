@@ -2,13 +2,11 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathUnder } from './artifact-store';
+import { scratchDir } from './scratch';
 import { SingleFlight } from './single-flight';
 
 /** A copy used this recently is never evicted: its path was just handed to a reader that may not have opened it yet. */
 export const DEFAULT_KEEP_RECENT_MS = 60_000;
-
-/** Temporary files older than this at start belong to a process that died mid-download. */
-const STALE_TMP_MS = 60 * 60 * 1000;
 
 /**
  * Local copies of remote artifacts (S3 store), for readers that need a file path. Bounded by total size: past
@@ -17,7 +15,8 @@ const STALE_TMP_MS = 60 * 60 * 1000;
  * cache can stay over its bound while every copy in it is in use, and a single object larger than the bound is still
  * cached (the caller needs it) and evicted later.
  *
- * A copy is downloaded to a temporary name and renamed into place: a reader never sees half a file. Concurrent
+ * A copy is downloaded to a temporary name (in this process's scratch folder under `tmp/`, swept at the next start if
+ * the process dies mid-download: platform/scratch.ts) and renamed into place: a reader never sees half a file. Concurrent
  * requests for one key share one download. Storage keys are never rewritten, so a copy never goes stale.
  * The index lives in memory and is rebuilt from the folder at start (least recently modified first); processes that
  * share a DATA_DIR each bound what they know of the folder and tolerate each other's evictions (a missing copy is
@@ -39,7 +38,7 @@ export class ArtifactCache {
   ) {
     this.keepRecentMs = opts.keepRecentMs ?? DEFAULT_KEEP_RECENT_MS;
     this.objects = path.join(dir, 'objects');
-    this.tmp = path.join(dir, 'tmp');
+    this.tmp = scratchDir(path.join(dir, 'tmp'));
     fs.mkdirSync(this.objects, { recursive: true });
     fs.mkdirSync(this.tmp, { recursive: true });
     this.scan();
@@ -165,17 +164,8 @@ export class ArtifactCache {
     }
   }
 
-  /** Rebuilds the index from the folder (oldest modification first) and clears temporary files of dead downloads. */
+  /** Rebuilds the index from the folder, oldest modification first. */
   private scan(): void {
-    const now = Date.now();
-    for (const name of fs.readdirSync(this.tmp)) {
-      const p = path.join(this.tmp, name);
-      try {
-        if (now - fs.statSync(p).mtimeMs > STALE_TMP_MS) fs.rmSync(p, { force: true });
-      } catch {
-        /* gone meanwhile */
-      }
-    }
     const found: { key: string; size: number; mtime: number }[] = [];
     for (const rel of fs.readdirSync(this.objects, { recursive: true, encoding: 'utf8' })) {
       try {

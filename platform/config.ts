@@ -26,7 +26,7 @@ const EnvSchema = z.object({
   TEMPORAL_UI_URL: z.string().url().optional(),
   /** Prefix for task queue names, to run several isolated stacks against one cluster. */
   TASK_QUEUE_PREFIX: z.string().default(''),
-  /** Seconds a GPU task may wait for a GPU worker before falling back to ml-cpu. */
+  /** Seconds a GPU task may wait for a GPU worker before it goes to the CPU workers' queue instead (ml-train for AutoML, ml-cpu for synthgen). */
   GPU_SCHEDULE_TO_START_SECS: int(60, 1),
   ARTIFACT_DIR: z.string().optional(),
   /** Where artifact bytes live: `local` (ARTIFACT_DIR) or `s3` (S3_BUCKET, shared by processes on several machines). */
@@ -68,6 +68,8 @@ const EnvSchema = z.object({
   UPLOAD_IDLE_TIMEOUT_SECS: int(60, 1),
   PROFILE_IN_BACKGROUND_MIN_ROWS: int(1_000_000, 0),
   RECONCILE_INTERVAL_SECS: int(60, 0),
+  /** An open job the reconciler looks at must be unchanged this long (a job just created may not have its workflow yet). */
+  RECONCILE_GRACE_SECS: int(30, 0),
   /** Most rows one synthgen generation may ask for (`num_rows`); past it the request answers 422. */
   SYNTHGEN_MAX_ROWS: int(1_000_000, 1),
   /** Most rows of a dataset version a synthgen model is fitted on (a seeded sample past it). */
@@ -147,6 +149,8 @@ export interface Config {
   /** New dataset versions with at least this many rows are profiled by a `dataset_profile` job (0: never). */
   profileInBackgroundMinRows: number;
   reconcileIntervalSecs: number;
+  /** Seconds an open job must be unchanged before the reconciler compares it with Temporal. */
+  reconcileGraceSecs: number;
   synthgen: { maxRows: number; maxTrainRows: number; checkpointSecs: number };
   /** Where reports' written summaries come from; null when none is configured. */
   llm: { apiUrl: string; apiKey: string | null; model: string } | null;
@@ -235,6 +239,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     },
     profileInBackgroundMinRows: e.PROFILE_IN_BACKGROUND_MIN_ROWS,
     reconcileIntervalSecs: e.RECONCILE_INTERVAL_SECS,
+    reconcileGraceSecs: e.RECONCILE_GRACE_SECS,
     synthgen: { maxRows: e.SYNTHGEN_MAX_ROWS, maxTrainRows: e.SYNTHGEN_MAX_TRAIN_ROWS, checkpointSecs: e.SYNTHGEN_CHECKPOINT_SECS },
     llm: e.LLM_API_URL ? { apiUrl: e.LLM_API_URL.replace(/\/+$/, ''), apiKey: e.LLM_API_KEY ?? null, model: e.LLM_MODEL } : null,
     startWorkers:

@@ -3,24 +3,29 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { scratchDir } from './scratch';
 import { ArtifactStore, asStream, ByteRange, hashFile, hashingMeter, newStorageKey, pathUnder, StoredObject, StoreLog } from './artifact-store';
 
 /**
  * Artifact bytes in a local folder (`ARTIFACT_STORE=local`, the default), addressed by storage key. Writes go to a
- * temporary name and are renamed into place, so a failed write never leaves a half file behind.
+ * temporary name and are renamed into place, so a failed write never leaves a half file behind; the temporary names
+ * are in this process's folder under `tmp/`, which the next process to start removes if this one is killed mid-write
+ * (platform/scratch.ts).
  */
 export class LocalArtifactStore implements ArtifactStore {
   readonly kind = 'local';
+  private readonly tmpDir: string;
 
   constructor(
     readonly root: string,
     private readonly log?: StoreLog,
   ) {
-    fs.mkdirSync(path.join(root, 'tmp'), { recursive: true });
+    this.tmpDir = scratchDir(path.join(root, 'tmp'));
+    fs.mkdirSync(this.tmpDir, { recursive: true });
   }
 
   async ready(): Promise<void> {
-    await fs.promises.access(path.join(this.root, 'tmp'), fs.constants.W_OK);
+    await fs.promises.access(this.tmpDir, fs.constants.W_OK);
   }
 
   /** The file of `storageKey` (it may not exist). Local only: code above platform/ uses {@link localPath}. */
@@ -31,7 +36,7 @@ export class LocalArtifactStore implements ArtifactStore {
   async put(projectId: string, filename: string, source: Readable | Buffer): Promise<StoredObject> {
     const storageKey = newStorageKey(projectId, filename);
     const finalPath = this.pathOf(storageKey);
-    const tmp = path.join(this.root, 'tmp', randomUUID());
+    const tmp = path.join(this.tmpDir, randomUUID());
     const meter = hashingMeter();
     try {
       await pipeline(asStream(source), meter.stream, fs.createWriteStream(tmp));
@@ -71,7 +76,7 @@ export class LocalArtifactStore implements ArtifactStore {
 
   /** Copies across file systems through a temporary name, so `dest` never holds half a file. */
   private async copyInto(src: string, dest: string): Promise<void> {
-    const tmp = path.join(this.root, 'tmp', randomUUID());
+    const tmp = path.join(this.tmpDir, randomUUID());
     try {
       await fs.promises.copyFile(src, tmp);
       await fs.promises.rename(tmp, dest);

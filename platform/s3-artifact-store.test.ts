@@ -70,6 +70,10 @@ function source(total: number, fail?: Error): { stream: Readable; sent: Buffer }
   return { stream, sent };
 }
 
+function filesUnder(dir: string): string[] {
+  return fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => fs.statSync(path.join(dir, f)).isFile());
+}
+
 function writeTemp(bytes: Buffer): string {
   const p = path.join(tmp, `src-${randomBytes(4).toString('hex')}.bin`);
   fs.writeFileSync(p, bytes);
@@ -189,7 +193,7 @@ describe('the S3 artifact store', () => {
     expect((await bytesOf(reader.read(o.storageKey, { start: 10, end: 19 }))).equals(bytes.subarray(10, 20))).toBe(true);
     expect(gets()).toBe(1);
     // Nothing half-written stays behind.
-    expect(fs.readdirSync(path.join(reader.cache.dir, 'tmp'))).toEqual([]);
+    expect(filesUnder(path.join(reader.cache.dir, 'tmp'))).toEqual([]);
     // Removing the object removes the copy too.
     await reader.remove(o.storageKey);
     expect(fs.existsSync(paths[0])).toBe(false);
@@ -199,7 +203,7 @@ describe('the S3 artifact store', () => {
   it('a failed download leaves no copy and no temporary file, and is not remembered', async () => {
     const reader = s3Store();
     await expect(reader.localPath('p5/00000000-0000-0000-0000-000000000000/none.bin')).rejects.toBeInstanceOf(MissingObjectError);
-    expect(fs.readdirSync(path.join(reader.cache.dir, 'tmp'))).toEqual([]);
+    expect(filesUnder(path.join(reader.cache.dir, 'tmp'))).toEqual([]);
     expect(reader.cache.sizeBytes).toBe(0);
   });
 

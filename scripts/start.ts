@@ -8,6 +8,7 @@ import { connectAndMigrate, createDataSource } from '../platform/database';
 import { embeddedDbDir, startEmbeddedPostgres } from '../platform/embedded-postgres';
 import { createLogger } from '../platform/logger';
 import { createMailer } from '../platform/mail';
+import { scratchParents, sweepScratch } from '../platform/scratch';
 import { TemporalGateway } from '../platform/temporal-client';
 import { startTemporalDevServer } from '../platform/temporal-dev';
 
@@ -19,6 +20,9 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const log = createLogger(config.logLevel, 'start');
   const stops: (() => Promise<void>)[] = [];
+  // Uploads and half-written files of a process that was killed (this one's previous life, or a worker).
+  const swept = sweepScratch(scratchParents(config));
+  if (swept.length) log.warn({ folders: swept }, 'removed the temporary files of processes that ended without cleaning up');
 
   let databaseUrl = config.databaseUrl;
   let poolSize = config.databasePoolSize;

@@ -4,7 +4,7 @@ import { JsonRow, preview } from '../engine/data';
 import type { DataSource } from 'typeorm';
 import type { ArtifactStore, StoredObject } from '../platform/artifact-store';
 import { Access } from './access';
-import { NotFoundError, ValidationError } from './errors';
+import { ConflictError, NotFoundError, ValidationError } from './errors';
 import { artifactReadScopes, assertScopes } from './scopes';
 
 const TEXT_PREVIEW_BYTES = 64 * 1024;
@@ -28,17 +28,31 @@ export class ArtifactService {
     return this.files.put(projectId, filename, body);
   }
 
-  /** Writes the row of a stored file; if the row cannot be written the file is removed. */
-  async record(stored: StoredObject, p: { projectId: string; kind: string; ownerType: string; ownerId: string; filename: string; contentType: string }): Promise<Artifact> {
-    const repo = this.ds.getRepository(Artifact);
-    const artifact = repo.create({ ...p, sizeBytes: stored.sizeBytes, sha256: stored.sha256, storageKey: stored.storageKey });
+  /**
+   * Writes the row of a stored file; if the row cannot be written the file is removed. With `whileJobOpen`, only
+   * while that job is still queued or running (its row locked meanwhile): an activity orphaned by its workflow (the
+   * reconciler already failed the job, or it was canceled) keeps nothing, instead of an artifact of a failed job.
+   */
+  async record(
+    stored: StoredObject,
+    p: { projectId: string; kind: string; ownerType: string; ownerId: string; filename: string; contentType: string },
+    opts: { whileJobOpen?: string } = {},
+  ): Promise<Artifact> {
+    const { whileJobOpen } = opts;
     try {
-      await repo.insert(artifact);
+      return await this.ds.transaction(async (em) => {
+        if (whileJobOpen) {
+          const [job] = (await em.query('SELECT status FROM jobs WHERE id = $1 FOR UPDATE', [whileJobOpen])) as { status: string }[];
+          if (job?.status !== 'queued' && job?.status !== 'running') throw new ConflictError(`The job ended (${job?.status ?? 'deleted'}) before its ${p.filename} was stored; it was not kept`);
+        }
+        const artifact = em.getRepository(Artifact).create({ ...p, sizeBytes: stored.sizeBytes, sha256: stored.sha256, storageKey: stored.storageKey });
+        await em.getRepository(Artifact).insert(artifact);
+        return artifact;
+      });
     } catch (err) {
       await this.files.remove(stored.storageKey);
       throw err;
     }
-    return artifact;
   }
 
   /**

@@ -6,6 +6,7 @@ import { compareVersions, DatasetProfile, DataValidationError, DEFAULT_QUALITY_P
 import type { ArtifactStore } from '../platform/artifact-store';
 import type { Config } from '../platform/config';
 import type { Logger } from '../platform/logger';
+import { scratchDir } from '../platform/scratch';
 import { SingleFlight } from '../platform/single-flight';
 import { Access } from './access';
 import { DatasetVersions, withStagedTable } from './dataset-versions';
@@ -64,7 +65,8 @@ export class DatasetService {
     private readonly config: Config,
     private readonly log: Logger,
   ) {
-    this.tmpRoot = path.join(config.dataDir, 'tmp', 'uploads');
+    // This process's own folder: what a killed process leaves there is removed when a process starts (platform/scratch.ts).
+    this.tmpRoot = scratchDir(path.join(config.dataDir, 'tmp'), 'uploads');
   }
 
   async list(userId: string, q: ListQuery<(typeof DATASET_SORT_FIELDS)[number]> & { project_id?: string }): Promise<Page<DatasetSummary>> {

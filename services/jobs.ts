@@ -32,6 +32,10 @@ const CLOSED_WORKFLOW_OUTCOME: Record<string, 'succeeded' | 'failed' | 'canceled
   TIMED_OUT: 'failed',
 };
 
+/** The reason a running job whose workflow Temporal no longer knows ends with. */
+export const WORKFLOW_LOST =
+  'The workflow of this job no longer exists in Temporal (its history was lost, e.g. the Temporal server restarted without its database), so the job cannot finish; start it again';
+
 /**
  * Jobs: a row written in the caller's transaction, then the workflow started after commit
  * (its id derives from the job's, so a repeated start is idempotent); cancel, live progress,
@@ -227,14 +231,22 @@ export class JobService {
   /**
    * Makes job rows agree with Temporal: a queued job whose workflow never started is started;
    * an open job whose workflow is gone or closed takes the workflow's outcome, and so does its
-   * resource. Runs at API start and every RECONCILE_INTERVAL_SECS.
+   * resource. Runs at API start and every RECONCILE_INTERVAL_SECS, on queued jobs unchanged and running jobs
+   * started `graceSecs` ago (RECONCILE_GRACE_SECS): a job a restarted stack cannot finish (its workflow's history is
+   * gone) ends `failed` within one period, with a reason that says so.
    */
-  async reconcile(graceSecs = 30): Promise<{ started: number; closed: number }> {
+  async reconcile(graceSecs = this.config.reconcileGraceSecs): Promise<{ started: number; closed: number }> {
     const open = await this.ds
       .getRepository(Job)
       .createQueryBuilder('j')
-      .where("j.status IN ('queued','running')")
-      .andWhere(`j.updated_at < now() - make_interval(secs => :grace)`, { grace: graceSecs })
+      // A queued job unchanged for the grace period (its workflow is started after the commit); a running job
+      // started that long ago, however recently it wrote progress: an activity orphaned by a lost workflow goes on
+      // writing progress, and must not keep its job from being closed.
+      .where(
+        `(j.status = 'queued' AND j.updated_at < now() - make_interval(secs => :grace))
+          OR (j.status = 'running' AND coalesce(j.started_at, j.updated_at) < now() - make_interval(secs => :grace))`,
+        { grace: graceSecs },
+      )
       .getMany();
     if (!open.length) return { started: 0, closed: 0 };
     const client = await this.temporal.get();
@@ -253,7 +265,7 @@ export class JobService {
         if (job.status === 'queued') {
           await this.start(job);
           started++;
-        } else if (await writeJobStatus(this.ds, job.id, { status: 'failed', error: 'The workflow of this job no longer exists' })) {
+        } else if (await writeJobStatus(this.ds, job.id, { status: 'failed', error: WORKFLOW_LOST })) {
           closed++;
         }
       }

@@ -6,6 +6,7 @@ import { preview } from '../engine/data';
 import { setOwn } from '../engine/own-keys';
 import type { ArtifactStore } from '../platform/artifact-store';
 import type { Config } from '../platform/config';
+import { scratchDir } from '../platform/scratch';
 import { Access, MEMBER_PROJECTS_SQL } from './access';
 import { withStagedTable } from './dataset-versions';
 import { NotFoundError, ValidationError } from './errors';
@@ -57,7 +58,7 @@ export class ModelService {
     private readonly experiments: ExperimentService,
     config: Config,
   ) {
-    this.tmpRoot = path.join(config.dataDir, 'tmp', 'predict');
+    this.tmpRoot = scratchDir(path.join(config.dataDir, 'tmp'), 'predict');
   }
 
   async list(userId: string, q: ModelFilter): Promise<Page<NamedModel>> {

@@ -6,6 +6,7 @@ import { MalformedMultipart, MultipartParser } from '../api/uploads';
 import { addMember, ApiClient, createProject, signUp } from './support/client';
 import { datasetFile } from './support/datasets';
 import { startStack, TestStack } from './support/stack';
+import { scratchDir } from '../platform/scratch';
 
 let stack: TestStack;
 let owner: Awaited<ReturnType<typeof signUp>>;
@@ -26,7 +27,8 @@ async function counts() {
   const [{ d }] = await stack.ds.query('SELECT count(*)::int AS d FROM datasets');
   const [{ a }] = await stack.ds.query('SELECT count(*)::int AS a FROM artifacts');
   const files = fs.readdirSync(stack.config.artifactDir, { recursive: true }).filter((f) => fs.statSync(path.join(stack.config.artifactDir, String(f))).isFile());
-  const tmp = path.join(stack.config.dataDir, 'tmp', 'uploads');
+  // The API runs in this process: its uploads go to this process's scratch folder.
+  const tmp = scratchDir(path.join(stack.config.dataDir, 'tmp'), 'uploads');
   const tmpFiles = fs.existsSync(tmp) ? fs.readdirSync(tmp) : [];
   return { d, a, files: files.length, tmp: tmpFiles.length };
 }

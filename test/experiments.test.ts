@@ -370,7 +370,7 @@ describe('budgets', () => {
 });
 
 describe('GPU routing', () => {
-  it('sends DeepLearning to ml-gpu and falls back to ml-cpu when no GPU worker takes it', async () => {
+  it('sends DeepLearning to ml-gpu and falls back to the ml-train queue when no GPU worker takes it', async () => {
     const r = await owner.client.post('/api/experiments', {
       project_id: projectId,
       dataset_version_id: titanic.versionId,
@@ -385,7 +385,7 @@ describe('GPU routing', () => {
     const e = (await owner.client.get(`/api/experiments/${r.body.id}`)).body;
     expect(e.models.map((m: { algo: string }) => m.algo)).toEqual(['DeepLearning']);
     const logs = (await owner.client.get(`/api/experiments/${r.body.id}/logs`)).body.logs.join('\n');
-    expect(logs).toMatch(/no GPU worker took DeepLearning_1 within 2s; training it on ml-cpu/);
+    expect(logs).toContain(`no GPU worker took DeepLearning_1 within 2s; training it on a CPU worker (task queue ${stack.config.training.taskQueue})`);
     const p = await owner.client.post(`/api/models/${e.best_model_id}/predict`, { inputs: { pclass: 1, sex: 'female', age: 30 }, options: { include_contributions: true } });
     expect(p.status).toBe(200);
     expect(p.body.contributions[0].at(-1).feature).toBe('BiasTerm');

@@ -6,6 +6,7 @@ import { createServices, Services } from '../services';
 import { createMailer } from '../platform/mail';
 import { addMember, ApiClient, createProject, eventually, signUp } from './support/client';
 import { startStack, TestStack } from './support/stack';
+import { scratchDir } from '../platform/scratch';
 
 /**
  * Issue 13, finding 8: state left behind by a fault. Each test drives a race or a fault and
@@ -185,7 +186,8 @@ describe('races and faults leave consistent state', () => {
     const r = await owner.client.get(`/api/datasets/${up.body.id}/download?format=xlsx`);
     expect(r.status).toBe(422);
     expect(r.body.detail).toMatch(/limited to 1048575 data rows.*CSV/);
-    const tmp = path.join(stack.config.dataDir, 'tmp', 'uploads');
+    // The API runs in this process: its uploads go to this process's scratch folder.
+    const tmp = scratchDir(path.join(stack.config.dataDir, 'tmp'), 'uploads');
     const left = fs.existsSync(tmp) ? fs.readdirSync(tmp).filter((f) => f.endsWith('.xlsx')) : [];
     expect(left).toEqual([]);
     const asCsv = await owner.client.get(`/api/datasets/${up.body.id}/download`);

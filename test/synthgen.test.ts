@@ -265,6 +265,21 @@ describe('models and jobs before training', () => {
     expect(r.body.detail).toMatch(/synthgen model/);
   });
 
+  it('fails a table wider than the copula models at once, with the reason (no retries)', async () => {
+    const width = 1_001;
+    const header = Array.from({ length: width }, (_, j) => `c${j}`).join(',');
+    const rows = Array.from({ length: 30 }, (_, i) => Array.from({ length: width }, (_, j) => ((i * 7 + j * 13) % 97) + j).join(','));
+    const up = await owner.client.upload('/api/datasets/upload', { project_id: projectId, name: 'too wide for a copula' }, { name: 'wide.csv', data: [header, ...rows].join('\n') });
+    expect(up.status).toBe(201);
+    const r = await createModel({ model_type: 'gaussian_copula', name: 'wide', dataset_version_id: up.body.dataset_version_id });
+    expect(r.status).toBe(201);
+    const m = await settledModel(r.body.id, 120_000);
+    expect(m.status).toBe('failed');
+    expect(m.error).toMatch(/at most 1000 latent dimensions; this table needs 1001/);
+    const logs = JSON.stringify((await owner.client.get(`/api/synthgen/jobs/${r.body.job_id}`)).body);
+    expect(logs).not.toMatch(/attempt 2/);
+  });
+
   it('cancels a training through the jobs endpoint: model and job end failed with the error Canceled', async () => {
     const r = await createModel({ name: 'to cancel', use_gpu: true, model_type: 'tvae' });
     expect(r.status).toBe(201);

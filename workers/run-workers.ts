@@ -3,6 +3,7 @@ import { loadConfig } from '../platform/config';
 import { createDataSource } from '../platform/database';
 import { createLogger } from '../platform/logger';
 import { MetricsServer, serveMetrics } from '../platform/metrics';
+import { scratchParents, sweepScratch } from '../platform/scratch';
 import type { QueueFamily } from '../workflows/job-input';
 import { createWorkers } from './worker-factory';
 
@@ -22,6 +23,8 @@ export async function runWorkerProcess(families: QueueFamily[]): Promise<void> {
   if (!config.databaseUrl || !config.temporal.address) {
     throw new Error('workers need DATABASE_URL and TEMPORAL_ADDRESS');
   }
+  const swept = sweepScratch(scratchParents(config));
+  if (swept.length) log.warn({ folders: swept }, 'removed the temporary files of processes that ended without cleaning up');
   const ds = createDataSource({ url: config.databaseUrl, poolSize: 2 });
   // The API process owns migrations; workers only connect.
   await ds.initialize();

@@ -8,7 +8,7 @@ import { trainPlan } from './automl-train-plan';
 export interface AutomlTrainInput extends JobWorkflowInput {
   experimentId: string;
   useGpu: boolean;
-  /** Seconds a GPU task may wait for a GPU worker before it runs on ml-cpu instead. */
+  /** Seconds a GPU task may wait for a GPU worker before it goes to the training queue (a CPU worker) instead. */
   gpuScheduleToStartSecs: number;
   /**
    * Where models train and how many are in flight at once (TRAINING_PARALLELISM); workflows read no config, so it
@@ -64,7 +64,7 @@ export async function automlTrainWorkflow(input: AutomlTrainInput): Promise<{ be
           deadline,
           state,
           parallelism: Math.max(1, input.training?.parallelism ?? 1),
-          train: (args) => routeModel(input, args, train, gpu, cpu),
+          train: (args) => routeModel(input, args, { activities: train, queue: input.training?.taskQueue ?? input.queues.cpu }, gpu, cpu),
           logBudgetReached: (n) => cpu.logExperiment({ experimentId, lines: [`time budget of ${prep.maxRuntimeSecs}s reached after ${n} models`] }),
         });
       } else {
@@ -94,15 +94,19 @@ export async function automlTrainWorkflow(input: AutomlTrainInput): Promise<{ be
 
 type Activities = ActivityInterfaceFor<AutomlTrainActivities>;
 
-/** DeepLearning goes to a GPU worker when asked for, and to the training queue when none takes it in time. */
-async function routeModel(input: AutomlTrainInput, args: TrainModelInput, train: Activities, gpu: Activities, cpu: Activities): Promise<TrainOutcome> {
-  if (!(input.useGpu && GPU_FAMILIES.has(args.spec.algo))) return train.trainModel(args);
+/**
+ * DeepLearning goes to a GPU worker when asked for, and to the training queue (`train.queue`, polled by the CPU
+ * workers) when none takes it in time; the log names that queue.
+ */
+async function routeModel(input: AutomlTrainInput, args: TrainModelInput, train: { activities: Activities; queue: string }, gpu: Activities, cpu: Activities): Promise<TrainOutcome> {
+  if (!(input.useGpu && GPU_FAMILIES.has(args.spec.algo))) return train.activities.trainModel(args);
   try {
     return await gpu.trainModel(args);
   } catch (err) {
     if (!isScheduleToStartTimeout(err)) throw err;
-    await cpu.logExperiment({ experimentId: input.experimentId, lines: [`no GPU worker took ${args.spec.name} within ${input.gpuScheduleToStartSecs}s; training it on ml-cpu`], level: 'warn' });
-    return train.trainModel(args);
+    const line = `no GPU worker took ${args.spec.name} within ${input.gpuScheduleToStartSecs}s; training it on a CPU worker (task queue ${train.queue})`;
+    await cpu.logExperiment({ experimentId: input.experimentId, lines: [line], level: 'warn' });
+    return train.activities.trainModel(args);
   }
 }
 
@@ -120,7 +124,7 @@ async function trainOneByOne(input: AutomlTrainInput, prep: PreparedPlan, deadli
     const modelDeadline = prep.perModelSecs ? Math.min(deadline, Date.now() + prep.perModelSecs * 1000) : deadline;
     state.step = `training ${spec.name} (${i + 1}/${prep.plan.length})`;
     state.progress = Math.round((90 * trained) / Math.max(1, Math.min(prep.maxModels, prep.plan.length)));
-    const outcome = await routeModel(input, { experimentId, spec, sequence: i + 1, deadlineMs: modelDeadline }, cpu, gpu, cpu);
+    const outcome = await routeModel(input, { experimentId, spec, sequence: i + 1, deadlineMs: modelDeadline }, { activities: cpu, queue: input.queues.cpu }, gpu, cpu);
     if (outcome.status === 'trained') trained++;
   }
   return trained;

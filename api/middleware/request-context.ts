@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type Koa from 'koa';
 import type { AppState } from '../context';
 import type { Logger } from '../../platform/logger';
+import { CONTENT_SECURITY_POLICY } from '../web-ui';
 
 /** Request id (echoed as X-Request-Id), a child logger carrying it, and one access log line. */
 export function requestContext(log: Logger): Koa.Middleware<AppState> {
@@ -21,12 +22,13 @@ export function requestContext(log: Logger): Koa.Middleware<AppState> {
   };
 }
 
-/** Baseline security headers on every response. */
+/** Baseline security headers on every response; a route may set its own frame and content policies (the report viewer does). */
 export function securityHeaders(): Koa.Middleware {
   return async (ctx, next) => {
     await next();
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('Referrer-Policy', 'no-referrer');
     if (!ctx.response.get('X-Frame-Options')) ctx.set('X-Frame-Options', 'DENY');
+    if (!ctx.response.get('Content-Security-Policy')) ctx.set('Content-Security-Policy', CONTENT_SECURITY_POLICY);
   };
 }

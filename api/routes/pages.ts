@@ -4,14 +4,31 @@ import { escapeHtml } from '../../platform/html';
 import type { AppContext, RouteDeps } from '../context';
 import { classifyError } from '../middleware/error-handler';
 import { route, RouteDef } from '../route';
+import { UI_PAGES, uiShell } from '../web-ui';
 
 /**
- * The page behind the mailed reset link: a plain HTML form (no JavaScript) that posts the
- * token and the new password back here.
+ * The browser pages of the spec's catalog. The reset link's page is a plain HTML form (no JavaScript) that
+ * posts the token and the new password back here, so a mailed link works in any browser; the others are the
+ * web application's shell (built by Vite into dist/web), which routes on the client.
  */
 export function pageRoutes({ services, keyCache }: RouteDeps): RouteDef[] {
   const { accounts } = services;
   return [
+    ...UI_PAGES.map((path) =>
+      route({
+        method: 'get',
+        path,
+        tag: 'pages',
+        auth: 'public',
+        rateLimit: 'none',
+        summary: `Browser page: the web application at ${path} (its client-side route)`,
+        responses: {
+          200: { description: 'The application shell (HTML; scripts from /assets only)', contentType: 'text/html' },
+          503: { description: 'The web UI was not built (npm run build)', contentType: 'text/html' },
+        },
+        handler: async (ctx) => uiShell(ctx),
+      }),
+    ),
     route({
       method: 'get',
       path: '/auth/reset-password',
@@ -61,9 +78,9 @@ export function pageRoutes({ services, keyCache }: RouteDeps): RouteDef[] {
   ];
 }
 
-/** A minimal HTML page (no scripts) for links opened in a browser. */
+/** A minimal HTML page (no scripts) for links opened in a browser, styled like the web application. */
 export function htmlPage(ctx: AppContext, status: number, title: string, bodyHtml: string): string {
   ctx.status = status;
   ctx.type = 'text/html; charset=utf-8';
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body><h1>${escapeHtml(title)}</h1>${bodyHtml}</body></html>`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title><link rel="icon" href="/assets/favicon.svg" type="image/svg+xml"><link rel="stylesheet" href="/assets/page.css"></head><body><main class="page"><h1>${escapeHtml(title)}</h1>${bodyHtml}<p><a href="/login">Go to the login page</a></p></main></body></html>`;
 }

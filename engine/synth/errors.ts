@@ -6,7 +6,10 @@ export class SynthConditionError extends Error {
   }
 }
 
-/** A model configuration that cannot be trained (pac not dividing batch_size, sizes out of bounds, unknown options). */
+/**
+ * A model configuration that cannot be trained (pac not dividing batch_size, sizes out of bounds, unknown options), or a
+ * table the model cannot take (more latent dimensions than the copula models). Retrying it cannot help.
+ */
 export class SynthConfigError extends Error {
   constructor(message: string) {
     super(message);

@@ -7,10 +7,20 @@ import { stringify } from 'csv-stringify';
 import type { DataSource, EntityManager } from 'typeorm';
 import { readParquetFrame, type Frame } from '../../engine/automl';
 import { csvToParquet, type Dtype, writeRankedRows } from '../../engine/data';
-import { deserializeSynthesizer, fitSynthesizer, sampleSynthesizerBatches, serializeSynthesizer, SynthConditionError, type SynthConditions, type SynthConfig } from '../../engine/synth';
+import {
+  deserializeSynthesizer,
+  fitSynthesizer,
+  sampleSynthesizerBatches,
+  serializeSynthesizer,
+  SynthConditionError,
+  SynthConfigError,
+  type SynthConditions,
+  type SynthConfig,
+} from '../../engine/synth';
 import { Artifact, DatasetVersion, JsonMap, SynthgenJob, SynthgenModel } from '../../entities';
 import type { ArtifactStore, StoredObject } from '../../platform/artifact-store';
 import type { Config } from '../../platform/config';
+import { scratchDir } from '../../platform/scratch';
 import type { DatasetVersions } from '../dataset-versions';
 import { ConflictError, DataError, NotFoundError } from '../errors';
 import { isNeural } from './config';
@@ -121,6 +131,8 @@ export class SynthgenRuns {
         });
       } catch (err) {
         if (ctx.signal.aborted) await this.dropCheckpoint(model.id).catch(() => undefined);
+        // The worker thread's errors arrive as plain Errors carrying the name.
+        if (err instanceof SynthConfigError || (err instanceof Error && err.name === 'SynthConfigError')) throw new DataError(err.message);
         throw err;
       }
       const trainingSecs = (Date.now() - started) / 1000;
@@ -360,7 +372,7 @@ export class SynthgenRuns {
   }
 
   private async withWorkDir<T>(use: (dir: string) => Promise<T>): Promise<T> {
-    const dir = path.join(this.config.dataDir, 'tmp', 'synthgen', randomUUID());
+    const dir = scratchDir(path.join(this.config.dataDir, 'tmp'), 'synthgen', randomUUID());
     await fs.promises.mkdir(dir, { recursive: true });
     try {
       return await use(dir);

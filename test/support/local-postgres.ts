@@ -3,36 +3,45 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
+function binDir(): string {
+  const root = '/usr/lib/postgresql';
+  const version = fs.existsSync(root) ? fs.readdirSync(root).sort((a, b) => Number(b) - Number(a))[0] : undefined;
+  if (!version) throw new Error('No DATABASE_URL and no PostgreSQL binaries under /usr/lib/postgresql: install postgresql or set DATABASE_URL');
+  return path.join(root, version, 'bin');
+}
+
+/** Runs a PostgreSQL program; as root, as the `postgres` user (the server refuses root). */
+function run(cmd: string, args: string[]): void {
+  const bin = path.join(binDir(), cmd);
+  const asRoot = process.getuid?.() === 0;
+  const r = spawnSync(asRoot ? 'runuser' : bin, asRoot ? ['-u', 'postgres', '--', bin, ...args] : args, { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`${cmd} failed: ${r.stderr || r.stdout}`);
+}
+
 /**
  * Starts a throwaway PostgreSQL cluster from Debian's binaries when the suite is given no
  * DATABASE_URL. As root, the server runs as the `postgres` user (it refuses root).
  */
 export function startLocalPostgres(port: number): { url: string; dir: string } {
-  const root = '/usr/lib/postgresql';
-  const version = fs.existsSync(root) ? fs.readdirSync(root).sort((a, b) => Number(b) - Number(a))[0] : undefined;
-  if (!version) throw new Error('No DATABASE_URL and no PostgreSQL binaries under /usr/lib/postgresql: install postgresql or set DATABASE_URL');
-  const bin = path.join(root, version, 'bin');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mlsvc-pg-'));
   const asRoot = process.getuid?.() === 0;
-  const run = (cmd: string, args: string[]) => {
-    const full = asRoot ? ['-u', 'postgres', '--', path.join(bin, cmd), ...args] : args;
-    const r = spawnSync(asRoot ? 'runuser' : path.join(bin, cmd), full, { encoding: 'utf8' });
-    if (r.status !== 0) throw new Error(`${cmd} failed: ${r.stderr || r.stdout}`);
-  };
   if (asRoot) execFileSync('chown', ['postgres:postgres', dir]);
   const pwfile = path.join(dir, '..', `${path.basename(dir)}.pw`);
   fs.writeFileSync(pwfile, 'postgres\n');
   if (asRoot) execFileSync('chown', ['postgres:postgres', pwfile]);
   run('initdb', ['-D', dir, '-U', 'postgres', '--auth=md5', `--pwfile=${pwfile}`, '-E', 'UTF8']);
   fs.rmSync(pwfile, { force: true });
-  run('pg_ctl', ['-D', dir, '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`, '-w', 'start', '-l', path.join(dir, 'log')]);
+  startPostgresServer(dir, port);
   return { url: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`, dir };
 }
 
+/** Starts (or, after a crash, restarts: PostgreSQL recovers from its WAL) the server of the cluster in `dir`; returns once it accepts connections. */
+export function startPostgresServer(dir: string, port: number): void {
+  run('pg_ctl', ['-D', dir, '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`, '-w', '-t', '120', 'start', '-l', path.join(dir, 'log')]);
+}
+
 export function stopLocalPostgres(dir: string): void {
-  const root = '/usr/lib/postgresql';
-  const version = fs.readdirSync(root).sort((a, b) => Number(b) - Number(a))[0];
-  const ctl = path.join(root, version, 'bin', 'pg_ctl');
+  const ctl = path.join(binDir(), 'pg_ctl');
   const asRoot = process.getuid?.() === 0;
   spawnSync(asRoot ? 'runuser' : ctl, asRoot ? ['-u', 'postgres', '--', ctl, '-D', dir, '-m', 'fast', 'stop'] : ['-D', dir, '-m', 'fast', 'stop']);
   fs.rmSync(dir, { recursive: true, force: true });

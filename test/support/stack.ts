@@ -39,8 +39,18 @@ export interface TestStack {
  * its own task-queue prefix on the shared Temporal dev server, its own artifact folder and
  * SMTP sink, the API on a free port, and in-process workers unless told otherwise.
  */
-export async function startStack(opts: { env?: Record<string, string>; workers?: QueueFamily[]; logTo?: DestinationStream } = {}): Promise<TestStack> {
-  const info = JSON.parse(fs.readFileSync(stackFile(), 'utf8')) as StackInfo;
+export async function startStack(
+  opts: {
+    env?: Record<string, string>;
+    workers?: QueueFamily[];
+    logTo?: DestinationStream;
+    /** A PostgreSQL or Temporal of the test's own (one it kills) instead of the run's shared ones. */
+    adminDatabaseUrl?: string;
+    temporalAddress?: string;
+  } = {},
+): Promise<TestStack> {
+  const shared = JSON.parse(fs.readFileSync(stackFile(), 'utf8')) as StackInfo;
+  const info: StackInfo = { ...shared, adminDatabaseUrl: opts.adminDatabaseUrl ?? shared.adminDatabaseUrl, temporalAddress: opts.temporalAddress ?? shared.temporalAddress };
   const suffix = randomBytes(5).toString('hex');
   const dbName = `t_${suffix}`;
   const admin = new PgClient({ connectionString: info.adminDatabaseUrl });

@@ -9,7 +9,7 @@ import type { ModelSpec } from '../../engine/automl';
 import type { AutomlTrainInput, automlTrainWorkflow } from '../../workflows/automl-train';
 import type { JobProgress } from '../../workflows/progress';
 import { WorkerMetrics } from '../../workers/metrics';
-import { createWorker, jobInput, maybeRecordHistory, recording, replaySavedHistories, startTimeSkipping, waitFor } from './support/time-skipping';
+import { createWorker, HeartbeatsUntilCanceled, jobInput, maybeRecordHistory, recording, replaySavedHistories, startTimeSkipping, waitFor } from './support/time-skipping';
 
 /**
  * The AutoML workflow's own logic (budgets, GPU routing, cancel, failures) against the time-skipping test server,
@@ -152,7 +152,7 @@ describe('automlTrainWorkflow budgets', () => {
 });
 
 describe('automlTrainWorkflow GPU routing', () => {
-  it('trains a DeepLearning model on ml-cpu when no GPU worker takes it in time, and says so', async () => {
+  it('trains a DeepLearning model on the CPU training queue when no GPU worker takes it in time, and says so', async () => {
     // Nothing polls the gpu queue. The server holds its clock while an activity is scheduled, so this one timeout
     // runs in wall-clock time: keep it at a second.
     const input = automlInput({ useGpu: true, gpuScheduleToStartSecs: 1 });
@@ -164,7 +164,9 @@ describe('automlTrainWorkflow GPU routing', () => {
       await maybeRecordHistory(handle, 'automl-train-gpu-fallback');
     });
 
-    expect(rec.argsOf('logExperiment')).toEqual([[{ experimentId: 'exp-1', lines: ['no GPU worker took DeepLearning_1 within 1s; training it on ml-cpu'], level: 'warn' }]]);
+    expect(rec.argsOf('logExperiment')).toEqual([
+      [{ experimentId: 'exp-1', lines: [`no GPU worker took DeepLearning_1 within 1s; training it on a CPU worker (task queue ${input.queues.cpu})`], level: 'warn' }],
+    ]);
     expect(rec.argsOf('trainModel').map(([a]) => (a as { spec: ModelSpec }).spec.name)).toEqual(['DeepLearning_1', 'GBM_1']);
   });
 
@@ -190,37 +192,25 @@ describe('automlTrainWorkflow GPU routing', () => {
 describe('automlTrainWorkflow cancel and failures', () => {
   it('on cancel keeps the trained models: finishes the experiment as canceled and marks the job canceled', async () => {
     const input = automlInput();
-    let trainingStarted = false;
-    let activitySawCancel = false;
+    const training = new HeartbeatsUntilCanceled();
     const rec = recording<Mocks>(
       mocks(prepared({ plan: specs(3) }), {
         async trainModel({ spec: s }) {
           if (s.name === 'GBM_1') return { status: 'trained', modelId: 'model-1' };
-          // Heartbeats until canceled, as the real activity does (cancellation arrives with a heartbeat's answer).
-          const ctx = Context.current();
-          trainingStarted = true;
-          try {
-            for (;;) {
-              ctx.heartbeat();
-              await ctx.sleep(50);
-            }
-          } catch (err) {
-            activitySawCancel = err instanceof CancelledFailure;
-            throw err;
-          }
+          return training.run();
         },
       }),
     );
     const worker = await createWorker(env, { taskQueue: input.queues.cpu, activities: rec.activities, bundle, maxHeartbeatThrottleInterval: '50ms' });
     await worker.runUntil(async () => {
       const handle = await start(input);
-      await waitFor(() => trainingStarted, 'the second model to start training');
+      await waitFor(() => training.started, 'the second model to start training');
       expect(await handle.query<JobProgress>('progress')).toEqual({ status: 'running', step: 'training GBM_2 (2/3)', progress: 30 });
       await handle.cancel();
       const err = await handle.result().catch((e: unknown) => e);
       expect(err).toBeInstanceOf(WorkflowFailedError);
       expect((err as WorkflowFailedError).cause).toBeInstanceOf(CancelledFailure);
-      await waitFor(() => activitySawCancel, 'the training activity to see the cancel');
+      await waitFor(() => training.sawCancel, 'the training activity to see the cancel');
       await maybeRecordHistory(handle, 'automl-train-canceled');
     });
 

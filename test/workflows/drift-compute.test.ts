@@ -1,4 +1,3 @@
-import { Context } from '@temporalio/activity';
 import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
@@ -8,7 +7,7 @@ import type { JobLifecycleActivities } from '../../activities/job-lifecycle';
 import type { DriftJobResult } from '../../services/drift';
 import type { driftComputeWorkflow } from '../../workflows/drift-compute';
 import type { JobProgress } from '../../workflows/progress';
-import { createWorker, jobInput, maybeRecordHistory, recording, replaySavedHistories, startTimeSkipping, waitFor } from './support/time-skipping';
+import { createWorker, HeartbeatsUntilCanceled, jobInput, maybeRecordHistory, recording, replaySavedHistories, startTimeSkipping, waitFor } from './support/time-skipping';
 
 /** The drift_compute job's workflow with mocked activities; PSI itself is tested in engine/data and test/deployment-drift.test.ts. */
 
@@ -113,32 +112,19 @@ describe('driftComputeWorkflow', () => {
   });
 
   it('on cancel stops the computing activity and marks the job canceled', async () => {
-    let started = false;
-    let activitySawCancel = false;
+    const activity = new HeartbeatsUntilCanceled({ progress: 10, message: 'reference distribution: feature 1 of 9' });
     const rec = recording<Mocks>(
       mocks({
-        async computeDrift() {
-          const ctx = Context.current();
-          started = true;
-          try {
-            for (;;) {
-              ctx.heartbeat({ progress: 10, message: 'reference distribution: feature 1 of 9' });
-              await ctx.sleep(50);
-            }
-          } catch (err) {
-            activitySawCancel = err instanceof CancelledFailure;
-            throw err;
-          }
-        },
+        computeDrift: activity.run,
       }),
     );
     const { input, error } = await runDrift(rec.activities, async (handle) => {
-      await waitFor(() => started, 'the drift activity to start');
+      await waitFor(() => activity.started, 'the drift activity to start');
       await handle.cancel();
     });
 
     expect((error as WorkflowFailedError).cause).toBeInstanceOf(CancelledFailure);
-    await waitFor(() => activitySawCancel, 'the drift activity to see the cancel');
+    await waitFor(() => activity.sawCancel, 'the drift activity to see the cancel');
     expect(rec.argsOf('markJobFinished')).toEqual([[input.jobId, { status: 'canceled', error: null }]]);
   });
 

@@ -1,4 +1,3 @@
-import { Context } from '@temporalio/activity';
 import { WorkflowFailedError } from '@temporalio/client';
 import { CancelledFailure } from '@temporalio/common';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
@@ -7,7 +6,7 @@ import type { JobLifecycleActivities } from '../../activities/job-lifecycle';
 import type { PrivacyDetectActivities } from '../../activities/privacy-detect';
 import type { PrivacyTransformActivities } from '../../activities/privacy-transform';
 import type { PrivacyDetectResult, PrivacyTransformResult } from '../../services/privacy/sessions';
-import { createWorker, jobInput, maybeRecordHistory, recording, replaySavedHistories, startTimeSkipping, waitFor } from './support/time-skipping';
+import { createWorker, HeartbeatsUntilCanceled, jobInput, maybeRecordHistory, recording, replaySavedHistories, startTimeSkipping, waitFor } from './support/time-skipping';
 
 /** The privacy_detect and privacy_transform workflows with mocked activities; the work itself is tested through HTTP in test/privacy.test.ts. */
 
@@ -80,31 +79,18 @@ describe('privacy workflows', () => {
   });
 
   it('a canceled transform stops its activity and marks the job canceled', async () => {
-    let started = false;
-    let activitySawCancel = false;
+    const activity = new HeartbeatsUntilCanceled({ progress: 40, message: 'transformed 2048 of 40000 rows' });
     const rec = recording<Mocks>(
       mocks({
-        async transformPii() {
-          const ctx = Context.current();
-          started = true;
-          try {
-            for (;;) {
-              ctx.heartbeat({ progress: 40, message: 'transformed 2048 of 40000 rows' });
-              await ctx.sleep(50);
-            }
-          } catch (err) {
-            activitySawCancel = err instanceof CancelledFailure;
-            throw err;
-          }
-        },
+        transformPii: activity.run,
       }),
     );
     const { input, error } = await run('privacyTransformWorkflow', rec.activities, async (handle) => {
-      await waitFor(() => started, 'the transform activity to start');
+      await waitFor(() => activity.started, 'the transform activity to start');
       await handle.cancel();
     });
     expect((error as WorkflowFailedError).cause).toBeInstanceOf(CancelledFailure);
-    await waitFor(() => activitySawCancel, 'the transform activity to see the cancel');
+    await waitFor(() => activity.sawCancel, 'the transform activity to see the cancel');
     expect(rec.argsOf('markJobFinished')).toEqual([[input.jobId, { status: 'canceled', error: null }]]);
   });
 

@@ -8,7 +8,7 @@ import type { SynthgenGenerateActivities } from '../../activities/synthgen-gener
 import type { SynthgenTrainActivities } from '../../activities/synthgen-train';
 import type { SynthGenerateResult, SynthTrainResult } from '../../services/synthgen/runs';
 import type { SynthgenTrainInput } from '../../workflows/synthgen-train';
-import { createWorker, jobInput, maybeRecordHistory, recording, replaySavedHistories, startTimeSkipping, waitFor } from './support/time-skipping';
+import { createWorker, HeartbeatsUntilCanceled, jobInput, maybeRecordHistory, recording, replaySavedHistories, startTimeSkipping, waitFor } from './support/time-skipping';
 
 /**
  * The synthgen_train and synthgen_generate workflows with mocked activities on the time-skipping server: queue
@@ -153,33 +153,20 @@ describe('synthgen_train', () => {
 
   it('a cancel stops the training activity and marks the job canceled', async () => {
     const input = trainInput();
-    let started = false;
-    let activitySawCancel = false;
+    const activity = new HeartbeatsUntilCanceled({ progress: 30, message: 'epoch 3/10: loss_g 1.2, loss_d -0.3' });
     const rec = recording<Mocks>(
       mocks({
-        async trainSynthesizer() {
-          const ctx = Context.current();
-          started = true;
-          try {
-            for (;;) {
-              ctx.heartbeat({ progress: 30, message: 'epoch 3/10: loss_g 1.2, loss_d -0.3' });
-              await ctx.sleep(50);
-            }
-          } catch (err) {
-            activitySawCancel = err instanceof CancelledFailure;
-            throw err;
-          }
-        },
+        trainSynthesizer: activity.run,
       }),
     );
     const { error } = await run('synthgenTrainWorkflow', input, rec.activities, {
       during: async (handle) => {
-        await waitFor(() => started, 'training to start');
+        await waitFor(() => activity.started, 'training to start');
         await handle.cancel();
       },
     });
     expect((error as WorkflowFailedError).cause).toBeInstanceOf(CancelledFailure);
-    await waitFor(() => activitySawCancel, 'the training activity to see the cancel');
+    await waitFor(() => activity.sawCancel, 'the training activity to see the cancel');
     expect(rec.argsOf('markJobFinished')).toEqual([[input.jobId, { status: 'canceled', error: null }]]);
   });
 });

@@ -1,4 +1,5 @@
 import { categoricalFromStrings, Column, Frame, makeFrame, readCsvFrame, Rng } from '../../automl';
+import { SynthConfigError } from '../errors';
 import { evaluateQuality } from '../quality';
 import { SynthConditionError } from './conditions';
 import { fitGaussianCopula } from './fit';
@@ -69,6 +70,16 @@ describe('Gaussian copula', () => {
   const real = mixed(N, 1);
   const model = fitGaussianCopula(real, { seed: 3 });
   const synth = sampleGaussianCopula(model, N, { seed: 4 });
+
+  it('refuses a table with more latent dimensions than it models as a configuration error (retrying cannot help)', () => {
+    const width = 1_001;
+    const wide = makeFrame(
+      Array.from({ length: width }, (_, j) => `c${j}`),
+      Array.from({ length: width }, (_, j): Column => ({ kind: 'numeric', values: normals(20, j) })),
+    );
+    expect(() => fitGaussianCopula(wide, { seed: 1 })).toThrow(SynthConfigError);
+    expect(() => fitGaussianCopula(wide, { seed: 1 })).toThrow(/at most 1000 latent dimensions; this table needs 1001/);
+  });
 
   it('reproduces the marginals and the correlation of a bivariate normal', () => {
     const data = bivariate(N, 7);

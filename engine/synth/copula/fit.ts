@@ -12,6 +12,7 @@
  */
 import { Frame, Rng } from '../../automl';
 import { describeColumns } from '../columns';
+import { SynthConfigError } from '../errors';
 import { sampleRowIndices } from '../sampling';
 import type { CopulaConfig, SynthesizerModel } from '../types';
 import { cholesky, cholInverse, repairCorrelation } from './linalg';
@@ -64,7 +65,7 @@ export function fitGaussianCopula(frame: Frame, config: CopulaConfig = {}): Synt
     marginals.push(marginal);
   });
   if (dims > COPULA_MAX_DIMS) {
-    throw new Error(`The Gaussian copula models at most ${COPULA_MAX_DIMS} latent dimensions; this table needs ${dims} (a numeric column with missing values takes two)`);
+    throw new SynthConfigError(`The Gaussian copula models at most ${COPULA_MAX_DIMS} latent dimensions; this table needs ${dims} (a numeric column with missing values takes two)`);
   }
   const rng = new Rng(config.seed ?? 0);
   const rows = sampleRowIndices(frame.nrows, fitRowsFor(frame.nrows, dims), rng);

@@ -2,7 +2,9 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { Context } from '@temporalio/activity';
 import type { WorkflowHandle } from '@temporalio/client';
+import { CancelledFailure } from '@temporalio/common';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, DefaultLogger, LogEntry, Runtime, Worker, WorkerOptions, WorkflowBundle } from '@temporalio/worker';
@@ -135,6 +137,31 @@ export function recording<T extends object>(impl: T): { activities: T; calls: Ca
     ]),
   ) as T;
   return { activities, calls, argsOf: (name) => calls.filter((c) => c.name === name).map((c) => c.args) };
+}
+
+/**
+ * A long activity's stand-in: `run` heartbeats `details` until the activity is canceled, as the real long activities
+ * do (a cancel reaches an activity with a heartbeat's answer), and records that it started and that it saw the cancel.
+ */
+export class HeartbeatsUntilCanceled {
+  started = false;
+  sawCancel = false;
+
+  constructor(private readonly details?: unknown) {}
+
+  readonly run = async (): Promise<never> => {
+    const ctx = Context.current();
+    this.started = true;
+    try {
+      for (;;) {
+        ctx.heartbeat(this.details);
+        await ctx.sleep(50);
+      }
+    } catch (err) {
+      this.sawCancel = err instanceof CancelledFailure;
+      throw err;
+    }
+  };
 }
 
 /** Polls (real time) until `check` holds; the tests use it for things the server does, not for sleeping. */

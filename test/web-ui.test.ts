@@ -1,0 +1,303 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { linkIn } from './support/smtp-sink';
+import { eventually, uniqueEmail } from './support/client';
+import { datasetPath } from './support/datasets';
+import { startStack, TestStack } from './support/stack';
+
+/**
+ * The web application end to end in Debian's Chromium (headless, driven by playwright-core), against the real
+ * stack: sign-up to a deployed model and its report. Every page is checked for console errors, failed requests
+ * and serious or critical axe-core violations, and saved as a screenshot under test-artifacts/web-ui/.
+ */
+
+const ROOT = (() => {
+  let dir = __dirname;
+  while (!fs.existsSync(path.join(dir, 'package.json'))) dir = path.dirname(dir);
+  return dir;
+})();
+const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => fs.existsSync(p));
+const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'web-ui');
+const AXE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+let stack: TestStack;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+/** Console errors, page errors and failed requests since the last check, by page. */
+let problems: string[] = [];
+let shot = 0;
+
+beforeAll(async () => {
+  if (!CHROMIUM) throw new Error('No chromium at /usr/bin/chromium: apt-get install -y chromium (.ci/run installs it)');
+  // `npm test` builds the UI (npm run build); a bare `tsc` build does not, so build it here when it is missing.
+  if (!fs.existsSync(path.join(ROOT, 'dist', 'web', 'index.html'))) execFileSync('npm', ['run', 'build:web'], { cwd: ROOT, stdio: 'inherit' });
+  fs.rmSync(ARTIFACTS, { recursive: true, force: true });
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  stack = await startStack({ env: { RATE_LIMIT_TRAIN: '1000', RATE_LIMIT_PREDICT: '1000' } });
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+  context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+  page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console error on ${page.url()}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`page error on ${page.url()}: ${String(e)}`));
+  // A request the browser itself abandons (a poll cut by a full page load) is not a failure of the service.
+  page.on('requestfailed', (r) => {
+    if (r.failure()?.errorText !== 'net::ERR_ABORTED') problems.push(`request failed: ${r.method()} ${r.url()} ${r.failure()?.errorText}`);
+  });
+  page.on('response', (r) => {
+    if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.request().method()} ${r.url()}`);
+  });
+}, 120_000);
+
+// What the browser showed when a step ended, kept beside the page screenshots (the first look after a failure).
+afterEach(async () => {
+  await page?.screenshot({ path: path.join(ARTIFACTS, `${String(shot).padStart(2, '0')}z-after-step.png`), fullPage: true }).catch(() => undefined);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+});
+
+/**
+ * Checks the page as it is now: no console error or failed request since the last check, no serious or critical
+ * axe-core violation; saves a full-page screenshot.
+ */
+async function checkPage(name: string): Promise<void> {
+  await page.waitForLoadState('networkidle', { timeout: 3000 }).catch(() => undefined);
+  shot += 1;
+  await page.screenshot({ path: path.join(ARTIFACTS, `${String(shot).padStart(2, '0')}-${name}.png`), fullPage: true });
+  // Evaluated through the DevTools protocol: the page's content security policy (no inline script) stays in force.
+  if (!(await page.evaluate('typeof window.axe !== "undefined"'))) await page.evaluate(AXE);
+  // A string, run in the page: the server's compiler has no DOM types.
+  const violations = await page.evaluate<string[]>(`window.axe
+    .run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } })
+    .then((r) => r.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => v.impact + ' ' + v.id + ': ' + v.help + ' (' + v.nodes.map((n) => n.target.join(' ')).join(', ') + ')'))`);
+  const found = [...problems, ...violations.map((v) => `axe on ${name}: ${v}`)];
+  problems = [];
+  expect(found).toEqual([]);
+}
+
+/** Nothing wider than the window (tables scroll inside their own region). */
+async function expectNoHorizontalScroll(): Promise<void> {
+  const { scroll, width } = await page.evaluate<{ scroll: number; width: number }>('({ scroll: document.documentElement.scrollWidth, width: window.innerWidth })');
+  expect(scroll).toBeLessThanOrEqual(width);
+}
+
+const password = 'a long browser password';
+const email = uniqueEmail('browser');
+let modelUrl = '';
+
+describe('the web UI in Chromium, from sign-up to a deployed model', () => {
+  it('answers the page routes with the application shell under a content security policy that allows no inline script', async () => {
+    for (const p of ['/login', '/register', '/auth/login', '/auth/register', '/auth/forgot-password', '/auth/profile', '/logout', '/app/projects']) {
+      const r = await fetch(stack.baseUrl + p);
+      expect(r.status).toBe(200);
+      expect(r.headers.get('content-type')).toMatch(/^text\/html/);
+      const csp = r.headers.get('content-security-policy') ?? '';
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).not.toContain('unsafe-inline');
+      const html = await r.text();
+      expect(html).toMatch(/<script type="module" crossorigin src="\/assets\/index-[\w-]+\.js"><\/script>/);
+      expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+    }
+    const asset = (await (await fetch(`${stack.baseUrl}/login`)).text()).match(/\/assets\/index-[\w-]+\.js/)![0];
+    const js = await fetch(stack.baseUrl + asset);
+    expect(js.status).toBe(200);
+    expect(js.headers.get('content-type')).toMatch(/javascript/);
+    expect(js.headers.get('cache-control')).toContain('immutable');
+    expect((await fetch(`${stack.baseUrl}/assets/..%2Fpackage.json`)).status).toBe(404);
+    expect((await fetch(`${stack.baseUrl}/nowhere`)).status).toBe(404);
+    expect((await fetch(`${stack.baseUrl}/login`, { method: 'POST' })).status).toBe(405);
+  });
+
+  it('registers, activates from the mailed link and logs in with remember', async () => {
+    await page.goto(`${stack.baseUrl}/register`);
+    await page.getByRole('heading', { name: 'Create an account', exact: true }).waitFor();
+    await checkPage('register');
+    await page.getByLabel('Name').fill('Ada Browser');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('heading', { name: 'Check your inbox', exact: true }).waitFor();
+    await checkPage('register-done');
+
+    const mail = await stack.mail.waitFor(email, /verify-email\?token=/);
+    const link = new URL(linkIn(mail, 'verify-email?token='));
+    await page.goto(stack.baseUrl + link.pathname + link.search);
+    await page.getByRole('heading', { name: 'Email verified', exact: true }).waitFor();
+    await checkPage('activation');
+
+    await page.getByRole('link', { name: 'Go to the login page' }).click();
+    await page.getByRole('heading', { name: 'Log in', exact: true }).waitFor();
+    await checkPage('login');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(password);
+    await page.getByLabel('Keep me logged in for 30 days').check();
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('heading', { name: 'Projects', exact: true }).waitFor();
+    const cookies = await context.cookies();
+    const session = cookies.find((c) => c.name === 'session_token')!;
+    expect(session.httpOnly).toBe(true);
+    // remember: a persistent cookie (about 30 days), not a browser-session one.
+    expect(session.expires * 1000 - Date.now()).toBeGreaterThan(20 * 86_400_000);
+    expect(await page.evaluate('({ local: localStorage.length, session: sessionStorage.length })')).toEqual({ local: 0, session: 0 });
+    await checkPage('projects-empty');
+  });
+
+  it('creates a project and uploads titanic.csv with a progress bar', async () => {
+    await page.getByLabel('Project name').fill('Titanic in the browser');
+    await page.getByRole('button', { name: 'Create project' }).click();
+    await page.getByRole('heading', { name: 'Titanic in the browser', exact: true }).waitFor();
+    await checkPage('project');
+    await page.getByLabel('File (CSV or Parquet)').setInputFiles(datasetPath('titanic.csv'));
+    await page.getByLabel('Dataset name').fill('titanic');
+    // Every value the upload's progress bar shows, seen from inside the page (it is gone once the dataset opens).
+    await page.evaluate(`window.progressSeen = [];
+      new MutationObserver(() => {
+        const bar = document.querySelector('progress[aria-label="Upload progress"]');
+        if (bar) window.progressSeen.push(Number(bar.value));
+      }).observe(document.body, { subtree: true, childList: true, attributes: true })`);
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
+    await page.getByRole('heading', { name: 'titanic', exact: true }).waitFor({ timeout: 60_000 });
+    const seen = await page.evaluate<number[]>('window.progressSeen');
+    expect(seen.length).toBeGreaterThan(0);
+    expect(Math.max(...seen)).toBe(100);
+    await page.getByRole('region', { name: 'First rows of the latest version' }).first().waitFor();
+    await checkPage('dataset-preview');
+    for (const [tab, ready] of [
+      ['Quality', 'Quality checks'],
+      ['Analyze', 'Column statistics'],
+      ['Versions', 'Versions'],
+    ] as const) {
+      await page.getByRole('link', { name: tab, exact: true }).click();
+      await page.getByRole('region', { name: ready, exact: true }).first().waitFor({ timeout: 60_000 });
+      if (tab === 'Analyze') expect(await page.locator('canvas').count()).toBeGreaterThan(3);
+      await checkPage(`dataset-${tab.toLowerCase()}`);
+    }
+  });
+
+  it('starts an experiment with a tiny budget, follows it live and opens the best model', async () => {
+    await page.getByRole('link', { name: 'New experiment' }).click();
+    await page.getByRole('heading', { name: 'New experiment', exact: true }).waitFor();
+    await page.getByLabel('Target column').selectOption('survived');
+    await page.getByLabel('Problem type').selectOption('classification');
+    await page.getByLabel('Max models').fill('2');
+    await page.getByLabel('Max runtime (seconds)').fill('60');
+    await page.getByLabel('Cross-validation folds').fill('0');
+    for (const algo of ['DeepLearning', 'StackedEnsemble']) await page.getByLabel(algo, { exact: true }).check();
+    await checkPage('experiment-new');
+    await page.getByRole('button', { name: 'Start training' }).click();
+    await page.getByRole('heading', { name: 'Progress', exact: true }).waitFor();
+    await page.getByRole('link', { name: 'Open the best model' }).waitFor({ timeout: 150_000 });
+    await page.locator('.status-succeeded').first().waitFor({ timeout: 30_000 });
+    await checkPage('experiment');
+
+    await page.getByRole('link', { name: 'Open the best model' }).click();
+    await page.getByRole('heading', { name: 'Predict', exact: true }).waitFor();
+    modelUrl = page.url();
+    await page.getByRole('region', { name: 'Metrics', exact: true }).first().waitFor();
+    await checkPage('model');
+  });
+
+  it('predicts one row from the form built from the schema, with contributions', async () => {
+    await page.getByRole('button', { name: 'Fill with a sample row' }).click();
+    await eventually(async () => (await page.getByLabel(/^sex /).inputValue()) !== '', 10_000);
+    await page.getByRole('button', { name: 'Predict', exact: true }).click();
+    const prediction = await page.getByTestId('prediction').textContent();
+    expect(['0', '1']).toContain(prediction);
+    await checkPage('model-predicted');
+  });
+
+  it('deploys the model to staging, opens the deployment and views its report inline', async () => {
+    await page.getByLabel('Stage').selectOption('staging');
+    await page.getByRole('button', { name: 'Deploy', exact: true }).click();
+    await page.getByRole('link', { name: 'Inference logs' }).waitFor();
+    await checkPage('deployment');
+    for (const tab of ['Inference logs', 'Drift', 'History']) {
+      await page.getByRole('link', { name: tab, exact: true }).click();
+      await page.getByRole('heading', { name: tab === 'History' ? 'Stage history' : tab, exact: true }).waitFor();
+      await checkPage(`deployment-${tab.split(' ')[0].toLowerCase()}`);
+    }
+    await page.getByRole('link', { name: 'Overview', exact: true }).click();
+    await page.getByRole('button', { name: 'Deployment report' }).click();
+    const frame = page.frameLocator('iframe[title="The deployment report"]');
+    await frame.locator('h1').first().waitFor({ timeout: 90_000 });
+    await checkPage('report');
+  });
+
+  it('lists jobs with their Temporal UI links, the project tabs, and manages the profile', async () => {
+    await page.getByRole('link', { name: 'Jobs', exact: true }).click();
+    await page.getByRole('region', { name: 'Jobs', exact: true }).first().waitFor();
+    expect(await page.getByRole('link', { name: 'Temporal UI' }).count()).toBeGreaterThan(0);
+    await checkPage('jobs');
+
+    await page.getByRole('link', { name: 'Projects', exact: true }).click();
+    await page.getByRole('link', { name: 'Titanic in the browser' }).click();
+    for (const [tab, heading] of [
+      ['Experiments', 'Experiments'],
+      ['Models', 'Models'],
+      ['Deployments', 'Deployments'],
+      ['Reports', 'Reports'],
+      ['Members', 'Members'],
+      ['Timeline', 'Timeline'],
+    ]) {
+      await page.getByRole('link', { name: tab, exact: true }).click();
+      await page.getByRole('heading', { name: heading, exact: true }).waitFor();
+      await checkPage(`project-${tab.toLowerCase()}`);
+    }
+
+    await page.getByRole('link', { name: 'Profile', exact: true }).click();
+    await page.getByRole('heading', { name: 'Profile', exact: true }).waitFor();
+    await page.getByLabel('Key name').fill('ci key');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const key = (await page.getByTestId('new-api-key').textContent()) ?? '';
+    expect(key).toMatch(/^\S+\.\S+$/);
+    const me = await fetch(`${stack.baseUrl}/api/projects`, { headers: { authorization: `Bearer ${key}` } });
+    expect(me.status).toBe(200);
+    await page.getByRole('region', { name: 'Your API keys', exact: true }).first().waitFor();
+    await checkPage('profile');
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+    expect(await page.getByTestId('new-api-key').count()).toBe(0);
+    await page.getByRole('button', { name: 'Revoke key ci key' }).click();
+    await eventually(async () => (await fetch(`${stack.baseUrl}/api/projects`, { headers: { authorization: `Bearer ${key}` } })).status === 401, 10_000);
+    await page.getByLabel('Display name').fill('Ada Renamed');
+    await page.getByRole('button', { name: 'Save name' }).click();
+    await page.locator('header .who', { hasText: 'Ada Renamed' }).waitFor();
+    await checkPage('profile-renamed');
+  });
+
+  it('fits a 390 px wide screen', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    for (const [url, name, ready] of [
+      ['/app/projects', 'narrow-projects', 'Projects'],
+      [modelUrl.replace(stack.baseUrl, ''), 'narrow-model', 'Predict'],
+      ['/auth/profile', 'narrow-profile', 'Profile'],
+    ]) {
+      await page.goto(stack.baseUrl + url);
+      await page.getByRole('heading', { name: ready, exact: true }).waitFor();
+      await expectNoHorizontalScroll();
+      await checkPage(name);
+    }
+    await page.goto(`${stack.baseUrl}/login`);
+    await expectNoHorizontalScroll();
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
+  it('logs out with a POST from /logout; the application then sends to the login page', async () => {
+    await page.goto(`${stack.baseUrl}/logout`);
+    await page.getByRole('heading', { name: 'Logged out', exact: true }).waitFor();
+    await checkPage('logged-out');
+    await page.goto(`${stack.baseUrl}/app/projects`);
+    await page.getByRole('heading', { name: 'Log in', exact: true }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/login');
+    await checkPage('login-again');
+  });
+});

@@ -1,0 +1,414 @@
+import { useState } from 'preact/hooks';
+import { del, get, qs, upload, type Page } from '../api';
+import { BarsChart, ChartView } from '../chart';
+import { Link, navigate, useLocation } from '../router';
+import { ErrorBox, Field, fmtBytes, fmtDate, fmtNum, Loading, Progress, Section, Select, Table, Tabs, useAction, useAsync, useTitle } from '../ui';
+
+interface Dataset {
+  id: string;
+  name: string;
+  description: string;
+  project_id: string;
+  project_name: string;
+  dataset_version_id: string;
+  rows: number;
+  columns: number;
+  version: number;
+  columns_schema: { name: string; dtype: string }[];
+  updated_at: string;
+}
+interface Version {
+  id: string;
+  version: number;
+  row_count: number;
+  column_count: number;
+  description: string;
+  created_by_name: string | null;
+  created_at: string;
+}
+interface Histogram {
+  counts: number[];
+  bin_edges: number[];
+}
+type ColumnProfile =
+  | {
+      type: 'numeric';
+      dtype: string;
+      unique: number;
+      missing_percent: number;
+      min: number | null;
+      max: number | null;
+      mean: number | null;
+      std: number | null;
+      outlier_count: number;
+      histogram: Histogram;
+    }
+  | { type: 'categorical'; dtype: string; unique: number; missing_percent: number; top_values: Record<string, number> };
+interface Profile {
+  columns: Record<string, ColumnProfile>;
+  row_count: number;
+  duplicate_rows: number;
+  memory_usage: number;
+  correlations: Record<string, Record<string, number | null>>;
+  correlations_omitted: string[];
+}
+
+const TABS: [string, string][] = [
+  ['preview', 'Preview'],
+  ['quality', 'Quality'],
+  ['analyze', 'Analyze'],
+  ['versions', 'Versions'],
+  ['compare', 'Compare'],
+];
+
+export function DatasetPage({ id }: { id: string }) {
+  const { query } = useLocation();
+  const tab = query.get('tab') ?? 'preview';
+  const d = useAsync(() => get<{ dataset: Dataset; preview: Record<string, unknown>[]; preview_error?: string }>(`/api/datasets/${id}`), [id]);
+  const { error, run } = useAction();
+  useTitle(d.data ? `Dataset ${d.data.dataset.name}` : 'Dataset');
+  if (d.error) return <ErrorBox error={d.error} />;
+  if (!d.data) return <Loading />;
+  const ds = d.data.dataset;
+  return (
+    <>
+      <p class="crumbs">
+        <Link href="/app/projects">Projects</Link> / <Link href={`/app/projects/${ds.project_id}`}>{ds.project_name}</Link> /
+      </p>
+      <div class="title-row">
+        <h1>{ds.name}</h1>
+        <div class="row">
+          <Link class="button" href={`/app/experiments/new?project=${ds.project_id}&dataset=${ds.id}`}>
+            New experiment
+          </Link>
+          <a class="button secondary" href={`/api/datasets/${ds.id}/download`} download>
+            CSV
+          </a>
+          <button
+            type="button"
+            class="danger"
+            onClick={() => {
+              if (confirm(`Delete the dataset ${ds.name} with all its versions?`)) void run(() => del(`/api/datasets/${ds.id}`).then(() => navigate(`/app/projects/${ds.project_id}`)));
+            }}
+          >
+            Delete
+          </button>
+        </div>
+      </div>
+      <ErrorBox error={error} />
+      <p class="muted">
+        Version {ds.version} · {fmtNum(ds.rows)} rows · {ds.columns} columns · updated {fmtDate(ds.updated_at)}
+      </p>
+      <Tabs tabs={TABS} current={tab} base={`/app/datasets/${ds.id}`} />
+      {tab === 'preview' && <Preview rows={d.data.preview} schema={ds.columns_schema} error={d.data.preview_error} />}
+      {tab === 'quality' && <Quality id={ds.id} />}
+      {tab === 'analyze' && <Analyze id={ds.id} />}
+      {tab === 'versions' && <Versions id={ds.id} onChange={d.reload} />}
+      {tab === 'compare' && <Compare id={ds.id} latest={ds.version} />}
+    </>
+  );
+}
+
+function cell(v: unknown): string {
+  if (v === null || v === undefined) return '';
+  return typeof v === 'object' ? JSON.stringify(v) : String(v);
+}
+
+function Preview({ rows, schema, error }: { rows: Record<string, unknown>[]; schema: { name: string; dtype: string }[]; error?: string }) {
+  return (
+    <Section title="First rows">
+      <ErrorBox error={error} />
+      <Table caption="First rows of the latest version" rows={rows} columns={schema.map((c) => ({ head: `${c.name} (${c.dtype})`, cell: (r: Record<string, unknown>) => cell(r[c.name]) }))} />
+    </Section>
+  );
+}
+
+function Quality({ id }: { id: string }) {
+  const q = useAsync(
+    () =>
+      get<{ quality: { overall_score: number; checks: { name: string; passed: boolean; details: string }[]; sample_rows: number | null; version: number } }>(`/api/datasets/${id}/quality`).then(
+        (r) => r.quality,
+      ),
+    [id],
+  );
+  if (q.error) return <ErrorBox error={q.error} />;
+  if (!q.data) return <Loading />;
+  return (
+    <Section title={`Quality of version ${q.data.version}`}>
+      <p>
+        Overall score: <strong>{fmtNum(q.data.overall_score)}</strong>
+        {q.data.sample_rows ? ` (estimated on ${fmtNum(q.data.sample_rows)} rows)` : ''}
+      </p>
+      <Table
+        caption="Quality checks"
+        rows={q.data.checks}
+        columns={[
+          { head: 'Check', cell: (c) => c.name },
+          { head: 'Result', cell: (c) => <span class={c.passed ? 'ok' : 'warn'}>{c.passed ? 'passed' : 'failed'}</span> },
+          { head: 'Details', cell: (c) => c.details },
+        ]}
+      />
+    </Section>
+  );
+}
+
+function Analyze({ id }: { id: string }) {
+  const a = useAsync(() => get<{ statistics: Profile | null; error: string | null }>(`/api/datasets/${id}/analyze`), [id]);
+  if (a.error) return <ErrorBox error={a.error} />;
+  if (!a.data) return <Loading what="Analyzing" />;
+  if (!a.data.statistics) return <ErrorBox error={a.data.error ?? 'No statistics'} />;
+  const p = a.data.statistics;
+  const cols = Object.entries(p.columns);
+  return (
+    <>
+      <Section title="Summary">
+        <p>
+          {fmtNum(p.row_count)} rows · {fmtNum(p.duplicate_rows)} duplicate rows · about {fmtBytes(p.memory_usage)} in memory
+        </p>
+        <Table
+          caption="Column statistics"
+          rows={cols}
+          columns={[
+            { head: 'Column', cell: ([n]) => n },
+            { head: 'Type', cell: ([, c]) => c.dtype },
+            { head: 'Unique', cell: ([, c]) => fmtNum(c.unique), num: true },
+            { head: 'Missing %', cell: ([, c]) => fmtNum(c.missing_percent, 3), num: true },
+            { head: 'Mean', cell: ([, c]) => (c.type === 'numeric' ? fmtNum(c.mean) : '–'), num: true },
+            { head: 'Std', cell: ([, c]) => (c.type === 'numeric' ? fmtNum(c.std) : '–'), num: true },
+            { head: 'Min', cell: ([, c]) => (c.type === 'numeric' ? fmtNum(c.min) : '–'), num: true },
+            { head: 'Max', cell: ([, c]) => (c.type === 'numeric' ? fmtNum(c.max) : '–'), num: true },
+          ]}
+        />
+      </Section>
+      <Section title="Distributions">
+        <div class="charts">
+          {cols.map(([name, c]) =>
+            c.type === 'numeric' ? (
+              <ChartView
+                key={name}
+                label={`Histogram of ${name}`}
+                summary={`${name}: ${c.histogram.counts.length} bins from ${fmtNum(c.min)} to ${fmtNum(c.max)}, ${c.outlier_count} outliers`}
+                height={180}
+                config={{
+                  type: 'bar',
+                  data: {
+                    labels: c.histogram.counts.map((_, i) => fmtNum(c.histogram.bin_edges[i], 3)),
+                    datasets: [{ label: name, data: c.histogram.counts, backgroundColor: '#1d4ed8', barPercentage: 1, categoryPercentage: 1 }],
+                  },
+                  options: { plugins: { legend: { display: false } } },
+                }}
+              />
+            ) : (
+              <BarsChart
+                key={name}
+                label={`Most frequent values of ${name}`}
+                items={Object.entries(c.top_values)
+                  .slice(0, 10)
+                  .map(([k, v]) => ({ name: k, value: v }))}
+              />
+            ),
+          )}
+        </div>
+      </Section>
+      <Correlations corr={p.correlations} omitted={p.correlations_omitted} />
+    </>
+  );
+}
+
+/** The Pearson matrix as a table whose cells are shaded by strength (a text table reads out; a heatmap canvas would not). */
+function Correlations({ corr, omitted }: { corr: Profile['correlations']; omitted: string[] }) {
+  const names = Object.keys(corr);
+  if (names.length < 2) return null;
+  return (
+    <Section title="Correlations">
+      <div class="table-wrap" tabIndex={0} role="region" aria-label="Correlation matrix">
+        <table class="heat">
+          <caption class="sr-only">Pearson correlation between numeric columns</caption>
+          <thead>
+            <tr>
+              <td />
+              {names.map((n) => (
+                <th key={n} scope="col">
+                  {n}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {names.map((a) => (
+              <tr key={a}>
+                <th scope="row">{a}</th>
+                {names.map((b) => {
+                  const v = corr[a]?.[b];
+                  const level = v === null || v === undefined ? 'na' : `${v < 0 ? 'n' : 'p'}${Math.min(4, Math.floor(Math.abs(v) * 5))}`;
+                  return (
+                    <td key={b} class={`num heat-${level}`}>
+                      {v === null || v === undefined ? '–' : v.toFixed(2)}
+                    </td>
+                  );
+                })}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {omitted.length > 0 && <p class="muted">Left out (past the column cap): {omitted.join(', ')}</p>}
+    </Section>
+  );
+}
+
+function Versions({ id, onChange }: { id: string; onChange: () => void }) {
+  const list = useAsync(() => get<Page<Version>>(`/api/datasets/${id}/versions?limit=100`), [id]);
+  const [file, setFile] = useState<File | null>(null);
+  const [description, setDescription] = useState('');
+  const [progress, setProgress] = useState<number | null>(null);
+  const { busy, error, run } = useAction();
+  return (
+    <>
+      <Section title="Versions">
+        <ErrorBox error={list.error ?? error} />
+        {list.data ? (
+          <Table
+            caption="Versions"
+            rows={list.data.items}
+            columns={[
+              { head: 'Version', cell: (v) => v.version, num: true },
+              { head: 'Rows', cell: (v) => fmtNum(v.row_count), num: true },
+              { head: 'Columns', cell: (v) => v.column_count, num: true },
+              { head: 'Description', cell: (v) => v.description || '–' },
+              { head: 'By', cell: (v) => v.created_by_name ?? '–' },
+              { head: 'Created', cell: (v) => fmtDate(v.created_at) },
+              {
+                head: 'Files',
+                cell: (v) => (
+                  <a href={`/api/datasets/${id}/versions/${v.version}/download`} download>
+                    CSV
+                  </a>
+                ),
+              },
+              {
+                head: 'Action',
+                cell: (v) =>
+                  list.data!.items.length > 1 ? (
+                    <button
+                      type="button"
+                      class="secondary small"
+                      aria-label={`Delete version ${v.version}`}
+                      onClick={() =>
+                        void run(async () => {
+                          await del(`/api/datasets/${id}/versions/${v.version}`);
+                          list.reload();
+                          onChange();
+                        })
+                      }
+                    >
+                      Delete
+                    </button>
+                  ) : (
+                    '–'
+                  ),
+              },
+            ]}
+          />
+        ) : (
+          <Loading />
+        )}
+      </Section>
+      <Section title="Upload a new version">
+        <form
+          class="row wrap"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (!file) return;
+            const form = new FormData();
+            form.set('description', description);
+            form.set('file', file);
+            setProgress(0);
+            void run(async () => {
+              try {
+                await upload(`/api/datasets/${id}/versions`, form, setProgress);
+                list.reload();
+                onChange();
+              } finally {
+                setProgress(null);
+              }
+            });
+          }}
+        >
+          <label class="field">
+            <span>File</span>
+            <input type="file" accept=".csv,.tsv,.txt,.parquet" required onChange={(e) => setFile(e.currentTarget.files?.[0] ?? null)} />
+          </label>
+          <Field label="Description" value={description} onInput={(e) => setDescription(e.currentTarget.value)} />
+          <button type="submit" disabled={busy || !file}>
+            Upload version
+          </button>
+        </form>
+        {progress !== null && <Progress value={progress} label="Upload progress" />}
+      </Section>
+    </>
+  );
+}
+
+interface Comparison {
+  summary: {
+    v1: number;
+    v2: number;
+    v1_rows: number;
+    v2_rows: number;
+    columns_added: string[];
+    columns_removed: string[];
+    columns_type_changed: { column: string; v1_dtype: string; v2_dtype: string }[];
+  };
+  column_diffs: Record<
+    string,
+    { type: string; v1_mean: number | null; v2_mean: number | null; missing_v1: number; missing_v2: number; mean_shift_pct: number | null; psi: number; shift_level: string }
+  >;
+}
+
+function Compare({ id, latest }: { id: string; latest: number }) {
+  const versions = useAsync(() => get<Page<Version>>(`/api/datasets/${id}/versions?limit=100`), [id]);
+  const nums = versions.data?.items.map((v) => String(v.version)) ?? [];
+  const [v1, setV1] = useState(String(Math.max(0, latest - 1)));
+  const [v2, setV2] = useState(String(latest));
+  const [cmp, setCmp] = useState<Comparison | null>(null);
+  const { busy, error, run } = useAction();
+  if (versions.data && nums.length < 2) return <p class="muted">Upload a second version to compare.</p>;
+  return (
+    <Section title="Compare versions">
+      <form
+        class="row wrap"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void run(async () => setCmp(await get<Comparison>(`/api/datasets/${id}/compare${qs({ v1, v2 })}`)));
+        }}
+      >
+        <Select label="From version" value={v1} options={nums} onChange={(e) => setV1(e.currentTarget.value)} />
+        <Select label="To version" value={v2} options={nums} onChange={(e) => setV2(e.currentTarget.value)} />
+        <button type="submit" disabled={busy}>
+          Compare
+        </button>
+      </form>
+      <ErrorBox error={error ?? versions.error} />
+      {cmp && (
+        <>
+          <p>
+            Rows {fmtNum(cmp.summary.v1_rows)} → {fmtNum(cmp.summary.v2_rows)}. Added: {cmp.summary.columns_added.join(', ') || 'none'}. Removed: {cmp.summary.columns_removed.join(', ') || 'none'}.
+            Type changes: {cmp.summary.columns_type_changed.map((c) => `${c.column} ${c.v1_dtype}→${c.v2_dtype}`).join(', ') || 'none'}.
+          </p>
+          <Table
+            caption="Per-column shift"
+            rows={Object.entries(cmp.column_diffs)}
+            columns={[
+              { head: 'Column', cell: ([n]) => n },
+              { head: 'PSI', cell: ([, c]) => fmtNum(c.psi, 3), num: true },
+              { head: 'Shift', cell: ([, c]) => <span class={`shift-${c.shift_level}`}>{c.shift_level}</span> },
+              { head: 'Mean shift %', cell: ([, c]) => fmtNum(c.mean_shift_pct, 3), num: true },
+              { head: 'Missing', cell: ([, c]) => `${c.missing_v1} → ${c.missing_v2}` },
+            ]}
+          />
+        </>
+      )}
+    </Section>
+  );
+}

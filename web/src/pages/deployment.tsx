@@ -1,0 +1,234 @@
+import { useState } from 'preact/hooks';
+import { get, post, qs, type Page } from '../api';
+import { BarsChart } from '../chart';
+import { Link, navigate, useLocation } from '../router';
+import { ErrorBox, Field, fmtDate, fmtNum, Loading, Section, Status, Table, Tabs, useAction, useAsync, usePoll, useTitle } from '../ui';
+
+interface Deployment {
+  id: string;
+  project_id: string;
+  model_id: string;
+  name: string;
+  stage: string;
+  is_active: boolean;
+  config: { traffic_percent?: number; store_payload?: boolean };
+  created_at: string;
+}
+interface Transition {
+  id: string;
+  from_stage: string | null;
+  to_stage: string;
+  model_id: string;
+  reason: string | null;
+  at: string;
+}
+interface InferenceLog {
+  id: string;
+  prediction: unknown;
+  latency_ms: number;
+  status_code: number;
+  created_at: string;
+}
+interface Drift {
+  overall_status: string;
+  max_psi: number;
+  features: Record<string, { psi: number; status: string }>;
+  computed_at: string;
+  inference_rows: number;
+  reference_rows: number;
+}
+
+const TABS: [string, string][] = [
+  ['overview', 'Overview'],
+  ['logs', 'Inference logs'],
+  ['drift', 'Drift'],
+  ['history', 'History'],
+];
+
+export function DeploymentPage({ id }: { id: string }) {
+  const { query } = useLocation();
+  const tab = query.get('tab') ?? 'overview';
+  const d = useAsync(() => get<{ deployment: Deployment; model: { id: string; name: string; algo: string } }>(`/api/mlops/deployments/${id}`), [id]);
+  useTitle(d.data ? `Deployment ${d.data.deployment.name}` : 'Deployment');
+  if (d.error) return <ErrorBox error={d.error} />;
+  if (!d.data) return <Loading />;
+  const { deployment: dep, model } = d.data;
+  return (
+    <>
+      <p class="crumbs">
+        <Link href={`/app/projects/${dep.project_id}?tab=deployments`}>Project deployments</Link> /
+      </p>
+      <h1>{dep.name}</h1>
+      <p class="muted">
+        <Status value={dep.stage} /> · model <Link href={`/app/models/${model.id}`}>{model.name}</Link> ({model.algo}) · traffic {dep.config.traffic_percent ?? 100}% · since {fmtDate(dep.created_at)}
+      </p>
+      <Tabs tabs={TABS} current={tab} base={`/app/deployments/${id}`} />
+      {tab === 'overview' && <Overview dep={dep} onChange={d.reload} />}
+      {tab === 'logs' && <Logs id={id} />}
+      {tab === 'drift' && <DriftTab id={id} />}
+      {tab === 'history' && <History id={id} />}
+    </>
+  );
+}
+
+function Overview({ dep, onChange }: { dep: Deployment; onChange: () => void }) {
+  const [reason, setReason] = useState('');
+  const [rollbackTo, setRollbackTo] = useState('');
+  const { busy, error, run } = useAction();
+  const act = (path: string, body: Record<string, unknown>, after?: () => void) =>
+    void run(async () => {
+      await post(`/api/mlops/deployments/${dep.id}/${path}`, { ...body, ...(reason ? { reason } : {}) });
+      setReason('');
+      (after ?? onChange)();
+    });
+  return (
+    <>
+      <Section title="Stage">
+        <Field label="Reason (kept in the history)" value={reason} onInput={(e) => setReason(e.currentTarget.value)} />
+        <div class="row wrap">
+          {dep.stage === 'staging' && (
+            <button type="button" disabled={busy} onClick={() => act('promote', { to_stage: 'production' })}>
+              Promote to production
+            </button>
+          )}
+          <button type="button" class="danger" disabled={busy} onClick={() => act('deactivate', {}, () => navigate(`/app/projects/${dep.project_id}?tab=deployments`))}>
+            Deactivate
+          </button>
+        </div>
+        {dep.stage === 'production' && (
+          <form
+            class="row wrap"
+            onSubmit={(e) => {
+              e.preventDefault();
+              act('rollback', rollbackTo ? { to_deployment_id: rollbackTo } : {});
+            }}
+          >
+            <Field label="Roll back to deployment id (empty: the previous production one)" value={rollbackTo} onInput={(e) => setRollbackTo(e.currentTarget.value)} />
+            <button type="submit" class="secondary" disabled={busy}>
+              Roll back
+            </button>
+          </form>
+        )}
+        <ErrorBox error={error} />
+      </Section>
+      <Section title="Calling it">
+        <p>
+          <code>POST /api/mlops/deployments/{dep.id}/predict</code> with <code>{'{"inputs": {…}}'}</code> and an API key with <code>predict:deployments</code>. The request schema is at{' '}
+          <a href={`/api/mlops/deployments/${dep.id}/api-docs`}>api-docs</a>.
+        </p>
+        <button
+          type="button"
+          class="secondary"
+          disabled={busy}
+          onClick={() =>
+            void run(async () => {
+              const r = await post<{ id: string }>('/api/reports', { project_id: dep.project_id, kind: 'deployment', entity_id: dep.id, options: { format: 'html' } });
+              navigate(`/app/reports/${r.id}`);
+            })
+          }
+        >
+          Deployment report
+        </button>
+      </Section>
+    </>
+  );
+}
+
+function Logs({ id }: { id: string }) {
+  const list = useAsync(() => get<Page<InferenceLog>>(`/api/mlops/deployments/${id}/inference-logs?limit=100`), [id]);
+  return (
+    <Section
+      title="Inference logs"
+      actions={
+        <button type="button" class="secondary small" onClick={list.reload}>
+          Refresh
+        </button>
+      }
+    >
+      <ErrorBox error={list.error} />
+      {list.data ? (
+        <Table
+          caption="Inference logs"
+          rows={list.data.items}
+          empty="No request yet."
+          columns={[
+            { head: 'When', cell: (l) => fmtDate(l.created_at) },
+            { head: 'Status', cell: (l) => l.status_code, num: true },
+            { head: 'Latency (ms)', cell: (l) => l.latency_ms, num: true },
+            { head: 'Prediction', cell: (l) => <span class="clip">{JSON.stringify(l.prediction)}</span> },
+          ]}
+        />
+      ) : (
+        <Loading />
+      )}
+    </Section>
+  );
+}
+
+/**
+ * Drift per feature. The result is read only once a drift job of this deployment succeeded (before that the API
+ * answers 404, which the page has no reason to provoke).
+ */
+function DriftTab({ id }: { id: string }) {
+  const jobs = useAsync(() => get<Page<{ id: string; status: string }>>(`/api/jobs${qs({ kind: 'drift_compute', entity_id: id, limit: 1 })}`), [id]);
+  const last = jobs.data?.items[0];
+  const drift = useAsync(() => (last?.status === 'succeeded' ? get<Drift>(`/api/mlops/deployments/${id}/drift`) : Promise.resolve(null)), [last?.id, last?.status]);
+  const { busy, error, run } = useAction();
+  usePoll(jobs.reload, 1500, !!last && ['queued', 'running'].includes(last.status));
+  const r = drift.data;
+  return (
+    <Section
+      title="Drift"
+      actions={
+        <button
+          type="button"
+          disabled={busy || (!!last && ['queued', 'running'].includes(last.status))}
+          onClick={() => void run(() => post(`/api/mlops/deployments/${id}/drift/run`).then(jobs.reload))}
+        >
+          Compute drift
+        </button>
+      }
+    >
+      <p class="muted">PSI of the logged inputs (requests with store_payload) against the training data: below 0.1 low, 0.1 to 0.25 moderate, above high.</p>
+      <ErrorBox error={error ?? jobs.error ?? drift.error} />
+      {last && last.status !== 'succeeded' && (
+        <p>
+          Last drift job: <Status value={last.status} />
+        </p>
+      )}
+      {r && (
+        <>
+          <p>
+            Overall <span class={`shift-${r.overall_status}`}>{r.overall_status}</span> (max PSI {fmtNum(r.max_psi, 3)}) from {r.inference_rows} logged rows against {r.reference_rows} training rows,{' '}
+            {fmtDate(r.computed_at)}.
+          </p>
+          <BarsChart label="PSI per feature" items={Object.entries(r.features).map(([name, f]) => ({ name, value: f.psi }))} />
+        </>
+      )}
+    </Section>
+  );
+}
+
+function History({ id }: { id: string }) {
+  const list = useAsync(() => get<Page<Transition>>(`/api/mlops/deployments/${id}/rollback-history?limit=100`), [id]);
+  return (
+    <Section title="Stage history">
+      <ErrorBox error={list.error} />
+      {list.data ? (
+        <Table
+          caption="Stage transitions"
+          rows={list.data.items}
+          columns={[
+            { head: 'When', cell: (t) => fmtDate(t.at) },
+            { head: 'From', cell: (t) => t.from_stage ?? '–' },
+            { head: 'To', cell: (t) => t.to_stage },
+            { head: 'Model', cell: (t) => <Link href={`/app/models/${t.model_id}`}>model</Link> },
+            { head: 'Reason', cell: (t) => t.reason ?? '–' },
+          ]}
+        />
+      ) : (
+        <Loading />
+      )}
+    </Section>
+  );
+}

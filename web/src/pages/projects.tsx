@@ -1,0 +1,525 @@
+import { useState } from 'preact/hooks';
+import { del, get, post, qs, upload, type Page } from '../api';
+import { Link, navigate, useLocation } from '../router';
+import { ErrorBox, Field, fmtDate, fmtNum, Loading, Progress, Section, Select, Status, Table, Tabs, useAction, useAsync, useTitle } from '../ui';
+
+export interface Project {
+  id: string;
+  name: string;
+  description: string | null;
+  dataset_count: number;
+  experiment_count: number;
+  model_count: number;
+  role: string;
+  created_at: string;
+}
+
+const SORTS: [string, string][] = [
+  ['created_at:desc', 'Newest first'],
+  ['created_at:asc', 'Oldest first'],
+  ['name:asc', 'Name A–Z'],
+  ['name:desc', 'Name Z–A'],
+  ['dataset_count:desc', 'Most datasets'],
+  ['model_count:desc', 'Most models'],
+];
+
+export function ProjectsPage() {
+  useTitle('Projects');
+  const [search, setSearch] = useState('');
+  const [sort, setSort] = useState('created_at:desc');
+  const [field, dir] = sort.split(':');
+  const list = useAsync(() => get<Page<Project>>(`/api/projects${qs({ search, sort_field: field, sort_direction: dir, limit: 100 })}`), [search, sort]);
+  return (
+    <>
+      <h1>Projects</h1>
+      <CreateProject />
+      <Section title="Your projects">
+        <div class="row filters">
+          <Field label="Search" type="search" value={search} onInput={(e) => setSearch(e.currentTarget.value)} />
+          <Select label="Sort" value={sort} options={SORTS} onChange={(e) => setSort(e.currentTarget.value)} />
+        </div>
+        <ErrorBox error={list.error} />
+        {list.data ? (
+          <Table
+            caption="Projects"
+            rows={list.data.items}
+            empty="No project yet: create one above."
+            columns={[
+              { head: 'Name', cell: (p) => <Link href={`/app/projects/${p.id}`}>{p.name}</Link> },
+              { head: 'Role', cell: (p) => p.role },
+              { head: 'Datasets', cell: (p) => p.dataset_count, num: true },
+              { head: 'Experiments', cell: (p) => p.experiment_count, num: true },
+              { head: 'Models', cell: (p) => p.model_count, num: true },
+              { head: 'Created', cell: (p) => fmtDate(p.created_at) },
+            ]}
+          />
+        ) : (
+          !list.error && <Loading />
+        )}
+      </Section>
+    </>
+  );
+}
+
+function CreateProject() {
+  const [name, setName] = useState('');
+  const [description, setDescription] = useState('');
+  const { busy, error, run } = useAction();
+  return (
+    <Section title="New project">
+      <form
+        class="row wrap"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void run(async () => {
+            const p = await post<{ id: string }>('/api/projects', { name, description });
+            navigate(`/app/projects/${p.id}`);
+          });
+        }}
+      >
+        <Field label="Project name" name="project-name" required value={name} onInput={(e) => setName(e.currentTarget.value)} />
+        <Field label="Description" name="project-description" value={description} onInput={(e) => setDescription(e.currentTarget.value)} />
+        <button type="submit" disabled={busy}>
+          Create project
+        </button>
+      </form>
+      <ErrorBox error={error} />
+    </Section>
+  );
+}
+
+const TABS: [string, string][] = [
+  ['datasets', 'Datasets'],
+  ['experiments', 'Experiments'],
+  ['models', 'Models'],
+  ['deployments', 'Deployments'],
+  ['reports', 'Reports'],
+  ['members', 'Members'],
+  ['timeline', 'Timeline'],
+];
+
+export function ProjectPage({ id }: { id: string }) {
+  const { query } = useLocation();
+  const tab = query.get('tab') ?? 'datasets';
+  const project = useAsync(() => get<{ project: Project }>(`/api/projects/${id}`).then((r) => r.project), [id]);
+  useTitle(project.data ? `Project ${project.data.name}` : 'Project');
+  if (project.error) return <ErrorBox error={project.error} />;
+  if (!project.data) return <Loading />;
+  const p = project.data;
+  return (
+    <>
+      <p class="crumbs">
+        <Link href="/app/projects">Projects</Link> /
+      </p>
+      <div class="title-row">
+        <h1>{p.name}</h1>
+        <a class="button secondary" href={`/api/projects/${p.id}/export`} download>
+          Export ZIP
+        </a>
+      </div>
+      {p.description && <p>{p.description}</p>}
+      <p class="muted">
+        Your role: {p.role} · {p.dataset_count} datasets · {p.experiment_count} experiments · {p.model_count} models
+      </p>
+      <Tabs tabs={TABS} current={tab} base={`/app/projects/${p.id}`} />
+      {tab === 'datasets' && <DatasetsTab projectId={p.id} />}
+      {tab === 'experiments' && <ExperimentsTab projectId={p.id} />}
+      {tab === 'models' && <ModelsTab projectId={p.id} />}
+      {tab === 'deployments' && <DeploymentsTab projectId={p.id} />}
+      {tab === 'reports' && <ReportsTab projectId={p.id} />}
+      {tab === 'members' && <MembersTab projectId={p.id} owner={p.role === 'owner'} />}
+      {tab === 'timeline' && <TimelineTab projectId={p.id} />}
+    </>
+  );
+}
+
+interface DatasetRow {
+  id: string;
+  name: string;
+  rows: number;
+  columns: number;
+  created_at: string;
+  updated_at: string;
+}
+
+function DatasetsTab({ projectId }: { projectId: string }) {
+  const list = useAsync(() => get<Page<DatasetRow>>(`/api/datasets${qs({ project_id: projectId, limit: 100 })}`), [projectId]);
+  return (
+    <>
+      <UploadDataset projectId={projectId} />
+      <Section title="Datasets">
+        <ErrorBox error={list.error} />
+        {list.data ? (
+          <Table
+            caption="Datasets"
+            rows={list.data.items}
+            empty="No dataset yet: upload a CSV or Parquet file above."
+            columns={[
+              { head: 'Name', cell: (d) => <Link href={`/app/datasets/${d.id}`}>{d.name}</Link> },
+              { head: 'Rows', cell: (d) => fmtNum(d.rows), num: true },
+              { head: 'Columns', cell: (d) => d.columns, num: true },
+              { head: 'Updated', cell: (d) => fmtDate(d.updated_at) },
+            ]}
+          />
+        ) : (
+          !list.error && <Loading />
+        )}
+      </Section>
+    </>
+  );
+}
+
+/** Upload with a progress bar from XMLHttpRequest's upload events; the server answers once the file is stored and checked. */
+function UploadDataset({ projectId }: { projectId: string }) {
+  const [file, setFile] = useState<File | null>(null);
+  const [name, setName] = useState('');
+  const [progress, setProgress] = useState<number | null>(null);
+  const { busy, error, run } = useAction();
+  return (
+    <Section title="Upload a dataset">
+      <form
+        class="row wrap"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (!file) return;
+          const form = new FormData();
+          form.set('project_id', projectId);
+          form.set('name', name || file.name.replace(/\.[^.]+$/, ''));
+          form.set('file', file);
+          setProgress(0);
+          void run(async () => {
+            try {
+              const r = await upload<{ id: string }>('/api/datasets/upload', form, setProgress);
+              navigate(`/app/datasets/${r.id}`);
+            } finally {
+              setProgress(null);
+            }
+          });
+        }}
+      >
+        <label class="field">
+          <span>File (CSV or Parquet)</span>
+          <input type="file" name="file" accept=".csv,.tsv,.txt,.parquet" required onChange={(e) => setFile(e.currentTarget.files?.[0] ?? null)} />
+        </label>
+        <Field label="Dataset name" name="dataset-name" placeholder={file ? file.name.replace(/\.[^.]+$/, '') : ''} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+        <button type="submit" disabled={busy || !file}>
+          Upload
+        </button>
+      </form>
+      {progress !== null && (
+        <>
+          <Progress value={progress} label="Upload progress" />
+          {progress >= 1 && <p class="muted">Sent; the server is checking the file…</p>}
+        </>
+      )}
+      <ErrorBox error={error} />
+    </Section>
+  );
+}
+
+export interface ExperimentRow {
+  id: string;
+  name: string;
+  status: string;
+  target_column: string;
+  problem_type: string;
+  dataset_name: string;
+  model_count: number;
+  best_model_id: string | null;
+  best_model_algo: string | null;
+  created_at: string;
+}
+
+function ExperimentsTab({ projectId }: { projectId: string }) {
+  const list = useAsync(() => get<Page<ExperimentRow>>(`/api/experiments${qs({ project_id: projectId, limit: 100 })}`), [projectId]);
+  return (
+    <Section
+      title="Experiments"
+      actions={
+        <Link class="button" href={`/app/experiments/new?project=${projectId}`}>
+          New experiment
+        </Link>
+      }
+    >
+      <ErrorBox error={list.error} />
+      {list.data ? (
+        <Table
+          caption="Experiments"
+          rows={list.data.items}
+          empty="No experiment yet."
+          columns={[
+            { head: 'Name', cell: (x) => <Link href={`/app/experiments/${x.id}`}>{x.name}</Link> },
+            { head: 'Status', cell: (x) => <Status value={x.status} /> },
+            { head: 'Dataset', cell: (x) => x.dataset_name },
+            { head: 'Target', cell: (x) => `${x.target_column} (${x.problem_type})` },
+            { head: 'Models', cell: (x) => x.model_count, num: true },
+            { head: 'Best', cell: (x) => (x.best_model_id ? <Link href={`/app/models/${x.best_model_id}`}>{x.best_model_algo ?? 'best model'}</Link> : '–') },
+            { head: 'Created', cell: (x) => fmtDate(x.created_at) },
+          ]}
+        />
+      ) : (
+        !list.error && <Loading />
+      )}
+    </Section>
+  );
+}
+
+interface ModelRow {
+  id: string;
+  name: string;
+  algo: string;
+  experiment_name?: string;
+  is_best: boolean;
+  is_production: boolean;
+  is_staging: boolean;
+  metrics: Record<string, unknown>;
+  created_at: string;
+}
+
+function ModelsTab({ projectId }: { projectId: string }) {
+  const list = useAsync(() => get<Page<ModelRow>>(`/api/models${qs({ project_id: projectId, limit: 100 })}`), [projectId]);
+  return (
+    <Section title="Models">
+      <ErrorBox error={list.error} />
+      {list.data ? (
+        <Table
+          caption="Models"
+          rows={list.data.items}
+          empty="No model yet: run an experiment."
+          columns={[
+            { head: 'Model', cell: (m) => <Link href={`/app/models/${m.id}`}>{m.name}</Link> },
+            { head: 'Algorithm', cell: (m) => m.algo },
+            { head: 'Experiment', cell: (m) => m.experiment_name ?? '–' },
+            { head: 'Flags', cell: (m) => [m.is_best && 'best', m.is_production && 'production', m.is_staging && 'staging'].filter(Boolean).join(', ') || '–' },
+            { head: 'Created', cell: (m) => fmtDate(m.created_at) },
+          ]}
+        />
+      ) : (
+        !list.error && <Loading />
+      )}
+    </Section>
+  );
+}
+
+interface DeploymentRow {
+  id: string;
+  name: string;
+  stage: string;
+  is_active: boolean;
+  model_id: string;
+  created_at: string;
+}
+
+function DeploymentsTab({ projectId }: { projectId: string }) {
+  const list = useAsync(() => get<Page<DeploymentRow>>(`/api/mlops/projects/${projectId}/deployments?limit=100`), [projectId]);
+  return (
+    <Section title="Deployments">
+      <p class="muted">Deploy a model from its page.</p>
+      <ErrorBox error={list.error} />
+      {list.data ? (
+        <Table
+          caption="Deployments"
+          rows={list.data.items}
+          empty="No deployment yet."
+          columns={[
+            { head: 'Name', cell: (d) => <Link href={`/app/deployments/${d.id}`}>{d.name}</Link> },
+            { head: 'Stage', cell: (d) => <Status value={d.stage} /> },
+            { head: 'Active', cell: (d) => (d.is_active ? 'yes' : 'no') },
+            { head: 'Model', cell: (d) => <Link href={`/app/models/${d.model_id}`}>model</Link> },
+            { head: 'Created', cell: (d) => fmtDate(d.created_at) },
+          ]}
+        />
+      ) : (
+        !list.error && <Loading />
+      )}
+    </Section>
+  );
+}
+
+interface ReportRow {
+  id: string;
+  kind: string;
+  status: string;
+  summary: string | null;
+  created_at: string;
+  options: { format?: string; title?: string };
+}
+
+function ReportsTab({ projectId }: { projectId: string }) {
+  const list = useAsync(() => get<Page<ReportRow>>(`/api/reports${qs({ project_id: projectId, limit: 100 })}`), [projectId]);
+  const { busy, error, run } = useAction();
+  return (
+    <Section
+      title="Reports"
+      actions={
+        <button
+          type="button"
+          disabled={busy}
+          onClick={() =>
+            void run(async () => {
+              const r = await post<{ id: string }>('/api/reports', { project_id: projectId, kind: 'project', entity_id: projectId, options: { format: 'html' } });
+              navigate(`/app/reports/${r.id}`);
+            })
+          }
+        >
+          Project report
+        </button>
+      }
+    >
+      <ErrorBox error={list.error ?? error} />
+      {list.data ? (
+        <Table
+          caption="Reports"
+          rows={list.data.items}
+          empty="No report yet: generate one here or from an experiment, model or deployment."
+          columns={[
+            { head: 'Report', cell: (r) => <Link href={`/app/reports/${r.id}`}>{r.options?.title ?? `${r.kind} report`}</Link> },
+            { head: 'Format', cell: (r) => r.options?.format ?? 'html' },
+            { head: 'Status', cell: (r) => <Status value={r.status} /> },
+            { head: 'Created', cell: (r) => fmtDate(r.created_at) },
+          ]}
+        />
+      ) : (
+        !list.error && <Loading />
+      )}
+    </Section>
+  );
+}
+
+interface Member {
+  user_id: string;
+  email: string;
+  name: string;
+  role: string;
+}
+interface Invitation {
+  id: string;
+  email: string;
+  role: string;
+  expires_at: string;
+}
+
+function MembersTab({ projectId, owner }: { projectId: string; owner: boolean }) {
+  const members = useAsync(() => get<Page<Member>>(`/api/projects/${projectId}/members?limit=100`), [projectId]);
+  // Pending invitations are the owner's to see and withdraw: nobody else asks (and gets a 403).
+  const invitations = useAsync(() => (owner ? get<Page<Invitation>>(`/api/projects/${projectId}/invitations?limit=100`) : Promise.resolve(null)), [projectId, owner]);
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState('viewer');
+  const [note, setNote] = useState('');
+  const { busy, error, run } = useAction();
+  const reload = () => {
+    members.reload();
+    invitations.reload();
+  };
+  return (
+    <>
+      <Section title="Members">
+        <ErrorBox error={members.error ?? error} />
+        {members.data ? (
+          <Table
+            caption="Members"
+            rows={members.data.items}
+            columns={[
+              { head: 'Name', cell: (m) => m.name },
+              { head: 'Email', cell: (m) => m.email },
+              { head: 'Role', cell: (m) => m.role },
+              {
+                head: 'Action',
+                cell: (m) => (
+                  <button type="button" class="secondary small" aria-label={`Remove ${m.email}`} onClick={() => void run(() => del(`/api/projects/${projectId}/members/${m.user_id}`).then(reload))}>
+                    Remove
+                  </button>
+                ),
+              },
+            ]}
+          />
+        ) : (
+          <Loading />
+        )}
+      </Section>
+      <Section title="Add or change a member">
+        <form
+          class="row wrap"
+          onSubmit={(e) => {
+            e.preventDefault();
+            setNote('');
+            void run(async () => {
+              const r = await post<{ member: { status: string } }>(`/api/projects/${projectId}/members`, { email, role });
+              setNote(r.member.status === 'invited' ? `Invitation sent to ${email}.` : `${email} is now ${role}.`);
+              setEmail('');
+              reload();
+            });
+          }}
+        >
+          <Field label="Email" type="email" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
+          <Select label="Role" value={role} options={['viewer', 'editor', 'admin', 'owner']} onChange={(e) => setRole(e.currentTarget.value)} />
+          <button type="submit" disabled={busy}>
+            Add
+          </button>
+        </form>
+        {note && <p role="status">{note}</p>}
+      </Section>
+      {invitations.data && invitations.data.items.length > 0 && (
+        <Section title="Pending invitations">
+          <Table
+            caption="Pending invitations"
+            rows={invitations.data.items}
+            columns={[
+              { head: 'Email', cell: (i) => i.email },
+              { head: 'Role', cell: (i) => i.role },
+              { head: 'Expires', cell: (i) => fmtDate(i.expires_at) },
+              {
+                head: 'Action',
+                cell: (i) => (
+                  <button type="button" class="secondary small" onClick={() => void run(() => del(`/api/projects/${projectId}/invitations/${i.id}`).then(reload))}>
+                    Withdraw
+                  </button>
+                ),
+              },
+            ]}
+          />
+        </Section>
+      )}
+    </>
+  );
+}
+
+interface TimelineEvent {
+  id: string;
+  type: 'dataset' | 'experiment';
+  name: string;
+  timestamp: string;
+  version?: number;
+  rows?: number;
+  status?: string;
+  target_column?: string;
+  best_model_type?: string | null;
+}
+
+function TimelineTab({ projectId }: { projectId: string }) {
+  const t = useAsync(() => get<{ events: TimelineEvent[] }>(`/api/projects/${projectId}/timeline`), [projectId]);
+  if (t.error) return <ErrorBox error={t.error} />;
+  if (!t.data) return <Loading />;
+  return (
+    <Section title="Timeline">
+      {t.data.events.length === 0 && <p class="muted">Nothing happened yet.</p>}
+      <ol class="timeline">
+        {t.data.events.map((e) => (
+          <li key={`${e.type}-${e.id}`}>
+            <time dateTime={e.timestamp}>{fmtDate(e.timestamp)}</time>{' '}
+            {e.type === 'dataset' ? (
+              <span>
+                Dataset <strong>{e.name}</strong> version {e.version} ({fmtNum(e.rows)} rows)
+              </span>
+            ) : (
+              <span>
+                Experiment <Link href={`/app/experiments/${e.id}`}>{e.name}</Link> on {e.target_column}: <Status value={e.status} />
+                {e.best_model_type ? `, best ${e.best_model_type}` : ''}
+              </span>
+            )}
+          </li>
+        ))}
+      </ol>
+    </Section>
+  );
+}

@@ -1,0 +1,54 @@
+import { get } from '../api';
+import { Link } from '../router';
+import { ErrorBox, fmtDate, Loading, Section, Status, useAsync, usePoll, useTitle } from '../ui';
+
+interface Report {
+  id: string;
+  project_id: string;
+  kind: string;
+  entity_id: string;
+  status: string;
+  summary: unknown;
+  artifact_id: string | null;
+  error: string | null;
+  options: { format?: string; title?: string };
+  created_at: string;
+}
+
+/** A report: waits for its job, then shows it inline in a same-origin frame (the view route allows only that). */
+export function ReportPage({ id }: { id: string }) {
+  const r = useAsync(() => get<{ report: Report } | Report>(`/api/reports/${id}`), [id]);
+  const report = r.data ? ('report' in r.data ? r.data.report : r.data) : undefined;
+  const pending = !!report && ['queued', 'running'].includes(report.status);
+  usePoll(r.reload, 1000, pending);
+  useTitle(report?.options.title ?? 'Report');
+  if (r.error) return <ErrorBox error={r.error} />;
+  if (!report) return <Loading />;
+  const format = report.options.format ?? 'html';
+  return (
+    <>
+      <p class="crumbs">
+        <Link href={`/app/projects/${report.project_id}?tab=reports`}>Project reports</Link> /
+      </p>
+      <div class="title-row">
+        <h1>{report.options.title ?? `${report.kind[0].toUpperCase()}${report.kind.slice(1)} report`}</h1>
+        {report.status === 'succeeded' && (
+          <a class="button secondary" href={`/api/reports/${id}/download`} download>
+            Download {format.toUpperCase()}
+          </a>
+        )}
+      </div>
+      <p class="muted" aria-live="polite">
+        <Status value={report.status} /> · {format} · {fmtDate(report.created_at)}
+        {typeof report.summary === 'string' && report.summary ? ` · ${report.summary}` : ''}
+      </p>
+      <ErrorBox error={report.error ?? undefined} />
+      {pending && <Loading what="Generating the report" />}
+      {report.status === 'succeeded' && format !== 'docx' && (
+        <Section title="Report">
+          <iframe class="report" src={`/api/reports/${id}/view`} title={`The ${report.kind} report`} />
+        </Section>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,19 @@
+import { createContext } from 'preact';
+import { useContext } from 'preact/hooks';
+
+export interface User {
+  id: string;
+  email: string;
+  name: string;
+  is_superuser?: boolean;
+  email_verified_at?: string | null;
+}
+
+/** The logged-in user and a way to load it again (after a rename). */
+export const SessionContext = createContext<{ user: User; refresh: () => void } | null>(null);
+
+export function useUser(): { user: User; refresh: () => void } {
+  const s = useContext(SessionContext);
+  if (!s) throw new Error('useUser outside the application shell');
+  return s;
+}
