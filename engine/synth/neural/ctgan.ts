@@ -19,6 +19,7 @@ import * as tf from '@tensorflow/tfjs';
 import type { CtganConfig } from '../types';
 import { CondBatch, CondSampler } from './cond-sampler';
 import { Adam, dense, leakyRelu02, ParamSet, TensorData } from './params';
+import { bnRelu, fusedAvailable } from './fused';
 import { dropoutMask, normalTensor, uniformTensor } from './noise';
 import { NeuralRng } from './rng';
 import { applyActivate, spanCrossEntropySum } from './span-ops';
@@ -33,8 +34,13 @@ type Weights = (name: string) => tf.Tensor;
 /** The generator's forward pass: raw outputs (logits for spans, pre-tanh scalars) for rows of noise ++ condition. */
 export function generatorForward(w: Weights, layers: number, input: tf.Tensor2D): tf.Tensor2D {
   let h = input;
+  const fused = fusedAvailable();
   for (let l = 0; l < layers; l++) {
     const z = dense(h, w(`g${l}.w`), w(`g${l}.b`));
+    if (fused) {
+      h = tf.concat([bnRelu(z, w(`g${l}.gamma`), w(`g${l}.beta`)), h], 1);
+      continue;
+    }
     // Batch normalisation with the batch's statistics, from plain ops: tf.batchNorm's gradient tiles its
     // parameters, which tfjs-backend-wasm does slowly.
     const centred = tf.sub(z, tf.mean(z, 0));

@@ -8,6 +8,7 @@
  * gradient), not TensorFlow.js's built-in one, which has no weight decay.
  */
 import * as tf from '@tensorflow/tfjs';
+import { matMulW, releaseTransposes } from './kernels';
 import { NeuralRng } from './rng';
 
 /** A plain copy of a tensor: what checkpoints and serialized models hold. */
@@ -63,6 +64,7 @@ export class ParamSet {
   }
 
   dispose(): void {
+    releaseTransposes(this.vars);
     this.vars.forEach((v) => v.dispose());
   }
 }
@@ -76,91 +78,68 @@ export interface AdamOptions {
 }
 
 /**
- * PyTorch's Adam over a ParamSet. The update runs once on all parameters concatenated into one vector (and the
- * moments are such vectors), so a step costs a fixed dozen kernels instead of a dozen per parameter: with small
- * tensors TensorFlow.js's per-kernel overhead, not arithmetic, is what a step spends.
+ * PyTorch's Adam over a ParamSet, computed in JavaScript on copies of the parameters and gradients, the moments kept
+ * as flat Float32Arrays (parameter order). One pass over each parameter's values replaces a dozen element-wise kernels
+ * over all of them, plus the concatenations and the split that the kernels needed (the wasm backend's slice copies
+ * its whole input, once per output of a split); each parameter then gets its new value as one upload.
  */
 export class Adam {
-  private readonly m: tf.Variable;
-  private readonly v: tf.Variable;
-  private readonly sizes: number[];
+  private readonly m: Float32Array;
+  private readonly v: Float32Array;
   step = 0;
 
   constructor(
     private readonly params: ParamSet,
     private readonly o: AdamOptions,
   ) {
-    this.sizes = params.vars.map((p) => p.size);
-    const total = this.sizes.reduce((a, b) => a + b, 0);
-    this.m = tf.tidy(() => tf.variable(tf.zeros([total]), false));
-    this.v = tf.tidy(() => tf.variable(tf.zeros([total]), false));
+    const total = params.vars.reduce((a, p) => a + p.size, 0);
+    this.m = new Float32Array(total);
+    this.v = new Float32Array(total);
   }
 
   /** One update from gradients keyed by variable name (as tf.variableGrads returns them; a missing one counts as 0). */
   apply(grads: tf.NamedTensorMap): void {
     this.step++;
     const { lr, beta1, beta2, eps, weightDecay } = this.o;
-    const bc1 = 1 - beta1 ** this.step;
+    const stepSize = lr / (1 - beta1 ** this.step);
     const bc2 = Math.sqrt(1 - beta2 ** this.step);
-    tf.tidy(() => {
-      const vars = this.params.vars;
-      const flatP = tf.concat(vars.map((p) => tf.reshape(p, [-1])));
-      let g = tf.concat(vars.map((p) => tf.reshape(grads[p.name] ?? tf.zerosLike(p), [-1])));
-      if (weightDecay > 0) g = tf.add(g, tf.mul(flatP, weightDecay));
-      const m = tf.add(tf.mul(this.m, beta1), tf.mul(g, 1 - beta1));
-      const v = tf.add(tf.mul(this.v, beta2), tf.mul(tf.square(g), 1 - beta2));
-      this.m.assign(m);
-      this.v.assign(v);
-      const next = tf.sub(flatP, tf.div(tf.mul(m, lr / bc1), tf.add(tf.mul(tf.sqrt(v), 1 / bc2), eps)));
-      tf.split(next, this.sizes).forEach((t, i) => vars[i].assign(tf.reshape(t, vars[i].shape)));
-    });
+    const { m, v } = this;
+    let offset = 0;
+    for (const p of this.params.vars) {
+      const values = p.dataSync() as Float32Array;
+      const grad = grads[p.name] ? (grads[p.name].dataSync() as Float32Array) : null;
+      const next = new Float32Array(values.length);
+      for (let i = 0, j = offset; i < values.length; i++, j++) {
+        const g = (grad ? grad[i] : 0) + weightDecay * values[i];
+        const mj = (m[j] = beta1 * m[j] + (1 - beta1) * g);
+        const vj = (v[j] = beta2 * v[j] + (1 - beta2) * g * g);
+        next[i] = values[i] - (stepSize * mj) / (Math.sqrt(vj) / bc2 + eps);
+      }
+      tf.tidy(() => p.assign(tf.tensor(next, p.shape)));
+      offset += values.length;
+    }
   }
 
   /** Both moments (flat, in parameter order). */
   read(): Record<string, TensorData> {
-    return {
-      m: { shape: this.m.shape.slice(), data: this.m.dataSync() as Float32Array },
-      v: { shape: this.v.shape.slice(), data: this.v.dataSync() as Float32Array },
-    };
+    return { m: { shape: [this.m.length], data: this.m.slice() }, v: { shape: [this.v.length], data: this.v.slice() } };
   }
 
   write(values: Record<string, TensorData>, step: number): void {
     const { m, v } = values;
-    if (!m || !v || m.data.length !== this.m.size || v.data.length !== this.v.size) throw new Error('optimizer state is missing or has another shape');
-    tf.tidy(() => {
-      this.m.assign(tf.tensor(m.data, this.m.shape));
-      this.v.assign(tf.tensor(v.data, this.v.shape));
-    });
+    if (!m || !v || m.data.length !== this.m.length || v.data.length !== this.v.length) throw new Error('optimizer state is missing or has another shape');
+    this.m.set(m.data);
+    this.v.set(v.data);
     this.step = step;
   }
 
-  dispose(): void {
-    this.m.dispose();
-    this.v.dispose();
-  }
+  /** Nothing to free (the moments are plain arrays); kept so trainers can dispose every part alike. */
+  dispose(): void {}
 }
-
-/**
- * a b, with a gradient built from explicit transposes and plain products: tfjs-backend-wasm multiplies with a
- * transposed operand (what tf.matMul's own gradient asks for) about ten times slower than transposing first.
- * The gradient calls `matMul` again, so gradients of gradients (the gradient penalty) take the fast path too.
- */
-type CustomGradient = Parameters<typeof tf.customGrad<tf.Tensor2D>>[0];
-
-export const matMul = tf.customGrad(((a: tf.Tensor2D, b: tf.Tensor2D, save: tf.GradSaveFunc) => {
-  save([a, b]);
-  return {
-    value: tf.matMul(a, b),
-    gradFunc: (dy: tf.Tensor2D, saved: tf.Tensor[]) => {
-      const [sa, sb] = saved as tf.Tensor2D[];
-      return [matMul(dy, tf.transpose(sb)), matMul(tf.transpose(sa), dy)];
-    },
-  };
-}) as unknown as CustomGradient) as (a: tf.Tensor2D, b: tf.Tensor2D) => tf.Tensor2D;
 
 /** x W + b. */
 export function dense(x: tf.Tensor2D, w: tf.Tensor, b: tf.Tensor): tf.Tensor2D {
-  return tf.add(matMul(x, w as tf.Tensor2D), b);
+  return tf.add(matMulW(x, w), b);
 }
 
 /**

@@ -3,6 +3,7 @@
  * one reshape to [rows, count, width], so a softmax or log-sum-exp over every span costs one op per group.
  */
 import * as tf from '@tensorflow/tfjs';
+import { activate, fusedAvailable } from './fused';
 import { gumbelTensor } from './noise';
 import type { NeuralRng } from './rng';
 import type { Layout } from './transformer';
@@ -16,9 +17,10 @@ export const GUMBEL_TAU = 0.2;
  */
 export function applyActivate(logits: tf.Tensor2D, layout: Layout, rng?: NeuralRng): tf.Tensor2D {
   const rows = logits.shape[0];
+  const softWidth = layout.dim - layout.nScalar;
+  if (fusedAvailable()) return activate(logits, rng && softWidth > 0 ? (gumbelTensor([rows, softWidth], rng) as tf.Tensor2D) : null, layout.nScalar, layout.spans, GUMBEL_TAU);
   const parts: tf.Tensor2D[] = [];
   if (layout.nScalar > 0) parts.push(tf.tanh(tf.slice(logits, [0, 0], [rows, layout.nScalar])));
-  const softWidth = layout.dim - layout.nScalar;
   if (softWidth > 0) {
     let soft = tf.slice(logits, [0, layout.nScalar], [rows, softWidth]);
     if (rng) soft = tf.mul(tf.add(soft, gumbelTensor([rows, softWidth], rng)), 1 / GUMBEL_TAU);
