@@ -1,6 +1,9 @@
 import { useState } from 'preact/hooks';
 import { del, get, NO_PAGE, post, qs, upload, type Page } from '../api';
 import { Link, navigate, useLocation } from '../router';
+import { PrivacyTab } from './privacy';
+import { StudioTab } from './studio';
+import { SynthgenTab } from './synthgen';
 import { ErrorBox, Field, fmtDate, fmtNum, Loading, Progress, Section, Select, Status, Table, Tabs, useAction, useAsync, usePaged, useTitle } from '../ui';
 
 export interface Project {
@@ -95,6 +98,9 @@ const TABS: [string, string][] = [
   ['models', 'Models'],
   ['deployments', 'Deployments'],
   ['reports', 'Reports'],
+  ['privacy', 'Privacy'],
+  ['synthgen', 'SynthGen'],
+  ['studio', 'Studio'],
   ['members', 'Members'],
   ['timeline', 'Timeline'],
 ];
@@ -128,6 +134,9 @@ export function ProjectPage({ id }: { id: string }) {
       {tab === 'models' && <ModelsTab projectId={p.id} />}
       {tab === 'deployments' && <DeploymentsTab projectId={p.id} />}
       {tab === 'reports' && <ReportsTab projectId={p.id} />}
+      {tab === 'privacy' && <PrivacyTab projectId={p.id} />}
+      {tab === 'synthgen' && <SynthgenTab projectId={p.id} />}
+      {tab === 'studio' && <StudioTab projectId={p.id} />}
       {tab === 'members' && <MembersTab projectId={p.id} owner={p.role === 'owner'} />}
       {tab === 'timeline' && <TimelineTab projectId={p.id} />}
     </>
