@@ -216,7 +216,7 @@ export function StudioSessionPage({ id }: { id: string }) {
                 <button
                   type="button"
                   class="secondary small"
-                  aria-label={`Run scenario ${x.name}`}
+                  aria-label={`${x.status === 'pending' ? 'Run' : 'Run again'} scenario ${x.name}`}
                   disabled={busy}
                   onClick={() => void run(() => post(`/api/studio/scenarios/${x.id}/run`).finally(s.reload))}
                 >
@@ -275,7 +275,7 @@ function NewScenario({ session, columns, baseline, onAdded }: { session: StudioS
             .join(', ') || 'none yet'}
         </p>
         <ErrorBox error={error} />
-        <div class="row">
+        <div class="row wrap">
           <button type="submit" disabled={busy}>
             Add and run scenario
           </button>
