@@ -219,7 +219,9 @@ describe('the web UI in Chromium: password reset, sessions, privacy, synthgen, s
     expect(await page.getByTestId('baseline-prediction').textContent()).toMatch(/^(pos|neg) \(P\(pos\) = [\d.]+\)$/);
     studioUrl = page.url();
 
+    // The sliders' ranges and the suggested levels come from a sample of the training data.
     await page.getByLabel('x1 slider').fill('2');
+    expect(await page.locator('datalist option').evaluateAll((os) => os.map((o) => o.getAttribute('value')).sort())).toEqual(['blue', 'green', 'red']);
     await page.getByText(/Changes from the baseline: x1 = /).waitFor();
     await page.getByLabel('Scenario name').fill('higher x1');
     await checkPage('studio-session');

@@ -47,20 +47,39 @@ export function rangesOf(schema: FeatureColumn[], rows: Record<string, unknown>[
   return out;
 }
 
+/** Up to 50 most frequent values of each text feature over some rows: suggestions for its input. */
+export function levelsOf(schema: FeatureColumn[], rows: Record<string, unknown>[]): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const c of schema) {
+    if (isNumericDtype(c.dtype) || c.dtype === 'bool') continue;
+    const counts = new Map<string, number>();
+    for (const r of rows) if (r[c.name] !== null && r[c.name] !== undefined) counts.set(String(r[c.name]), (counts.get(String(r[c.name])) ?? 0) + 1);
+    if (counts.size > 0)
+      out[c.name] = [...counts]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 50)
+        .map(([v]) => v);
+  }
+  return out;
+}
+
 /**
  * The inputs of one row, built from a feature schema: a yes/no select for booleans, a number field for numeric
- * features (with a slider over `ranges` where one is given), a text field otherwise. Every control is labelled.
+ * features (with a slider over `ranges` where one is given), a text field otherwise (suggesting `levels` where
+ * given). Every control is labelled.
  */
 export function FeatureFields({
   schema,
   values,
   onChange,
   ranges = {},
+  levels = {},
 }: {
   schema: FeatureColumn[];
   values: Record<string, string>;
   onChange: (values: Record<string, string>) => void;
   ranges?: Record<string, FeatureRange>;
+  levels?: Record<string, string[]>;
 }) {
   const set = (name: string, v: string) => onChange({ ...values, [name]: v });
   return (
@@ -70,6 +89,8 @@ export function FeatureFields({
           return <Select key={c.name} label={c.name} value={values[c.name] ?? ''} options={[['', '(missing)'], 'true', 'false']} onChange={(e) => set(c.name, e.currentTarget.value)} />;
         }
         const range = ranges[c.name];
+        const options = levels[c.name];
+        const listId = options ? `levels-${schema.indexOf(c)}` : undefined;
         const field = (
           <Field
             key={c.name}
@@ -77,10 +98,23 @@ export function FeatureFields({
             name={c.name}
             type={isNumericDtype(c.dtype) ? 'number' : 'text'}
             step="any"
+            list={listId}
             value={values[c.name] ?? ''}
             onInput={(e) => set(c.name, e.currentTarget.value)}
           />
         );
+        if (options) {
+          return (
+            <div key={c.name}>
+              {field}
+              <datalist id={listId}>
+                {options.map((o) => (
+                  <option key={o} value={o} />
+                ))}
+              </datalist>
+            </div>
+          );
+        }
         if (!range) return field;
         const step = range.integer ? 1 : (range.max - range.min) / 100;
         return (

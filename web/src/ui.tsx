@@ -117,7 +117,7 @@ export function Loading({ what = 'Loading' }: { what?: string }) {
 }
 
 /** A labelled input (the label wraps it, so a click focuses it and screen readers name it). */
-export function Field(props: { label: string; hint?: string } & Omit<PartialInputHTMLAttributes<HTMLInputElement>, 'role'>) {
+export function Field(props: { label: string; hint?: string; /** A `<datalist>` id of suggested values. */ list?: string } & Omit<PartialInputHTMLAttributes<HTMLInputElement>, 'role'>) {
   const { label, hint, ...rest } = props;
   return (
     <label class="field">

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { get, post, qs, type Page } from '../api';
 import { BarsChart } from '../chart';
-import { FeatureFields, rangesOf, textRow, typedRow, typedValue, type FeatureColumn } from '../features';
+import { FeatureFields, levelsOf, rangesOf, textRow, typedRow, typedValue, type FeatureColumn } from '../features';
 import { Link, navigate } from '../router';
 import { ErrorBox, Field, fmtDate, fmtNum, Loading, Section, Select, Status, Table, useAction, useAsync, usePaged, useTitle } from '../ui';
 import type { DeploymentRow } from './projects';
@@ -241,12 +241,12 @@ function changesOf(columns: FeatureColumn[], baseline: Record<string, string>, v
 }
 
 function NewScenario({ session, columns, baseline, onAdded }: { session: StudioSession; columns: FeatureColumn[]; baseline: Record<string, string>; onAdded: () => void }) {
-  // Slider ranges from a sample of the training data; without it (deployment gone) the inputs still work.
-  const ranges = useAsync(async () => {
+  // Slider ranges and suggested levels from a sample of the training data; without it (deployment gone) the inputs still work.
+  const hints = useAsync(async () => {
     const schema = await get<Schema>(`/api/studio/deployments/${session.deployment_id}/schema`);
-    if (!schema.dataset_version_id) return {};
+    if (!schema.dataset_version_id) return { ranges: {}, levels: {} };
     const sample = await get<{ rows: Record<string, unknown>[] }>(`/api/dataset-versions/${schema.dataset_version_id}/sample${qs({ n: 500, seed: 1 })}`);
-    return rangesOf(columns, sample.rows);
+    return { ranges: rangesOf(columns, sample.rows), levels: levelsOf(columns, sample.rows) };
   }, [session.id]);
   const [name, setName] = useState('');
   const [values, setValues] = useState(baseline);
@@ -267,7 +267,7 @@ function NewScenario({ session, columns, baseline, onAdded }: { session: StudioS
         }}
       >
         <Field label="Scenario name" placeholder={`Scenario ${session.scenarios.length + 1}`} value={name} onInput={(e) => setName(e.currentTarget.value)} />
-        <FeatureFields schema={columns} values={values} onChange={setValues} ranges={ranges.data ?? {}} />
+        <FeatureFields schema={columns} values={values} onChange={setValues} ranges={hints.data?.ranges} levels={hints.data?.levels} />
         <p class="muted" aria-live="polite">
           Changes from the baseline:{' '}
           {Object.entries(changes)

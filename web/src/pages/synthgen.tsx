@@ -51,7 +51,8 @@ interface Quality {
   distributions?: { column: string; kind: string; labels: (number | string)[]; real: number[]; synthetic: number[] }[];
 }
 interface PrivacyResult {
-  skipped?: boolean;
+  /** Why the check was skipped (no holdout), when it was. */
+  skipped?: string | boolean | null;
   copied_rows_share?: number;
   median_dcr_synthetic?: number;
   median_dcr_holdout?: number;
@@ -492,7 +493,7 @@ function PrivacyView({ p }: { p: PrivacyResult }) {
   if (p.skipped || p.copied_rows_share === undefined) {
     return (
       <Section title="Privacy check">
-        <p>Skipped: the training data had too few rows to hold some out (the check needs at least 50).</p>
+        <p>{typeof p.skipped === 'string' ? p.skipped : 'Skipped: the training data had too few rows to hold some out (the check needs at least 50).'}</p>
       </Section>
     );
   }
@@ -510,9 +511,10 @@ function PrivacyView({ p }: { p: PrivacyResult }) {
         <dd>{fmtNum(p.rows_compared ?? null)}</dd>
       </dl>
       <p>
+        {/* The synthgen report's verdict, in the same words. */}
         {closer
-          ? 'Synthetic rows sit closer to the training rows than unseen real rows do: the model may be memorising some of its training data.'
-          : 'Synthetic rows sit no closer to the training rows than unseen real rows do: no sign of copied training records.'}
+          ? 'Synthetic rows sit closer to the training rows than unseen real rows do: the model may reproduce training rows.'
+          : 'Synthetic rows sit at least as far from the training rows as unseen real rows do: no sign of memorized rows.'}
       </p>
     </Section>
   );
