@@ -1,7 +1,5 @@
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type BrowserContext, type Page } from 'playwright-core';
+import { openBrowser, type BrowserSession } from './support/browser';
 import { linkIn } from './support/smtp-sink';
 import { eventually, uniqueEmail } from './support/client';
 import { datasetPath } from './support/datasets';
@@ -10,86 +8,32 @@ import { startStack, TestStack } from './support/stack';
 /**
  * The web application end to end in Debian's Chromium (headless, driven by playwright-core), against the real
  * stack: sign-up to a deployed model and its report. Every page is checked for console errors, failed requests
- * and serious or critical axe-core violations, and saved as a screenshot under test-artifacts/web-ui/.
+ * and serious or critical axe-core violations, and saved as a screenshot under test-artifacts/web-ui/
+ * (test/support/browser.ts).
  */
 
-const ROOT = (() => {
-  let dir = __dirname;
-  while (!fs.existsSync(path.join(dir, 'package.json'))) dir = path.dirname(dir);
-  return dir;
-})();
-const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => fs.existsSync(p));
-const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'web-ui');
-const AXE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-
 let stack: TestStack;
-let browser: Browser;
+let ui: BrowserSession;
 let context: BrowserContext;
 let page: Page;
-/** Console errors, page errors and failed requests since the last check, by page. */
-let problems: string[] = [];
-let shot = 0;
 
 beforeAll(async () => {
-  if (!CHROMIUM) throw new Error('No chromium at /usr/bin/chromium: apt-get install -y chromium (.ci/run installs it)');
-  // `npm test` builds the UI (npm run build); a bare `tsc` build does not, so build it here when it is missing.
-  if (!fs.existsSync(path.join(ROOT, 'dist', 'web', 'index.html'))) execFileSync('npm', ['run', 'build:web'], { cwd: ROOT, stdio: 'inherit' });
-  fs.rmSync(ARTIFACTS, { recursive: true, force: true });
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  ui = await openBrowser('web-ui');
+  ({ context, page } = ui);
   stack = await startStack({ env: { RATE_LIMIT_TRAIN: '1000', RATE_LIMIT_PREDICT: '1000' } });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
-  page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`console error on ${page.url()}: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => problems.push(`page error on ${page.url()}: ${String(e)}`));
-  // A request the browser itself abandons (a poll cut by a full page load) is not a failure of the service.
-  page.on('requestfailed', (r) => {
-    if (r.failure()?.errorText !== 'net::ERR_ABORTED') problems.push(`request failed: ${r.method()} ${r.url()} ${r.failure()?.errorText}`);
-  });
-  page.on('response', (r) => {
-    if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.request().method()} ${r.url()}`);
-  });
 }, 120_000);
 
-// What the browser showed when a step ended, kept beside the page screenshots (the first look after a failure).
 afterEach(async () => {
-  await page?.screenshot({ path: path.join(ARTIFACTS, `${String(shot).padStart(2, '0')}z-after-step.png`), fullPage: true }).catch(() => undefined);
+  await ui?.screenshotAfterStep();
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await ui?.close();
   await stack?.stop();
 });
 
-/**
- * Checks the page as it is now: no console error or failed request since the last check, no serious or critical
- * axe-core violation; saves a full-page screenshot.
- */
-async function checkPage(name: string): Promise<void> {
-  await page.waitForLoadState('networkidle', { timeout: 3000 }).catch(() => undefined);
-  shot += 1;
-  await page.screenshot({ path: path.join(ARTIFACTS, `${String(shot).padStart(2, '0')}-${name}.png`), fullPage: true });
-  // Evaluated through the DevTools protocol: the page's content security policy (no inline script) stays in force.
-  if (!(await page.evaluate('typeof window.axe !== "undefined"'))) await page.evaluate(AXE);
-  // A string, run in the page: the server's compiler has no DOM types.
-  const violations = await page.evaluate<string[]>(`window.axe
-    .run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } })
-    .then((r) => r.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => v.impact + ' ' + v.id + ': ' + v.help + ' (' + v.nodes.map((n) => n.target.join(' ')).join(', ') + ')'))`);
-  const found = [...problems, ...violations.map((v) => `axe on ${name}: ${v}`)];
-  problems = [];
-  expect(found).toEqual([]);
-}
-
-/** Nothing wider than the window (tables scroll inside their own region). */
-async function expectNoHorizontalScroll(): Promise<void> {
-  const { scroll, width } = await page.evaluate<{ scroll: number; width: number }>('({ scroll: document.documentElement.scrollWidth, width: window.innerWidth })');
-  expect(scroll).toBeLessThanOrEqual(width);
-}
+const checkPage = (name: string) => ui.checkPage(name);
+const expectNoHorizontalScroll = () => ui.expectNoHorizontalScroll();
 
 const password = 'a long browser password';
 const email = uniqueEmail('browser');

@@ -7,9 +7,12 @@ import { DeploymentPage } from './pages/deployment';
 import { ExperimentPage, NewExperimentPage } from './pages/experiment';
 import { JobsPage } from './pages/jobs';
 import { ModelPage } from './pages/model';
+import { PolicyPage, PrivacySessionPage } from './pages/privacy';
 import { ProfilePage } from './pages/profile';
 import { ProjectPage, ProjectsPage } from './pages/projects';
 import { ReportPage } from './pages/report';
+import { StudioSessionPage } from './pages/studio';
+import { SynthJobPage, SynthModelPage } from './pages/synthgen';
 import { Link, match, navigate, useLocation } from './router';
 import { SessionContext, type User } from './session';
 import { ErrorBox, Loading, useTitle } from './ui';
@@ -24,6 +27,11 @@ const APP_ROUTES: [string, (p: Record<string, string>) => preact.JSX.Element][] 
   ['/app/models/:id', (p) => <ModelPage id={p.id} />],
   ['/app/deployments/:id', (p) => <DeploymentPage id={p.id} />],
   ['/app/reports/:id', (p) => <ReportPage id={p.id} />],
+  ['/app/privacy/policies/:id', (p) => <PolicyPage id={p.id} />],
+  ['/app/privacy/sessions/:id', (p) => <PrivacySessionPage id={p.id} />],
+  ['/app/synthgen/models/:id', (p) => <SynthModelPage id={p.id} />],
+  ['/app/synthgen/jobs/:id', (p) => <SynthJobPage id={p.id} />],
+  ['/app/studio/:id', (p) => <StudioSessionPage id={p.id} />],
   ['/app/jobs', () => <JobsPage />],
   ['/auth/profile', () => <ProfilePage />],
 ];

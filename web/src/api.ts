@@ -107,3 +107,6 @@ export interface Page<T> {
   limit: number;
   offset: number;
 }
+
+/** An empty page, for a list the caller has no reason to ask for. */
+export const NO_PAGE: Page<never> = { items: [], total: 0, limit: 0, offset: 0 };

@@ -1,6 +1,6 @@
 import type { ComponentChildren, InputHTMLAttributes, PartialInputHTMLAttributes, SelectHTMLAttributes } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { ApiError } from './api';
+import { ApiError, type Page } from './api';
 
 /** Loads data for a page: `reload()` fetches again; `error` is the API's detail text. */
 export function useAsync<T>(fn: () => Promise<T>, deps: unknown[]): { data?: T; error?: string; loading: boolean; reload: () => void } {
@@ -18,6 +18,43 @@ export function useAsync<T>(fn: () => Promise<T>, deps: unknown[]): { data?: T; 
     };
   }, [...deps, tick]);
   return { ...state, reload: useCallback(() => setTick((t) => t + 1), []) };
+}
+
+/**
+ * One page of an API list (the `{items, total, limit, offset}` envelope, paged by `limit`/`offset` as the API does):
+ * `pager` is the previous/next control to show under the table, null while there is a single page. A change of
+ * `deps` (a filter, a search) starts again from the first page.
+ */
+export function usePaged<T>(
+  fetchPage: (page: { limit: number; offset: number }) => Promise<Page<T>>,
+  deps: unknown[],
+  limit = 50,
+): { data?: Page<T>; error?: string; loading: boolean; reload: () => void; pager: ComponentChildren } {
+  const key = JSON.stringify(deps);
+  const [pos, setPos] = useState({ key, offset: 0 });
+  const offset = pos.key === key ? pos.offset : 0;
+  const res = useAsync(() => fetchPage({ limit, offset }), [...deps, offset]);
+  const total = res.data?.total ?? 0;
+  const pager = total > limit ? <Pager total={total} limit={limit} offset={offset} onPage={(o) => setPos({ key, offset: o })} /> : null;
+  return { ...res, pager };
+}
+
+/** Previous / next over a paged list, with where the shown rows sit in the whole. */
+export function Pager({ total, limit, offset, onPage }: { total: number; limit: number; offset: number; onPage: (offset: number) => void }) {
+  const last = Math.min(total, offset + limit);
+  return (
+    <nav class="row pager" aria-label="Pages">
+      <button type="button" class="secondary small" disabled={offset === 0} onClick={() => onPage(Math.max(0, offset - limit))}>
+        Previous
+      </button>
+      <span aria-live="polite">
+        {offset + 1}–{last} of {total.toLocaleString()}
+      </span>
+      <button type="button" class="secondary small" disabled={last >= total} onClick={() => onPage(offset + limit)}>
+        Next
+      </button>
+    </nav>
+  );
 }
 
 /** Runs a user action (a form submit, a button): `busy` while it runs, the API's detail text on failure. */
@@ -80,7 +117,7 @@ export function Loading({ what = 'Loading' }: { what?: string }) {
 }
 
 /** A labelled input (the label wraps it, so a click focuses it and screen readers name it). */
-export function Field(props: { label: string; hint?: string } & Omit<PartialInputHTMLAttributes<HTMLInputElement>, 'role'>) {
+export function Field(props: { label: string; hint?: string; /** A `<datalist>` id of suggested values. */ list?: string } & Omit<PartialInputHTMLAttributes<HTMLInputElement>, 'role'>) {
   const { label, hint, ...rest } = props;
   return (
     <label class="field">

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { del, get, qs, upload, type Page } from '../api';
 import { BarsChart, ChartView } from '../chart';
 import { Link, navigate, useLocation } from '../router';
-import { ErrorBox, Field, fmtBytes, fmtDate, fmtNum, Loading, Progress, Section, Select, Table, Tabs, useAction, useAsync, useTitle } from '../ui';
+import { ErrorBox, Field, fmtBytes, fmtDate, fmtNum, Loading, Progress, Section, Select, Table, Tabs, useAction, useAsync, usePaged, useTitle } from '../ui';
 
 interface Dataset {
   id: string;
@@ -258,7 +258,7 @@ function Correlations({ corr, omitted }: { corr: Profile['correlations']; omitte
 }
 
 function Versions({ id, onChange }: { id: string; onChange: () => void }) {
-  const list = useAsync(() => get<Page<Version>>(`/api/datasets/${id}/versions?limit=100`), [id]);
+  const list = usePaged(({ limit, offset }) => get<Page<Version>>(`/api/datasets/${id}/versions${qs({ limit, offset })}`), [id]);
   const [file, setFile] = useState<File | null>(null);
   const [description, setDescription] = useState('');
   const [progress, setProgress] = useState<number | null>(null);
@@ -289,7 +289,7 @@ function Versions({ id, onChange }: { id: string; onChange: () => void }) {
               {
                 head: 'Action',
                 cell: (v) =>
-                  list.data!.items.length > 1 ? (
+                  list.data!.total > 1 ? (
                     <button
                       type="button"
                       class="secondary small"
@@ -313,6 +313,7 @@ function Versions({ id, onChange }: { id: string; onChange: () => void }) {
         ) : (
           <Loading />
         )}
+        {list.pager}
       </Section>
       <Section title="Upload a new version">
         <form

@@ -2,7 +2,8 @@ import { useState } from 'preact/hooks';
 import { get, post, qs, type Page } from '../api';
 import { BarsChart } from '../chart';
 import { Link, navigate, useLocation } from '../router';
-import { ErrorBox, Field, fmtDate, fmtNum, Loading, Section, Status, Table, Tabs, useAction, useAsync, usePoll, useTitle } from '../ui';
+import type { DeploymentRow } from './projects';
+import { ErrorBox, Field, fmtDate, fmtNum, Loading, Section, Select, Status, Table, Tabs, useAction, useAsync, usePaged, usePoll, useTitle } from '../ui';
 
 interface Deployment {
   id: string;
@@ -73,7 +74,6 @@ export function DeploymentPage({ id }: { id: string }) {
 
 function Overview({ dep, onChange }: { dep: Deployment; onChange: () => void }) {
   const [reason, setReason] = useState('');
-  const [rollbackTo, setRollbackTo] = useState('');
   const { busy, error, run } = useAction();
   const act = (path: string, body: Record<string, unknown>, after?: () => void) =>
     void run(async () => {
@@ -95,20 +95,7 @@ function Overview({ dep, onChange }: { dep: Deployment; onChange: () => void }) 
             Deactivate
           </button>
         </div>
-        {dep.stage === 'production' && (
-          <form
-            class="row wrap"
-            onSubmit={(e) => {
-              e.preventDefault();
-              act('rollback', rollbackTo ? { to_deployment_id: rollbackTo } : {});
-            }}
-          >
-            <Field label="Roll back to deployment id (empty: the previous production one)" value={rollbackTo} onInput={(e) => setRollbackTo(e.currentTarget.value)} />
-            <button type="submit" class="secondary" disabled={busy}>
-              Roll back
-            </button>
-          </form>
-        )}
+        {dep.stage === 'production' && <Rollback dep={dep} busy={busy} onRollback={(to) => act('rollback', { to_deployment_id: to })} />}
         <ErrorBox error={error} />
       </Section>
       <Section title="Calling it">
@@ -134,8 +121,41 @@ function Overview({ dep, onChange }: { dep: Deployment; onChange: () => void }) 
   );
 }
 
+/**
+ * Rollback picks one of the project's archived deployments (the API reactivates it as production). The project
+ * list is read at its largest page (200, the API's bound); the newest archived ones come first.
+ */
+function Rollback({ dep, busy, onRollback }: { dep: Deployment; busy: boolean; onRollback: (to: string) => void }) {
+  const list = useAsync(() => get<Page<DeploymentRow>>(`/api/mlops/projects/${dep.project_id}/deployments${qs({ limit: 200 })}`), [dep.project_id, dep.id]);
+  const archived = (list.data?.items ?? []).filter((d) => d.id !== dep.id && d.stage === 'archived');
+  const [to, setTo] = useState('');
+  const chosen = archived.some((d) => d.id === to) ? to : (archived[0]?.id ?? '');
+  if (list.error) return <ErrorBox error={list.error} />;
+  if (!list.data) return <Loading />;
+  if (archived.length === 0) return <p class="muted">No archived deployment of this project to roll back to.</p>;
+  return (
+    <form
+      class="row wrap"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (chosen) onRollback(chosen);
+      }}
+    >
+      <Select
+        label="Roll back to"
+        value={chosen}
+        options={archived.map((d) => [d.id, `${d.name} (archived, since ${fmtDate(d.created_at)})`] as [string, string])}
+        onChange={(e) => setTo(e.currentTarget.value)}
+      />
+      <button type="submit" class="secondary" disabled={busy || !chosen}>
+        Roll back
+      </button>
+    </form>
+  );
+}
+
 function Logs({ id }: { id: string }) {
-  const list = useAsync(() => get<Page<InferenceLog>>(`/api/mlops/deployments/${id}/inference-logs?limit=100`), [id]);
+  const list = usePaged(({ limit, offset }) => get<Page<InferenceLog>>(`/api/mlops/deployments/${id}/inference-logs${qs({ limit, offset })}`), [id]);
   return (
     <Section
       title="Inference logs"
@@ -161,6 +181,7 @@ function Logs({ id }: { id: string }) {
       ) : (
         <Loading />
       )}
+      {list.pager}
     </Section>
   );
 }
@@ -210,7 +231,7 @@ function DriftTab({ id }: { id: string }) {
 }
 
 function History({ id }: { id: string }) {
-  const list = useAsync(() => get<Page<Transition>>(`/api/mlops/deployments/${id}/rollback-history?limit=100`), [id]);
+  const list = usePaged(({ limit, offset }) => get<Page<Transition>>(`/api/mlops/deployments/${id}/rollback-history${qs({ limit, offset })}`), [id]);
   return (
     <Section title="Stage history">
       <ErrorBox error={list.error} />
@@ -229,6 +250,7 @@ function History({ id }: { id: string }) {
       ) : (
         <Loading />
       )}
+      {list.pager}
     </Section>
   );
 }

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { get, post, qs, type Page } from '../api';
 import { useLocation } from '../router';
-import { ErrorBox, fmtDate, Loading, Progress, Section, Select, Status, Table, useAction, useAsync, usePoll, useTitle } from '../ui';
+import { ErrorBox, fmtDate, Loading, Progress, Section, Select, Status, Table, useAction, usePaged, usePoll, useTitle } from '../ui';
 
 interface Job {
   id: string;
@@ -24,7 +24,7 @@ export function JobsPage() {
   const { query } = useLocation();
   const focus = query.get('focus');
   const [status, setStatus] = useState('');
-  const list = useAsync(() => get<Page<Job>>(`/api/jobs${qs({ status, limit: 100 })}`), [status]);
+  const list = usePaged(({ limit, offset }) => get<Page<Job>>(`/api/jobs${qs({ status, limit, offset })}`), [status]);
   const { error, run } = useAction();
   usePoll(list.reload, 2000, !!list.data?.items.some((j) => ACTIVE.includes(j.status)));
   return (
@@ -69,6 +69,7 @@ export function JobsPage() {
         ) : (
           !list.error && <Loading />
         )}
+        {list.pager}
       </Section>
     </>
   );

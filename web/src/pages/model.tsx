@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { get, post } from '../api';
 import { BarsChart, ChartView } from '../chart';
+import { FeatureFields, textRow, typedRow } from '../features';
 import { Link, navigate } from '../router';
 import { ErrorBox, Field, fmtDate, fmtNum, Loading, Section, Select, Status, Table, useAction, useAsync, useTitle } from '../ui';
 
@@ -181,21 +182,16 @@ function PredictForm({ model, schema }: { model: Model; schema: { name: string; 
   const [values, setValues] = useState<Record<string, string>>({});
   const [out, setOut] = useState<PredictOut | null>(null);
   const { busy, error, run } = useAction();
-  const numeric = (dtype: string) => /int|float|double|number/.test(dtype);
   const fillSample = () =>
     run(async () => {
       const e = await get<{ experiment: { dataset_version_id: string } }>(`/api/experiments/${model.experiment_id}`);
       const s = await get<{ rows: Record<string, unknown>[] }>(`/api/dataset-versions/${e.experiment.dataset_version_id}/sample?n=1&seed=${Math.floor(Math.random() * 1e6)}`);
       const row = s.rows[0] ?? {};
-      setValues(Object.fromEntries(schema.map((c) => [c.name, row[c.name] === null || row[c.name] === undefined ? '' : String(row[c.name])])));
+      setValues(textRow(schema, row));
     });
   const submit = (e: Event) => {
     e.preventDefault();
-    const inputs: Record<string, unknown> = {};
-    for (const c of schema) {
-      const v = values[c.name] ?? '';
-      inputs[c.name] = v === '' ? null : numeric(c.dtype) ? Number(v) : v;
-    }
+    const inputs = typedRow(schema, values);
     void run(async () => setOut(await post<PredictOut>(`/api/models/${model.id}/predict`, { inputs, options: { include_contributions: model.algo !== 'StackedEnsemble' } })));
   };
   const p = out?.predictions[0];
@@ -210,29 +206,7 @@ function PredictForm({ model, schema }: { model: Model; schema: { name: string; 
       }
     >
       <form class="stack" onSubmit={submit}>
-        <div class="grid2 tight">
-          {schema.map((c) =>
-            c.dtype === 'bool' ? (
-              <Select
-                key={c.name}
-                label={c.name}
-                value={values[c.name] ?? ''}
-                options={[['', '(missing)'], 'true', 'false']}
-                onChange={(e) => setValues({ ...values, [c.name]: e.currentTarget.value })}
-              />
-            ) : (
-              <Field
-                key={c.name}
-                label={`${c.name} (${c.dtype})`}
-                name={c.name}
-                type={numeric(c.dtype) ? 'number' : 'text'}
-                step="any"
-                value={values[c.name] ?? ''}
-                onInput={(e) => setValues({ ...values, [c.name]: e.currentTarget.value })}
-              />
-            ),
-          )}
-        </div>
+        <FeatureFields schema={schema} values={values} onChange={setValues} />
         <ErrorBox error={error} />
         <div>
           <button type="submit" disabled={busy}>

@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
-import { get, post, put, type Page } from '../api';
+import { get, post, put, qs, type Page } from '../api';
 import { navigate } from '../router';
 import { useUser } from '../session';
-import { ErrorBox, Field, fmtDate, Loading, Section, Table, useAction, useAsync, useTitle } from '../ui';
+import { ErrorBox, Field, fmtDate, Loading, Section, Table, useAction, useAsync, usePaged, useTitle } from '../ui';
 
 interface SessionRow {
   id: string;
@@ -131,7 +131,7 @@ function PasswordForm() {
 }
 
 function Sessions() {
-  const list = useAsync(() => get<Page<SessionRow>>('/api/auth/sessions?limit=100'), []);
+  const list = usePaged(({ limit, offset }) => get<Page<SessionRow>>(`/api/auth/sessions${qs({ limit, offset })}`), []);
   const { error, run } = useAction();
   return (
     <Section
@@ -159,7 +159,12 @@ function Sessions() {
                 s.current ? (
                   <span class="badge">this session</span>
                 ) : (
-                  <button type="button" class="secondary small" onClick={() => void run(() => post(`/api/auth/sessions/${s.id}/revoke`).then(list.reload))}>
+                  <button
+                    type="button"
+                    class="secondary small"
+                    aria-label={`Revoke the session started ${fmtDate(s.created_at)}`}
+                    onClick={() => void run(() => post(`/api/auth/sessions/${s.id}/revoke`).then(list.reload))}
+                  >
                     Revoke
                   </button>
                 ),
@@ -169,6 +174,7 @@ function Sessions() {
       ) : (
         !list.error && <Loading />
       )}
+      {list.pager}
     </Section>
   );
 }

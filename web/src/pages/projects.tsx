@@ -1,7 +1,10 @@
 import { useState } from 'preact/hooks';
-import { del, get, post, qs, upload, type Page } from '../api';
+import { del, get, NO_PAGE, post, qs, upload, type Page } from '../api';
 import { Link, navigate, useLocation } from '../router';
-import { ErrorBox, Field, fmtDate, fmtNum, Loading, Progress, Section, Select, Status, Table, Tabs, useAction, useAsync, useTitle } from '../ui';
+import { PrivacyTab } from './privacy';
+import { StudioTab } from './studio';
+import { SynthgenTab } from './synthgen';
+import { ErrorBox, Field, fmtDate, fmtNum, Loading, Progress, Section, Select, Status, Table, Tabs, useAction, useAsync, usePaged, useTitle } from '../ui';
 
 export interface Project {
   id: string;
@@ -28,7 +31,7 @@ export function ProjectsPage() {
   const [search, setSearch] = useState('');
   const [sort, setSort] = useState('created_at:desc');
   const [field, dir] = sort.split(':');
-  const list = useAsync(() => get<Page<Project>>(`/api/projects${qs({ search, sort_field: field, sort_direction: dir, limit: 100 })}`), [search, sort]);
+  const list = usePaged(({ limit, offset }) => get<Page<Project>>(`/api/projects${qs({ search, sort_field: field, sort_direction: dir, limit, offset })}`), [search, sort]);
   return (
     <>
       <h1>Projects</h1>
@@ -56,6 +59,7 @@ export function ProjectsPage() {
         ) : (
           !list.error && <Loading />
         )}
+        {list.pager}
       </Section>
     </>
   );
@@ -94,6 +98,9 @@ const TABS: [string, string][] = [
   ['models', 'Models'],
   ['deployments', 'Deployments'],
   ['reports', 'Reports'],
+  ['privacy', 'Privacy'],
+  ['synthgen', 'SynthGen'],
+  ['studio', 'Studio'],
   ['members', 'Members'],
   ['timeline', 'Timeline'],
 ];
@@ -127,6 +134,9 @@ export function ProjectPage({ id }: { id: string }) {
       {tab === 'models' && <ModelsTab projectId={p.id} />}
       {tab === 'deployments' && <DeploymentsTab projectId={p.id} />}
       {tab === 'reports' && <ReportsTab projectId={p.id} />}
+      {tab === 'privacy' && <PrivacyTab projectId={p.id} />}
+      {tab === 'synthgen' && <SynthgenTab projectId={p.id} />}
+      {tab === 'studio' && <StudioTab projectId={p.id} />}
       {tab === 'members' && <MembersTab projectId={p.id} owner={p.role === 'owner'} />}
       {tab === 'timeline' && <TimelineTab projectId={p.id} />}
     </>
@@ -143,7 +153,7 @@ interface DatasetRow {
 }
 
 function DatasetsTab({ projectId }: { projectId: string }) {
-  const list = useAsync(() => get<Page<DatasetRow>>(`/api/datasets${qs({ project_id: projectId, limit: 100 })}`), [projectId]);
+  const list = usePaged(({ limit, offset }) => get<Page<DatasetRow>>(`/api/datasets${qs({ project_id: projectId, limit, offset })}`), [projectId]);
   return (
     <>
       <UploadDataset projectId={projectId} />
@@ -164,6 +174,7 @@ function DatasetsTab({ projectId }: { projectId: string }) {
         ) : (
           !list.error && <Loading />
         )}
+        {list.pager}
       </Section>
     </>
   );
@@ -231,7 +242,7 @@ export interface ExperimentRow {
 }
 
 function ExperimentsTab({ projectId }: { projectId: string }) {
-  const list = useAsync(() => get<Page<ExperimentRow>>(`/api/experiments${qs({ project_id: projectId, limit: 100 })}`), [projectId]);
+  const list = usePaged(({ limit, offset }) => get<Page<ExperimentRow>>(`/api/experiments${qs({ project_id: projectId, limit, offset })}`), [projectId]);
   return (
     <Section
       title="Experiments"
@@ -260,6 +271,7 @@ function ExperimentsTab({ projectId }: { projectId: string }) {
       ) : (
         !list.error && <Loading />
       )}
+      {list.pager}
     </Section>
   );
 }
@@ -277,7 +289,7 @@ interface ModelRow {
 }
 
 function ModelsTab({ projectId }: { projectId: string }) {
-  const list = useAsync(() => get<Page<ModelRow>>(`/api/models${qs({ project_id: projectId, limit: 100 })}`), [projectId]);
+  const list = usePaged(({ limit, offset }) => get<Page<ModelRow>>(`/api/models${qs({ project_id: projectId, limit, offset })}`), [projectId]);
   return (
     <Section title="Models">
       <ErrorBox error={list.error} />
@@ -297,11 +309,12 @@ function ModelsTab({ projectId }: { projectId: string }) {
       ) : (
         !list.error && <Loading />
       )}
+      {list.pager}
     </Section>
   );
 }
 
-interface DeploymentRow {
+export interface DeploymentRow {
   id: string;
   name: string;
   stage: string;
@@ -311,7 +324,7 @@ interface DeploymentRow {
 }
 
 function DeploymentsTab({ projectId }: { projectId: string }) {
-  const list = useAsync(() => get<Page<DeploymentRow>>(`/api/mlops/projects/${projectId}/deployments?limit=100`), [projectId]);
+  const list = usePaged(({ limit, offset }) => get<Page<DeploymentRow>>(`/api/mlops/projects/${projectId}/deployments${qs({ limit, offset })}`), [projectId]);
   return (
     <Section title="Deployments">
       <p class="muted">Deploy a model from its page.</p>
@@ -332,6 +345,7 @@ function DeploymentsTab({ projectId }: { projectId: string }) {
       ) : (
         !list.error && <Loading />
       )}
+      {list.pager}
     </Section>
   );
 }
@@ -346,7 +360,7 @@ interface ReportRow {
 }
 
 function ReportsTab({ projectId }: { projectId: string }) {
-  const list = useAsync(() => get<Page<ReportRow>>(`/api/reports${qs({ project_id: projectId, limit: 100 })}`), [projectId]);
+  const list = usePaged(({ limit, offset }) => get<Page<ReportRow>>(`/api/reports${qs({ project_id: projectId, limit, offset })}`), [projectId]);
   const { busy, error, run } = useAction();
   return (
     <Section
@@ -382,6 +396,7 @@ function ReportsTab({ projectId }: { projectId: string }) {
       ) : (
         !list.error && <Loading />
       )}
+      {list.pager}
     </Section>
   );
 }
@@ -400,9 +415,9 @@ interface Invitation {
 }
 
 function MembersTab({ projectId, owner }: { projectId: string; owner: boolean }) {
-  const members = useAsync(() => get<Page<Member>>(`/api/projects/${projectId}/members?limit=100`), [projectId]);
+  const members = usePaged(({ limit, offset }) => get<Page<Member>>(`/api/projects/${projectId}/members${qs({ limit, offset })}`), [projectId]);
   // Pending invitations are the owner's to see and withdraw: nobody else asks (and gets a 403).
-  const invitations = useAsync(() => (owner ? get<Page<Invitation>>(`/api/projects/${projectId}/invitations?limit=100`) : Promise.resolve(null)), [projectId, owner]);
+  const invitations = usePaged(({ limit, offset }) => (owner ? get<Page<Invitation>>(`/api/projects/${projectId}/invitations${qs({ limit, offset })}`) : Promise.resolve(NO_PAGE)), [projectId, owner]);
   const [email, setEmail] = useState('');
   const [role, setRole] = useState('viewer');
   const [note, setNote] = useState('');
@@ -436,6 +451,7 @@ function MembersTab({ projectId, owner }: { projectId: string; owner: boolean })
         ) : (
           <Loading />
         )}
+        {members.pager}
       </Section>
       <Section title="Add or change a member">
         <form
@@ -459,7 +475,7 @@ function MembersTab({ projectId, owner }: { projectId: string; owner: boolean })
         </form>
         {note && <p role="status">{note}</p>}
       </Section>
-      {invitations.data && invitations.data.items.length > 0 && (
+      {invitations.data && invitations.data.total > 0 && (
         <Section title="Pending invitations">
           <Table
             caption="Pending invitations"
@@ -478,6 +494,7 @@ function MembersTab({ projectId, owner }: { projectId: string; owner: boolean })
               },
             ]}
           />
+          {invitations.pager}
         </Section>
       )}
     </>
