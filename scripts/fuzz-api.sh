@@ -64,20 +64,33 @@ node dist/test/fuzz/schemathesis-config.js "$SEED" "$OUT/schemathesis.toml"
 echo "== schemathesis $ST_VERSION against $BASE_URL for ${FUZZ_SECONDS}s (report in $OUT)"
 SEED_ARGS=()
 [ -n "${FUZZ_SEED:-}" ] && SEED_ARGS=(--seed "$FUZZ_SEED")
-set +e
+# Two passes over the same service. Operation by operation (examples, coverage, fuzzing) every check runs. In
+# sequences (stateful) a link fills a field from the answer before and can overwrite the very field a negative case
+# broke; schemathesis then reports the valid request as "schema-violating request accepted" ("Invalid component:
+# positive test case"), and neither the configuration's per-phase nor per-operation switch reliably stops it (see
+# test/fuzz/schemathesis-config.ts), so the sequences run without that one check: invalid data is the first pass's.
 # --max-time bounds generation; timeout bounds everything else (a hung request, the shrinking of a failure).
 # One worker: schemathesis' generator threads trip a CPython 3.11 race in `ast` (a "Runtime Error" in the report),
 # and the service under test shares the same two cores anyway.
-timeout --kill-after=10 $((FUZZ_SECONDS + 60)) \
-  "$VENV/bin/schemathesis" --config-file "$OUT/schemathesis.toml" run "$BASE_URL/api/openapi.json" \
-  --exclude-name 'POST /api/auth/logout' --exclude-name 'POST /api/auth/logout-all' \
-  --checks all --max-time "$FUZZ_SECONDS" --workers 1 --max-response-time 10 --request-timeout 20 \
-  --no-color --report junit --report-dir "$OUT" "${SEED_ARGS[@]}" 2>&1 |
-  # Schemathesis frames its sections in pytest's "=====" banners; CI readers take those for a pytest run that ran
-  # no test. The same text with plain rules reads the same to a person.
-  sed -u -E 's/={5,}/-----/g'
-status=${PIPESTATUS[0]}
-set -e
+run_schemathesis() { # <seconds> <schemathesis options...>
+  local seconds=$1
+  shift
+  set +e
+  timeout --kill-after=10 $((seconds + 60)) \
+    "$VENV/bin/schemathesis" --config-file "$OUT/schemathesis.toml" run "$BASE_URL/api/openapi.json" \
+    --exclude-name 'POST /api/auth/logout' --exclude-name 'POST /api/auth/logout-all' \
+    --max-time "$seconds" --workers 1 --max-response-time 10 --request-timeout 20 \
+    --no-color --report junit --report-dir "$OUT" "${SEED_ARGS[@]}" "$@" 2>&1 |
+    # Schemathesis frames its sections in pytest's "=====" banners; CI readers take those for a pytest run that ran
+    # no test. The same text with plain rules reads the same to a person.
+    sed -u -E 's/={5,}/-----/g'
+  local rc=${PIPESTATUS[0]}
+  set -e
+  return "$rc"
+}
+status=0
+run_schemathesis $((FUZZ_SECONDS * 2 / 3)) --phases examples,coverage,fuzzing --checks all || status=$?
+run_schemathesis $((FUZZ_SECONDS / 3)) --phases stateful --checks all --exclude-checks negative_data_rejection || status=$?
 
 stop_service
 grep -h '^\[fuzz\] at the end' "$OUT/service.log" || true
