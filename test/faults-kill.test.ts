@@ -249,20 +249,26 @@ describe('a process killed mid-work', () => {
     worker.kill('SIGCONT');
     // Frozen while it streamed into a temporary file; it is done once that file is gone and no stored file lacks its
     // row (the archive renamed into place is then either recorded or removed).
+    let seen = '';
     await eventually(
       async () => {
         const rows: { storage_key: string }[] = await stack.ds.query('SELECT storage_key FROM artifacts');
         const stored = filesUnder(stack.config.artifactDir).filter((f) => !f.startsWith(`tmp${path.sep}`));
-        return filesUnder(path.join(stack.config.artifactDir, 'tmp')).length === 0 && stored.length === rows.length;
+        const scratch = filesUnder(path.join(stack.config.artifactDir, 'tmp'));
+        seen = `temporary files ${JSON.stringify(scratch)}, ${stored.length} stored files for ${rows.length} rows`;
+        return scratch.length === 0 && stored.length === rows.length;
       },
-      60_000,
+      // The resumed worker finishes or drops a 64 MB archive: seconds, unless the machine is busy.
+      150_000,
       250,
-    );
+    ).catch((err: Error) => {
+      throw new Error(`${err.message}: ${seen}; worker stderr: ${worker.stderrTail()}`);
+    });
     const [{ n }] = await stack.ds.query("SELECT count(*)::int AS n FROM artifacts WHERE project_id = $1 AND kind = 'project_export'", [projectId]);
     expect(n).toBe(0);
     expect((await jobOf(client, r.body.id)).status).toBe('failed');
     await nothingHalfWritten(stack);
-  }, 180_000);
+  }, 300_000);
 });
 
 /** The API as its own process (dist/scripts/start.js, as `npm start` runs it, no workers), answering once /healthz says so. */
