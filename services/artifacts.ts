@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import { Artifact } from '../entities';
 import { JsonRow, preview } from '../engine/data';
 import type { DataSource } from 'typeorm';
-import type { ArtifactStore, StoredObject } from '../platform/artifact-store';
+import type { ArtifactStore, ByteRange, StoredObject } from '../platform/artifact-store';
 import { Access } from './access';
 import { ConflictError, NotFoundError, ValidationError } from './errors';
 import { artifactReadScopes, assertScopes } from './scopes';
@@ -66,9 +66,10 @@ export class ArtifactService {
     return a;
   }
 
-  async download(userId: string, artifactId: string, keyScopes: readonly string[] | null): Promise<{ artifact: Artifact; body: Readable }> {
+  /** The artifact, and `open` to read its bytes, all or one range of them (the store reads only that range). */
+  async download(userId: string, artifactId: string, keyScopes: readonly string[] | null): Promise<{ artifact: Artifact; open: (range?: ByteRange) => Readable }> {
     const artifact = await this.forUser(userId, artifactId, keyScopes);
-    return { artifact, body: this.files.read(artifact.storageKey) };
+    return { artifact, open: (range) => this.files.read(artifact.storageKey, range) };
   }
 
   /** First rows of a tabular artifact, or the first 64 KiB of a text artifact. */

@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { openReport } from './report';
 import { get, post, qs, type Page } from '../api';
 import { BarsChart } from '../chart';
 import { Link, navigate, useLocation } from '../router';
@@ -103,17 +104,7 @@ function Overview({ dep, onChange }: { dep: Deployment; onChange: () => void }) 
           <code>POST /api/mlops/deployments/{dep.id}/predict</code> with <code>{'{"inputs": {…}}'}</code> and an API key with <code>predict:deployments</code>. The request schema is at{' '}
           <a href={`/api/mlops/deployments/${dep.id}/api-docs`}>api-docs</a>.
         </p>
-        <button
-          type="button"
-          class="secondary"
-          disabled={busy}
-          onClick={() =>
-            void run(async () => {
-              const r = await post<{ id: string }>('/api/reports', { project_id: dep.project_id, kind: 'deployment', entity_id: dep.id, options: { format: 'html' } });
-              navigate(`/app/reports/${r.id}`);
-            })
-          }
-        >
+        <button type="button" class="secondary" disabled={busy} onClick={() => void run(() => openReport(dep.project_id, 'deployment', dep.id))}>
           Deployment report
         </button>
       </Section>

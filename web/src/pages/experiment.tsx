@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { openReport } from './report';
 import { del, get, post, qs, type Page } from '../api';
 import { ChartView } from '../chart';
 import { Link, navigate, useLocation } from '../router';
@@ -212,17 +213,7 @@ export function ExperimentPage({ id }: { id: string }) {
             </button>
           )}
           {!running && (
-            <button
-              type="button"
-              class="secondary"
-              disabled={busy}
-              onClick={() =>
-                void run(async () => {
-                  const r = await post<{ id: string }>('/api/reports', { project_id: e.project_id, kind: 'experiment', entity_id: e.id, options: { format: 'html' } });
-                  navigate(`/app/reports/${r.id}`);
-                })
-              }
-            >
+            <button type="button" class="secondary" disabled={busy} onClick={() => void run(() => openReport(e.project_id, 'experiment', e.id))}>
               Report
             </button>
           )}

@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { openReport } from './report';
 import { get, post } from '../api';
 import { BarsChart, ChartView } from '../chart';
 import { FeatureFields, textRow, typedRow } from '../features';
@@ -272,17 +273,7 @@ function Deploy({ model, deployments }: { model: Model; deployments: Detail['dep
         <button type="submit" disabled={busy}>
           Deploy
         </button>
-        <button
-          type="button"
-          class="secondary"
-          disabled={busy}
-          onClick={() =>
-            void run(async () => {
-              const r = await post<{ id: string }>('/api/reports', { project_id: model.project_id, kind: 'model', entity_id: model.id, options: { format: 'html' } });
-              navigate(`/app/reports/${r.id}`);
-            })
-          }
-        >
+        <button type="button" class="secondary" disabled={busy} onClick={() => void run(() => openReport(model.project_id, 'model', model.id))}>
           Model report
         </button>
       </form>

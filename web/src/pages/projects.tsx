@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { openReport } from './report';
 import { del, get, NO_PAGE, post, qs, upload, type Page } from '../api';
 import { Link, navigate, useLocation } from '../router';
 import { PrivacyTab } from './privacy';
@@ -366,16 +367,7 @@ function ReportsTab({ projectId }: { projectId: string }) {
     <Section
       title="Reports"
       actions={
-        <button
-          type="button"
-          disabled={busy}
-          onClick={() =>
-            void run(async () => {
-              const r = await post<{ id: string }>('/api/reports', { project_id: projectId, kind: 'project', entity_id: projectId, options: { format: 'html' } });
-              navigate(`/app/reports/${r.id}`);
-            })
-          }
-        >
+        <button type="button" disabled={busy} onClick={() => void run(() => openReport(projectId, 'project', projectId))}>
           Project report
         </button>
       }

@@ -1,5 +1,5 @@
-import { get } from '../api';
-import { Link } from '../router';
+import { get, post } from '../api';
+import { Link, navigate } from '../router';
 import { ErrorBox, fmtDate, Loading, Section, Status, useAsync, usePoll, useTitle } from '../ui';
 
 interface Report {
@@ -16,6 +16,12 @@ interface Report {
 }
 
 /** A report: waits for its job, then shows it inline in a same-origin frame (the view route allows only that). */
+/** Starts an HTML report of `kind` on `entityId` and opens its page, which follows it until it is stored. */
+export async function openReport(projectId: string, kind: 'project' | 'experiment' | 'model' | 'deployment' | 'synthgen', entityId: string): Promise<void> {
+  const r = await post<{ id: string }>('/api/reports', { project_id: projectId, kind, entity_id: entityId, options: { format: 'html' } });
+  navigate(`/app/reports/${r.id}`);
+}
+
 export function ReportPage({ id }: { id: string }) {
   const r = useAsync(() => get<{ report: Report } | Report>(`/api/reports/${id}`), [id]);
   const report = r.data ? ('report' in r.data ? r.data.report : r.data) : undefined;

@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { openReport } from './report';
 import { del, get, post, qs, type Page } from '../api';
 import { BarsChart, ChartView } from '../chart';
 import { DatasetVersionPicker, type DatasetVersionChoice } from '../pickers';
@@ -393,17 +394,7 @@ export function SynthJobPage({ id }: { id: string }) {
             </a>
           )}
           {job.job_type === 'generate' && job.status === 'completed' && (
-            <button
-              type="button"
-              class="secondary"
-              disabled={busy}
-              onClick={() =>
-                void run(async () => {
-                  const r = await post<{ id: string }>('/api/reports', { project_id: job.project_id, kind: 'synthgen', entity_id: job.id, options: { format: 'html' } });
-                  navigate(`/app/reports/${r.id}`);
-                })
-              }
-            >
+            <button type="button" class="secondary" disabled={busy} onClick={() => void run(() => openReport(job.project_id, 'synthgen', job.id))}>
               Synthgen report
             </button>
           )}
