@@ -1,4 +1,4 @@
-import { Transform, Writable } from 'node:stream';
+import { Readable, Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import yazl from 'yazl';
 import type { DataSource } from 'typeorm';
@@ -81,6 +81,10 @@ export async function writeProjectArchive(
   };
   const zip = new yazl.ZipFile();
   const written = pipeline(zip.outputStream, out, opts.signal ? { signal: opts.signal } : {});
+  // yazl listens to no entry stream's errors, and emits its own on the ZipFile: either, unheard, would crash the
+  // process (an abort errors every entry's counter at once). Ending the output instead rejects `written` with it.
+  const fail = (e: Error) => (zip.outputStream as Readable).destroy(e);
+  zip.on('error', fail);
   zip.addBuffer(Buffer.from(JSON.stringify(manifest, null, 2)), 'manifest.json');
   for (const a of artifacts) {
     const counter = new Transform({
@@ -98,6 +102,7 @@ export async function writeProjectArchive(
     });
     const src = store.read(a.storageKey);
     src.on('error', (e) => counter.destroy(e));
+    counter.on('error', fail);
     zip.addReadStream(src.pipe(counter), `artifacts/${a.id}/${a.filename}`);
   }
   zip.end();
