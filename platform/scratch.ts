@@ -22,7 +22,7 @@ export function scratchDir(parent: string, ...sub: string[]): string {
 }
 
 /** Whether a process with this id runs on this host (EPERM: it runs, as another user). */
-function alive(pid: number): boolean {
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -60,7 +60,7 @@ export function sweepScratch(parents: string[]): string[] {
       if (!e.isDirectory() || !m || m[1] !== host) continue;
       const dir = path.join(parent, e.name);
       const pid = Number(m[2]);
-      if (pid === process.pid ? !olderThanThisProcess(dir) : alive(pid)) continue;
+      if (pid === process.pid ? !olderThanThisProcess(dir) : processAlive(pid)) continue;
       fs.rmSync(dir, { recursive: true, force: true });
       removed.push(dir);
     }

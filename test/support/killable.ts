@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { processAlive } from '../../platform/scratch';
 import { DevServer, freePort, startTemporalDevServer } from '../../platform/temporal-dev';
 import { eventually } from './client';
 import { startLocalPostgres, startPostgresServer, stopLocalPostgres } from './local-postgres';
@@ -18,15 +19,6 @@ export function killHard(child: ChildProcess): Promise<void> {
     child.once('exit', () => resolve());
     child.kill('SIGKILL');
   });
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** The ids of the processes whose parent is `pid` (from /proc). */
@@ -102,7 +94,7 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
           /* already gone */
         }
       }
-      await eventually(async () => all.every((p) => !alive(p)), 30_000, 50);
+      await eventually(async () => all.every((p) => !processAlive(p)), 30_000, 50);
     },
     restart: () => startPostgresServer(dir, port),
     stop: () => stopLocalPostgres(dir),
