@@ -152,6 +152,9 @@ function Quality({ id }: { id: string }) {
   );
 }
 
+/** A wide table (the API profiles up to 2,000 columns) would otherwise draw a canvas per column and stall the page. */
+const MAX_DISTRIBUTION_CHARTS = 40;
+
 function Analyze({ id }: { id: string }) {
   const a = useAsync(() => get<{ statistics: Profile | null; error: string | null }>(`/api/datasets/${id}/analyze`), [id]);
   if (a.error) return <ErrorBox error={a.error} />;
@@ -181,8 +184,13 @@ function Analyze({ id }: { id: string }) {
         />
       </Section>
       <Section title="Distributions">
+        {cols.length > MAX_DISTRIBUTION_CHARTS && (
+          <p>
+            Charts of the first {MAX_DISTRIBUTION_CHARTS} of {fmtNum(cols.length)} columns; the table above lists them all.
+          </p>
+        )}
         <div class="charts">
-          {cols.map(([name, c]) =>
+          {cols.slice(0, MAX_DISTRIBUTION_CHARTS).map(([name, c]) =>
             c.type === 'numeric' ? (
               <ChartView
                 key={name}
