@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
+import { Client } from 'pg';
 import { ApiClient, createProject, eventually, signUp } from './support/client';
 import { datasetFile } from './support/datasets';
 import { startStack, TestStack } from './support/stack';
@@ -299,6 +300,28 @@ describe('models and jobs before training', () => {
     expect((await owner.client.get(`/api/synthgen/jobs/${r.body.job_id}`)).status).toBe(404);
     expect((await owner.client.get(`/api/jobs/${r.body.job_id}`)).status).toBe(404);
     expect((await owner.client.del(`/api/synthgen/models/${r.body.id}`)).status).toBe(404);
+  });
+
+  it("deletes a model while its training job's status is being written (no deadlock: the job's row is locked first)", async () => {
+    const r = await createModel({ name: 'delete during a status write', use_gpu: true });
+    const pg = new Client({ connectionString: stack.databaseUrl });
+    await pg.connect();
+    try {
+      // The locks a status write takes, in its order (services/job-status.ts): the job's row, then the model's.
+      await pg.query('BEGIN');
+      await pg.query(`UPDATE jobs SET message = 'status write' WHERE id = $1`, [r.body.job_id]);
+      const deleting = owner.client.del(`/api/synthgen/models/${r.body.id}`);
+      await eventually(async () => {
+        const [w] = (await pg.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`)).rows;
+        return w.n > 0;
+      }, 10_000, 50);
+      await pg.query(`UPDATE synthgen_models SET updated_at = now() WHERE id = $1`, [r.body.id]);
+      await pg.query('COMMIT');
+      expect(await deleting).toMatchObject({ status: 200, body: { ok: true, model_id: r.body.id } });
+    } finally {
+      await pg.end();
+    }
+    expect((await owner.client.get(`/api/synthgen/models/${r.body.id}`)).status).toBe(404);
   });
 });
 

@@ -171,6 +171,9 @@ export class SynthgenService {
   async delete(userId: string, modelId: string): Promise<void> {
     await this.access.synthgenModel(userId, modelId, 'editor');
     const { keys, open } = await this.ds.transaction(async (em) => {
+      // A job's status write locks the job's row, then its model's (writeJobStatus); locking in the same order keeps
+      // a delete from deadlocking with a training that is starting or ending at that moment.
+      await em.query('SELECT id FROM jobs WHERE id IN (SELECT id FROM synthgen_jobs WHERE model_id = $1) ORDER BY id FOR UPDATE', [modelId]);
       const model = await em.getRepository(SynthgenModel).findOne({ where: { id: modelId }, lock: { mode: 'pessimistic_write' } });
       if (!model) throw new NotFoundError(MODEL_NOT_FOUND);
       const jobIds = (await em.getRepository(SynthgenJob).find({ select: { id: true }, where: { modelId } })).map((j) => j.id);
