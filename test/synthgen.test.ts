@@ -311,10 +311,14 @@ describe('models and jobs before training', () => {
       await pg.query('BEGIN');
       await pg.query(`UPDATE jobs SET message = 'status write' WHERE id = $1`, [r.body.job_id]);
       const deleting = owner.client.del(`/api/synthgen/models/${r.body.id}`);
-      await eventually(async () => {
-        const [w] = (await pg.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`)).rows;
-        return w.n > 0;
-      }, 10_000, 50);
+      await eventually(
+        async () => {
+          const [w] = (await pg.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`)).rows;
+          return w.n > 0;
+        },
+        10_000,
+        50,
+      );
       await pg.query(`UPDATE synthgen_models SET updated_at = now() WHERE id = $1`, [r.body.id]);
       await pg.query('COMMIT');
       expect(await deleting).toMatchObject({ status: 200, body: { ok: true, model_id: r.body.id } });
