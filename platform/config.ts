@@ -76,6 +76,8 @@ const EnvSchema = z.object({
   SYNTHGEN_MAX_TRAIN_ROWS: int(100_000, 1),
   /** Seconds between two training checkpoints of a neural synthgen model (a retried attempt resumes from the latest). */
   SYNTHGEN_CHECKPOINT_SECS: int(10, 1),
+  /** Threads of one neural synthgen fit on the wasm backend (0: every core of the worker's machine). */
+  SYNTHGEN_THREADS: int(0, 0),
   /** An OpenAI-compatible chat-completions endpoint for reports' `llm_insights` (base URL, e.g. https://api.openai.com/v1); unset: none. */
   LLM_API_URL: z.string().url().optional(),
   LLM_API_KEY: z.string().optional(),
@@ -151,7 +153,7 @@ export interface Config {
   reconcileIntervalSecs: number;
   /** Seconds an open job must be unchanged before the reconciler compares it with Temporal. */
   reconcileGraceSecs: number;
-  synthgen: { maxRows: number; maxTrainRows: number; checkpointSecs: number };
+  synthgen: { maxRows: number; maxTrainRows: number; checkpointSecs: number; threads: number };
   /** Where reports' written summaries come from; null when none is configured. */
   llm: { apiUrl: string; apiKey: string | null; model: string } | null;
   startWorkers: string[];
@@ -240,7 +242,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     profileInBackgroundMinRows: e.PROFILE_IN_BACKGROUND_MIN_ROWS,
     reconcileIntervalSecs: e.RECONCILE_INTERVAL_SECS,
     reconcileGraceSecs: e.RECONCILE_GRACE_SECS,
-    synthgen: { maxRows: e.SYNTHGEN_MAX_ROWS, maxTrainRows: e.SYNTHGEN_MAX_TRAIN_ROWS, checkpointSecs: e.SYNTHGEN_CHECKPOINT_SECS },
+    synthgen: { maxRows: e.SYNTHGEN_MAX_ROWS, maxTrainRows: e.SYNTHGEN_MAX_TRAIN_ROWS, checkpointSecs: e.SYNTHGEN_CHECKPOINT_SECS, threads: e.SYNTHGEN_THREADS },
     llm: e.LLM_API_URL ? { apiUrl: e.LLM_API_URL.replace(/\/+$/, ''), apiKey: e.LLM_API_KEY ?? null, model: e.LLM_MODEL } : null,
     startWorkers:
       e.START_WORKERS === 'none'

@@ -177,7 +177,7 @@ async function runOurs(args: Args): Promise<OursResult[]> {
       const config = configOf(type, args.neural, args.seed);
       let lastProgress = '';
       let t = process.hrtime.bigint();
-      const model = await fitSynthesizer(type, real, config, { onProgress: (_f, m) => (lastProgress = m) });
+      const model = await fitSynthesizer(type, real, config, { threads: args.threads, onProgress: (_f, m) => (lastProgress = m) });
       const fitSecs = Number(process.hrtime.bigint() - t) / 1e9;
       t = process.hrtime.bigint();
       const synthetic = await sampleAll(model, real.nrows, args.seed + 1);

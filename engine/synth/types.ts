@@ -67,6 +67,8 @@ export interface FitHooks {
   /** Called with a fresh checkpoint after an epoch, at most every `checkpointEverySecs` (default 10 s). */
   onCheckpoint?: (checkpoint: FitCheckpoint, epoch: number) => Promise<void>;
   checkpointEverySecs?: number;
+  /** Threads of a neural fit's wasm backend (default 0: every core; 1 keeps it on its own thread). */
+  threads?: number;
 }
 
 /** A fitted model, serialized (`serializeSynthesizer`) as the model's artifact. */

@@ -125,6 +125,7 @@ export class SynthgenRuns {
           signal: ctx.signal,
           resumeFrom,
           checkpointEverySecs: this.config.synthgen.checkpointSecs,
+          threads: this.config.synthgen.threads,
           // The engine reports synchronously from its thread's messages; the steady timer writes the latest.
           onProgress: (fraction, message) => steady.set(5 + 90 * fraction, message),
           onCheckpoint: (bytes, epoch) => this.saveCheckpoint(model, jobId, bytes, epoch),

@@ -17,6 +17,7 @@
  * tries the wasm backend, falling back to 'cpu'); without it the 'cpu' backend is used.
  */
 import * as tf from '@tensorflow/tfjs';
+import { allCores, prepareWasmThreads } from './wasm-threads';
 import { toFeatureMatrix } from '../model';
 import { Rng } from '../random';
 import { TrainingData, allRows, featureSpecs } from '../training';
@@ -87,9 +88,11 @@ function loadNativeBackend(): boolean {
 
 /**
  * Selects the fastest backend that starts: native TensorFlow (GPU or CPU) when installed,
- * else wasm, else 'cpu'. Resolves to the backend name.
+ * else wasm, else 'cpu'. Resolves to the backend name. `threads` (default 1; 0 = every core)
+ * is the wasm backend's thread pool, for the long fits that own a worker thread (synthgen);
+ * the pool is made once per thread, so only the first call's count counts.
  */
-export async function initDeepLearningBackend(): Promise<string> {
+export async function initDeepLearningBackend(options: { threads?: number } = {}): Promise<string> {
   if (loadNativeBackend()) {
     try {
       if (await tf.setBackend('tensorflow')) {
@@ -101,11 +104,13 @@ export async function initDeepLearningBackend(): Promise<string> {
       // fall through to wasm
     }
   }
+  const threads = options.threads === 0 ? allCores() : (options.threads ?? 1);
+  let restore = () => undefined as void;
   try {
-    await import('@tensorflow/tfjs-backend-wasm');
-    const wasm = (await import('@tensorflow/tfjs-backend-wasm')) as { setWasmPaths: (p: string) => void };
+    const wasm = await import('@tensorflow/tfjs-backend-wasm');
     const dist = require.resolve('@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm').replace(/tfjs-backend-wasm\.wasm$/, '');
     wasm.setWasmPaths(dist);
+    if (threads > 1 && tf.getBackend() !== 'wasm') restore = prepareWasmThreads(wasm, threads);
     if (await tf.setBackend('wasm')) {
       await tf.ready();
       backendReady = true;
@@ -113,6 +118,8 @@ export async function initDeepLearningBackend(): Promise<string> {
     }
   } catch {
     // fall through to cpu
+  } finally {
+    restore();
   }
   await tf.setBackend('cpu');
   backendReady = true;

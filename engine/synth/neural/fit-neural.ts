@@ -19,6 +19,8 @@ export interface FitThreadInput {
   resumeFrom: Uint8Array | null;
   checkpointEveryMs: number;
   wantsCheckpoints: boolean;
+  /** The wasm backend's threads (0: every core). */
+  threads: number;
   /** Set to 1 by the parent to cancel. */
   cancel: Int32Array;
 }
@@ -69,6 +71,7 @@ export function fitNeural(type: NeuralModelType, frame: Frame, config: Partial<C
       resumeFrom: hooks.resumeFrom ?? null,
       checkpointEveryMs: Math.max(0, (hooks.checkpointEverySecs ?? 10) * 1000),
       wantsCheckpoints: !!hooks.onCheckpoint,
+      threads: hooks.threads ?? 0,
       cancel,
     };
     const worker = new Worker(FIT_THREAD_SCRIPT, { workerData: input });

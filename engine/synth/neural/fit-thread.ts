@@ -1,9 +1,10 @@
 /**
  * Worker-thread entry of `fitNeural`: initialises the TensorFlow.js backend (the DeepLearning policy: native
- * bindings when installed, else wasm, else cpu), runs the fit and posts progress, checkpoints and the serialized
+ * bindings when installed, else wasm on `threads` threads, else cpu), runs the fit and posts progress, checkpoints and the serialized
  * model back. Cancel is a shared flag the fit checks between batches; the parent also terminates the thread.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { getThreadsCount as wasmThreads } from '@tensorflow/tfjs-backend-wasm';
 import { initDeepLearningBackend } from '../../automl';
 import type { FitThreadInput, FitThreadMessage } from './fit-neural';
 import { fitNeuralCore } from './fit-core';
@@ -16,8 +17,9 @@ class FitCancelled extends Error {
 
 async function main(input: FitThreadInput): Promise<void> {
   const post = (m: FitThreadMessage, transfer: ArrayBuffer[] = []) => parentPort!.postMessage(m, transfer);
-  const backend = await initDeepLearningBackend();
-  post({ type: 'progress', fraction: 0, message: `training ${input.type} on the ${backend} backend` });
+  const backend = await initDeepLearningBackend({ threads: input.threads });
+  const threads = backend === 'wasm' ? ` (${wasmThreads()} thread${wasmThreads() === 1 ? '' : 's'})` : '';
+  post({ type: 'progress', fraction: 0, message: `training ${input.type} on the ${backend} backend${threads}` });
   const model = fitNeuralCore(input.type, input.frame, input.config, {
     resumeFrom: input.resumeFrom,
     checkpointEveryMs: input.checkpointEveryMs,
