@@ -1,13 +1,16 @@
 /**
  * Worker-thread entry of `fitNeural`: initialises the TensorFlow.js backend (the DeepLearning policy: native
- * bindings when installed, else wasm on `threads` threads, else cpu), runs the fit and posts progress, checkpoints and the serialized
+ * bindings when installed, else wasm with its products on ONNX Runtime or on its own `threads` threads, else cpu), runs the fit and posts progress, checkpoints and the serialized
  * model back. Cancel is a shared flag the fit checks between batches; the parent also terminates the thread.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import os from 'node:os';
 import { getThreadsCount as wasmThreads } from '@tensorflow/tfjs-backend-wasm';
 import { initDeepLearningBackend } from '../../automl';
 import type { FitThreadInput, FitThreadMessage } from './fit-neural';
 import { fitNeuralCore } from './fit-core';
+import { useOrtProducts } from './kernels';
+import { OrtProducts } from './ort-products';
 import { serializeNeural } from './model';
 
 /** Thrown inside the thread when the parent raised the cancel flag. */
@@ -15,11 +18,23 @@ class FitCancelled extends Error {
   readonly name = 'FitCancelled';
 }
 
+const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+
+/** How the wasm backend multiplies, for the first progress line. */
+function backendNote(backend: string, products: OrtProducts | null, threads: number): string {
+  if (backend !== 'wasm') return '';
+  return products ? ` (products on ONNX Runtime, ${plural(threads, 'thread')})` : ` (${plural(wasmThreads(), 'thread')})`;
+}
+
 async function main(input: FitThreadInput): Promise<void> {
   const post = (m: FitThreadMessage, transfer: ArrayBuffer[] = []) => parentPort!.postMessage(m, transfer);
-  const backend = await initDeepLearningBackend({ threads: input.threads });
-  const threads = backend === 'wasm' ? ` (${wasmThreads()} thread${wasmThreads() === 1 ? '' : 's'})` : '';
-  post({ type: 'progress', fraction: 0, message: `training ${input.type} on the ${backend} backend${threads}` });
+  const threads = input.threads === 0 ? os.availableParallelism() : input.threads;
+  // ONNX Runtime's products need the wasm heap unshared (one wasm thread); without them the wasm backend multiplies on
+  // the threads itself.
+  const products = OrtProducts.create(threads);
+  const backend = await initDeepLearningBackend({ threads: products ? 1 : threads });
+  post({ type: 'progress', fraction: 0, message: `training ${input.type} on the ${backend} backend${backendNote(backend, products, threads)}` });
+  useOrtProducts(backend === 'wasm' ? products : null);
   const model = fitNeuralCore(input.type, input.frame, input.config, {
     resumeFrom: input.resumeFrom,
     checkpointEveryMs: input.checkpointEveryMs,

@@ -1,7 +1,8 @@
 import * as tf from '@tensorflow/tfjs';
 import { initDeepLearningBackend } from '../../automl';
 import { activate, bnRelu, fusedAvailable } from './fused';
-import { matMul, matMulW } from './kernels';
+import { matMul, matMulW, useOrtProducts } from './kernels';
+import { OrtProducts } from './ort-products';
 import { NeuralRng } from './rng';
 
 function randn(shape: number[], rng: NeuralRng): tf.Tensor {
@@ -26,7 +27,40 @@ describe('neural kernels (wasm)', () => {
     expect(fusedAvailable()).toBe(true);
   });
 
-  it('matMul / matMulW give tf.matMul products and gradients, second-order ones included (gradient penalty)', () => {
+  it.each([
+    ['the backend', false],
+    ['ONNX Runtime', true],
+  ])('matMul / matMulW on %s give tf.matMul products and gradients, second-order ones included (gradient penalty)', (_name, onOrt) => {
+    const products = onOrt ? OrtProducts.create(2) : null;
+    if (onOrt) expect(products).not.toBeNull();
+    useOrtProducts(products);
+    try {
+      penaltyGradientsMatch();
+    } finally {
+      useOrtProducts(null);
+    }
+  });
+
+  it('ONNX Runtime products match tf.matMul on shapes of a CTGAN step, a single row and a single column', () => {
+    const products = OrtProducts.create(2)!;
+    const rng = new NeuralRng(11);
+    useOrtProducts(products);
+    try {
+      for (const [m, k, n] of [
+        [500, 300, 256],
+        [50, 2560, 1],
+        [1, 7, 3],
+      ]) {
+        const a = randn([m, k], rng) as tf.Tensor2D;
+        const b = randn([k, n], rng) as tf.Tensor2D;
+        expect(maxDiff(matMul(a, b), tf.matMul(a, b))).toBeLessThan(1e-3);
+      }
+    } finally {
+      useOrtProducts(null);
+    }
+  });
+
+  function penaltyGradientsMatch(): void {
     const rng = new NeuralRng(7);
     const x = randn([6, 5], rng);
     const w = tf.variable(randn([5, 4], rng));
@@ -55,7 +89,7 @@ describe('neural kernels (wasm)', () => {
     const want2 = tf.variableGrads(penalty(reference), [w, v]);
     const got2 = tf.variableGrads(penalty(ours), [w, v]);
     expect(maxDiff(got2.grads[w.name], want2.grads[w.name])).toBeLessThan(1e-3);
-  });
+  }
 
   it('slices and splits (wasm replacements) return the parts of rank 1 to 3 tensors', () => {
     const x = tf.tensor(

@@ -16,6 +16,8 @@
  *   backend's weight packing (XNNPACK keys it on the operand) is then reused too. The variable travels to the
  *   gradient in the kernel's attributes rather than as a saved tensor, because saved tensors are copies.
  *
+ * On the wasm backend a fit's thread may hand the products to ONNX Runtime (`useOrtProducts`, see ort-products.ts).
+ *
  * Both are differentiable any number of times (their gradients are made of these kernels and transposes), which the
  * gradient penalty needs.
  *
@@ -30,6 +32,7 @@
  * part, from a view of the heap. Other dtypes and ranks above 3 keep the backend's kernels.
  */
 import * as tf from '@tensorflow/tfjs';
+import type { HeapBackend, OrtProducts } from './ort-products';
 
 const MATMUL = 'SynthMatMul';
 /** a W with W a variable (attrs.w). */
@@ -55,7 +58,16 @@ function kernelOf(name: string, backendName: string): KernelFn {
   return k.kernelFunc as unknown as KernelFn;
 }
 
+/** Set by the fit's thread when ONNX Runtime multiplies for the wasm backend (`useOrtProducts`). */
+let ortProducts: OrtProducts | null = null;
+
+/** Routes this thread's products on the wasm backend through ONNX Runtime (null: the backend's own kernel). */
+export function useOrtProducts(products: OrtProducts | null): void {
+  ortProducts = products;
+}
+
 function plainProduct(backendName: string, a: tf.TensorInfo, b: tf.TensorInfo, backend: unknown): tf.TensorInfo {
+  if (ortProducts && backendName === 'wasm') return ortProducts.product(backend as HeapBackend, a, b);
   return kernelOf('BatchMatMul', backendName)({ inputs: { a, b }, backend, attrs: { transposeA: false, transposeB: false } }) as tf.TensorInfo;
 }
 
