@@ -57,6 +57,8 @@ export class OrtProducts {
         interOpNumThreads: 1,
         graphOptimizationLevel: 'all',
         executionProviders: ['cpu'],
+        // Spinning pool threads would take the cores from the fit's own thread between products.
+        extra: { session: { intra_op: { allow_spinning: '0' } } },
       });
       return new OrtProducts(session, Tensor);
     } catch {
