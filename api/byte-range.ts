@@ -1,3 +1,5 @@
+import type { Readable } from 'node:stream';
+import type { Context } from 'koa';
 import type { ByteRange } from '../platform/artifact-store';
 
 /**
@@ -21,4 +23,39 @@ export function parseByteRange(header: string | undefined, size: number): Requir
   if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || end < start) return null;
   if (start >= size) return 'unsatisfiable';
   return { start, end: Math.min(end, size - 1) };
+}
+
+/** The responses a ranged download documents beside its 200. */
+export const RANGE_RESPONSES = {
+  206: { description: 'The byte range a `Range: bytes=…` header asked for (one range; several are answered whole, 200)', contentType: ['application/octet-stream', '*/*'] },
+  416: { description: 'Range not satisfiable: it starts past the end of the file (`Content-Range: bytes */size`)' },
+};
+
+/**
+ * Answers with a stored file, all of it or the one byte range the request's `Range` header asks for (206 with
+ * Content-Range; 416 past the end). `open` reads only what is sent. `disposition` is `inline` for documents shown in a
+ * frame.
+ */
+export function sendStoredFile(
+  ctx: Context,
+  file: { filename: string; contentType: string; sizeBytes: number },
+  open: (range?: ByteRange) => Readable,
+  disposition: 'attachment' | 'inline' = 'attachment',
+): { detail: string } | undefined {
+  const range = parseByteRange(ctx.get('range'), file.sizeBytes);
+  ctx.set('Accept-Ranges', 'bytes');
+  if (range === 'unsatisfiable') {
+    ctx.status = 416;
+    ctx.set('Content-Range', `bytes */${file.sizeBytes}`);
+    return { detail: 'Range not satisfiable' };
+  }
+  ctx.type = file.contentType;
+  ctx.attachment(file.filename, { type: disposition });
+  if (range) {
+    ctx.status = 206;
+    ctx.set('Content-Range', `bytes ${range.start}-${range.end}/${file.sizeBytes}`);
+    ctx.length = range.end - range.start + 1;
+  } else ctx.length = file.sizeBytes;
+  ctx.body = open(range ?? undefined);
+  return undefined;
 }

@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApiClient, createProject, eventually, signUp } from './support/client';
 import { docxContent, pdfInkPerPage, pdfPageCount, pdfText } from './support/documents';
+import { expectRangedDownload } from './support/ranges';
 import { startStack, TestStack } from './support/stack';
 import { trainQuickModels } from './support/trained-models';
 
@@ -102,6 +103,7 @@ describe('every kind in every format', () => {
     expect(ink).toHaveLength(pages);
     // A page with only the running header, a heading and the footer is ~0.07% ink at 30 dpi: every page holds more.
     for (const share of ink) expect(share).toBeGreaterThan(0.001);
+    if (kind === 'model') await expectRangedDownload(owner.client, `/api/reports/${report.id}/download`);
     if (kind === 'experiment' || kind === 'model') {
       const best = (await owner.client.get(`/api/models/${bestModelId}`)).body.model;
       const auc = (best.metrics.auc as number).toFixed(4);

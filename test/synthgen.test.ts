@@ -3,6 +3,7 @@ import { parse } from 'csv-parse/sync';
 import { Client } from 'pg';
 import { ApiClient, createProject, eventually, signUp } from './support/client';
 import { datasetFile } from './support/datasets';
+import { expectRangedDownload } from './support/ranges';
 import { startStack, TestStack } from './support/stack';
 
 /**
@@ -87,6 +88,7 @@ async function csvRows(jobId: string): Promise<Record<string, string>[]> {
   const r = await owner.client.get(`/api/synthgen/jobs/${jobId}/download`);
   expect(r.status).toBe(200);
   expect(r.headers.get('content-type')).toContain('text/csv');
+  await expectRangedDownload(owner.client, `/api/synthgen/jobs/${jobId}/download`);
   return parse(r.raw!, { columns: true, skip_empty_lines: true }) as Record<string, string>[];
 }
 

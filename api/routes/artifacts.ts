@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseByteRange } from '../byte-range';
+import { RANGE_RESPONSES, sendStoredFile } from '../byte-range';
 import { callerId, keyScopes, type RouteDeps } from '../context';
 import { route, RouteDef } from '../route';
 import { intParam, uuidParam } from '../validation';
@@ -23,29 +23,13 @@ export function artifactRoutes({ services }: RouteDeps): RouteDef[] {
       params: artifactParams,
       responses: {
         200: { description: 'The file, with the content type it was stored with', contentType: ['application/octet-stream', '*/*'] },
-        206: { description: 'The byte range a `Range: bytes=…` header asked for (one range; several are answered whole, 200)', contentType: ['application/octet-stream', '*/*'] },
-        416: { description: 'Range not satisfiable: it starts past the end of the file (`Content-Range: bytes */size`)' },
+        ...RANGE_RESPONSES,
         403: { description: "Insufficient scope for this artifact's owner" },
         404: { description: 'Artifact not found' },
       },
       handler: async (ctx, { params }) => {
         const { artifact, open } = await artifacts.download(callerId(ctx), params.artifact_id, keyScopes(ctx));
-        const range = parseByteRange(ctx.get('range'), artifact.sizeBytes);
-        ctx.set('Accept-Ranges', 'bytes');
-        if (range === 'unsatisfiable') {
-          ctx.status = 416;
-          ctx.set('Content-Range', `bytes */${artifact.sizeBytes}`);
-          return { detail: 'Range not satisfiable' };
-        }
-        ctx.type = artifact.contentType;
-        ctx.attachment(artifact.filename);
-        if (range) {
-          ctx.status = 206;
-          ctx.set('Content-Range', `bytes ${range.start}-${range.end}/${artifact.sizeBytes}`);
-          ctx.length = range.end - range.start + 1;
-        } else ctx.length = artifact.sizeBytes;
-        ctx.body = open(range ?? undefined);
-        return undefined;
+        return sendStoredFile(ctx, artifact, open);
       },
     }),
     route({

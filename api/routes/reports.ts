@@ -3,6 +3,7 @@ import { REPORT_KINDS } from '../../entities';
 import { INCLUDE_SWITCHES, REPORT_FORMATS } from '../../services/reports/options';
 import { callerId, type RouteDeps } from '../context';
 import { presentReport } from '../presenters/report';
+import { RANGE_RESPONSES, sendStoredFile } from '../byte-range';
 import { route, RouteDef } from '../route';
 import { pageQuery, uuidParam } from '../validation';
 
@@ -87,18 +88,13 @@ export function reportRoutes({ services }: RouteDeps): RouteDef[] {
       scope: 'read:reports',
       summary: 'The report inline (HTML or PDF; DOCX is sent as a download), framable by same-origin pages only',
       params: reportParams,
-      responses: { 200: { description: 'The document', contentType: ['text/html', 'application/pdf'] }, 404: { description: 'Report not found' }, 409: notReady },
+      responses: { 200: { description: 'The document', contentType: ['text/html', 'application/pdf'] }, ...RANGE_RESPONSES, 404: { description: 'Report not found' }, 409: notReady },
       handler: async (ctx, { params }) => {
-        const { artifact, body } = await reports.file(callerId(ctx), params.report_id);
+        const { artifact, open } = await reports.file(callerId(ctx), params.report_id);
         ctx.set('X-Frame-Options', 'SAMEORIGIN');
         // The HTML is self-contained: no script, no request beyond its own data: images.
         ctx.set('Content-Security-Policy', "default-src 'none'; img-src data:; style-src 'unsafe-inline'; frame-ancestors 'self'");
-        ctx.type = artifact.contentType;
-        ctx.length = artifact.sizeBytes;
-        if (artifact.contentType.includes('wordprocessingml')) ctx.attachment(artifact.filename);
-        else ctx.attachment(artifact.filename, { type: 'inline' });
-        ctx.body = body;
-        return undefined;
+        return sendStoredFile(ctx, artifact, open, artifact.contentType.includes('wordprocessingml') ? 'attachment' : 'inline');
       },
     }),
     route({
@@ -109,14 +105,10 @@ export function reportRoutes({ services }: RouteDeps): RouteDef[] {
       scope: 'read:reports',
       summary: 'The report as an attachment named after what it is',
       params: reportParams,
-      responses: { 200: { description: 'The document', contentType: ['application/octet-stream', '*/*'] }, 404: { description: 'Report not found' }, 409: notReady },
+      responses: { 200: { description: 'The document', contentType: ['application/octet-stream', '*/*'] }, ...RANGE_RESPONSES, 404: { description: 'Report not found' }, 409: notReady },
       handler: async (ctx, { params }) => {
-        const { artifact, body } = await reports.file(callerId(ctx), params.report_id);
-        ctx.type = artifact.contentType;
-        ctx.length = artifact.sizeBytes;
-        ctx.attachment(artifact.filename);
-        ctx.body = body;
-        return undefined;
+        const { artifact, open } = await reports.file(callerId(ctx), params.report_id);
+        return sendStoredFile(ctx, artifact, open);
       },
     }),
   ];

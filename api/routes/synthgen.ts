@@ -4,6 +4,7 @@ import { MODEL_TYPE_CATALOGUE, SYNTH_BOUNDS } from '../../services/synthgen/conf
 import { MAX_CONDITIONS } from '../../services/synthgen/service';
 import { callerId, type RouteDeps } from '../context';
 import { presentSynthJob, presentSynthJobSummary, presentSynthModel } from '../presenters/synthgen';
+import { RANGE_RESPONSES, sendStoredFile } from '../byte-range';
 import { route, RouteDef } from '../route';
 import { INT4_MAX, nonBlank, pageQuery, uuidParam } from '../validation';
 
@@ -182,16 +183,13 @@ export function synthgenRoutes({ services, config }: RouteDeps): RouteDef[] {
       summary: "A completed generation's rows: CSV, or `format=parquet` for the typed Parquet file",
       responses: {
         200: { description: 'The file', contentType: ['text/csv', 'application/vnd.apache.parquet'] },
+        ...RANGE_RESPONSES,
         404: jobNotFound,
         409: { description: 'Job output not available yet' },
       },
       handler: async (ctx, { params, query }) => {
-        const { artifact, body } = await synthgen.output(callerId(ctx), params.job_id, query.format);
-        ctx.type = artifact.contentType;
-        ctx.length = artifact.sizeBytes;
-        ctx.attachment(artifact.filename);
-        ctx.body = body;
-        return undefined;
+        const { artifact, open } = await synthgen.output(callerId(ctx), params.job_id, query.format);
+        return sendStoredFile(ctx, artifact, open);
       },
     }),
   ];

@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import { Artifact, Job, Report, REPORT_KINDS, ReportKind } from '../../entities';
 import { renderReport, reportFileName } from '../../engine/reports';
 import type { ReportDocument } from '../../engine/reports';
-import type { ArtifactStore } from '../../platform/artifact-store';
+import type { ArtifactStore, ByteRange } from '../../platform/artifact-store';
 import type { Config } from '../../platform/config';
 import type { Access } from '../access';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
@@ -76,12 +76,12 @@ export class ReportService {
     return this.access.report(userId, id);
   }
 
-  /** The rendered file; 409 until the job has stored it. */
-  async file(userId: string, id: string): Promise<{ report: Report; artifact: Artifact; body: Readable }> {
+  /** The rendered file, with `open` to read all or one range of it; 409 until the job has stored it. */
+  async file(userId: string, id: string): Promise<{ report: Report; artifact: Artifact; open: (range?: ByteRange) => Readable }> {
     const report = await this.access.report(userId, id);
     const artifact = report.status === 'succeeded' && report.artifactId ? await this.ds.getRepository(Artifact).findOneBy({ id: report.artifactId }) : null;
     if (!artifact || !(await this.store.exists(artifact.storageKey))) throw new ConflictError(REPORT_NOT_READY);
-    return { report, artifact, body: this.store.read(artifact.storageKey) };
+    return { report, artifact, open: (range) => this.store.read(artifact.storageKey, range) };
   }
 
   /**

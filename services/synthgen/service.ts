@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import type { DataSource } from 'typeorm';
 import { In } from 'typeorm';
 import { Artifact, Job, SynthgenJob, SynthgenJobStatus, SynthgenModel } from '../../entities';
-import type { ArtifactStore } from '../../platform/artifact-store';
+import type { ArtifactStore, ByteRange } from '../../platform/artifact-store';
 import type { Config } from '../../platform/config';
 import type { Logger } from '../../platform/logger';
 import { Access, MEMBER_PROJECTS_SQL } from '../access';
@@ -210,12 +210,12 @@ export class SynthgenService {
   }
 
   /** A completed generation's output (CSV, or its Parquet form); 409 `Job output not available yet` before. */
-  async output(userId: string, jobId: string, format: 'csv' | 'parquet'): Promise<{ artifact: Artifact; body: Readable }> {
+  async output(userId: string, jobId: string, format: 'csv' | 'parquet'): Promise<{ artifact: Artifact; open: (range?: ByteRange) => Readable }> {
     const job = await this.access.synthgenJob(userId, jobId);
     const id = format === 'parquet' ? job.parquetArtifactId : job.outputArtifactId;
     const artifact = job.status === 'completed' && id ? await this.ds.getRepository(Artifact).findOneBy({ id }) : null;
     if (!artifact || !(await this.store.exists(artifact.storageKey))) throw new ConflictError(OUTPUT_NOT_READY);
-    return { artifact, body: this.store.read(artifact.storageKey) };
+    return { artifact, open: (range) => this.store.read(artifact.storageKey, range) };
   }
 
   private jobRow(job: Job, model: SynthgenModel, jobType: 'train' | 'generate', config: Record<string, unknown>, userId: string): SynthgenJob {
