@@ -38,21 +38,32 @@ interface ActivateAttrs {
   [key: string]: unknown;
 }
 
-/** Column statistics of z [B, o]: mean and 1 / sqrt(biased variance + eps). */
-function columnStats(z: Float32Array, B: number, o: number): { mean: Float64Array; rstd: Float64Array } {
+/** Column statistics of z [B, o]: mean and 1 / sqrt(biased variance + eps), from sums in one pass (float64). */
+function columnStats(z: Float32Array, B: number, o: number): ColumnStats {
   const mean = new Float64Array(o);
   const rstd = new Float64Array(o);
-  for (let i = 0; i < B; i++) for (let j = 0, r = i * o; j < o; j++) mean[j] += z[r + j];
-  for (let j = 0; j < o; j++) mean[j] /= B;
   for (let i = 0; i < B; i++) {
     for (let j = 0, r = i * o; j < o; j++) {
-      const d = z[r + j] - mean[j];
-      rstd[j] += d * d;
+      const v = z[r + j];
+      mean[j] += v;
+      rstd[j] += v * v;
     }
   }
-  for (let j = 0; j < o; j++) rstd[j] = 1 / Math.sqrt(rstd[j] / B + FUSED_BN_EPS);
+  for (let j = 0; j < o; j++) {
+    const m = mean[j] / B;
+    mean[j] = m;
+    rstd[j] = 1 / Math.sqrt(Math.max(0, rstd[j] / B - m * m) + FUSED_BN_EPS);
+  }
   return { mean, rstd };
 }
+
+interface ColumnStats {
+  mean: Float64Array;
+  rstd: Float64Array;
+}
+
+/** The forward pass's statistics by its output's data, for the gradient (saved outputs share their data here). */
+const forwardStats = new WeakMap<object, ColumnStats>();
 
 function bnReluKernel({ inputs, backend }: KernelArgs): tf.TensorInfo {
   const zi = inputs.z as tf.TensorInfo;
@@ -62,13 +73,21 @@ function bnReluKernel({ inputs, backend }: KernelArgs): tf.TensorInfo {
   const gamma = backend.typedArrayFromHeap(inputs.gamma as tf.TensorInfo);
   const beta = backend.typedArrayFromHeap(inputs.beta as tf.TensorInfo);
   const y = backend.typedArrayFromHeap(out);
-  const { mean, rstd } = columnStats(z, B, o);
+  const stats = columnStats(z, B, o);
+  const { mean, rstd } = stats;
+  const scale = new Float64Array(o);
+  const shift = new Float64Array(o);
+  for (let j = 0; j < o; j++) {
+    scale[j] = rstd[j] * gamma[j];
+    shift[j] = beta[j] - mean[j] * scale[j];
+  }
   for (let i = 0; i < B; i++) {
     for (let j = 0, r = i * o; j < o; j++) {
-      const v = (z[r + j] - mean[j]) * rstd[j] * gamma[j] + beta[j];
+      const v = z[r + j] * scale[j] + shift[j];
       y[r + j] = v > 0 ? v : 0;
     }
   }
+  forwardStats.set(out.dataId, stats);
   return out;
 }
 
@@ -80,8 +99,8 @@ interface BnGradStats {
   sgx: Float64Array;
 }
 
-function bnGradStats(dy: Float32Array, z: Float32Array, y: Float32Array, B: number, o: number): BnGradStats {
-  const { mean, rstd } = columnStats(z, B, o);
+function bnGradStats(dy: Float32Array, z: Float32Array, y: Float32Array, B: number, o: number, forward?: ColumnStats): BnGradStats {
+  const { mean, rstd } = forward ?? columnStats(z, B, o);
   const sg = new Float64Array(o);
   const sgx = new Float64Array(o);
   for (let i = 0; i < B; i++) {
@@ -197,7 +216,7 @@ export function fusedAvailable(): boolean {
         // function creates beyond the tensor it returns.
         let stats: BnGradStats | null = null;
         const heap = (t: tf.Tensor) => (tf.backend() as unknown as WasmBackend).typedArrayFromHeap(t);
-        const get = () => (stats ??= bnGradStats(heap(dy as tf.Tensor), heap(z), heap(y), B, o));
+        const get = () => (stats ??= bnGradStats(heap(dy as tf.Tensor), heap(z), heap(y), B, o, forwardStats.get(y.dataId)));
         return {
           z: () => tf.engine().runKernel(BN_RELU_GRAD, { dy: dy as tf.Tensor, z, gamma, y }, { stats: get() } as unknown as tf.NamedAttrMap) as tf.Tensor,
           gamma: () => tf.tensor1d(Float32Array.from(get().sgx)),

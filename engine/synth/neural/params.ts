@@ -69,6 +69,16 @@ export class ParamSet {
   }
 }
 
+interface HeapBackend {
+  makeOutput: (shape: number[], dtype: string) => tf.TensorInfo;
+  typedArrayFromHeap: (t: tf.TensorInfo) => Float32Array;
+}
+
+/** The wasm backend's heap access, or null on other backends. */
+function heapOf(backend: tf.KernelBackend): HeapBackend | null {
+  return tf.getBackend() === 'wasm' ? (backend as unknown as HeapBackend) : null;
+}
+
 export interface AdamOptions {
   lr: number;
   beta1: number;
@@ -78,7 +88,7 @@ export interface AdamOptions {
 }
 
 /**
- * PyTorch's Adam over a ParamSet, computed in JavaScript on copies of the parameters and gradients, the moments kept
+ * PyTorch's Adam over a ParamSet, computed in JavaScript over the parameters and gradients, the moments kept
  * as flat Float32Arrays (parameter order). One pass over each parameter's values replaces a dozen element-wise kernels
  * over all of them, plus the concatenations and the split that the kernels needed (the wasm backend's slice copies
  * its whole input, once per output of a split); each parameter then gets its new value as one upload.
@@ -104,18 +114,25 @@ export class Adam {
     const stepSize = lr / (1 - beta1 ** this.step);
     const bc2 = Math.sqrt(1 - beta2 ** this.step);
     const { m, v } = this;
+    const heap = heapOf(tf.backend());
     let offset = 0;
     for (const p of this.params.vars) {
-      const values = p.dataSync() as Float32Array;
-      const grad = grads[p.name] ? (grads[p.name].dataSync() as Float32Array) : null;
-      const next = new Float32Array(values.length);
+      const g = grads[p.name];
+      // On wasm the update reads the weights and gradients in place and writes the new weights straight into a fresh
+      // buffer of the heap (three copies of every weight fewer a step); elsewhere it works on copies.
+      const out = heap ? heap.makeOutput(p.shape, 'float32') : null;
+      const values = heap ? heap.typedArrayFromHeap(p) : (p.dataSync() as Float32Array);
+      const grad = g ? (heap ? heap.typedArrayFromHeap(g) : (g.dataSync() as Float32Array)) : null;
+      const next = out && heap ? heap.typedArrayFromHeap(out) : new Float32Array(values.length);
       for (let i = 0, j = offset; i < values.length; i++, j++) {
-        const g = (grad ? grad[i] : 0) + weightDecay * values[i];
-        const mj = (m[j] = beta1 * m[j] + (1 - beta1) * g);
-        const vj = (v[j] = beta2 * v[j] + (1 - beta2) * g * g);
+        const gi = (grad ? grad[i] : 0) + weightDecay * values[i];
+        const mj = (m[j] = beta1 * m[j] + (1 - beta1) * gi);
+        const vj = (v[j] = beta2 * v[j] + (1 - beta2) * gi * gi);
         next[i] = values[i] - (stepSize * mj) / (Math.sqrt(vj) / bc2 + eps);
       }
-      tf.tidy(() => p.assign(tf.tensor(next, p.shape)));
+      const value = out ? tf.engine().makeTensorFromTensorInfo(out) : tf.tensor(next, p.shape);
+      p.assign(value);
+      value.dispose();
       offset += values.length;
     }
   }
