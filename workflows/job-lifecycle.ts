@@ -14,8 +14,9 @@ const jobs = proxyActivities<JobLifecycleActivities>({
 export async function runJob<T extends Record<string, unknown>>(jobId: string, body: (state: JobProgress) => Promise<T>): Promise<T> {
   const state: JobProgress = { status: 'running', step: 'starting', progress: 0 };
   setHandler(progressQuery, () => state);
-  await jobs.markJobRunning(jobId);
   try {
+    // Inside the try: a cancel that arrives while the job is being marked running still closes the job as canceled.
+    await jobs.markJobRunning(jobId);
     const result = await body(state);
     state.status = 'succeeded';
     state.progress = 100;

@@ -75,6 +75,24 @@ describe('projectExportWorkflow', () => {
     expect(progress).toEqual({ status: 'succeeded', step: 'done', progress: 100 });
   });
 
+  it('closes the job as canceled when the cancel arrives while it is being marked running', async () => {
+    const rec = recording<Mocks>(mocks({ markJobRunning: () => new Promise((resolve) => setTimeout(resolve, 3000)) }));
+    const input = jobInput();
+    const worker = await createWorker(env, { taskQueue: input.queues.io, activities: rec.activities, bundle });
+    const error = await worker.runUntil(async () => {
+      const handle = await startExport(input);
+      while (!rec.calls.some((c) => c.name === 'markJobRunning')) await new Promise((r) => setTimeout(r, 20));
+      await handle.cancel();
+      return handle.result().then(
+        () => null,
+        (err: unknown) => err,
+      );
+    });
+    expect(error).toBeInstanceOf(WorkflowFailedError);
+    expect(rec.argsOf('buildProjectExport')).toEqual([]);
+    expect(rec.argsOf('markJobFinished')).toEqual([[input.jobId, { status: 'canceled', error: null }]]);
+  });
+
   it('retries a status write that fails, so a database hiccup does not lose the outcome', async () => {
     let finishAttempts = 0;
     const rec = recording<Mocks>(
