@@ -76,7 +76,7 @@ const EnvSchema = z.object({
   SYNTHGEN_MAX_TRAIN_ROWS: int(100_000, 1),
   /** Seconds between two training checkpoints of a neural synthgen model (a retried attempt resumes from the latest). */
   SYNTHGEN_CHECKPOINT_SECS: int(10, 1),
-  /** Threads of one neural synthgen fit on the wasm backend (0: every core of the worker's machine). */
+  /** Threads of one neural synthgen fit's matrix products (0: every core of the worker's machine; capped at the cores). */
   SYNTHGEN_THREADS: int(0, 0),
   /** An OpenAI-compatible chat-completions endpoint for reports' `llm_insights` (base URL, e.g. https://api.openai.com/v1); unset: none. */
   LLM_API_URL: z.string().url().optional(),

@@ -19,7 +19,7 @@ export interface FitThreadInput {
   resumeFrom: Uint8Array | null;
   checkpointEveryMs: number;
   wantsCheckpoints: boolean;
-  /** The wasm backend's threads (0: every core). */
+  /** Threads of the fit's products, on ONNX Runtime or the wasm backend (0: every core; at most the cores). */
   threads: number;
   /** Set to 1 by the parent to cancel. */
   cancel: Int32Array;

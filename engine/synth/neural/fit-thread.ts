@@ -1,7 +1,7 @@
 /**
  * Worker-thread entry of `fitNeural`: initialises the TensorFlow.js backend (the DeepLearning policy: native
- * bindings when installed, else wasm with its products on ONNX Runtime or on its own `threads` threads, else cpu), runs the fit and posts progress, checkpoints and the serialized
- * model back. Cancel is a shared flag the fit checks between batches; the parent also terminates the thread.
+ * bindings when installed, else wasm with its products on ONNX Runtime or on its own `threads` threads, else cpu),
+ * runs the fit and posts progress, checkpoints and the serialized model back. Cancel is a shared flag the fit checks between batches; the parent also terminates the thread.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import os from 'node:os';
@@ -28,7 +28,9 @@ function backendNote(backend: string, products: OrtProducts | null, threads: num
 
 async function main(input: FitThreadInput): Promise<void> {
   const post = (m: FitThreadMessage, transfer: ArrayBuffer[] = []) => parentPort!.postMessage(m, transfer);
-  const threads = input.threads === 0 ? os.availableParallelism() : input.threads;
+  // More threads than cores only adds switching (and SYNTHGEN_THREADS has no upper bound of its own).
+  const cores = os.availableParallelism();
+  const threads = input.threads === 0 ? cores : Math.min(input.threads, cores);
   // ONNX Runtime's products need the wasm heap unshared (one wasm thread); without them the wasm backend multiplies on
   // the threads itself.
   const products = OrtProducts.create(threads);

@@ -16,6 +16,7 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import { ensureKernels } from './kernels';
+import type { WasmHeap } from './wasm-heap';
 
 const BN_RELU = 'SynthBnRelu';
 const BN_RELU_GRAD = 'SynthBnReluGrad';
@@ -23,11 +24,7 @@ const ACTIVATE = 'SynthActivate';
 const ACTIVATE_GRAD = 'SynthActivateGrad';
 export const FUSED_BN_EPS = 1e-5;
 
-interface WasmBackend {
-  makeOutput: (shape: number[], dtype: string) => tf.TensorInfo;
-  typedArrayFromHeap: (t: tf.TensorInfo) => Float32Array;
-}
-type KernelArgs = { inputs: tf.NamedTensorInfoMap; backend: WasmBackend; attrs?: Record<string, unknown> };
+type KernelArgs = { inputs: tf.NamedTensorInfoMap; backend: WasmHeap; attrs?: Record<string, unknown> };
 
 /** Spans as flat [offset, width, offset, width, ...] (attributes must be plain values). */
 interface ActivateAttrs {
@@ -215,7 +212,7 @@ export function fusedAvailable(): boolean {
         // The sums are shared by the three gradients, and kept in JavaScript: the engine disposes what one gradient
         // function creates beyond the tensor it returns.
         let stats: BnGradStats | null = null;
-        const heap = (t: tf.Tensor) => (tf.backend() as unknown as WasmBackend).typedArrayFromHeap(t);
+        const heap = (t: tf.Tensor) => (tf.backend() as unknown as WasmHeap).typedArrayFromHeap(t);
         const get = () => (stats ??= bnGradStats(heap(dy as tf.Tensor), heap(z), heap(y), B, o, forwardStats.get(y.dataId)));
         return {
           z: () => tf.engine().runKernel(BN_RELU_GRAD, { dy: dy as tf.Tensor, z, gamma, y }, { stats: get() } as unknown as tf.NamedAttrMap) as tf.Tensor,

@@ -32,7 +32,8 @@
  * part, from a view of the heap. Other dtypes and ranks above 3 keep the backend's kernels.
  */
 import * as tf from '@tensorflow/tfjs';
-import type { HeapBackend, OrtProducts } from './ort-products';
+import type { OrtProducts } from './ort-products';
+import type { WasmHeap } from './wasm-heap';
 
 const MATMUL = 'SynthMatMul';
 /** a W with W a variable (attrs.w). */
@@ -67,7 +68,7 @@ export function useOrtProducts(products: OrtProducts | null): void {
 }
 
 function plainProduct(backendName: string, a: tf.TensorInfo, b: tf.TensorInfo, backend: unknown): tf.TensorInfo {
-  if (ortProducts && backendName === 'wasm') return ortProducts.product(backend as HeapBackend, a, b);
+  if (ortProducts && backendName === 'wasm') return ortProducts.product(backend as WasmHeap, a, b);
   return kernelOf('BatchMatMul', backendName)({ inputs: { a, b }, backend, attrs: { transposeA: false, transposeB: false } }) as tf.TensorInfo;
 }
 
@@ -82,14 +83,8 @@ function cachedTranspose(w: tf.Variable, backendName: string, backend: unknown):
 
 const registeredOn = new Set<string>();
 
-interface WasmBackend {
-  incRef: (dataId: object) => void;
-  makeOutput: (shape: number[], dtype: string) => tf.TensorInfo;
-  typedArrayFromHeap: (t: tf.TensorInfo) => Float32Array;
-}
-
 /** The part [begin, begin + size) of a float32 tensor of rank 1 to 3, copied row by row from heap views. */
-function sliceFloat(backend: WasmBackend, x: tf.TensorInfo, begin: number[], size: number[]): tf.TensorInfo {
+function sliceFloat(backend: WasmHeap, x: tf.TensorInfo, begin: number[], size: number[]): tf.TensorInfo {
   const out = backend.makeOutput(size, 'float32');
   // Views after the output exists: allocating can grow the heap, which detaches earlier views.
   const src = backend.typedArrayFromHeap(x);
@@ -120,7 +115,7 @@ function overrideSliceKernels(backendName: string): void {
       const x = args.inputs.x as tf.TensorInfo;
       if (!fits(x)) return slice(args);
       const [begin, size] = tf.slice_util.parseSliceParams(x as tf.TensorInfo as tf.Tensor, args.attrs?.begin as number[], args.attrs?.size as number[]);
-      return sliceFloat(args.backend as WasmBackend, x, begin, size);
+      return sliceFloat(args.backend as WasmHeap, x, begin, size);
     }) as unknown as tf.KernelFunc,
   });
   tf.unregisterKernel('SplitV', backendName);
@@ -136,7 +131,7 @@ function overrideSliceKernels(backendName: string): void {
       return sizes.map((s) => {
         const size = x.shape.slice();
         size[axis] = s;
-        const part = sliceFloat(args.backend as WasmBackend, x, begin, size);
+        const part = sliceFloat(args.backend as WasmHeap, x, begin, size);
         begin[axis] += s;
         return part;
       });

@@ -9,17 +9,13 @@
  * heap is then a plain ArrayBuffer). It uses `onnxruntime-node/dist/binding`, not the package's public API: pinned
  * with the package, and `create` answers null when it does not load, leaving the backend's own products.
  */
-import * as tf from '@tensorflow/tfjs';
+import type * as tf from '@tensorflow/tfjs';
 import { encodeModel, modelMessage, ValueInfoMsg } from '../../automl/onnx/proto';
+import type { WasmHeap } from './wasm-heap';
 
 interface NativeSession {
   loadModel(buffer: ArrayBufferLike, byteOffset: number, byteLength: number, options: Record<string, unknown>): void;
   run(feeds: Record<string, unknown>, fetches: Record<string, unknown>, options: Record<string, unknown>): Record<string, unknown>;
-}
-
-export interface HeapBackend {
-  makeOutput: (shape: number[], dtype: string) => tf.TensorInfo;
-  typedArrayFromHeap: (t: tf.TensorInfo) => Float32Array;
 }
 
 type TensorCtor = new (type: 'float32', data: Float32Array, dims: number[]) => unknown;
@@ -68,7 +64,7 @@ export class OrtProducts {
   }
 
   /** a b for float32 matrices on the wasm backend (its heap must be a plain ArrayBuffer: one wasm thread). */
-  product(backend: HeapBackend, a: tf.TensorInfo, b: tf.TensorInfo): tf.TensorInfo {
+  product(backend: WasmHeap, a: tf.TensorInfo, b: tf.TensorInfo): tf.TensorInfo {
     const [m, k] = a.shape;
     const n = b.shape[1];
     const out = backend.makeOutput([m, n], 'float32');

@@ -10,6 +10,7 @@
 import * as tf from '@tensorflow/tfjs';
 import { matMulW, releaseTransposes } from './kernels';
 import { NeuralRng } from './rng';
+import type { WasmHeap } from './wasm-heap';
 
 /** A plain copy of a tensor: what checkpoints and serialized models hold. */
 export interface TensorData {
@@ -69,14 +70,9 @@ export class ParamSet {
   }
 }
 
-interface HeapBackend {
-  makeOutput: (shape: number[], dtype: string) => tf.TensorInfo;
-  typedArrayFromHeap: (t: tf.TensorInfo) => Float32Array;
-}
-
 /** The wasm backend's heap access, or null on other backends. */
-function heapOf(backend: tf.KernelBackend): HeapBackend | null {
-  return tf.getBackend() === 'wasm' ? (backend as unknown as HeapBackend) : null;
+function heapOf(backend: tf.KernelBackend): WasmHeap | null {
+  return tf.getBackend() === 'wasm' ? (backend as unknown as WasmHeap) : null;
 }
 
 export interface AdamOptions {
