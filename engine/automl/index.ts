@@ -19,6 +19,6 @@ export { runOnnx, OrtOutput } from './onnx/ort-runner';
 export { Rng, sampleWithoutReplacement } from './random';
 // Any model from its JSON (trees, GLM, DeepLearning, stacked ensembles), as served and explained.
 export { modelFromJSON, AnyModelJSON, ScoringModel } from './registry';
-export { initDeepLearningBackend } from './deeplearning';
+export { initDeepLearningBackend, loadNativeBackend } from './deeplearning';
 // The AutoML driver: config, data preparation, the model plan, candidates, leaderboard order.
 export * from './driver';

@@ -66,9 +66,10 @@ let backendReady = false;
 /**
  * Native TensorFlow bindings, when installed on the machine (GPU workers install
  * `@tensorflow/tfjs-node-gpu`; neither ships with the project because their install downloads
- * libtensorflow). Requiring one registers its 'tensorflow' backend.
+ * libtensorflow). Requiring one registers its 'tensorflow' backend. True when one loads, and
+ * `initDeepLearningBackend` will then use it.
  */
-function loadNativeBackend(): boolean {
+export function loadNativeBackend(): boolean {
   for (const pkg of ['@tensorflow/tfjs-node-gpu', '@tensorflow/tfjs-node']) {
     try {
       require.resolve(pkg);

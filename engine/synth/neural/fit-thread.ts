@@ -6,7 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import os from 'node:os';
 import { getThreadsCount as wasmThreads } from '@tensorflow/tfjs-backend-wasm';
-import { initDeepLearningBackend } from '../../automl';
+import { initDeepLearningBackend, loadNativeBackend } from '../../automl';
 import type { FitThreadInput, FitThreadMessage } from './fit-neural';
 import { fitNeuralCore } from './fit-core';
 import { useOrtProducts } from './kernels';
@@ -31,9 +31,9 @@ async function main(input: FitThreadInput): Promise<void> {
   // More threads than cores only adds switching (and SYNTHGEN_THREADS has no upper bound of its own).
   const cores = os.availableParallelism();
   const threads = input.threads === 0 ? cores : Math.min(input.threads, cores);
-  // ONNX Runtime's products need the wasm heap unshared (one wasm thread); without them the wasm backend multiplies on
-  // the threads itself.
-  const products = OrtProducts.create(threads);
+  // ONNX Runtime's products serve the wasm backend only, and need its heap unshared (one wasm thread); without them the
+  // wasm backend multiplies on the threads itself.
+  const products = loadNativeBackend() ? null : OrtProducts.create(threads);
   const backend = await initDeepLearningBackend({ threads: products ? 1 : threads });
   post({ type: 'progress', fraction: 0, message: `training ${input.type} on the ${backend} backend${backendNote(backend, products, threads)}` });
   useOrtProducts(backend === 'wasm' ? products : null);
