@@ -73,14 +73,19 @@ export function fitVariationalMixture(values: Float64Array, options: MixtureOpti
   const resp = new Float64Array(n * K);
   const labels = kmeans1d(x, K, new NeuralRng(o.seed));
   for (let i = 0; i < n; i++) resp[i * K + labels[i]] = 1;
-  let post = mStep(x, resp, K, prior, o.regCovar);
+  let post = mStep(K, responsibilitySums(x, resp, K), prior, o.regCovar);
   let lowerBound = -Infinity;
   let converged = false;
   let iter: number;
   const lp = new Float64Array(K);
+  const half = new Float64Array(K);
   for (iter = 1; iter <= o.maxIter; iter++) {
     const { logConst, precision } = eStepConstants(post, K);
     const means = post.means;
+    for (let k = 0; k < K; k++) half[k] = -0.5 * precision[k];
+    // The E step, with the M step's first sums (N_k and sum r x) taken in the same pass over the responsibilities.
+    const nk = new Float64Array(K).fill(NK_EPS);
+    const xk = new Float64Array(K);
     let entropy = 0;
     for (let i = 0; i < n; i++) {
       const row = i * K;
@@ -88,7 +93,7 @@ export function fitVariationalMixture(values: Float64Array, options: MixtureOpti
       let max = -Infinity;
       for (let k = 0; k < K; k++) {
         const d = xi - means[k];
-        const v = logConst[k] - 0.5 * precision[k] * d * d;
+        const v = logConst[k] + half[k] * d * d;
         lp[k] = v;
         if (v > max) max = v;
       }
@@ -99,13 +104,17 @@ export function fitVariationalMixture(values: Float64Array, options: MixtureOpti
         s += e;
       }
       const norm = max + Math.log(s);
+      const inv = 1 / s;
       for (let k = 0; k < K; k++) {
-        const r = resp[row + k] / s;
+        const r = resp[row + k] * inv;
         resp[row + k] = r;
-        if (r > 0) entropy -= r * (lp[k] - norm);
+        // r is 0 only where exp underflowed, and lp is finite, so 0 * (lp - norm) adds nothing: no branch needed.
+        entropy -= r * (lp[k] - norm);
+        nk[k] += r;
+        xk[k] += r * xi;
       }
     }
-    post = mStep(x, resp, K, prior, o.regCovar);
+    post = mStep(K, withSpread(x, resp, K, nk, xk), prior, o.regCovar);
     const lb = lowerBoundOf(post, K, entropy);
     if (Math.abs(lb - lowerBound) < o.tol) {
       converged = true;
@@ -148,27 +157,46 @@ function evenSample(values: Float64Array, max: number): Float64Array {
   return out;
 }
 
-function mStep(x: Float64Array, resp: Float64Array, K: number, prior: { alpha: number; m0: number; beta0: number; nu0: number; w0: number }, regCovar: number): Posterior {
-  const n = x.length;
-  const eps = 10 * 2.220446049250313e-16;
-  const nk = new Float64Array(K).fill(eps);
+/** N_k (from NK_EPS, as scikit-learn's 10 * machine epsilon), each component's mean x_k and spread S_k. */
+interface ResponsibilitySums {
+  nk: Float64Array;
+  xk: Float64Array;
+  sk: Float64Array;
+}
+
+const NK_EPS = 10 * 2.220446049250313e-16;
+
+function responsibilitySums(x: Float64Array, resp: Float64Array, K: number): ResponsibilitySums {
+  const nk = new Float64Array(K).fill(NK_EPS);
   const xk = new Float64Array(K);
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < x.length; i++) {
     for (let k = 0; k < K; k++) {
       const r = resp[i * K + k];
       nk[k] += r;
       xk[k] += r * x[i];
     }
   }
+  return withSpread(x, resp, K, nk, xk);
+}
+
+/** Completes the sums from N_k and sum r x (turned into x_k in place): S_k = sum r (x - x_k)^2 / N_k, a second pass. */
+function withSpread(x: Float64Array, resp: Float64Array, K: number, nk: Float64Array, xk: Float64Array): ResponsibilitySums {
   for (let k = 0; k < K; k++) xk[k] /= nk[k];
   const sk = new Float64Array(K);
-  for (let i = 0; i < n; i++) {
-    for (let k = 0; k < K; k++) {
-      const d = x[i] - xk[k];
-      sk[k] += resp[i * K + k] * d * d;
+  for (let i = 0; i < x.length; i++) {
+    const xi = x[i];
+    for (let k = 0, row = i * K; k < K; k++) {
+      const d = xi - xk[k];
+      sk[k] += resp[row + k] * d * d;
     }
   }
-  for (let k = 0; k < K; k++) sk[k] = sk[k] / nk[k] + regCovar;
+  for (let k = 0; k < K; k++) sk[k] /= nk[k];
+  return { nk, xk, sk };
+}
+
+function mStep(K: number, sums: ResponsibilitySums, prior: { alpha: number; m0: number; beta0: number; nu0: number; w0: number }, regCovar: number): Posterior {
+  const { nk, xk } = sums;
+  const sk = sums.sk.map((v) => v + regCovar);
 
   // Stick-breaking Beta posteriors: a = 1 + N_k, b = alpha + sum_{j > k} N_j.
   const a = new Float64Array(K);

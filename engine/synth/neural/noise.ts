@@ -47,6 +47,7 @@ export function dropoutMask(shape: number[], rate: number, rng: NeuralRng): tf.T
   const n = shape.reduce((a, b) => a * b, 1);
   const out = new Float32Array(n);
   const keep = 1 / (1 - rate);
-  for (let i = 0; i < n; i++) out[i] = rng.next() < rate ? 0 : keep;
+  // Without a branch: at rate 0.5 one on the draw mispredicts half the time and costs more than the draw.
+  for (let i = 0; i < n; i++) out[i] = +(rng.next() >= rate) * keep;
   return tf.tensor(out, shape);
 }
