@@ -24,6 +24,10 @@ import { TrainingData, allRows, featureSpecs } from '../training';
 import { encodeMatrix, fitDesign } from '../encoding/design';
 import { Activation, DeepLearningJSON, DeepLearningModel, isTanh } from './model';
 
+// Production mode only silences tfjs' console warnings. The one they print here is the cpu backend's advice, at its
+// first write, to install tfjs-node, which the service already prefers when installed (loadNativeBackend).
+tf.enableProdMode();
+
 export interface DeepLearningParams {
   hidden?: number[];
   epochs?: number;
