@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import type { Frame } from '../../automl';
 import { checkpointEpoch } from './fit-core';
@@ -79,6 +80,35 @@ describe('fitNeural (worker thread)', () => {
     await expect(fit).rejects.toBe(reason);
     expect(Date.now() - abortedAt).toBeLessThan(1000);
     await expect(fitNeural('ctgan', frame, SMALL, { signal: controller.signal })).rejects.toBe(reason);
+  });
+
+  it('survives cancels that land inside ONNX Runtime products (the process does not abort)', () => {
+    // In a child process, because a failure aborts the process that runs the fits. Eight CTGAN fits are cancelled at
+    // staggered moments of their training, where a product is running about a third of the time. When the parent
+    // terminated the thread at once, this aborted the child in 3 of 3 runs ("terminate called after throwing an
+    // instance of 'Napi::Error'").
+    const script = `
+      const { fitNeural } = require(${JSON.stringify(require.resolve('./fit-neural'))});
+      const { mixedFrame } = require(${JSON.stringify(require.resolve('./testutil'))});
+      (async () => {
+        const frame = mixedFrame(600, 3);
+        for (let i = 0; i < 8; i++) {
+          const c = new AbortController();
+          let started = false;
+          const config = { batch_size: 200, pac: 10, embedding_dim: 64, generator_dim: [256, 256], discriminator_dim: [256, 256], epochs: 10000, seed: i };
+          const onProgress = (_f, m) => {
+            if (!started && m.startsWith('epoch 1/')) {
+              started = true;
+              setTimeout(() => c.abort(new Error('stop')), 10 + 23 * i);
+            }
+          };
+          await fitNeural('ctgan', frame, config, { signal: c.signal, onProgress }).then(() => process.stdout.write('finished '), (e) => process.stdout.write(e.message + ' '));
+        }
+      })();`;
+    const out = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 120_000 });
+    expect(out.stderr).not.toMatch(/terminate called/);
+    expect(out.status).toBe(0);
+    expect(out.stdout.trim().split(' ')).toEqual(Array(8).fill('stop'));
   });
 
   it('resumes from a checkpoint at the next epoch and ends where an uninterrupted fit ends', async () => {

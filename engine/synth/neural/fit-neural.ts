@@ -1,8 +1,14 @@
 /**
  * fitNeural: trains CTGAN, TVAE or CopulaGAN in a worker thread, so the caller's event loop stays free (Temporal
  * heartbeats keep flowing, a cancel is seen at once). Epoch progress and checkpoints stream back as messages; an
- * aborted signal raises the thread's cancel flag (checked between batches), terminates it, and rejects with the
- * signal's reason.
+ * aborted signal rejects with the signal's reason at once and raises the thread's cancel flag, which the thread checks
+ * between batches and then ends.
+ *
+ * The thread is not terminated from outside while it trains. Terminating a worker while it is inside ONNX Runtime's
+ * synchronous run (the products, ort-products.ts) aborts the whole process: the binding throws a C++ exception
+ * while the thread's environment is torn down. This was seen in 1 of 6 runs of this module's tests, and within 20
+ * terminations of a thread looping on products. A thread that has not ended CANCEL_GRACE_MS after the flag is not in
+ * its batch loop, and so not in ONNX Runtime, and is terminated then.
  */
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -41,6 +47,9 @@ export class NeuralFitError extends Error {
     this.name = 'NeuralFitError';
   }
 }
+
+/** How long a cancelled thread has to end itself before it is terminated (see the file comment). */
+export const CANCEL_GRACE_MS = 30_000;
 
 /** The compiled thread script, beside this module. */
 export const FIT_THREAD_SCRIPT = path.join(__dirname, 'fit-thread.js');
@@ -86,7 +95,7 @@ export function fitNeural(type: NeuralModelType, frame: Frame, config: Partial<C
       signal?.removeEventListener('abort', onAbort);
       if (err !== null) {
         Atomics.store(cancel, 0, 1);
-        void worker.terminate();
+        stopWhenIdle(worker);
         reject(err);
       } else {
         resolve(model as SynthesizerModel);
@@ -142,4 +151,11 @@ export function fitNeural(type: NeuralModelType, frame: Frame, config: Partial<C
     worker.on('error', (err) => finish(err));
     worker.on('exit', (code) => received || finish(new Error(`neural fit thread exited with code ${code} before it finished`)));
   });
+}
+
+/** Lets a cancelled thread end at its next batch; terminates it only if it has not after CANCEL_GRACE_MS. */
+function stopWhenIdle(worker: Worker): void {
+  const timer = setTimeout(() => void worker.terminate(), CANCEL_GRACE_MS);
+  timer.unref();
+  worker.once('exit', () => clearTimeout(timer));
 }
