@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { createNativeGate, terminateOutsideNative } from '../../platform/native-gate';
 import type { ThreadRequest } from './training-thread';
 
 type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void; onProgress?: (f: number, m: string) => void };
@@ -16,6 +17,8 @@ export class ThreadError extends Error {
 
 class TrainingThread {
   private worker: Worker;
+  /** The current thread's gate: it is terminated outside its DuckDB read (platform/native-gate.ts). */
+  private gate = createNativeGate();
   private pending = new Map<number, Pending>();
   busy = false;
   readonly experiments = new Set<string>();
@@ -25,7 +28,8 @@ class TrainingThread {
   }
 
   private spawn(): Worker {
-    const w = new Worker(path.join(__dirname, 'training-thread.js'));
+    this.gate = createNativeGate();
+    const w = new Worker(path.join(__dirname, 'training-thread.js'), { workerData: { gate: this.gate } });
     w.on('message', (m: { id: number; type: string; result?: unknown; fraction?: number; message?: string; name?: string }) => {
       const p = this.pending.get(m.id);
       if (!p) return;
@@ -34,8 +38,9 @@ class TrainingThread {
       if (m.type === 'result') p.resolve(m.result);
       else p.reject(new ThreadError(m.name ?? 'Error', m.message ?? 'training failed'));
     });
-    w.on('error', (err) => this.failAll(err));
-    w.on('exit', (code) => code !== 0 && this.failAll(new Error(`training thread exited with code ${code}`)));
+    // A replaced thread (reset) ends after its successor started: its end must not fail the successor's requests.
+    w.on('error', (err) => w === this.worker && this.failAll(err));
+    w.on('exit', (code) => w === this.worker && code !== 0 && this.failAll(new Error(`training thread exited with code ${code}`)));
     return w;
   }
 
@@ -54,14 +59,15 @@ class TrainingThread {
   /** Stops whatever runs now (cancellation); the thread is replaced and its cache lost. */
   async reset(): Promise<void> {
     const old = this.worker;
+    const oldGate = this.gate;
     this.failAll(new Error('training canceled'));
     this.experiments.clear();
     this.worker = this.spawn();
-    await old.terminate();
+    await terminateOutsideNative(old, oldGate);
   }
 
   async close(): Promise<void> {
-    await this.worker.terminate();
+    await terminateOutsideNative(this.worker, this.gate);
   }
 }
 

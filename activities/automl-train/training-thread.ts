@@ -3,7 +3,8 @@
  * heartbeats flow and cancellation is prompt) and caches each experiment's prepared data, so
  * the data is read and binned once per thread, not once per model.
  */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
+import { nativeSection, useNativeGate } from '../../platform/native-gate';
 import { AutoMLConfig, CandidateResult, ModelSpec, planModels, prepareExperiment, PreparedExperiment, readParquetFrame, trainCandidate, trainStackedEnsembles } from '../../engine/automl';
 import { initDeepLearningBackend } from '../../engine/automl';
 import { selectRows } from '../../engine/automl';
@@ -61,7 +62,7 @@ function shapSummary(model: ScoringModel, pe: PreparedExperiment): { feature: st
 async function prepared(req: Omit<PrepareRequest, 'type'>): Promise<PreparedExperiment> {
   const hit = cache.get(req.experimentId);
   if (hit) return hit;
-  const frame = await readParquetFrame(req.parquetPath);
+  const frame = await nativeSection(() => readParquetFrame(req.parquetPath));
   const pe = prepareExperiment(frame, req.target, req.requestedKind, req.config);
   cache.set(req.experimentId, pe);
   while (cache.size > MAX_CACHED) cache.delete(cache.keys().next().value as string);
@@ -86,6 +87,9 @@ async function handle(req: ThreadRequest): Promise<unknown> {
   }
   return withArtifacts(trainCandidate(pe, req.spec, { deadlineMs: req.deadlineMs, onProgress: progress }), pe);
 }
+
+// The pool's gate: it terminates this thread (a cancel) only outside the DuckDB read.
+useNativeGate((workerData as { gate: SharedArrayBuffer }).gate);
 
 parentPort!.on('message', (req: ThreadRequest) => {
   handle(req).then(

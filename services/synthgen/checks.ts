@@ -3,6 +3,7 @@ import { Worker } from 'node:worker_threads';
 import { readParquetFrame, selectRows } from '../../engine/automl';
 import { evaluateQuality, privacyCheck, type SynthConditions } from '../../engine/synth';
 import type { JsonMap } from '../../entities';
+import { createNativeGate, nativeSection, terminateOutsideNative } from '../../platform/native-gate';
 import { distributions, rowsMeeting } from './frames';
 
 /** With conditions, real rows meeting them are the quality report's reference when at least this many exist. */
@@ -26,8 +27,8 @@ export interface ChecksInput {
  * against the holdout.
  */
 export async function computeChecks(input: ChecksInput): Promise<{ quality: JsonMap; privacy: JsonMap }> {
-  const real = await readParquetFrame(input.realPath);
-  const synthetic = await readParquetFrame(input.syntheticPath);
+  const real = await nativeSection(() => readParquetFrame(input.realPath));
+  const synthetic = await nativeSection(() => readParquetFrame(input.syntheticPath));
   let reference = real;
   let note = `${real.nrows} training rows`;
   if (Object.keys(input.conditions).length) {
@@ -45,11 +46,18 @@ export async function computeChecks(input: ChecksInput): Promise<{ quality: Json
     distributions: distributions(reference, synthetic),
   };
   let privacy: JsonMap = { skipped: input.noHoldout };
-  if (input.holdoutPath) {
-    const holdout = await readParquetFrame(input.holdoutPath);
+  const holdoutPath = input.holdoutPath;
+  if (holdoutPath) {
+    const holdout = await nativeSection(() => readParquetFrame(holdoutPath));
     privacy = { ...privacyCheck(real, holdout, synthetic), holdout_rows: holdout.nrows, training_rows_compared: real.nrows };
   }
   return { quality, privacy };
+}
+
+/** What checks-thread.ts receives. */
+export interface ChecksThreadData {
+  input: ChecksInput;
+  gate: SharedArrayBuffer;
 }
 
 type ThreadAnswer = { ok: true; result: { quality: JsonMap; privacy: JsonMap } } | { ok: false; name: string; message: string };
@@ -57,17 +65,18 @@ type ThreadAnswer = { ok: true; result: { quality: JsonMap; privacy: JsonMap } }
 /**
  * {@link computeChecks} in a worker thread (checks-thread.ts): the metrics are synchronous and can hold a thread for
  * seconds, which would stall the worker's heartbeats (and, where the API shares the process, its requests). An abort
- * terminates the thread.
+ * terminates the thread, outside its DuckDB reads (platform/native-gate.ts).
  */
 export function computeChecksInThread(input: ChecksInput, signal?: AbortSignal): Promise<{ quality: JsonMap; privacy: JsonMap }> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(path.join(__dirname, 'checks-thread.js'), { workerData: input });
+    const gate = createNativeGate();
+    const worker = new Worker(path.join(__dirname, 'checks-thread.js'), { workerData: { input, gate } satisfies ChecksThreadData });
     let settled = false;
     const finish = (err: unknown, result?: { quality: JsonMap; privacy: JsonMap }) => {
       if (settled) return;
       settled = true;
       signal?.removeEventListener('abort', onAbort);
-      void worker.terminate();
+      void terminateOutsideNative(worker, gate);
       if (err) reject(err);
       else resolve(result!);
     };
