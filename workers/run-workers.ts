@@ -6,6 +6,7 @@ import { MetricsServer, serveMetrics } from '../platform/metrics';
 import { scratchParents, sweepScratch } from '../platform/scratch';
 import type { QueueFamily } from '../workflows/job-input';
 import { createWorkers } from './worker-factory';
+import { fitThreadsEnded } from '../engine/synth';
 
 /** After the grace period, what Temporal's shutdown and closing the connections may take before the process exits anyway. */
 const EXIT_AFTER_GRACE_MS = 15_000;
@@ -52,6 +53,8 @@ export async function runWorkerProcess(families: QueueFamily[]): Promise<void> {
   process.on('SIGTERM', stop);
   await Promise.all(workers.map((w) => w.run()));
   await trainingPool.close();
+  // Cancelled synthgen fits end their last batch first (exiting would stop them inside a native call).
+  await fitThreadsEnded();
   await metricsServer?.close();
   await connection.close();
   await ds.destroy();

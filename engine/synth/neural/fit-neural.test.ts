@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import type { Frame } from '../../automl';
 import { checkpointEpoch } from './fit-core';
-import { fitNeural } from './fit-neural';
+import { CANCEL_GRACE_MS, fitNeural, fitThreadsEnded } from './fit-neural';
 import { NeuralModel, serializeNeural } from './model';
 import { sampleNeuralBatches } from './sample';
 import { collect, mixedFrame } from './testutil';
@@ -79,6 +79,9 @@ describe('fitNeural (worker thread)', () => {
     );
     await expect(fit).rejects.toBe(reason);
     expect(Date.now() - abortedAt).toBeLessThan(1000);
+    // The cancelled thread ends itself at its next batch, well before the grace period would terminate it.
+    await fitThreadsEnded();
+    expect(Date.now() - abortedAt).toBeLessThan(CANCEL_GRACE_MS / 3);
     await expect(fitNeural('ctgan', frame, SMALL, { signal: controller.signal })).rejects.toBe(reason);
   });
 

@@ -48,6 +48,17 @@ export class NeuralFitError extends Error {
   }
 }
 
+/** Fit threads not yet ended, cancelled ones finishing their batch included. */
+const liveThreads = new Set<Worker>();
+
+/**
+ * Resolves when every fit thread has ended. A process should await it before it exits: exiting stops its threads
+ * as terminate() does, and a cancelled thread may still be inside its last batch's products.
+ */
+export async function fitThreadsEnded(): Promise<void> {
+  await Promise.all([...liveThreads].map((w) => new Promise((resolve) => w.once('exit', resolve))));
+}
+
 /** How long a cancelled thread has to end itself before it is terminated (see the file comment). */
 export const CANCEL_GRACE_MS = 30_000;
 
@@ -84,6 +95,8 @@ export function fitNeural(type: NeuralModelType, frame: Frame, config: Partial<C
       cancel,
     };
     const worker = new Worker(FIT_THREAD_SCRIPT, { workerData: input });
+    liveThreads.add(worker);
+    worker.once('exit', () => liveThreads.delete(worker));
     let settled = false;
     let received = false;
     let saving: Promise<void> | null = null;
