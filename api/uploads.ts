@@ -374,7 +374,8 @@ export async function receiveUpload(ctx: AppContext, opts: UploadOptions): Promi
           ctx.req.pause();
           clearTimeout(idle);
           check.then(() => {
-            armIdle();
+            // The whole body may have arrived with this chunk: after its end there is nothing left to wait for.
+            if (!ended) armIdle();
             ctx.req.resume();
           }, stop);
         }
@@ -403,6 +404,8 @@ export async function receiveUpload(ctx: AppContext, opts: UploadOptions): Promi
     if (!ended) closeAfterAnswer(ctx);
     throw err;
   }
+  // A timer left armed keeps the process alive for up to idleTimeoutMs (it held test runs ~55 s at their end).
+  clearTimeout(idle);
   return { fields, file, cleanup: () => fs.rmSync(tmp.path, { force: true }) };
 }
 
