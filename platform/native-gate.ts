@@ -5,8 +5,8 @@
  * query or ONNX Runtime's run completes into an environment being torn down, node-addon-api throws a C++ exception
  * there, and the process dies with "terminate called after throwing an instance of 'Napi::Error'". In a Temporal
  * worker, one cancelled job would take the process down with every activity running in it. Terminating a thread
- * that is only running JavaScript, or that used an addon earlier and is now idle, is safe (each checked with 30
- * terminations).
+ * that is only running JavaScript, or that used an addon earlier and is now idle, is safe (checked with 20
+ * terminations for ONNX Runtime and 30 for DuckDB).
  *
  * A gate is a pair of shared counters. The thread runs each addon call through `nativeSection`. The parent stops the
  * thread with `terminateOutsideNative`, which closes the gate (a section that has not started yet throws

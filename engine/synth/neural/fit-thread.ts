@@ -1,7 +1,8 @@
 /**
  * Worker-thread entry of `fitNeural`: initialises the TensorFlow.js backend (the DeepLearning policy: native
  * bindings when installed, else wasm with its products on ONNX Runtime or on its own `threads` threads, else cpu),
- * runs the fit and posts progress, checkpoints and the serialized model back. Cancel is a shared flag the fit checks between batches; the parent also terminates the thread.
+ * runs the fit and posts progress, checkpoints and the serialized model back. Cancel is a shared flag the fit checks
+ * between batches; the thread then ends by itself (fit-neural.ts says why the parent does not terminate it).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import os from 'node:os';
