@@ -10,12 +10,14 @@ import { requestContext, securityHeaders } from './middleware/request-context';
 import { ApiMetrics } from './metrics';
 import { buildOpenApi } from './openapi';
 import { mount, route, RouteDef } from './route';
+import { accountRoutes } from './routes/account';
 import { apiKeyRoutes } from './routes/api-keys';
 import { artifactRoutes } from './routes/artifacts';
 import { authRoutes } from './routes/auth';
 import { datasetRoutes } from './routes/datasets';
 import { deploymentRoutes } from './routes/deployments';
 import { experimentRoutes } from './routes/experiments';
+import { invitationRoutes } from './routes/invitations';
 import { jobRoutes } from './routes/jobs';
 import { modelRoutes } from './routes/models';
 import { pageRoutes } from './routes/pages';
@@ -36,8 +38,10 @@ const VERSION = '0.1.0';
 const ROUTE_MODULES = [
   systemRoutes,
   authRoutes,
+  accountRoutes,
   apiKeyRoutes,
   projectRoutes,
+  invitationRoutes,
   datasetRoutes,
   experimentRoutes,
   modelRoutes,

@@ -7,6 +7,7 @@ import type { Logger } from '../platform/logger';
 import type { Mailer } from '../platform/mail';
 import type { TemporalGateway } from '../platform/temporal-client';
 import type { Services } from '../services';
+import type { RequestMeta } from '../services/account-activity';
 import type { ApiMetrics } from './metrics';
 import type { KeyCache } from './middleware/authenticate';
 import type { RateLimiter } from './middleware/rate-limit';
@@ -65,4 +66,9 @@ export function callerId(ctx: AppContext): string {
 export function keyScopes(ctx: AppContext): string[] | null {
   const p = ctx.state.principal;
   return p?.via === 'api_key' ? p.apiKey!.scopes : null;
+}
+
+/** Where the request came from, for the account activity log: the client address (as `TRUST_PROXY` decides) and user agent. */
+export function requestMeta(ctx: AppContext): RequestMeta {
+  return { ip: ctx.ip || null, userAgent: ctx.get('user-agent') || null };
 }

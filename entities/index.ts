@@ -1,3 +1,4 @@
+import { AccountEvent } from './account-event.entity';
 import { ApiKey } from './api-key.entity';
 import { Artifact } from './artifact.entity';
 import { AuthSession } from './auth-session.entity';
@@ -21,6 +22,7 @@ import { Studio1732360000000 } from './migrations/1732360000000-studio';
 import { Reports1732370000000 } from './migrations/1732370000000-reports';
 import { Privacy1732380000000 } from './migrations/1732380000000-privacy';
 import { Synthgen1732390000000 } from './migrations/1732390000000-synthgen';
+import { AccountActivity1732400000000 } from './migrations/1732400000000-account-activity';
 import { Model } from './model.entity';
 import { PrivacyPolicy } from './privacy-policy.entity';
 import { PrivacyResult } from './privacy-result.entity';
@@ -39,6 +41,7 @@ import { SynthgenJob } from './synthgen-job.entity';
 import { SynthgenModel } from './synthgen-model.entity';
 import { User } from './user.entity';
 
+export * from './account-event.entity';
 export * from './api-key.entity';
 export * from './artifact.entity';
 export * from './auth-session.entity';
@@ -101,6 +104,7 @@ export const ENTITIES = [
   PrivacyProjectSecret,
   SynthgenModel,
   SynthgenJob,
+  AccountEvent,
 ];
 export const MIGRATIONS = [
   InitialSchema1732300000000,
@@ -113,4 +117,5 @@ export const MIGRATIONS = [
   Reports1732370000000,
   Privacy1732380000000,
   Synthgen1732390000000,
+  AccountActivity1732400000000,
 ];

@@ -18,6 +18,11 @@ const EnvSchema = z.object({
   DATABASE_URL: z.string().url().optional(),
   DATABASE_POOL_SIZE: int(10, 1),
   EMBEDDED_DB_PORT: int(54329, 0),
+  /** As root, the OS user the embedded PostgreSQL runs as (it refuses root); created when missing. */
+  EMBEDDED_DB_OS_USER: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_-]{0,31}$/)
+    .default('postgres'),
   /** host:port of a Temporal frontend; unset: the local dev server is started. */
   TEMPORAL_ADDRESS: z.string().optional(),
   TEMPORAL_NAMESPACE: z.string().default('default'),
@@ -57,11 +62,21 @@ const EnvSchema = z.object({
   RATE_LIMIT_TRAIN: int(5, 1),
   RATE_LIMIT_REPORT: int(20, 1),
   RATE_LIMIT_AI: int(30, 1),
+  /** Adding members and sending invitations, per user: tight, so neither can be used to probe which emails have accounts. */
+  RATE_LIMIT_MEMBERS: int(30, 1),
   MAX_DATASET_UPLOAD_BYTES: int(100 * 1024 * 1024, 1),
   /** Most columns a dataset (upload or new version) may have; past it the upload answers 422 naming the limit. */
   /** Columns a dataset may have (422 past it); the default is the engine's measured one (engine/data/column-limit.ts). */
   MAX_DATASET_COLUMNS: int(2000, 1),
   MAX_JSON_BODY_BYTES: int(1024 * 1024, 1),
+  /** The account quota on an experiment's `max_models` (at most the engine's own cap, 500); a larger request answers 422, an omitted one defaults to min(20, this). */
+  MAX_MODELS_PER_EXPERIMENT: int(100, 1),
+  /** Projects one user may own (create while owning this many answers 409); 0: no limit. */
+  MAX_PROJECTS_PER_USER: int(100, 0),
+  /** Jobs one user may have queued or running at once (starting another answers 409); 0: no limit. */
+  MAX_OPEN_JOBS_PER_USER: int(0, 0),
+  /** Days the account activity log (`GET /api/auth/my-activity`) keeps an event. */
+  ACCOUNT_ACTIVITY_RETENTION_DAYS: int(365, 1),
   /** A JSON (or form) body must arrive whole within this many seconds (408 otherwise). */
   BODY_TIMEOUT_SECS: int(30, 1),
   /** An upload may pause this long between two chunks before it is cut off (408). */
@@ -109,6 +124,7 @@ export interface Config {
   databaseUrl?: string;
   databasePoolSize: number;
   embeddedDbPort: number;
+  embeddedDbOsUser: string;
   temporal: {
     address?: string;
     namespace: string;
@@ -146,8 +162,12 @@ export interface Config {
     train: number;
     report: number;
     ai: number;
+    members: number;
   };
   limits: { maxDatasetUploadBytes: number; maxDatasetColumns: number; maxJsonBodyBytes: number; bodyTimeoutMs: number; uploadIdleTimeoutMs: number };
+  /** The self-hosted plan's quotas (`GET /api/auth/plan`); null: no limit. */
+  quotas: { maxModelsPerExperiment: number; maxProjectsPerUser: number | null; maxOpenJobsPerUser: number | null };
+  accountActivityRetentionDays: number;
   /** New dataset versions with at least this many rows are profiled by a `dataset_profile` job (0: never). */
   profileInBackgroundMinRows: number;
   reconcileIntervalSecs: number;
@@ -192,6 +212,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
     embeddedDbPort: e.EMBEDDED_DB_PORT,
+    embeddedDbOsUser: e.EMBEDDED_DB_OS_USER,
     temporal: {
       address: e.TEMPORAL_ADDRESS,
       namespace: e.TEMPORAL_NAMESPACE,
@@ -231,6 +252,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       train: e.RATE_LIMIT_TRAIN,
       report: e.RATE_LIMIT_REPORT,
       ai: e.RATE_LIMIT_AI,
+      members: e.RATE_LIMIT_MEMBERS,
     },
     limits: {
       maxDatasetUploadBytes: e.MAX_DATASET_UPLOAD_BYTES,
@@ -239,6 +261,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       bodyTimeoutMs: e.BODY_TIMEOUT_SECS * 1000,
       uploadIdleTimeoutMs: e.UPLOAD_IDLE_TIMEOUT_SECS * 1000,
     },
+    quotas: {
+      maxModelsPerExperiment: e.MAX_MODELS_PER_EXPERIMENT,
+      maxProjectsPerUser: e.MAX_PROJECTS_PER_USER || null,
+      maxOpenJobsPerUser: e.MAX_OPEN_JOBS_PER_USER || null,
+    },
+    accountActivityRetentionDays: e.ACCOUNT_ACTIVITY_RETENTION_DAYS,
     profileInBackgroundMinRows: e.PROFILE_IN_BACKGROUND_MIN_ROWS,
     reconcileIntervalSecs: e.RECONCILE_INTERVAL_SECS,
     reconcileGraceSecs: e.RECONCILE_GRACE_SECS,

@@ -9,10 +9,7 @@ export interface DatabaseOptions {
   synchronize?: boolean;
 }
 
-/**
- * One DataSource per process. The embedded engine multiplexes one backend, so callers
- * pass a pool of one for it (larger pools fail with "unnamed prepared statement does not exist").
- */
+/** One DataSource per process, with a pool of `poolSize` connections (DATABASE_POOL_SIZE). */
 export function createDataSource(opts: DatabaseOptions): DataSource {
   return new DataSource({
     type: 'postgres',

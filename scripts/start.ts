@@ -25,11 +25,9 @@ async function main(): Promise<void> {
   if (swept.length) log.warn({ folders: swept }, 'removed the temporary files of processes that ended without cleaning up');
 
   let databaseUrl = config.databaseUrl;
-  let poolSize = config.databasePoolSize;
   if (!databaseUrl) {
-    const pg = await startEmbeddedPostgres(embeddedDbDir(config.dataDir), config.embeddedDbPort, log);
+    const pg = await startEmbeddedPostgres({ dir: embeddedDbDir(config.dataDir), port: config.embeddedDbPort, osUser: config.embeddedDbOsUser, log });
     databaseUrl = pg.url;
-    poolSize = 1; // one backend behind the socket: larger pools break prepared statements
     stops.push(pg.stop);
   }
   let temporalAddress = config.temporal.address;
@@ -47,7 +45,7 @@ async function main(): Promise<void> {
   }
   const runtimeConfig = { ...config, databaseUrl, temporal: { ...config.temporal, address: temporalAddress } };
 
-  const ds = createDataSource({ url: databaseUrl, poolSize });
+  const ds = createDataSource({ url: databaseUrl, poolSize: config.databasePoolSize });
   const applied = await connectAndMigrate(ds);
   if (applied.length) log.info({ applied }, 'migrations applied');
   const temporal = new TemporalGateway(temporalAddress, config.temporal.namespace);

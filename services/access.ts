@@ -27,6 +27,15 @@ export function roleRank(role: ProjectRole): number {
   return PROJECT_ROLES.indexOf(role);
 }
 
+/**
+ * Who may give a role in a project (adding a member, changing a role, inviting): nobody assigns a role above
+ * their own, and only owners manage members. The first rule is checked first, so its refusal names it.
+ */
+export function assertCanGrantRole(callerRole: ProjectRole, role: ProjectRole): void {
+  if (roleRank(role) > roleRank(callerRole)) throw new ForbiddenError('Cannot assign a role above your own');
+  if (callerRole !== 'owner') throw new ForbiddenError('Only the project owner can manage members');
+}
+
 /** A project-owned row: every resource below a project carries its project id. */
 interface ProjectOwned {
   id: string;

@@ -6,6 +6,7 @@ import type { Mailer } from '../platform/mail';
 import { escapeHtml } from '../platform/html';
 import { hashPassword, randomToken, sha256, verifyPassword } from '../platform/secrets';
 import type { ArtifactStore } from '../platform/artifact-store';
+import type { AccountActivity, RequestMeta } from './account-activity';
 import type { PageQuery, Page } from './lists';
 import { deleteProjectsData } from './projects';
 import { ConflictError, ForbiddenError, NotFoundError, RejectedError, UnauthenticatedError, ValidationError } from './errors';
@@ -28,6 +29,9 @@ export function normalizeEmail(email: string): string {
  * Answers never tell whether an email is registered (beyond register's spec-bound 409): login
  * runs argon2 for unknown emails too, against a dummy hash, and the mailing endpoints do their
  * lookup and sending off the request path, so known and unknown emails cost the caller the same.
+ *
+ * Every change of the account is recorded in its activity log ({@link AccountActivity}) in the change's own
+ * transaction; a failed login, which writes nothing else, is logged off the request path.
  */
 export class Accounts {
   /** argon2 hash of a random password, made on first need: unknown emails are verified against it. */
@@ -39,16 +43,20 @@ export class Accounts {
     private readonly mailer: Mailer,
     private readonly store: ArtifactStore,
     private readonly log: Logger,
+    private readonly activity: AccountActivity,
   ) {}
 
-  async register(input: { email: string; name: string; password: string }): Promise<User> {
+  async register(input: { email: string; name: string; password: string }, meta: RequestMeta = {}): Promise<User> {
     assertPasswordStrength(input.password);
     const email = normalizeEmail(input.email);
     const repo = this.ds.getRepository(User);
     if (await repo.existsBy({ email })) throw new ConflictError('User already exists');
     const user = repo.create({ email, name: input.name.trim(), passwordHash: await hashPassword(input.password), emailVerifiedAt: null });
     try {
-      await repo.insert(user);
+      await this.ds.transaction(async (em) => {
+        await em.getRepository(User).insert(user);
+        await this.activity.record(em, user.id, 'registered', meta);
+      });
     } catch (err) {
       if ((err as { code?: string }).code === '23505') throw new ConflictError('User already exists');
       throw err;
@@ -62,7 +70,7 @@ export class Accounts {
    * Checks the password first, so the "not verified" answer reveals nothing to a guesser. An
    * unknown email is verified against the dummy hash: the answer takes as long as a wrong password.
    */
-  async checkLogin(emailRaw: string, password: string): Promise<User> {
+  async checkLogin(emailRaw: string, password: string, meta: RequestMeta = {}): Promise<User> {
     const user = await this.ds
       .getRepository(User)
       .createQueryBuilder('u')
@@ -70,8 +78,14 @@ export class Accounts {
       .where('u.email = :email', { email: normalizeEmail(emailRaw) })
       .getOne();
     const ok = await verifyPassword(user ? user.passwordHash : await this.dummyPasswordHash(), password);
+    // The account's owner sees failed logins in their activity; written after the answer, so a known email's
+    // failure takes as long as an unknown one's.
+    if (user && !ok) this.activity.recordLater(user.id, 'login_failed', meta, { reason: 'wrong_password' });
     if (!user || !ok) throw new UnauthenticatedError('Invalid email or password');
-    if (!user.emailVerifiedAt) throw new ForbiddenError(EMAIL_NOT_VERIFIED);
+    if (!user.emailVerifiedAt) {
+      this.activity.recordLater(user.id, 'login_failed', meta, { reason: 'email_not_verified' });
+      throw new ForbiddenError(EMAIL_NOT_VERIFIED);
+    }
     return user;
   }
 
@@ -107,19 +121,25 @@ export class Accounts {
       lastSeenAt: new Date(),
       revokedAt: null,
     });
-    await this.ds.getRepository(AuthSession).insert(session);
+    await this.ds.transaction(async (em) => {
+      await em.getRepository(AuthSession).insert(session);
+      await this.activity.record(em, user.id, 'login', { ip: opts.ip, userAgent: opts.userAgent }, { session_id: session.id, remember: opts.remember });
+    });
     return { session, token, csrfToken };
   }
 
-  async revokeSessions(userId: string, exceptSessionId?: string): Promise<void> {
-    const qb = this.ds
-      .getRepository(AuthSession)
-      .createQueryBuilder()
-      .update()
-      .set({ revokedAt: () => 'now()' })
-      .where('user_id = :userId AND revoked_at IS NULL', { userId });
-    if (exceptSessionId) qb.andWhere('id <> :exceptSessionId', { exceptSessionId });
-    await qb.execute();
+  /** Ends every session of the account (logout-all). */
+  async revokeSessions(userId: string, meta: RequestMeta = {}): Promise<void> {
+    await this.ds.transaction(async (em) => {
+      const r = await em
+        .getRepository(AuthSession)
+        .createQueryBuilder()
+        .update()
+        .set({ revokedAt: () => 'now()' })
+        .where('user_id = :userId AND revoked_at IS NULL', { userId })
+        .execute();
+      await this.activity.record(em, userId, 'logout_all', meta, { sessions_revoked: r.affected ?? 0 });
+    });
   }
 
   async sendVerification(user: User): Promise<void> {
@@ -142,7 +162,7 @@ export class Accounts {
   }
 
   /** Marks the email verified. A link opened twice still answers "verified". */
-  async verifyEmail(token: string): Promise<User> {
+  async verifyEmail(token: string, meta: RequestMeta = {}): Promise<User> {
     const row = await this.findToken(token, 'verify_email', true);
     const users = this.ds.getRepository(User);
     const user = await users.findOneByOrFail({ id: row.userId });
@@ -152,21 +172,28 @@ export class Accounts {
     }
     await this.ds.transaction(async (em) => {
       await em.getRepository(EmailToken).update({ id: row.id }, { usedAt: new Date() });
-      if (!user.emailVerifiedAt) await em.getRepository(User).update({ id: user.id }, { emailVerifiedAt: new Date() });
+      if (!user.emailVerifiedAt) {
+        await em.getRepository(User).update({ id: user.id }, { emailVerifiedAt: new Date() });
+        await this.activity.record(em, user.id, 'email_verified', meta);
+      }
     });
     return users.findOneByOrFail({ id: user.id });
   }
 
   /** Mails a reset link to a registered email, off the request path (see {@link inBackground}). */
-  forgotPassword(emailRaw: string): void {
-    this.inBackground('password reset mail', () => this.sendReset(emailRaw));
+  forgotPassword(emailRaw: string, meta: RequestMeta = {}): void {
+    this.inBackground('password reset mail', () => this.sendReset(emailRaw, meta));
   }
 
-  private async sendReset(emailRaw: string): Promise<void> {
+  private async sendReset(emailRaw: string, meta: RequestMeta): Promise<void> {
     const user = await this.ds.getRepository(User).findOneBy({ email: normalizeEmail(emailRaw) });
     if (!user) return;
     const minutes = this.config.auth.passwordResetTtlMinutes;
-    const token = await this.issueToken(user.id, 'reset_password', minutes * 60_000);
+    const token = await this.ds.transaction(async (em) => {
+      const t = await this.issueToken(user.id, 'reset_password', minutes * 60_000, em);
+      await this.activity.record(em, user.id, 'password_reset_requested', meta);
+      return t;
+    });
     const link = `${this.config.appBaseUrl}/auth/reset-password?token=${encodeURIComponent(token)}`;
     await this.mailer.send({
       to: user.email,
@@ -182,7 +209,7 @@ export class Accounts {
    * revoked; a reset also proves the mailbox, so it verifies the email. The owner is told by
    * mail. Returns the user id, for the API-key cache to forget its keys.
    */
-  async resetPassword(token: string, password: string): Promise<string> {
+  async resetPassword(token: string, password: string, meta: RequestMeta = {}): Promise<string> {
     assertPasswordStrength(password);
     const row = await this.findToken(token, 'reset_password', false);
     const passwordHash = await hashPassword(password);
@@ -203,20 +230,21 @@ export class Accounts {
         .where('id = :id', { id: row.userId })
         .execute();
       await spendResetTokens(em, row.userId);
-      await em
+      const sessions = await em
         .getRepository(AuthSession)
         .createQueryBuilder()
         .update()
         .set({ revokedAt: () => 'now()' })
         .where('user_id = :u AND revoked_at IS NULL', { u: row.userId })
         .execute();
-      await em
+      const keys = await em
         .getRepository(ApiKey)
         .createQueryBuilder()
         .update()
         .set({ revokedAt: () => 'now()' })
         .where('user_id = :u AND revoked_at IS NULL', { u: row.userId })
         .execute();
+      await this.activity.record(em, row.userId, 'password_reset', meta, { sessions_revoked: sessions.affected ?? 0, api_keys_revoked: keys.affected ?? 0 });
       return em.getRepository(User).findOneByOrFail({ id: row.userId });
     });
     this.inBackground('password notice', () =>
@@ -234,7 +262,7 @@ export class Accounts {
    * are spent and the other sessions end. API keys are kept (they are credentials of their own,
    * listed and revoked under /api/auth/api-keys); the mailed notice names them.
    */
-  async changePassword(userId: string, current: string, next: string, keepSessionId?: string): Promise<void> {
+  async changePassword(userId: string, current: string, next: string, keepSessionId?: string, meta: RequestMeta = {}): Promise<void> {
     const user = await this.ds.getRepository(User).createQueryBuilder('u').addSelect('u.passwordHash').where('u.id = :userId', { userId }).getOneOrFail();
     if (!(await verifyPassword(user.passwordHash, current))) throw new RejectedError('Current password is incorrect');
     assertPasswordStrength(next);
@@ -249,7 +277,8 @@ export class Accounts {
         .set({ revokedAt: () => 'now()' })
         .where('user_id = :userId AND revoked_at IS NULL', { userId });
       if (keepSessionId) sessions.andWhere('id <> :keepSessionId', { keepSessionId });
-      await sessions.execute();
+      const ended = await sessions.execute();
+      await this.activity.record(em, userId, 'password_changed', meta, { sessions_revoked: ended.affected ?? 0 });
     });
     this.inBackground('password notice', async () => {
       const keys = await this.ds.getRepository(ApiKey).find({ where: { userId, revokedAt: IsNull() }, order: { createdAt: 'ASC' } });
@@ -267,21 +296,27 @@ export class Accounts {
     return verifyPassword(user.passwordHash, password);
   }
 
-  /** Ends one session (logout). */
-  async endSession(sessionId: string): Promise<void> {
-    await this.ds.getRepository(AuthSession).update({ id: sessionId }, { revokedAt: new Date() });
+  /** Ends one session of the user (logout). */
+  async endSession(userId: string, sessionId: string, meta: RequestMeta = {}): Promise<void> {
+    await this.ds.transaction(async (em) => {
+      await em.getRepository(AuthSession).update({ id: sessionId, userId }, { revokedAt: new Date() });
+      await this.activity.record(em, userId, 'logout', meta, { session_id: sessionId });
+    });
   }
 
   /** Revokes one of the user's live sessions; 404 when it is not theirs or already ended. */
-  async revokeSession(userId: string, sessionId: string): Promise<void> {
-    const r = await this.ds
-      .getRepository(AuthSession)
-      .createQueryBuilder()
-      .update()
-      .set({ revokedAt: () => 'now()' })
-      .where('id = :id AND user_id = :u AND revoked_at IS NULL', { id: sessionId, u: userId })
-      .execute();
-    if (!r.affected) throw new NotFoundError('Session not found');
+  async revokeSession(userId: string, sessionId: string, meta: RequestMeta = {}): Promise<void> {
+    await this.ds.transaction(async (em) => {
+      const r = await em
+        .getRepository(AuthSession)
+        .createQueryBuilder()
+        .update()
+        .set({ revokedAt: () => 'now()' })
+        .where('id = :id AND user_id = :u AND revoked_at IS NULL', { id: sessionId, u: userId })
+        .execute();
+      if (!r.affected) throw new NotFoundError('Session not found');
+      await this.activity.record(em, userId, 'session_revoked', meta, { session_id: sessionId });
+    });
   }
 
   /** The user's live sessions, newest first. */
@@ -297,8 +332,11 @@ export class Accounts {
     return { items, total, limit: q.limit, offset: q.offset };
   }
 
-  async rename(user: User, name: string): Promise<User> {
-    await this.ds.getRepository(User).update({ id: user.id }, { name });
+  async rename(user: User, name: string, meta: RequestMeta = {}): Promise<User> {
+    await this.ds.transaction(async (em) => {
+      await em.getRepository(User).update({ id: user.id }, { name });
+      await this.activity.record(em, user.id, 'profile_updated', meta, { changes: { name: { from: user.name, to: name } } });
+    });
     return Object.assign(user, { name });
   }
 
@@ -347,9 +385,9 @@ export class Accounts {
   }
 
   /** Issues a single-use token; only its SHA-256 is stored. */
-  private async issueToken(userId: string, purpose: EmailTokenPurpose, ttlMs: number): Promise<string> {
+  private async issueToken(userId: string, purpose: EmailTokenPurpose, ttlMs: number, em: EntityManager = this.ds.manager): Promise<string> {
     const token = randomToken();
-    await this.ds.getRepository(EmailToken).insert(this.ds.getRepository(EmailToken).create({ userId, purpose, tokenHash: sha256(token), expiresAt: new Date(Date.now() + ttlMs), usedAt: null }));
+    await em.getRepository(EmailToken).insert(em.getRepository(EmailToken).create({ userId, purpose, tokenHash: sha256(token), expiresAt: new Date(Date.now() + ttlMs), usedAt: null }));
     return token;
   }
 

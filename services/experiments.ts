@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { Dataset, DatasetVersion, Experiment, ExperimentLog, Model } from '../entities';
-import { AutoMLConfig, compareByMetric, Kind, metricKey, normalizeProblemType, parseAutoMLConfig } from '../engine/automl';
+import { AutoMLConfig, compareByMetric, CONFIG_DEFAULTS, Kind, metricKey, normalizeProblemType, parseAutoMLConfig } from '../engine/automl';
 import { columnCardinality } from '../engine/data';
 import type { ArtifactStore } from '../platform/artifact-store';
 import type { Config } from '../platform/config';
@@ -10,6 +10,7 @@ import { ValidationError, NotFoundError } from './errors';
 import { refuseDeployedModels } from './deployed-models';
 import type { JobService } from './jobs';
 import { likePattern, ListQuery, Page, sqlDirection } from './lists';
+import { maxModelsCap } from './plans';
 
 /** Most classes a classification target may have. */
 export const MAX_CLASSES = 100;
@@ -155,8 +156,18 @@ export class ExperimentService {
       kind = distinct === 2 ? 'binary' : 'multiclass';
       if (body.problem_type === 'binary' && kind !== 'binary') throw new ValidationError(`problem_type binary needs two classes; ${column.name} has ${distinct}`);
     }
-    const parsed = parseAutoMLConfig(body.config, kind);
-    if (!parsed.config) throw new ValidationError(parsed.issues.map((i) => ({ loc: ['body', ...i.loc], msg: i.msg, type: 'value_error' })));
+    // The account quota caps max_models: a larger request is refused (422 naming the cap) rather than quietly
+    // trained with fewer models; an omitted one takes the default within the cap.
+    const cap = maxModelsCap(this.config);
+    const raw = body.config;
+    const input =
+      raw !== null && typeof raw === 'object' && !Array.isArray(raw) && (raw as { max_models?: unknown }).max_models == null && cap < CONFIG_DEFAULTS.max_models ? { ...raw, max_models: cap } : raw;
+    const parsed = parseAutoMLConfig(input, kind, { maxModelsCap: cap });
+    if (!parsed.config) {
+      throw new ValidationError(
+        parsed.issues.map((i) => ({ loc: ['body', ...i.loc], msg: i.loc.join('.') === 'config.max_models' ? `${i.msg} (the account quota; see GET /api/auth/plan)` : i.msg, type: 'value_error' })),
+      );
+    }
     return { versionId: v.id, problemType, kind, config: parsed.config };
   }
 

@@ -5,6 +5,7 @@ import type { Logger } from '../platform/logger';
 import type { Mailer } from '../platform/mail';
 import type { TemporalGateway } from '../platform/temporal-client';
 import { Access } from './access';
+import { AccountActivity } from './account-activity';
 import { Accounts } from './accounts';
 import { ApiKeyService } from './api-keys';
 import { ArtifactService } from './artifacts';
@@ -23,6 +24,7 @@ import { PrivacyPolicyService } from './privacy/policies';
 import { PrivacySessionService } from './privacy/sessions';
 import { AnonymizeStream } from './privacy/stream';
 import { PrivacySessionReports } from './privacy/session-report';
+import { Plans } from './plans';
 import { ProjectService } from './projects';
 import { ReportService } from './reports/service';
 import { StudioService } from './studio';
@@ -58,14 +60,17 @@ export function createServices(deps: ServiceDeps) {
   const deployments = new DeploymentService(ds, access, serving, datasetVersions);
   const privacyPolicies = new PrivacyPolicyService(ds, access);
   const privacySessions = new PrivacySessionService(ds, access, jobs, store, datasetVersions, privacyPolicies);
+  const activity = new AccountActivity(ds, log, config.accountActivityRetentionDays);
   return {
     access,
     jobs,
     authentication: new Authentication(ds),
-    accounts: new Accounts(ds, config, deps.mailer, store, log),
-    apiKeys: new ApiKeyService(ds),
+    activity,
+    accounts: new Accounts(ds, config, deps.mailer, store, log, activity),
+    apiKeys: new ApiKeyService(ds, activity),
+    plans: new Plans(ds, config),
     invitations,
-    projects: new ProjectService(ds, store, access, jobs, invitations),
+    projects: new ProjectService(ds, store, access, jobs, config),
     datasetVersions,
     datasets: new DatasetService(ds, store, access, datasetVersions, jobs, config, log),
     experiments,

@@ -32,6 +32,13 @@ const CLOSED_WORKFLOW_OUTCOME: Record<string, 'succeeded' | 'failed' | 'canceled
   TIMED_OUT: 'failed',
 };
 
+/**
+ * A user's open jobs as the `MAX_OPEN_JOBS_PER_USER` quota counts them (`$1` the user): queued or running, of
+ * every kind but `dataset_profile`, which an upload starts on its own (refusing it would fail an upload that
+ * already happened, and the version is profiled on first read anyway).
+ */
+export const OPEN_JOBS_OF_USER = `jobs WHERE created_by = $1 AND status IN ('queued','running') AND kind <> 'dataset_profile'`;
+
 /** The reason a running job whose workflow Temporal no longer knows ends with. */
 export const WORKFLOW_LOST =
   'The workflow of this job no longer exists in Temporal (its history was lost, e.g. the Temporal server restarted without its database), so the job cannot finish; start it again';
@@ -52,6 +59,7 @@ export class JobService {
 
   /** Writes the job row inside the caller's transaction; start it after commit with `start`. */
   async create(em: EntityManager, p: { kind: JobKind; projectId: string; entityId?: string | null; createdBy?: string | null; input?: Record<string, unknown> }): Promise<Job> {
+    await this.assertOpenJobsQuota(em, p.kind, p.createdBy ?? null);
     const repo = em.getRepository(Job);
     const job = repo.create({
       projectId: p.projectId,
@@ -73,6 +81,18 @@ export class JobService {
     job.workflowId = workflowIdForJob(job.id);
     await repo.insert(job);
     return job;
+  }
+
+  /**
+   * 409 when the user already has `MAX_OPEN_JOBS_PER_USER` open jobs (see {@link OPEN_JOBS_OF_USER}). Counted
+   * under a per-user transaction lock, so requests at once cannot all pass.
+   */
+  private async assertOpenJobsQuota(em: EntityManager, kind: JobKind, userId: string | null): Promise<void> {
+    const cap = this.config.quotas.maxOpenJobsPerUser;
+    if (cap === null || userId === null || kind === 'dataset_profile') return;
+    await em.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`open-jobs:${userId}`]);
+    const [{ n }] = await em.query(`SELECT count(*)::int AS n FROM ${OPEN_JOBS_OF_USER}`, [userId]);
+    if (n >= cap) throw new ConflictError(`Too many open jobs: at most ${cap} may be queued or running at once per user; wait for one to finish or cancel one`);
   }
 
   /** Creates the job in its own transaction and starts it. */

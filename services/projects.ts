@@ -2,9 +2,9 @@ import { PassThrough, Writable } from 'node:stream';
 import type { DataSource, EntityManager } from 'typeorm';
 import { Project, ProjectInvitation, ProjectMember, ProjectRole, User } from '../entities';
 import type { ArtifactStore } from '../platform/artifact-store';
-import { Access, roleRank } from './access';
+import type { Config } from '../platform/config';
+import { Access, assertCanGrantRole } from './access';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from './errors';
-import type { InvitationService } from './invitations';
 import type { JobService } from './jobs';
 import { likePattern, ListQuery, Page, PageQuery, sqlDirection } from './lists';
 import { ArchiveProgress, writeProjectArchive } from './project-archive';
@@ -39,9 +39,6 @@ export interface MemberRow {
   created_at: Date;
 }
 
-/** What adding someone by email did: a current member's role changed, or the address was invited. */
-export type MemberChange = { kind: 'member'; member: MemberRow } | { kind: 'invited'; invitation: ProjectInvitation };
-
 export type TimelineEvent =
   | { id: string; type: 'dataset'; name: string; version: number; rows: number; columns: number; timestamp: string }
   | { id: string; type: 'experiment'; name: string; status: string; target_column: string; problem_type: string; best_model_type: string | null; duration: number | null; timestamp: string };
@@ -65,7 +62,7 @@ export class ProjectService {
     private readonly store: ArtifactStore,
     private readonly access: Access,
     private readonly jobs: JobService,
-    private readonly invitations: InvitationService,
+    private readonly config: Config,
   ) {}
 
   /** Projects the user is a member of: search on name and description, sort, page. */
@@ -96,10 +93,20 @@ export class ProjectService {
     return rows[0];
   }
 
-  /** A new project; the creator becomes its owner. */
+  /**
+   * A new project; the creator becomes its owner. A user who owns `MAX_PROJECTS_PER_USER` projects already
+   * gets 409 (counted under a per-user lock, so two requests at once cannot both pass).
+   */
   async create(ownerId: string, name: string, description: string): Promise<Project> {
+    const cleanName = cleanProjectName(name);
+    const cap = this.config.quotas.maxProjectsPerUser;
     return this.ds.transaction(async (em) => {
-      const project = em.getRepository(Project).create({ name: cleanProjectName(name), description, ownerId, status: 'active' });
+      if (cap !== null) {
+        await em.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`projects-owned:${ownerId}`]);
+        const [{ n }] = await em.query(`SELECT count(*)::int AS n FROM project_members WHERE user_id = $1 AND role = 'owner'`, [ownerId]);
+        if (n >= cap) throw new ConflictError(`Project quota reached: a user may own at most ${cap} projects (see GET /api/auth/plan)`);
+      }
+      const project = em.getRepository(Project).create({ name: cleanName, description, ownerId, status: 'active' });
       await em.getRepository(Project).insert(project);
       await em.getRepository(ProjectMember).insert({ projectId: project.id, userId: ownerId, role: 'owner' });
       return project;
@@ -136,34 +143,31 @@ export class ProjectService {
   }
 
   /**
-   * Adds someone by email, or changes a member's role. Only owners manage members; nobody
-   * assigns a role above their own; the last owner cannot be demoted. A current member's role
-   * changes at once (the owner sees them in the member list already). Any other address is
-   * invited and joins by accepting: the answer does not tell whether an account has that email,
-   * nor its name, and the notice mail to an existing account goes out after the answer.
+   * Adds a registered user to the project by email, or changes a member's role (`POST …/members`): the user
+   * has access at once. An email without an account is 404 `User not found` (invite it with
+   * `POST /api/auth/invite` instead); the route's tight rate limit keeps this from being a fast way to probe
+   * for accounts. Only owners manage members; nobody assigns a role above their own; the last owner cannot be
+   * demoted. A pending invitation of the address into the project is spent: it has nothing left to grant.
    */
-  async upsertMember(userId: string, projectId: string, emailRaw: string, role: ProjectRole): Promise<MemberChange> {
+  async upsertMember(userId: string, projectId: string, emailRaw: string, role: ProjectRole): Promise<MemberRow> {
     const { role: callerRole } = await this.access.project(userId, projectId);
-    if (callerRole !== 'owner') throw new ForbiddenError('Only the project owner can manage members');
-    if (roleRank(role) > roleRank(callerRole)) throw new ForbiddenError('Cannot assign a role above your own');
+    assertCanGrantRole(callerRole, role);
     const email = emailRaw.trim().toLowerCase();
-    const change = await this.ds.transaction(async (em): Promise<MemberChange> => {
+    return this.ds.transaction(async (em): Promise<MemberRow> => {
       await lockProject(em, projectId);
-      const current = await em
-        .getRepository(ProjectMember)
-        .createQueryBuilder('m')
-        .innerJoin(User, 'u', 'u.id = m.user_id')
-        .select(['m.user_id AS user_id', 'u.email AS email', 'u.name AS name', 'm.role AS role'])
-        .where('m.project_id = :projectId AND u.email = :email', { projectId, email })
-        .getRawOne<{ user_id: string; email: string; name: string; role: ProjectRole }>();
-      if (!current) return { kind: 'invited', invitation: await this.invitations.invite(em, { projectId, email, role, invitedBy: userId }) };
-      if (current.role === 'owner' && role !== 'owner') await assertAnotherOwner(em, projectId, current.user_id);
-      await em.getRepository(ProjectMember).update({ projectId, userId: current.user_id }, { role });
-      const saved = await em.getRepository(ProjectMember).findOneByOrFail({ projectId, userId: current.user_id });
-      return { kind: 'member', member: { user_id: current.user_id, email: current.email, name: current.name, role: saved.role, created_at: saved.createdAt } };
+      const user = await em.getRepository(User).findOneBy({ email });
+      if (!user) throw new NotFoundError('User not found');
+      const members = em.getRepository(ProjectMember);
+      const current = await members.findOneBy({ projectId, userId: user.id });
+      if (!current) await members.insert({ projectId, userId: user.id, role });
+      else if (current.role !== role) {
+        if (current.role === 'owner') await assertAnotherOwner(em, projectId, user.id);
+        await members.update({ projectId, userId: user.id }, { role });
+      }
+      await em.getRepository(ProjectInvitation).delete({ projectId, email });
+      const saved = await members.findOneByOrFail({ projectId, userId: user.id });
+      return { user_id: user.id, email: user.email, name: user.name, role: saved.role, created_at: saved.createdAt };
     });
-    if (change.kind === 'invited') this.invitations.notifyLater(change.invitation);
-    return change;
   }
 
   /** Removes a member (owner only), or the caller leaves; a project keeps at least one owner. */

@@ -84,38 +84,44 @@ describe('projects', () => {
 });
 
 describe('members and roles', () => {
-  it('the owner adds members; roles gate writes; only the owner deletes', async () => {
+  it('the owner adds registered users, who have access at once; roles gate writes; only the owner deletes', async () => {
     const owner = await signUp(stack.baseUrl, stack.mail);
-    const viewer = await signUp(stack.baseUrl, stack.mail);
+    const viewer = await signUp(stack.baseUrl, stack.mail, { name: 'Vera Viewer' });
     const editor = await signUp(stack.baseUrl, stack.mail);
     const id = await createProject(owner.client, 'Team');
 
-    // Adding by email invites the address (issue 13: the answer tells nothing about an account); the user joins by accepting.
-    const add = await owner.client.post(`/api/projects/${id}/members`, { email: viewer.email, role: 'viewer' });
-    expect(add.status).toBe(201);
-    expect(add.body).toEqual({ member: { user_id: null, email: viewer.email, name: null, role: 'viewer', status: 'invited', invitation_id: expect.any(String), expires_at: expect.any(String) } });
     expect((await viewer.client.get(`/api/projects/${id}`)).status).toBe(404);
-    expect((await viewer.client.post(`/api/invitations/${add.body.member.invitation_id}/accept`)).body).toEqual({ ok: true, project_id: id, role: 'viewer' });
+    const add = await owner.client.post(`/api/projects/${id}/members`, { email: viewer.email.toUpperCase(), role: 'viewer' });
+    expect(add.status).toBe(201);
+    expect(add.body).toEqual({ member: { user_id: viewer.user.id, email: viewer.email, name: 'Vera Viewer', role: 'viewer', created_at: expect.any(String) } });
+    // Immediate access: no invitation to accept.
+    expect((await viewer.client.get(`/api/projects/${id}`)).body.project).toMatchObject({ id, role: 'viewer' });
     const defaulted = await owner.client.post(`/api/projects/${id}/members`, { email: editor.email });
-    expect(defaulted.body.member.role).toBe('editor');
-    expect((await editor.client.post(`/api/invitations/${defaulted.body.member.invitation_id}/accept`)).status).toBe(200);
+    expect(defaulted.body.member).toMatchObject({ user_id: editor.user.id, role: 'editor' });
 
     const members = await viewer.client.get(`/api/projects/${id}/members`);
     expect(members.body.total).toBe(3);
     expect(members.body.items.map((m: { role: string }) => m.role).sort()).toEqual(['editor', 'owner', 'viewer']);
     expect((await viewer.client.get(`/api/projects/${id}/members?limit=101`)).status).toBe(422);
 
-    expect((await viewer.client.get(`/api/projects/${id}`)).status).toBe(200);
     const vw = await viewer.client.put(`/api/projects/${id}`, { name: 'by viewer' });
     expect(vw.status).toBe(403);
     expect((await editor.client.put(`/api/projects/${id}`, { name: 'by editor' })).status).toBe(200);
     expect((await editor.client.del(`/api/projects/${id}`)).status).toBe(403);
-    expect((await editor.client.post(`/api/projects/${id}/members`, { email: viewer.email, role: 'editor' })).status).toBe(403);
+    expect((await editor.client.post(`/api/projects/${id}/members`, { email: viewer.email, role: 'viewer' })).body).toEqual({ detail: 'Only the project owner can manage members' });
 
-    // Role changes go through the same endpoint.
-    expect((await owner.client.post(`/api/projects/${id}/members`, { email: viewer.email, role: 'admin' })).body.member.role).toBe('admin');
+    // Role changes go through the same endpoint, with the same answer.
+    const promoted = await owner.client.post(`/api/projects/${id}/members`, { email: viewer.email, role: 'admin' });
+    expect([promoted.status, promoted.body.member]).toEqual([201, expect.objectContaining({ user_id: viewer.user.id, role: 'admin' })]);
+    expect((await owner.client.get(`/api/projects/${id}/members`)).body.items.find((m: { user_id: string }) => m.user_id === viewer.user.id).role).toBe('admin');
+    // An admin is not the owner, and no role above one's own can be given.
+    const above = await viewer.client.post(`/api/projects/${id}/members`, { email: editor.email, role: 'owner' });
+    expect([above.status, above.body]).toEqual([403, { detail: 'Cannot assign a role above your own' }]);
     expect((await viewer.client.post(`/api/projects/${id}/members`, { email: editor.email, role: 'viewer' })).status).toBe(403);
-    expect((await owner.client.post(`/api/projects/${id}/members`, { email: 'nobody@example.test' })).body.member).toMatchObject({ status: 'invited', user_id: null });
+
+    // An address without an account is not a member to add (invitations are POST /api/auth/invite).
+    const unknown = await owner.client.post(`/api/projects/${id}/members`, { email: 'nobody-here@example.test' });
+    expect([unknown.status, unknown.body]).toEqual([404, { detail: 'User not found' }]);
     expect((await owner.client.post(`/api/projects/${id}/members`, { email: 'not an email' })).status).toBe(422);
     expect((await owner.client.post(`/api/projects/${id}/members`, { email: viewer.email, role: 'god' })).status).toBe(422);
 
@@ -126,9 +132,29 @@ describe('members and roles', () => {
     expect((await editor.client.del(`/api/projects/${id}/members/${editor.user.id}`)).body).toEqual({ ok: true });
     expect((await editor.client.get(`/api/projects/${id}`)).status).toBe(404);
     expect((await owner.client.del(`/api/projects/${id}/members/${viewer.user.id}`)).body).toEqual({ ok: true });
+    expect((await viewer.client.get(`/api/projects/${id}`)).status).toBe(404);
     expect((await owner.client.del(`/api/projects/${id}/members/${viewer.user.id}`)).status).toBe(404);
 
     expect((await owner.client.del(`/api/projects/${id}`)).status).toBe(200);
+  });
+
+  it('adding a member spends their pending invitation, and the route has its own tight rate-limit bucket', async () => {
+    const owner = await signUp(stack.baseUrl, stack.mail);
+    const invitee = await signUp(stack.baseUrl, stack.mail);
+    const id = await createProject(owner.client, 'Bucket');
+    expect((await owner.client.post('/api/auth/invite', { project_id: id, email: invitee.email, role: 'viewer' })).status).toBe(201);
+    expect((await owner.client.get(`/api/projects/${id}/invitations`)).body.total).toBe(1);
+    const add = await owner.client.post(`/api/projects/${id}/members`, { email: invitee.email, role: 'editor' });
+    expect(add.status).toBe(201);
+    expect((await owner.client.get(`/api/projects/${id}/invitations`)).body.total).toBe(0);
+    expect((await invitee.client.get('/api/invitations')).body.items).toEqual([]);
+    // The members bucket (30 a minute by default), not the general one (raised for tests).
+    expect(add.headers.get('x-ratelimit-limit')).toBe(String(stack.config.rateLimits.members));
+    expect(stack.config.rateLimits.members).toBe(30);
+    const doc = (await new ApiClient(stack.baseUrl).get('/api/openapi.json')).body;
+    expect(doc.paths['/api/projects/{project_id}/members'].post['x-rate-limit-bucket']).toBe('members');
+    expect(doc.paths['/api/auth/invite'].post['x-rate-limit-bucket']).toBe('members');
+    expect(doc.paths['/api/projects/{project_id}/members'].post.summary).toMatch(/30 a minute per user/);
   });
 });
 

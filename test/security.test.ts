@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { addMember, ApiClient, createProject, eventually, signUp, uniqueEmail } from './support/client';
+import { ApiClient, createProject, eventually, signUp, uniqueEmail, type Res } from './support/client';
 import { linkIn } from './support/smtp-sink';
 import { startStack, TestStack } from './support/stack';
 import { readZip } from './support/zip';
@@ -104,7 +104,7 @@ describe('API-key scopes', () => {
     const viewer = await signUp(stack.baseUrl, stack.mail);
     const projectId = await createProject(owner.client, 'Export jobs');
     await upload(owner.client, projectId, 'data', 'a,b\n1,2\n');
-    await addMember(owner.client, viewer, projectId, 'viewer');
+    expect((await owner.client.post(`/api/projects/${projectId}/members`, { email: viewer.email, role: 'viewer' })).status).toBe(201);
 
     expect((await (await keyClient(owner.client, ['read:projects'])).post(`/api/projects/${projectId}/export/jobs`)).body).toEqual({ detail: 'Insufficient scope' });
     expect((await viewer.client.post(`/api/projects/${projectId}/export/jobs`)).status).toBe(403);
@@ -191,50 +191,71 @@ describe('account enumeration', () => {
     }
   });
 
-  it('adding a member by email answers alike for registered and unknown addresses; the account joins by accepting', async () => {
+  it('an invitation answers alike, and before any mail, for registered and unknown addresses; only the invited account sees it', async () => {
     const owner = await signUp(stack.baseUrl, stack.mail);
     const invitee = await signUp(stack.baseUrl, stack.mail, { name: 'Secret Name' });
     const stranger = await signUp(stack.baseUrl, stack.mail);
     const projectId = await createProject(owner.client, 'Invites');
     const nobody = uniqueEmail('nobody');
 
-    const registered = await owner.client.post(`/api/projects/${projectId}/members`, { email: invitee.email, role: 'viewer' });
-    const unknown = await owner.client.post(`/api/projects/${projectId}/members`, { email: nobody, role: 'viewer' });
-    const neutral = (r: { status: number; body: { member: Record<string, unknown> } }) => {
-      const { email: _email, invitation_id: _id, expires_at: _expires, ...rest } = r.body.member;
-      return [r.status, Object.keys(r.body.member).sort(), rest];
+    stack.mail.delayMs = 3000;
+    let registered!: { ms: number; value: Res };
+    let unknown!: { ms: number; value: Res };
+    try {
+      registered = await timed(() => owner.client.post('/api/auth/invite', { project_id: projectId, email: invitee.email, role: 'viewer' }));
+      unknown = await timed(() => owner.client.post('/api/auth/invite', { project_id: projectId, email: nobody, role: 'viewer' }));
+      // The mail server takes 3 s to accept a message: neither answer waits for it, nor looks up an account.
+      expect([registered.ms < 1500, unknown.ms < 1500]).toEqual([true, true]);
+      await stack.mail.waitFor(invitee.email, /invited you to the project "Invites"/, 15_000);
+      await stack.mail.waitFor(nobody, /invited you to the project "Invites"/, 15_000);
+    } finally {
+      stack.mail.delayMs = 0;
+    }
+    const neutral = (r: { status: number; body: { invitation: Record<string, unknown> } }) => {
+      const { email: _email, id: _id, created_at: _c, expires_at: _e, ...rest } = r.body.invitation;
+      return [r.status, Object.keys(r.body).sort(), Object.keys(r.body.invitation).sort(), rest];
     };
-    expect(neutral(registered)).toEqual(neutral(unknown));
-    expect(registered.body.member).toMatchObject({ user_id: null, name: null, role: 'viewer', status: 'invited' });
-    expect(JSON.stringify(registered.body)).not.toContain('Secret Name');
-    expect(JSON.stringify(registered.body)).not.toContain(invitee.user.id);
+    expect(neutral(registered.value)).toEqual(neutral(unknown.value));
+    expect(registered.value.body.invitation).toMatchObject({ email: invitee.email, role: 'viewer', project_id: projectId });
+    expect(JSON.stringify(registered.value.body)).not.toContain('Secret Name');
+    expect(JSON.stringify(registered.value.body)).not.toContain(invitee.user.id);
+    // Both mails carry a link with its own token; no token is stored as sent.
+    const tokens = [invitee.email, nobody].map((e) =>
+      new URL(
+        linkIn(
+          stack.mail.mails.find((m) => m.to.includes(e) && /invite/.test(m.text))!,
+          'invitations/accept?token=',
+        ),
+      ).searchParams.get('token')!,
+    );
+    expect(new Set(tokens).size).toBe(2);
+    const stored: { token_hash: string }[] = await stack.ds.query('SELECT token_hash FROM project_invitations WHERE project_id = $1', [projectId]);
+    for (const t of tokens) expect(JSON.stringify(stored)).not.toContain(t);
 
-    // Nobody joined yet: the member list tells nothing either; the invitation list shows addresses only.
+    // Nobody joined yet: the member list tells nothing; the invitation list (owner only) shows addresses only.
     expect((await owner.client.get(`/api/projects/${projectId}/members`)).body.total).toBe(1);
     const invitations = (await owner.client.get(`/api/projects/${projectId}/invitations`)).body;
     expect(invitations.items.map((i: { email: string }) => i.email).sort()).toEqual([invitee.email, nobody].sort());
     for (const i of invitations.items) expect(Object.keys(i).sort()).toEqual(['created_at', 'email', 'expires_at', 'id', 'role']);
 
-    // The invitee (and only the invitee) sees and accepts it; the account was told by mail.
-    await stack.mail.waitFor(invitee.email, /invited you to the project "Invites"/);
+    // The invitee (and only the invitee) sees it and accepts it by id.
+    const id = registered.value.body.invitation_id as string;
     const mine = (await invitee.client.get('/api/invitations')).body.items;
-    expect(mine).toEqual([expect.objectContaining({ id: registered.body.member.invitation_id, project_id: projectId, project_name: 'Invites', role: 'viewer', invited_by_name: 'Test User' })]);
+    expect(mine).toEqual([expect.objectContaining({ id, project_id: projectId, project_name: 'Invites', role: 'viewer', invited_by_name: 'Test User' })]);
     expect((await stranger.client.get('/api/invitations')).body.items).toEqual([]);
-    expect((await stranger.client.post(`/api/invitations/${registered.body.member.invitation_id}/accept`)).status).toBe(404);
+    expect((await stranger.client.post(`/api/invitations/${id}/accept`)).status).toBe(404);
     expect((await invitee.client.get(`/api/projects/${projectId}`)).status).toBe(404);
-    expect((await invitee.client.post(`/api/invitations/${registered.body.member.invitation_id}/accept`)).body).toEqual({ ok: true, project_id: projectId, role: 'viewer' });
+    expect((await invitee.client.post(`/api/invitations/${id}/accept`)).body).toEqual({ ok: true, project_id: projectId, role: 'viewer' });
     expect((await invitee.client.get(`/api/projects/${projectId}`)).status).toBe(200);
-    expect((await invitee.client.post(`/api/invitations/${registered.body.member.invitation_id}/accept`)).status).toBe(404);
+    expect((await invitee.client.post(`/api/invitations/${id}/accept`)).status).toBe(404);
+    // Accepting by id spent the invitation: its link no longer works either.
+    expect((await invitee.client.post('/api/auth/invite/accept', { token: tokens[0] })).status).toBe(400);
     expect((await owner.client.get(`/api/projects/${projectId}/members`)).body.total).toBe(2);
-
-    // A member's role change answers with the member, whom the owner sees in the list anyway.
-    const change = await owner.client.post(`/api/projects/${projectId}/members`, { email: invitee.email, role: 'editor' });
-    expect(change.body.member).toMatchObject({ user_id: invitee.user.id, role: 'editor', status: 'member' });
 
     // An address that registers later finds its invitation waiting; the owner may withdraw one.
     const late = await signUp(stack.baseUrl, stack.mail, { email: nobody });
     expect((await late.client.get('/api/invitations')).body.items).toHaveLength(1);
-    expect((await owner.client.del(`/api/projects/${projectId}/invitations/${unknown.body.member.invitation_id}`)).body).toEqual({ ok: true });
+    expect((await owner.client.del(`/api/projects/${projectId}/invitations/${unknown.value.body.invitation_id}`)).body).toEqual({ ok: true });
     expect((await late.client.get('/api/invitations')).body.items).toEqual([]);
   });
 });

@@ -26,7 +26,7 @@ export async function runWorkerProcess(families: QueueFamily[]): Promise<void> {
   }
   const swept = sweepScratch(scratchParents(config));
   if (swept.length) log.warn({ folders: swept }, 'removed the temporary files of processes that ended without cleaning up');
-  const ds = createDataSource({ url: config.databaseUrl, poolSize: 2 });
+  const ds = createDataSource({ url: config.databaseUrl, poolSize: config.databasePoolSize });
   // The API process owns migrations; workers only connect.
   await ds.initialize();
   const { workers, connection, trainingPool, metrics } = await createWorkers({ config, dataSource: ds, families });

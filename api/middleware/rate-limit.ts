@@ -3,7 +3,7 @@ import type { Config } from '../../platform/config';
 import type { AppContext } from '../context';
 import { tooManyRequests } from '../errors';
 
-export type RateBucket = 'general' | 'auth' | 'predict' | 'train' | 'report' | 'ai';
+export type RateBucket = 'general' | 'auth' | 'predict' | 'train' | 'report' | 'ai' | 'members';
 
 /** How often counted hits are written to the shared table. */
 const FLUSH_MS = 100;

@@ -1,5 +1,5 @@
-import type { Project } from '../../entities';
-import type { MemberChange, ProjectSummary } from '../../services/projects';
+import type { Project, ProjectInvitation } from '../../entities';
+import type { MemberRow, ProjectSummary } from '../../services/projects';
 
 /** A project in lists and `GET /api/projects/{id}`: with the caller's role and its counts. */
 export function presentProjectSummary(r: ProjectSummary) {
@@ -21,13 +21,12 @@ export function presentProject(p: Project, withCreatedAt = true) {
   return { id: p.id, name: p.name, description: p.description, ...(withCreatedAt ? { created_at: p.createdAt } : {}) };
 }
 
-/**
- * The answer to adding someone by email (`{member}` as the spec has it). A current member's
- * role change shows the member; an invitation shows only what the owner typed (`user_id` and
- * `name` are null), so registered and unknown addresses answer alike.
- */
-export function presentMemberChange(c: MemberChange) {
-  if (c.kind === 'member') return { ...c.member, status: 'member' as const };
-  const i = c.invitation;
-  return { user_id: null, email: i.email, name: null, role: i.role, status: 'invited' as const, invitation_id: i.id, expires_at: i.expiresAt };
+/** A member as `POST …/members` answers it: the user and the role they now have. */
+export function presentMember(m: MemberRow) {
+  return { user_id: m.user_id, email: m.email, name: m.name, role: m.role, created_at: new Date(m.created_at).toISOString() };
+}
+
+/** An invitation as its owner sees it: the address and the role, nothing about an account behind it. */
+export function presentInvitation(i: ProjectInvitation) {
+  return { id: i.id, email: i.email, role: i.role, project_id: i.projectId, created_at: i.createdAt.toISOString(), expires_at: i.expiresAt.toISOString() };
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { KNOWN_SCOPES } from '../../services/scopes';
-import { callerId, type RouteDeps } from '../context';
+import { callerId, requestMeta, type RouteDeps } from '../context';
 import { presentApiKey } from '../presenters/account';
 import { route, RouteDef } from '../route';
 import { nonBlank, uuidParam } from '../validation';
@@ -25,7 +25,7 @@ export function apiKeyRoutes({ services, keyCache }: RouteDeps): RouteDef[] {
       }),
       responses: { 201: { description: '{id, key_id, prefix, api_key, scopes}; api_key is shown only here' } },
       handler: async (ctx, { body }) => {
-        const { key, token } = await apiKeys.create(callerId(ctx), body.name, body.scopes);
+        const { key, token } = await apiKeys.create(callerId(ctx), body.name, body.scopes, requestMeta(ctx));
         ctx.status = 201;
         return { id: key.id, key_id: key.id, name: key.name, prefix: key.prefix, api_key: token, scopes: key.scopes };
       },
@@ -53,7 +53,7 @@ export function apiKeyRoutes({ services, keyCache }: RouteDeps): RouteDef[] {
       params: z.object({ key_id: uuidParam }),
       responses: { 200: { description: '{ok}' }, 404: { description: 'API key not found' } },
       handler: async (ctx, { params }) => {
-        const revoked = await apiKeys.revoke(callerId(ctx), params.key_id);
+        const revoked = await apiKeys.revoke(callerId(ctx), params.key_id, requestMeta(ctx));
         keyCache.forget(revoked.prefix);
         return { ok: true };
       },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { escapeHtml } from '../../platform/html';
-import type { AppContext, RouteDeps } from '../context';
+import { requestMeta, type AppContext, type RouteDeps } from '../context';
 import { clearSessionCookies, setSessionCookies } from '../cookies';
 import { presentSession } from '../presenters/account';
 import { presentUser } from '../presenters/user';
@@ -13,10 +13,6 @@ const password = z.string().max(4096);
 /** A password being set: the service refuses fewer than 8 or more than 1024 characters with the spec's texts. */
 const newPassword = password.meta({ minLength: 8, maxLength: 1024 });
 const ok = { 200: { description: 'Done: `{ok: true}`' } };
-
-function clientIp(ctx: AppContext): string {
-  return ctx.ip || 'unknown';
-}
 
 /** Registration, login, sessions, mailed tokens and the account itself. */
 export function authRoutes({ services, config, keyCache }: RouteDeps): RouteDef[] {
@@ -33,7 +29,7 @@ export function authRoutes({ services, config, keyCache }: RouteDeps): RouteDef[
       body: z.object({ email, name: nonBlank(200), password: newPassword }),
       responses: { 201: { description: '{user, verification_required}' }, 409: { description: 'User already exists' } },
       handler: async (ctx, { body }) => {
-        const user = await accounts.register(body);
+        const user = await accounts.register(body, requestMeta(ctx));
         ctx.status = 201;
         return { user: presentUser(user), verification_required: true };
       },
@@ -48,8 +44,9 @@ export function authRoutes({ services, config, keyCache }: RouteDeps): RouteDef[
       body: z.object({ email: z.string().max(320), password, remember: z.boolean().default(false) }),
       responses: { 200: { description: '{user}' }, 401: { description: 'Invalid email or password' }, 403: { description: 'Email not verified' } },
       handler: async (ctx, { body }) => {
-        const user = await accounts.checkLogin(body.email, body.password);
-        const { session, token, csrfToken } = await accounts.createSession(user, { remember: body.remember, userAgent: ctx.get('user-agent'), ip: clientIp(ctx) });
+        const meta = requestMeta(ctx);
+        const user = await accounts.checkLogin(body.email, body.password, meta);
+        const { session, token, csrfToken } = await accounts.createSession(user, { remember: body.remember, userAgent: meta.userAgent ?? undefined, ip: meta.ip ?? 'unknown' });
         setSessionCookies(ctx, config, token, csrfToken, body.remember ? session.expiresAt : undefined);
         return { user: presentUser(user) };
       },
@@ -63,7 +60,8 @@ export function authRoutes({ services, config, keyCache }: RouteDeps): RouteDef[
       summary: 'Revoke the current session',
       responses: ok,
       handler: async (ctx) => {
-        await accounts.endSession(ctx.state.principal!.session!.id);
+        const p = ctx.state.principal!;
+        await accounts.endSession(p.user.id, p.session!.id, requestMeta(ctx));
         clearSessionCookies(ctx, config);
         return { ok: true };
       },
@@ -76,7 +74,7 @@ export function authRoutes({ services, config, keyCache }: RouteDeps): RouteDef[
       summary: 'Revoke every session of the account, this one included',
       responses: ok,
       handler: async (ctx) => {
-        await accounts.revokeSessions(ctx.state.principal!.user.id);
+        await accounts.revokeSessions(ctx.state.principal!.user.id, requestMeta(ctx));
         clearSessionCookies(ctx, config);
         return { ok: true };
       },
@@ -103,7 +101,7 @@ export function authRoutes({ services, config, keyCache }: RouteDeps): RouteDef[
       handler: async (ctx, { query }) => {
         const wantsHtml = ctx.accepts('json', 'html') === 'html';
         try {
-          const user = await accounts.verifyEmail(query.token);
+          const user = await accounts.verifyEmail(query.token, requestMeta(ctx));
           if (wantsHtml) return html(ctx, 200, 'Email verified', `Your email ${escapeHtml(user.email)} is verified. You can now log in.`);
           return { ok: true, email: user.email, email_verified_at: user.emailVerifiedAt?.toISOString() };
         } catch (err) {
@@ -137,8 +135,8 @@ export function authRoutes({ services, config, keyCache }: RouteDeps): RouteDef[
       summary: 'Mail a password-reset link (always 200, whether or not the email exists)',
       body: z.object({ email: z.string().max(320) }),
       responses: ok,
-      handler: async (_ctx, { body }) => {
-        accounts.forgotPassword(body.email);
+      handler: async (ctx, { body }) => {
+        accounts.forgotPassword(body.email, requestMeta(ctx));
         return { ok: true };
       },
     }),
@@ -151,8 +149,8 @@ export function authRoutes({ services, config, keyCache }: RouteDeps): RouteDef[
       summary: 'Set a new password with a mailed single-use token; spends every reset link, ends every session and revokes every API key',
       body: z.object({ token: z.string().min(10).max(200), password: newPassword }),
       responses: { ...ok, 400: { description: 'Invalid or expired reset token' } },
-      handler: async (_ctx, { body }) => {
-        keyCache.forgetUser(await accounts.resetPassword(body.token, body.password));
+      handler: async (ctx, { body }) => {
+        keyCache.forgetUser(await accounts.resetPassword(body.token, body.password, requestMeta(ctx)));
         return { ok: true };
       },
     }),
@@ -166,7 +164,7 @@ export function authRoutes({ services, config, keyCache }: RouteDeps): RouteDef[
       responses: { ...ok, 400: { description: 'Current password is incorrect' } },
       handler: async (ctx, { body }) => {
         const p = ctx.state.principal!;
-        await accounts.changePassword(p.user.id, body.current_password, body.new_password, p.session?.id);
+        await accounts.changePassword(p.user.id, body.current_password, body.new_password, p.session?.id, requestMeta(ctx));
         return { ok: true };
       },
     }),
@@ -180,7 +178,7 @@ export function authRoutes({ services, config, keyCache }: RouteDeps): RouteDef[
       body: z.object({ name: nonBlank(200) }),
       responses: { 200: { description: '{user}' } },
       handler: async (ctx, { body }) => {
-        return { user: presentUser(await accounts.rename(ctx.state.principal!.user, body.name), true) };
+        return { user: presentUser(await accounts.rename(ctx.state.principal!.user, body.name, requestMeta(ctx)), true) };
       },
     }),
     route({
@@ -207,7 +205,7 @@ export function authRoutes({ services, config, keyCache }: RouteDeps): RouteDef[
       responses: { ...ok, 404: { description: 'Session not found' } },
       handler: async (ctx, { params }) => {
         const p = ctx.state.principal!;
-        await accounts.revokeSession(p.user.id, params.session_id);
+        await accounts.revokeSession(p.user.id, params.session_id, requestMeta(ctx));
         if (params.session_id === p.session?.id) clearSessionCookies(ctx, config);
         return { ok: true };
       },

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ALGOS, CONFIG_DEFAULTS, CONFIG_LIMITS, DISTRIBUTIONS, SORT_METRICS, STOPPING_METRICS } from '../../engine/automl';
 import { EXPERIMENT_SORT_FIELDS } from '../../services/experiments';
+import { maxModelsCap } from '../../services/plans';
 import { callerId, type RouteDeps } from '../context';
 import { presentExperiment } from '../presenters/experiment';
 import { presentJob } from '../presenters/job';
@@ -24,7 +25,8 @@ export function experimentRoutes({ services, config }: RouteDeps): RouteDef[] {
       auth: 'user',
       scope: 'write:experiments',
       rateLimit: 'train',
-      summary: 'Start AutoML on a dataset version (an `automl_train` job); answers at once',
+      summary:
+        'Start AutoML on a dataset version (an `automl_train` job); answers at once. `config.max_models` (default 20) is capped by the account quota (`max_models` of `GET /api/auth/plan`, MAX_MODELS_PER_EXPERIMENT): a larger value is a 422 naming the cap, an omitted one defaults to min(20, cap)',
       body: z.object({
         project_id: uuidParam,
         dataset_version_id: uuidParam,
@@ -34,7 +36,11 @@ export function experimentRoutes({ services, config }: RouteDeps): RouteDef[] {
         config: z.record(z.string(), z.unknown()).optional(),
         use_gpu: z.boolean().default(false),
       }),
-      responses: { 201: { description: '{id, experiment_id, job_id, status: queued}' }, 422: { description: 'target_column not found in dataset, Invalid problem_type, or a config key' } },
+      responses: {
+        201: { description: '{id, experiment_id, job_id, status: queued}' },
+        409: { description: 'Too many open jobs (MAX_OPEN_JOBS_PER_USER)' },
+        422: { description: 'target_column not found in dataset, Invalid problem_type, or a config key (max_models above the account quota among them)' },
+      },
       handler: async (ctx, { body }) => {
         const { experiment, jobId } = await experiments.create(callerId(ctx), body);
         ctx.status = 201;
@@ -88,8 +94,8 @@ export function experimentRoutes({ services, config }: RouteDeps): RouteDef[] {
           sort_metrics: SORT_METRICS,
           stopping_metrics: STOPPING_METRICS,
           distributions: DISTRIBUTIONS,
-          config_defaults: configDefaults,
-          limits: { max_models_cap: CONFIG_LIMITS.max_models_cap, max_runtime_secs_max: CONFIG_LIMITS.max_runtime_secs_max, nfolds_max: CONFIG_LIMITS.nfolds_max },
+          config_defaults: { ...configDefaults, max_models: Math.min(configDefaults.max_models, maxModelsCap(config)) },
+          limits: { max_models_cap: maxModelsCap(config), max_runtime_secs_max: CONFIG_LIMITS.max_runtime_secs_max, nfolds_max: CONFIG_LIMITS.nfolds_max },
           gpu: { queue: config.taskQueues.gpu, workers_polling: await jobs.queuePollers('gpu'), fallback_after_secs: config.temporal.gpuScheduleToStartSecs },
         };
       },

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DomainError } from '../../services/errors';
 import { escapeHtml } from '../../platform/html';
-import type { AppContext, RouteDeps } from '../context';
+import { requestMeta, type AppContext, type RouteDeps } from '../context';
 import { classifyError } from '../middleware/error-handler';
 import { route, RouteDef } from '../route';
 import { UI_PAGES, uiShell } from '../web-ui';
@@ -65,7 +65,7 @@ export function pageRoutes({ services, keyCache }: RouteDeps): RouteDef[] {
       },
       handler: async (ctx, { body }) => {
         try {
-          keyCache.forgetUser(await accounts.resetPassword(body.token, body.password));
+          keyCache.forgetUser(await accounts.resetPassword(body.token, body.password, requestMeta(ctx)));
           return htmlPage(ctx, 200, 'Password changed', 'Your password is changed. You can now log in.');
         } catch (err) {
           if (!(err instanceof DomainError)) throw err;

@@ -3,18 +3,18 @@ import { PROJECT_ROLES } from '../../entities';
 import { PROJECT_SORT_FIELDS } from '../../services/projects';
 import { PROJECT_ARCHIVE_SCOPES } from '../../services/scopes';
 import { callerId, type RouteDeps } from '../context';
-import { presentMemberChange, presentProject, presentProjectSummary } from '../presenters/project';
+import { presentMember, presentProject, presentProjectSummary } from '../presenters/project';
 import { route, RouteDef } from '../route';
-import { listQuery, NOT_BLANK, pageQuery, uuidParam } from '../validation';
+import { emailAddress, listQuery, NOT_BLANK, pageQuery, uuidParam } from '../validation';
 
 const projectParams = z.object({ project_id: uuidParam });
 const description = z.string().max(5000).default('');
 /** Blank names are refused with the spec's text `Project name must not be empty`. */
 const projectName = z.string().max(200).meta({ pattern: NOT_BLANK });
 
-/** Projects, members and invitations, timeline and exports. */
+/** Projects, members, timeline and exports (invitations: `invitations.ts`). */
 export function projectRoutes({ services }: RouteDeps): RouteDef[] {
-  const { projects, invitations } = services;
+  const { projects } = services;
   const tag = 'projects';
   return [
     route({
@@ -37,9 +37,9 @@ export function projectRoutes({ services }: RouteDeps): RouteDef[] {
       tag,
       auth: 'user',
       scope: 'write:projects',
-      summary: 'Create a project; the caller becomes its owner',
+      summary: 'Create a project; the caller becomes its owner. A user owns at most `max_projects` of `GET /api/auth/plan` (MAX_PROJECTS_PER_USER; 409 past it)',
       body: z.object({ name: projectName, description }),
-      responses: { 201: { description: '{id, project_id, project}' }, 422: { description: 'Project name must not be empty' } },
+      responses: { 201: { description: '{id, project_id, project}' }, 409: { description: 'Project quota reached' }, 422: { description: 'Project name must not be empty' } },
       handler: async (ctx, { body }) => {
         const p = await projects.create(callerId(ctx), body.name, body.description);
         ctx.status = 201;
@@ -102,84 +102,26 @@ export function projectRoutes({ services }: RouteDeps): RouteDef[] {
       tag,
       auth: 'user',
       scope: 'write:projects',
-      summary: "Change a member's role, or invite an email address (it joins by accepting); owner only, never above your own role. The answer does not tell whether the address has an account",
+      rateLimit: 'members',
+      summary:
+        "Add a registered user by email (access at once) or change a member's role; owner only, never a role above your own, a project keeps one owner. " +
+        'An email without an account is 404 `User not found`: invite it with `POST /api/auth/invite`. Rate limit: the `members` bucket (RATE_LIMIT_MEMBERS, 30 a minute per user by default, shared with invitations), so this cannot probe many addresses for accounts',
       params: projectParams,
-      body: z.object({ email: z.email().max(320), role: z.enum(PROJECT_ROLES).default('editor') }),
+      body: z.object({
+        email: emailAddress.describe('The registered user to add'),
+        role: z.enum(PROJECT_ROLES).default('editor').describe("The role to give; at most the caller's own"),
+      }),
       responses: {
-        201: { description: '{member: {user_id, email, name, role, status}}: status `member` for a role change; `invited` (user_id and name null, invitation_id, expires_at) otherwise' },
-        403: { description: 'Not the owner' },
-        404: { description: 'Project not found' },
-        409: { description: 'Last owner' },
+        201: { description: '{member: {user_id, email, name, role, created_at}}' },
+        403: { description: "Not the owner (`Only the project owner can manage members`), or a role above the caller's own (`Cannot assign a role above your own`)" },
+        404: { description: '`Project not found`, or `User not found` (no account has this email)' },
+        409: { description: 'A project must keep at least one owner' },
       },
       handler: async (ctx, { params, body }) => {
-        const change = await projects.upsertMember(callerId(ctx), params.project_id, body.email, body.role);
-        ctx.status = 201;
-        return { member: presentMemberChange(change) };
-      },
-    }),
-    route({
-      method: 'get',
-      path: '/api/projects/:project_id/invitations',
-      tag,
-      auth: 'user',
-      scope: 'read:projects',
-      summary: 'Pending invitations of the project (addresses and roles)',
-      params: projectParams,
-      query: pageQuery(100),
-      responses: { 200: { description: 'List envelope of {id, email, role, created_at, expires_at}' } },
-      handler: async (ctx, { params, query }) => invitations.forProject(callerId(ctx), params.project_id, query),
-    }),
-    route({
-      method: 'delete',
-      path: '/api/projects/:project_id/invitations/:invitation_id',
-      tag,
-      auth: 'user',
-      scope: 'write:projects',
-      summary: 'Withdraw a pending invitation (owner only)',
-      params: z.object({ project_id: uuidParam, invitation_id: uuidParam }),
-      responses: { 200: { description: '{ok}' }, 404: { description: 'Invitation not found' } },
-      handler: async (ctx, { params }) => {
-        await invitations.withdraw(callerId(ctx), params.project_id, params.invitation_id);
-        return { ok: true };
-      },
-    }),
-    route({
-      method: 'get',
-      path: '/api/invitations',
-      tag,
-      auth: 'user',
-      scope: 'read:projects',
-      summary: "Invitations addressed to the caller's email that are still pending",
-      responses: { 200: { description: '{items: [{id, project_id, project_name, role, invited_by_name, created_at, expires_at}]}' } },
-      handler: async (ctx) => ({ items: await invitations.received(ctx.state.principal!.user) }),
-    }),
-    route({
-      method: 'post',
-      path: '/api/invitations/:invitation_id/accept',
-      tag,
-      auth: 'user',
-      scope: 'write:projects',
-      summary: 'Accept an invitation: join the project with the invited role',
-      params: z.object({ invitation_id: uuidParam }),
-      responses: { 200: { description: '{ok, project_id, role}' }, 404: { description: 'Invitation not found (or expired, or addressed to someone else)' } },
-      handler: async (ctx, { params }) => {
-        const joined = await invitations.accept(ctx.state.principal!.user, params.invitation_id);
+        const member = await projects.upsertMember(callerId(ctx), params.project_id, body.email, body.role);
         services.serving.forgetAccess();
-        return { ok: true, project_id: joined.projectId, role: joined.role };
-      },
-    }),
-    route({
-      method: 'post',
-      path: '/api/invitations/:invitation_id/decline',
-      tag,
-      auth: 'user',
-      scope: 'write:projects',
-      summary: 'Decline an invitation',
-      params: z.object({ invitation_id: uuidParam }),
-      responses: { 200: { description: '{ok}' }, 404: { description: 'Invitation not found' } },
-      handler: async (ctx, { params }) => {
-        await invitations.decline(ctx.state.principal!.user, params.invitation_id);
-        return { ok: true };
+        ctx.status = 201;
+        return { member: presentMember(member) };
       },
     }),
     route({

@@ -1,6 +1,6 @@
 /**
  * Child process of the ingest benchmark: the real API (`startApi`, the same server `npm start` runs) against the
- * database at DATABASE_URL (the benchmark serves an embedded PGlite from its own process, so the database's memory
+ * database at DATABASE_URL (the benchmark starts the embedded PostgreSQL, a process of its own, so the database's memory
  * is not counted as the API's) and a Temporal address nothing listens on (uploads never touch Temporal).
  * It registers one verified user, then tells the parent over IPC where to connect; on `{cmd: 'rss'}` it answers
  * with its peak resident set size (covering the multipart receive, the temp file, DuckDB and the artifact store)
@@ -31,8 +31,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const log = createLogger(config.logLevel, 'bench-api');
   if (!config.databaseUrl) throw new Error('DATABASE_URL is required');
-  // PGlite multiplexes one backend: a pool of one, as the service uses against it.
-  const ds = createDataSource({ url: config.databaseUrl, poolSize: 1 });
+  const ds = createDataSource({ url: config.databaseUrl, poolSize: config.databasePoolSize });
   await connectAndMigrate(ds);
   // Unused: a closed port, so an accidental Temporal call fails fast instead of hanging.
   const temporal = new TemporalGateway('127.0.0.1:1', config.temporal.namespace);

@@ -2,8 +2,8 @@
  * Benchmark (not a test): uploading a generated mixed-type CSV through the real HTTP API, timed against DuckDB
  * reading the same file in the same run.
  *
- * The API runs in a child process (api-server.ts) so its peak RSS is its own (the embedded database is served from
- * this process, as an external PostgreSQL would be); the upload streams from disk with
+ * The API runs in a child process (api-server.ts) so its peak RSS is its own (the embedded database is its own server
+ * process, as an external PostgreSQL would be); the upload streams from disk with
  * a declared Content-Length. The timed span is the whole request: multipart receive → ingestFile → move into the
  * artifact store → its hash and qualityReport side by side → database rows → 201. The API's CPU time over the
  * request is reported too: on a shared machine it drifts less than wall time. Peers: DuckDB `CREATE TABLE AS SELECT * FROM read_csv_auto(...)`
@@ -74,7 +74,7 @@ async function main(): Promise<void> {
     const duckParquet = await timeDuckDb(csvToParquet(csv, join(work, 'peer.parquet')));
     rmSync(join(work, 'peer.parquet'), { force: true });
 
-    const pg = await startEmbeddedPostgres(join(work, 'pg'), 0, createLogger('warn', 'bench-pg'));
+    const pg = await startEmbeddedPostgres({ dir: join(work, 'pg'), port: 0, log: createLogger('warn', 'bench-pg') });
     const server = await startServer(join(work, 'api-data'), pg.url);
     try {
       const base = `http://127.0.0.1:${server.port}`;

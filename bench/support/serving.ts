@@ -62,6 +62,8 @@ export interface LoadResult {
 export interface Target {
   label: string;
   url: string;
+  /** Default POST; a GET sends no body. */
+  method?: 'GET' | 'POST';
   body: unknown;
   headers: Record<string, string>;
 }
@@ -91,6 +93,7 @@ async function load(t: Target, mode: 'closed' | 'open', level: number, seconds: 
   const { stdout, stderr } = await execFileAsync(LOADGEN_BIN, [t.url, JSON.stringify(t.body), JSON.stringify(t.headers), mode, String(level), String(seconds)], {
     encoding: 'utf8',
     maxBuffer: 64 << 20,
+    env: { ...process.env, LOADGEN_METHOD: t.method ?? 'POST' },
   });
   const cpu = process.cpuUsage(cpu0);
   if (stderr) process.stderr.write(`--- ${t.label} ${mode} ${level}\n${stderr}`); // LOADGEN_SLOW_LOG=1: each request over 10 ms, with its start time
@@ -108,11 +111,11 @@ export function formatLevel(label: string, r: LoadResult): string {
  * turn, so that their figures for a level are taken minutes apart at most: the machine is shared,
  * and a neighbour's busy spell then costs every target alike rather than the one running.
  */
-export async function runLevels(targets: Target[], seconds: number): Promise<LevelsRun[]> {
+export async function runLevels(targets: Target[], seconds: number, closedLevels = CLOSED_LEVELS, openRates = OPEN_RATES): Promise<LevelsRun[]> {
   const warm: LoadResult[] = [];
   for (const t of targets) warm.push(await load(t, 'closed', 4, 2));
   const levels: LoadResult[][] = targets.map(() => []);
-  const plan: ['closed' | 'open', number][] = [...CLOSED_LEVELS.map((c): ['closed', number] => ['closed', c]), ...OPEN_RATES.map((r): ['open', number] => ['open', r])];
+  const plan: ['closed' | 'open', number][] = [...closedLevels.map((c): ['closed', number] => ['closed', c]), ...openRates.map((r): ['open', number] => ['open', r])];
   for (const [mode, level] of plan)
     for (const [i, t] of targets.entries()) {
       const r = await load(t, mode, level, seconds);

@@ -42,6 +42,7 @@ const STATEFUL_REFUSALS: { path: string; method: string; statuses: number[]; why
   { path: '/api/auth/reset-password', method: 'POST', statuses: [400], why: 'a reset token that was never mailed is refused (spec)' },
   { path: '/auth/reset-password', method: 'POST', statuses: [400, 422], why: 'the browser form with a token that was never mailed, or its default empty password' },
   { path: '/api/auth/change-password', method: 'PUT', statuses: [400], why: 'the current password must be the real one ("Current password is incorrect")' },
+  { path: '/api/auth/invite/accept', method: 'POST', statuses: [400], why: 'an invitation token that was never mailed is "Invalid invitation link…"' },
   { path: '/api/auth/delete-account', method: 'POST', statuses: [400], why: 'the password must be the real one ("Password is incorrect")' },
   { path: '/api/projects/{project_id}/members', method: 'POST', statuses: [422], why: "the address must be one a mail server takes, and a role above the caller's own is refused" },
   { path: '/api/datasets/upload', method: 'POST', statuses: [422], why: 'the file is checked by content: random bytes are "Unsupported file type" or unreadable CSV' },

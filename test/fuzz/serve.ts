@@ -64,6 +64,7 @@ async function main(): Promise<void> {
         RATE_LIMIT_TRAIN: LIMIT,
         RATE_LIMIT_REPORT: LIMIT,
         RATE_LIMIT_AI: LIMIT,
+        RATE_LIMIT_MEMBERS: LIMIT,
         MAX_DATASET_UPLOAD_BYTES: String(10 * 1024 * 1024),
       },
     });

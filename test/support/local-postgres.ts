@@ -22,7 +22,7 @@ function run(cmd: string, args: string[]): void {
  * Starts a throwaway PostgreSQL cluster from Debian's binaries when the suite is given no
  * DATABASE_URL. As root, the server runs as the `postgres` user (it refuses root).
  */
-export function startLocalPostgres(port: number): { url: string; dir: string } {
+export function startLocalPostgres(port: number, opts: { durable?: boolean } = {}): { url: string; dir: string } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mlsvc-pg-'));
   const asRoot = process.getuid?.() === 0;
   if (asRoot) execFileSync('chown', ['postgres:postgres', dir]);
@@ -31,13 +31,17 @@ export function startLocalPostgres(port: number): { url: string; dir: string } {
   if (asRoot) execFileSync('chown', ['postgres:postgres', pwfile]);
   run('initdb', ['-D', dir, '-U', 'postgres', '--auth=md5', `--pwfile=${pwfile}`, '-E', 'UTF8']);
   fs.rmSync(pwfile, { force: true });
-  startPostgresServer(dir, port);
+  startPostgresServer(dir, port, opts);
   return { url: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`, dir };
 }
 
-/** Starts (or, after a crash, restarts: PostgreSQL recovers from its WAL) the server of the cluster in `dir`; returns once it accepts connections. */
-export function startPostgresServer(dir: string, port: number): void {
-  run('pg_ctl', ['-D', dir, '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`, '-w', '-t', '120', 'start', '-l', path.join(dir, 'log')]);
+/**
+ * Starts (or, after a crash, restarts: PostgreSQL recovers from its WAL) the server of the cluster in `dir`; returns once it
+ * accepts connections. Tests run without fsync; `durable` keeps it on (benchmarks that compare with the embedded server).
+ */
+export function startPostgresServer(dir: string, port: number, opts: { durable?: boolean } = {}): void {
+  const fsync = opts.durable ? '' : ' -c fsync=off';
+  run('pg_ctl', ['-D', dir, '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1${fsync} -c max_connections=200`, '-w', '-t', '120', 'start', '-l', path.join(dir, 'log')]);
 }
 
 export function stopLocalPostgres(dir: string): void {

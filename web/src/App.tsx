@@ -4,6 +4,7 @@ import { ApiError, get, hasSession } from './api';
 import { ForgotPasswordPage, LoginPage, LogoutPage, RegisterPage } from './pages/auth';
 import { DatasetPage } from './pages/dataset';
 import { DeploymentPage } from './pages/deployment';
+import { AcceptInvitationPage } from './pages/invitation';
 import { ExperimentPage, NewExperimentPage } from './pages/experiment';
 import { JobsPage } from './pages/jobs';
 import { ModelPage } from './pages/model';
@@ -33,6 +34,7 @@ const APP_ROUTES: [string, (p: Record<string, string>) => preact.JSX.Element][] 
   ['/app/synthgen/jobs/:id', (p) => <SynthJobPage id={p.id} />],
   ['/app/studio/:id', (p) => <StudioSessionPage id={p.id} />],
   ['/app/jobs', () => <JobsPage />],
+  ['/app/invitations/accept', () => <AcceptInvitationPage />],
   ['/auth/profile', () => <ProfilePage />],
 ];
 

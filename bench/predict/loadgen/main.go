@@ -10,6 +10,8 @@
 //
 //	loadgen URL BODY_JSON HEADERS_JSON closed CONCURRENCY SECONDS
 //	loadgen URL BODY_JSON HEADERS_JSON open RPS SECONDS
+//
+// LOADGEN_METHOD=GET sends GETs without a body (default POST). Any 2xx answer is a success.
 package main
 
 import (
@@ -48,6 +50,10 @@ func main() {
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: conns, MaxConnsPerHost: conns, DisableCompression: true}, Timeout: 30 * time.Second}
 
 	slowLog := os.Getenv("LOADGEN_SLOW_LOG") != ""
+	method := os.Getenv("LOADGEN_METHOD")
+	if method == "" {
+		method = "POST"
+	}
 	started := time.Now()
 	measureFrom := started
 	var mu sync.Mutex
@@ -55,8 +61,14 @@ func main() {
 	errors := 0
 	sent, sentErrors := 0, 0
 	once := func(scheduled time.Time) {
-		req, _ := http.NewRequest("POST", url, bytes.NewReader(body))
-		req.Header.Set("content-type", "application/json")
+		var reader io.Reader
+		if method != "GET" {
+			reader = bytes.NewReader(body)
+		}
+		req, _ := http.NewRequest(method, url, reader)
+		if reader != nil {
+			req.Header.Set("content-type", "application/json")
+		}
 		for k, v := range headers {
 			req.Header.Set(k, v)
 		}
@@ -65,7 +77,7 @@ func main() {
 		if ok {
 			io.Copy(io.Discard, res.Body)
 			res.Body.Close()
-			ok = res.StatusCode == 200
+			ok = res.StatusCode >= 200 && res.StatusCode < 300
 		}
 		ms := float64(time.Since(scheduled).Microseconds()) / 1000
 		if slowLog && ms > 10 {

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { openReport } from './report';
-import { del, get, NO_PAGE, post, qs, upload, type Page } from '../api';
+import { ApiError, del, get, NO_PAGE, post, qs, upload, type Page } from '../api';
 import { Link, navigate, useLocation } from '../router';
 import { PrivacyTab } from './privacy';
 import { StudioTab } from './studio';
@@ -445,15 +445,22 @@ function MembersTab({ projectId, owner }: { projectId: string; owner: boolean })
         )}
         {members.pager}
       </Section>
-      <Section title="Add or change a member">
+      <Section title="Add, change or invite a member">
         <form
           class="row wrap"
           onSubmit={(e) => {
             e.preventDefault();
             setNote('');
             void run(async () => {
-              const r = await post<{ member: { status: string } }>(`/api/projects/${projectId}/members`, { email, role });
-              setNote(r.member.status === 'invited' ? `Invitation sent to ${email}.` : `${email} is now ${role}.`);
+              // A registered user is added at once; an address without an account is invited by a mailed link.
+              try {
+                await post(`/api/projects/${projectId}/members`, { email, role });
+                setNote(`${email} is now ${role}.`);
+              } catch (err) {
+                if (!(err instanceof ApiError && err.status === 404 && err.detail === 'User not found')) throw err;
+                await post('/api/auth/invite', { project_id: projectId, email, role });
+                setNote(`No account has ${email} yet: an invitation link was mailed to it.`);
+              }
               setEmail('');
               reload();
             });
