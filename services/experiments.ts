@@ -159,13 +159,12 @@ export class ExperimentService {
     // The account quota caps max_models: a larger request is refused (422 naming the cap) rather than quietly
     // trained with fewer models; an omitted one takes the default within the cap.
     const cap = maxModelsCap(this.config);
-    const raw = body.config;
-    const input =
-      raw !== null && typeof raw === 'object' && !Array.isArray(raw) && (raw as { max_models?: unknown }).max_models == null && cap < CONFIG_DEFAULTS.max_models ? { ...raw, max_models: cap } : raw;
+    const raw = body.config ?? {};
+    const input = typeof raw === 'object' && !Array.isArray(raw) && (raw as { max_models?: unknown }).max_models == null && cap < CONFIG_DEFAULTS.max_models ? { ...raw, max_models: cap } : raw;
     const parsed = parseAutoMLConfig(input, kind, { maxModelsCap: cap });
     if (!parsed.config) {
       throw new ValidationError(
-        parsed.issues.map((i) => ({ loc: ['body', ...i.loc], msg: i.loc.join('.') === 'config.max_models' ? `${i.msg} (the account quota; see GET /api/auth/plan)` : i.msg, type: 'value_error' })),
+        parsed.issues.map((i) => ({ loc: ['body', ...i.loc], msg: i.loc.join('.') === 'config.max_models' ? `${i.msg} (the account quota, max_models of the plan)` : i.msg, type: 'value_error' })),
       );
     }
     return { versionId: v.id, problemType, kind, config: parsed.config };

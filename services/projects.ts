@@ -75,8 +75,14 @@ export class ProjectService {
     }
     const order = q.sort_field === 'name' ? 'lower(name)' : q.sort_field;
     const dir = sqlDirection(q.sort_direction);
-    const items: ProjectSummary[] = await this.ds.query(`SELECT * FROM (${SELECT_SUMMARY}${where}) p ORDER BY ${order} ${dir}, id ${dir} LIMIT ${q.limit} OFFSET ${q.offset}`, params);
-    const [{ total }] = await this.ds.query(`SELECT count(*)::int AS total FROM (${SELECT_SUMMARY}${where}) x`, params);
+    // The page and the total in one round trip; a page past the end has no row to carry the total, so it counts apart.
+    const rows: (ProjectSummary & { total_count: number })[] = await this.ds.query(
+      `SELECT *, count(*) OVER ()::int AS total_count FROM (${SELECT_SUMMARY}${where}) p ORDER BY ${order} ${dir}, id ${dir} LIMIT ${q.limit} OFFSET ${q.offset}`,
+      params,
+    );
+    let total = rows[0]?.total_count;
+    if (total === undefined) [{ total }] = await this.ds.query(`SELECT count(*)::int AS total FROM (${SELECT_SUMMARY}${where}) x`, params);
+    const items = rows.map(({ total_count: _, ...item }) => item as ProjectSummary);
     return { items, total: Number(total), limit: q.limit, offset: q.offset };
   }
 
@@ -104,7 +110,7 @@ export class ProjectService {
       if (cap !== null) {
         await em.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`projects-owned:${ownerId}`]);
         const [{ n }] = await em.query(`SELECT count(*)::int AS n FROM project_members WHERE user_id = $1 AND role = 'owner'`, [ownerId]);
-        if (n >= cap) throw new ConflictError(`Project quota reached: a user may own at most ${cap} projects (see GET /api/auth/plan)`);
+        if (n >= cap) throw new ConflictError(`Project quota reached: a user may own at most ${cap} projects`);
       }
       const project = em.getRepository(Project).create({ name: cleanName, description, ownerId, status: 'active' });
       await em.getRepository(Project).insert(project);

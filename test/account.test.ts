@@ -175,6 +175,40 @@ describe('my activity', () => {
     expect(JSON.stringify(bItems)).not.toContain(key.body.id);
   });
 
+  it('records password changes and resets, revoked sessions, logout and logout-all, and never a secret', async () => {
+    const { client, email, password } = await signUp(stack.baseUrl, stack.mail);
+    const other = anon();
+    expect((await other.post('/api/auth/login', { email, password })).status).toBe(200);
+    expect((await client.put('/api/auth/change-password', { current_password: password, new_password: 'second password' })).status).toBe(200);
+    const third = anon();
+    expect((await third.post('/api/auth/login', { email, password: 'second password' })).status).toBe(200);
+    const sessions = (await client.get('/api/auth/sessions')).body.items as { id: string; current: boolean }[];
+    const thirdSession = sessions.find((x) => !x.current)!;
+    expect((await client.post(`/api/auth/sessions/${thirdSession.id}/revoke`)).status).toBe(200);
+    expect((await client.post('/api/auth/logout-all')).status).toBe(200);
+
+    expect((await anon().post('/api/auth/forgot-password', { email })).status).toBe(200);
+    const mail = await stack.mail.waitFor(email, /reset-password\?token=/, 15_000);
+    const token = new URL(linkIn(mail, 'reset-password?token=')).searchParams.get('token')!;
+    expect((await anon().post('/api/auth/reset-password', { token, password: 'third password' })).status).toBe(200);
+    const again = anon();
+    expect((await again.post('/api/auth/login', { email, password: 'third password' })).status).toBe(200);
+    expect((await again.post('/api/auth/logout')).status).toBe(200);
+    expect((await again.post('/api/auth/login', { email, password: 'third password' })).status).toBe(200);
+
+    const items: { type: string; details: Record<string, unknown> }[] = (await again.get('/api/auth/my-activity')).body.items;
+    const byType = (t: string) => items.filter((e) => e.type === t);
+    expect(byType('password_changed').map((e) => e.details)).toEqual([{ sessions_revoked: 1 }]);
+    expect(byType('session_revoked').map((e) => e.details)).toEqual([{ session_id: thirdSession.id }]);
+    expect(byType('logout_all').map((e) => e.details)).toEqual([{ sessions_revoked: 1 }]);
+    expect(byType('password_reset_requested')).toHaveLength(1);
+    expect(byType('password_reset').map((e) => e.details)).toEqual([{ sessions_revoked: 0, api_keys_revoked: 0 }]);
+    expect(byType('logout')).toHaveLength(1);
+    expect(byType('login')).toHaveLength(5);
+    // No token or password reaches the log.
+    for (const secret of [token, password, 'second password', 'third password']) expect(JSON.stringify(items)).not.toContain(secret);
+  });
+
   it('pages, refuses hostile queries with 422, and is for session logins only', async () => {
     const { client } = await signUp(stack.baseUrl, stack.mail);
     for (let i = 0; i < 3; i++) await client.put('/api/auth/profile', { name: `Name ${i}` });
@@ -262,7 +296,7 @@ describe('plan and tenant info', () => {
     await createProject(client, 'q2');
     await createProject(client, 'q3');
     const fourth = await client.post('/api/projects', { name: 'q4' });
-    expect([fourth.status, fourth.body]).toEqual([409, { detail: 'Project quota reached: a user may own at most 3 projects (see GET /api/auth/plan)' }]);
+    expect([fourth.status, fourth.body]).toEqual([409, { detail: 'Project quota reached: a user may own at most 3 projects' }]);
 
     const rows = Array.from({ length: 40 }, (_, i) => `${i},${(i * 7) % 11},${i % 2 ? 'yes' : 'no'}`).join('\n');
     const up = await client.upload('/api/datasets/upload', { project_id: projectId, name: 'labels' }, { name: 'labels.csv', data: `x,z,label\n${rows}\n` });
@@ -273,7 +307,7 @@ describe('plan and tenant info', () => {
     const over = await experiment({ max_models: 6 });
     expect(over.status).toBe(422);
     expect(over.body.detail).toEqual([
-      { loc: ['body', 'config', 'max_models'], msg: 'max_models must be an integer between 1 and 5 (the account quota; see GET /api/auth/plan)', type: 'value_error' },
+      { loc: ['body', 'config', 'max_models'], msg: 'max_models must be an integer between 1 and 5 (the account quota, max_models of the plan)', type: 'value_error' },
     ]);
     const caps = (await client.get('/api/experiments/capabilities')).body;
     expect([caps.limits.max_models_cap, caps.config_defaults.max_models]).toEqual([5, 5]);

@@ -78,7 +78,9 @@ async function startService(env: Record<string, string> = {}): Promise<Service> 
 
 async function stopService(s: Service, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
   if (s.child.exitCode === null) s.child.kill(signal);
-  return s.exited;
+  const code = await s.exited;
+  if (process.env.EMB_DUMP) fs.writeFileSync(process.env.EMB_DUMP, s.lines.join('\n'));
+  return code;
 }
 
 /** Log lines of every process of the service (API, workers, the database server) that speak of a database fault or are errors. */
@@ -183,7 +185,7 @@ function probesFor(t: Tenant, other: Tenant, burst: number): Probe[] {
     });
     probes.push(async () => {
       const r = await t.client.get(`/api/projects/${t.projectIds[1]}`);
-      return check('own project', r.status === 200 && r.body.id === t.projectIds[1], r.status);
+      return check('own project', r.status === 200 && r.body.project.id === t.projectIds[1], r.status);
     });
     probes.push(async () => {
       const r = await t.client.get(`/api/projects/${t.projectIds[0]}/members`);
@@ -202,7 +204,7 @@ function probesFor(t: Tenant, other: Tenant, burst: number): Probe[] {
   for (const jobId of t.jobIds) {
     probes.push(async () => {
       const r = await t.client.get(`/api/jobs/${jobId}`);
-      return check('own job', r.status === 200 && r.body.id === jobId, r.status);
+      return check('own job', r.status === 200 && r.body.job.id === jobId, r.status);
     });
   }
   for (const jobId of other.jobIds) {
@@ -287,7 +289,7 @@ describe('npm start on the embedded defaults', () => {
     const ended = async (t: Tenant, jobId: string) =>
       eventually(
         async () => {
-          const j = (await t.client.get(`/api/jobs/${jobId}`)).body;
+          const j = (await t.client.get(`/api/jobs/${jobId}`)).body.job;
           return ['succeeded', 'failed', 'canceled'].includes(j.status) ? j : undefined;
         },
         300_000,

@@ -401,7 +401,7 @@ describe('GPU worker present', () => {
     try {
       const caps = await owner.client.get('/api/experiments/capabilities');
       expect(caps.body.gpu.queue).toBe(stack.config.taskQueues.gpu);
-      expect(caps.body.limits.max_models_cap).toBe(500);
+      expect(caps.body.limits.max_models_cap).toBe(100); // MAX_MODELS_PER_EXPERIMENT's default, within the engine's 500
       const r = await owner.client.post('/api/experiments', {
         project_id: projectId,
         dataset_version_id: titanic.versionId,

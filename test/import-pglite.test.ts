@@ -4,9 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { PGlite } from '@electric-sql/pglite';
 import { Client } from 'pg';
-import type { QueryRunner } from 'typeorm';
 import { MIGRATIONS } from '../entities';
 import { EmbeddedPostgresError, startEmbeddedPostgres } from '../platform/embedded-postgres';
 import { createLogger } from '../platform/logger';
@@ -24,21 +22,7 @@ const projectId = randomUUID();
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mlsvc-pglite-'));
   fs.chmodSync(dataDir, 0o755);
-  const old = await PGlite.create(path.join(dataDir, 'pg'));
-  // The old engine's schema one migration behind the current one: the import must apply the rest after the copy.
-  const applied = MIGRATIONS.slice(0, -1);
-  const runner = { query: (sql: string, params?: unknown[]) => (params?.length ? old.query(sql, params) : old.exec(sql)) } as unknown as QueryRunner;
-  for (const M of applied) await new M().up(runner);
-  await old.exec(`CREATE TABLE migrations (id SERIAL PRIMARY KEY, "timestamp" bigint NOT NULL, name varchar NOT NULL)`);
-  for (const M of applied) await old.query('INSERT INTO migrations ("timestamp", name) VALUES ($1, $2)', [Number(M.name.slice(-13)), M.name]);
-  await old.query(`INSERT INTO users (id, email, name, password_hash) VALUES ($1, 'łukasz@example.test', 'Łukasz Wróbel', 'x')`, [userId]);
-  await old.query(`INSERT INTO projects (id, name, owner_id, description) VALUES ($1, 'Old project', $2, $3)`, [projectId, userId, "it's \"quoted\"\nand multi-line"]);
-  await old.query(`INSERT INTO project_members (project_id, user_id, role) VALUES ($1, $2, 'owner')`, [projectId, userId]);
-  await old.query(`INSERT INTO api_keys (id, user_id, name, prefix, secret_hash, scopes) VALUES ($1, $2, 'k', 'pfx', 'h', '["read:projects", "write:datasets"]')`, [randomUUID(), userId]);
-  // More rows than one copy batch, in a table with a serial id (its foreign key is not the point here).
-  await old.exec('SET session_replication_role = replica');
-  for (let i = 0; i < 1203; i++) await old.query(`INSERT INTO experiment_logs (experiment_id, source, level, message) VALUES ($1, 'test', 'info', $2)`, [randomUUID(), `line ${i}`]);
-  await old.close();
+  await promisify(execFile)(process.execPath, [path.join(__dirname, 'support', 'make-pglite-cluster.js'), path.join(dataDir, 'pg'), userId, projectId, '1203']);
 }, 120_000);
 
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
@@ -62,7 +46,7 @@ it('imports every row into the new server and keeps the old folder', async () =>
   await c.connect();
   try {
     expect((await c.query('SELECT email, name FROM users WHERE id = $1', [userId])).rows).toEqual([{ email: 'łukasz@example.test', name: 'Łukasz Wróbel' }]);
-    expect((await c.query('SELECT description FROM projects WHERE id = $1', [projectId])).rows[0].description).toBe("it's \"quoted\"\nand multi-line");
+    expect((await c.query('SELECT description FROM projects WHERE id = $1', [projectId])).rows[0].description).toBe('it\'s "quoted"\nand multi-line');
     expect((await c.query('SELECT scopes FROM api_keys')).rows[0].scopes).toEqual(['read:projects', 'write:datasets']);
     expect((await c.query('SELECT name FROM migrations ORDER BY id')).rows.map((r) => r.name)).toEqual(MIGRATIONS.map((m) => m.name));
     await c.query('SET session_replication_role = replica');

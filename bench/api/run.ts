@@ -32,7 +32,7 @@ const TARGET_READS_16 = 1000;
 
 async function startApi(databaseUrl: string, dataDir: string): Promise<{ base: string; child: ChildProcess }> {
   const child = fork(path.join(__dirname, '..', 'ingest', 'api-server.js'), [], {
-    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', RECONCILE_INTERVAL_SECS: '0', RATE_LIMIT_GENERAL: '1000000000' },
+    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', RECONCILE_INTERVAL_SECS: '0', RATE_LIMIT_GENERAL: '1000000000', MAX_PROJECTS_PER_USER: '0' },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const m = await new Promise<FromServer>((resolve, reject) => {
@@ -48,7 +48,11 @@ async function targetsOf(label: string, base: string): Promise<{ read: Target; w
   const s = await login(base, 'bench@example.com', 'a long benchmark password');
   // A user with a few projects: the list has rows to read.
   for (let i = 0; i < 5; i++) {
-    const r = await fetch(`${base}/api/projects`, { method: 'POST', headers: { 'content-type': 'application/json', cookie: s.cookie, 'x-csrf-token': s.csrf }, body: JSON.stringify({ name: `seed ${i}` }) });
+    const r = await fetch(`${base}/api/projects`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: s.cookie, 'x-csrf-token': s.csrf },
+      body: JSON.stringify({ name: `seed ${i}` }),
+    });
     if (r.status !== 201) throw new Error(`seed project: ${r.status}`);
   }
   return {
@@ -108,7 +112,17 @@ async function main(): Promise<void> {
       ).map(([op, emb, deb]) => {
         const a = at(emb, level);
         const b = at(deb, level);
-        return { op, level, embedded_rps: a.rps, debian_rps: b.rps, ratio: b.rps / a.rps, embedded_p99_ms: a.p99_ms, debian_p99_ms: b.p99_ms, errors: a.errors + b.errors, floor_rps: at(floorRun.levels, level).rps };
+        return {
+          op,
+          level,
+          embedded_rps: a.rps,
+          debian_rps: b.rps,
+          ratio: b.rps / a.rps,
+          embedded_p99_ms: a.p99_ms,
+          debian_p99_ms: b.p99_ms,
+          errors: a.errors + b.errors,
+          floor_rps: at(floorRun.levels, level).rps,
+        };
       }),
     );
     console.log('\nop                   in flight  embedded req/s (p99)   debian req/s (p99)   debian/embedded  koa floor req/s');
@@ -119,7 +133,9 @@ async function main(): Promise<void> {
     }
     const worst = Math.max(...rows.map((r) => r.ratio));
     const reads16 = at(eRead.levels, 16).rps;
-    console.log(`\nembedded within ${TARGET_RATIO}x of Debian's PostgreSQL: ${worst <= TARGET_RATIO ? 'yes' : 'no'} (worst debian/embedded throughput ratio ${worst.toFixed(2)}; above 1 the embedded is slower)`);
+    console.log(
+      `\nembedded within ${TARGET_RATIO}x of Debian's PostgreSQL: ${worst <= TARGET_RATIO ? 'yes' : 'no'} (worst debian/embedded throughput ratio ${worst.toFixed(2)}; above 1 the embedded is slower)`,
+    );
     console.log(`authenticated reads at 16 in flight on the embedded default: ${reads16.toFixed(0)}/s (target ${TARGET_READS_16}): ${reads16 >= TARGET_READS_16 ? 'met' : 'not met'}`);
     writeResults('api', { seconds, cores: os.cpus().length, rows, floor: floorRun.levels, embedded: { read: eRead, write: eWrite }, debian: { read: dRead, write: dWrite } });
   } finally {

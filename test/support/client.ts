@@ -107,15 +107,10 @@ export async function createProject(client: ApiClient, name = 'Project'): Promis
   return r.body.id as string;
 }
 
-/**
- * Makes a registered user a member the way the API does it: the owner invites the email and
- * the user accepts the invitation.
- */
+/** Makes a registered user a member the way the API does it: the owner adds the user's email (access at once). */
 export async function addMember(owner: ApiClient, member: { client: ApiClient; email: string }, projectId: string, role = 'editor'): Promise<void> {
-  const invited = await owner.post(`/api/projects/${projectId}/members`, { email: member.email, role });
-  if (invited.status !== 201) throw new Error(`invite failed: ${invited.status} ${JSON.stringify(invited.body)}`);
-  const accepted = await member.client.post(`/api/invitations/${invited.body.member.invitation_id}/accept`);
-  if (accepted.status !== 200) throw new Error(`accept failed: ${accepted.status} ${JSON.stringify(accepted.body)}`);
+  const added = await owner.post(`/api/projects/${projectId}/members`, { email: member.email, role });
+  if (added.status !== 201) throw new Error(`add member failed: ${added.status} ${JSON.stringify(added.body)}`);
 }
 
 /** Polls `fn` until it returns a truthy value. */
