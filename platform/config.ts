@@ -72,7 +72,7 @@ const EnvSchema = z.object({
   /** The account quota on an experiment's `max_models` (at most the engine's own cap, 500); a larger request answers 422, an omitted one defaults to min(20, this). */
   MAX_MODELS_PER_EXPERIMENT: int(100, 1),
   /** Projects one user may own (create while owning this many answers 409); 0: no limit. */
-  MAX_PROJECTS_PER_USER: int(100, 0),
+  MAX_PROJECTS_PER_USER: int(1000, 0),
   /** Jobs one user may have queued or running at once (starting another answers 409); 0: no limit. */
   MAX_OPEN_JOBS_PER_USER: int(0, 0),
   /** Days the account activity log (`GET /api/auth/my-activity`) keeps an event. */
