@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import type { Logger } from './logger';
+import { leftoverPid, stopProcess } from './leftover-process';
 import { freePort } from './temporal-dev';
 
 /**
@@ -195,42 +196,14 @@ async function initCluster(dir: string, binDir: string, owner: OsUser | undefine
 }
 
 /**
- * A server that an earlier `npm start` left running (that process was killed before it could stop
- * it) holds the cluster's lock: it is shut down, so this start owns the server it talks to.
+ * A server that an earlier `npm start` left running (that process was killed before it could stop it) holds the
+ * cluster's lock file: it is shut down (SIGINT: fast shutdown, the data is safe), so this start owns the server it talks to.
  */
 async function stopLeftoverServer(dir: string, log: Logger): Promise<void> {
-  let pid: number;
-  try {
-    pid = Number(fs.readFileSync(path.join(dir, 'postmaster.pid'), 'utf8').split('\n')[0]);
-  } catch {
-    return;
-  }
-  if (!Number.isInteger(pid) || pid <= 0 || !alive(pid) || !isPostgres(pid)) return;
+  const pid = leftoverPid(path.join(dir, 'postmaster.pid'), 'postgres');
+  if (pid === undefined) return;
   log.warn({ pid, dir }, 'an earlier start left its embedded PostgreSQL running: stopping it');
-  process.kill(pid, 'SIGINT');
-  const deadline = Date.now() + STOP_TIMEOUT_MS;
-  while (alive(pid) && Date.now() < deadline) await sleep(100);
-  if (alive(pid)) {
-    process.kill(pid, 'SIGKILL');
-    while (alive(pid)) await sleep(100);
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-function isPostgres(pid: number): boolean {
-  try {
-    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('postgres');
-  } catch {
-    return true; // no /proc (macOS): trust the lock file
-  }
+  await stopProcess(pid, 'SIGINT');
 }
 
 interface Server {

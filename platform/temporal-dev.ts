@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { leftoverPid, stopProcess } from './leftover-process';
 
 /** The pinned CLI: v1.5.1 is the newest tag `go install` accepts (later tags carry a `replace`). */
 export const TEMPORAL_CLI_MODULE = 'github.com/temporalio/cli/cmd/temporal@v1.5.1';
@@ -120,10 +121,24 @@ export function portOpen(port: number): Promise<boolean> {
   });
 }
 
-/** `temporal server start-dev` with a SQLite file and the Web UI; resolves once it accepts connections. */
-export async function startTemporalDevServer(opts: { dbFile?: string; port: number; uiPort: number; namespace?: string; headless?: boolean; log?: Say }): Promise<DevServer> {
+/**
+ * `temporal server start-dev` with a SQLite file and the Web UI; resolves once it accepts connections. With `pidFile`,
+ * a dev server an earlier (killed) start left running is stopped first, and this one's pid is recorded there. A port
+ * that something else already holds is an error that says so: answering on it is not proof that it is ours.
+ */
+export async function startTemporalDevServer(opts: { dbFile?: string; port: number; uiPort: number; namespace?: string; headless?: boolean; log?: Say; pidFile?: string }): Promise<DevServer> {
   const say = opts.log ?? ((m: string) => console.log(`[temporal] ${m}`));
   const bin = await ensureTemporalCli(say);
+  if (opts.pidFile) {
+    const leftover = leftoverPid(opts.pidFile, 'temporal');
+    if (leftover !== undefined) {
+      say(`an earlier start left its Temporal dev server running (pid ${leftover}): stopping it`);
+      await stopProcess(leftover, 'SIGTERM');
+    }
+  }
+  if (await portOpen(opts.port)) {
+    throw new Error(`port ${opts.port} is in use by another process: set TEMPORAL_DEV_PORT to a free port, or TEMPORAL_ADDRESS to use that Temporal server`);
+  }
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(opts.port), '--log-level', 'warn'];
   if (opts.dbFile) {
     fs.mkdirSync(path.dirname(opts.dbFile), { recursive: true });
@@ -134,6 +149,10 @@ export async function startTemporalDevServer(opts: { dbFile?: string; port: numb
   if (opts.namespace && opts.namespace !== 'default') args.push('--namespace', opts.namespace);
   say(`starting ${bin} ${args.join(' ')}`);
   const child = spawn(bin, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  if (opts.pidFile && child.pid) {
+    fs.mkdirSync(path.dirname(opts.pidFile), { recursive: true });
+    fs.writeFileSync(opts.pidFile, `${child.pid}\n`);
+  }
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => {
     stderr = (stderr + d.toString()).slice(-4000);
@@ -153,8 +172,12 @@ export async function startTemporalDevServer(opts: { dbFile?: string; port: numb
     process: child,
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
+        const done = () => {
+          if (opts.pidFile) fs.rmSync(opts.pidFile, { force: true });
+          resolve();
+        };
+        if (child.exitCode !== null) return done();
+        child.once('exit', done);
         child.kill('SIGTERM');
         setTimeout(() => child.kill('SIGKILL'), 5000).unref();
       }),

@@ -5,7 +5,7 @@ import { startApi } from '../api/server';
 import { createArtifactStore } from '../platform/create-artifact-store';
 import { loadConfig } from '../platform/config';
 import { connectAndMigrate, createDataSource } from '../platform/database';
-import { embeddedDbDir, startEmbeddedPostgres } from '../platform/embedded-postgres';
+import { EmbeddedPostgresError, embeddedDbDir, startEmbeddedPostgres } from '../platform/embedded-postgres';
 import { createLogger } from '../platform/logger';
 import { createMailer } from '../platform/mail';
 import { scratchParents, sweepScratch } from '../platform/scratch';
@@ -19,7 +19,6 @@ import { startTemporalDevServer } from '../platform/temporal-dev';
 async function main(): Promise<void> {
   const config = loadConfig();
   const log = createLogger(config.logLevel, 'start');
-  const stops: (() => Promise<void>)[] = [];
   // Uploads and half-written files of a process that was killed (this one's previous life, or a worker).
   const swept = sweepScratch(scratchParents(config));
   if (swept.length) log.warn({ folders: swept }, 'removed the temporary files of processes that ended without cleaning up');
@@ -28,12 +27,13 @@ async function main(): Promise<void> {
   if (!databaseUrl) {
     const pg = await startEmbeddedPostgres({ dir: embeddedDbDir(config.dataDir), port: config.embeddedDbPort, osUser: config.embeddedDbOsUser, log });
     databaseUrl = pg.url;
-    stops.push(pg.stop);
+    localServices.push(pg.stop);
   }
   let temporalAddress = config.temporal.address;
   if (!temporalAddress) {
     const dev = await startTemporalDevServer({
       dbFile: path.join(config.dataDir, 'temporal', 'dev.sqlite'),
+      pidFile: path.join(config.dataDir, 'temporal', 'dev-server.pid'),
       port: config.temporal.devPort,
       uiPort: config.temporal.uiPort,
       namespace: config.temporal.namespace,
@@ -41,7 +41,7 @@ async function main(): Promise<void> {
     });
     temporalAddress = dev.address;
     log.info({ address: dev.address, ui: dev.uiUrl }, 'Temporal dev server up');
-    stops.push(dev.stop);
+    localServices.push(dev.stop);
   }
   const runtimeConfig = { ...config, databaseUrl, temporal: { ...config.temporal, address: temporalAddress } };
 
@@ -81,7 +81,7 @@ async function main(): Promise<void> {
     const [{ cutRequests }] = await Promise.all([api.stop(graceMs), workers?.stop(graceMs + WORKER_KILL_AFTER_GRACE_MS)]);
     await temporal.close();
     await ds.destroy();
-    for (const stop of stops.reverse()) await stop().catch(() => undefined);
+    await stopLocalServices();
     log.info({ cutRequests }, 'stopped');
     process.exit(0);
   };
@@ -104,8 +104,9 @@ function superviseWorkers(families: string[], env: Record<string, string>, log: 
   let delay = 1000;
   const launch = () => {
     const started = Date.now();
+    // The IPC channel is how the worker process learns that this one is gone (it closes even on `kill -9`).
     child = spawn(process.execPath, [path.join(__dirname, '..', 'workers', 'run-workers.js'), ...families], {
-      stdio: 'inherit',
+      stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
       env: { ...process.env, ...env },
     });
     child.on('exit', (code, signal) => {
@@ -134,7 +135,16 @@ function superviseWorkers(families: string[], env: Record<string, string>, log: 
   };
 }
 
-main().catch((err) => {
-  console.error(err);
+/** The local services this start launched (embedded PostgreSQL, Temporal dev server), stopped last to first. */
+const localServices: (() => Promise<void>)[] = [];
+
+async function stopLocalServices(): Promise<void> {
+  for (const stop of localServices.splice(0).reverse()) await stop().catch(() => undefined);
+}
+
+main().catch(async (err: unknown) => {
+  // A start that fails half-way stops what it had started: nothing is left running for the next one to find.
+  console.error(err instanceof EmbeddedPostgresError ? err.message : err);
+  await stopLocalServices();
   process.exit(1);
 });

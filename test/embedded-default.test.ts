@@ -1,10 +1,8 @@
-import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '../platform/temporal-dev';
 import { ApiClient, eventually, signUp } from './support/client';
+import { faultLines, NpmStart, reachableDataDir, startNpmStart, stopNpmStart } from './support/npm-start';
 import { SmtpSink } from './support/smtp-sink';
 import { stackFile, StackInfo } from './support/stack-file';
 import { syntheticRows, toCsv } from './support/trained-models';
@@ -23,26 +21,12 @@ import { syntheticRows, toCsv } from './support/trained-models';
 const info = JSON.parse(fs.readFileSync(stackFile(), 'utf8')) as StackInfo;
 const mail = new SmtpSink();
 let dataDir: string;
-let service: Service;
+let service: NpmStart;
 
-interface Service {
-  child: ChildProcess;
-  baseUrl: string;
-  lines: string[];
-  exited: Promise<number | null>;
-}
-
-/** `npm start` as a user runs it, on the embedded defaults, with its output kept for the log checks. */
-async function startService(env: Record<string, string> = {}): Promise<Service> {
-  const port = await freePort();
-  const childEnv: NodeJS.ProcessEnv = {
-    ...process.env,
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'warn',
+/** `npm start` on the embedded defaults, against the run's Temporal dev server on a task-queue prefix of its own. */
+function startService(env: Record<string, string> = {}): Promise<NpmStart> {
+  return startNpmStart({
     DATA_DIR: dataDir,
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    EMBEDDED_DB_PORT: '0',
     TEMPORAL_ADDRESS: info.temporalAddress,
     TASK_QUEUE_PREFIX: `emb${randomBytes(4).toString('hex')}-`,
     SMTP_URL: mail.url,
@@ -50,49 +34,6 @@ async function startService(env: Record<string, string> = {}): Promise<Service> 
     RATE_LIMIT_GENERAL: '1000000',
     RATE_LIMIT_AUTH: '100000',
     ...env,
-  };
-  delete childEnv.DATABASE_URL;
-  const child = spawn(process.execPath, [path.join(__dirname, '..', 'scripts', 'start.js')], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-  const lines: string[] = [];
-  for (const stream of [child.stdout!, child.stderr!]) {
-    let partial = '';
-    stream.setEncoding('utf8');
-    stream.on('data', (chunk: string) => {
-      const parts = (partial + chunk).split('\n');
-      partial = parts.pop() ?? '';
-      lines.push(...parts.filter((l) => l.trim()));
-    });
-  }
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const baseUrl = `http://127.0.0.1:${port}`;
-  await eventually(
-    async () => {
-      if (child.exitCode !== null) throw new Error(`npm start exited ${child.exitCode}:\n${lines.slice(-20).join('\n')}`);
-      return (await fetch(`${baseUrl}/healthz`).catch(() => undefined))?.status === 200;
-    },
-    120_000,
-    250,
-  );
-  return { child, baseUrl, lines, exited };
-}
-
-async function stopService(s: Service, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
-  if (s.child.exitCode === null) s.child.kill(signal);
-  const code = await s.exited;
-  if (process.env.EMB_DUMP) fs.writeFileSync(process.env.EMB_DUMP, s.lines.join('\n'));
-  return code;
-}
-
-/** Log lines of every process of the service (API, workers, the database server) that speak of a database fault or are errors. */
-function faultLines(lines: string[]): string[] {
-  const dbFault = /QueryFailedError|invalid input syntax|portal .* cannot be run|prepared statement|could not serialize|deadlock|ECONNREFUSED|too many clients|"postgres":"(ERROR|FATAL|PANIC)"/;
-  return lines.filter((l) => {
-    if (dbFault.test(l)) return true;
-    try {
-      return (JSON.parse(l) as { level?: number }).level! >= 50;
-    } catch {
-      return false;
-    }
   });
 }
 
@@ -227,14 +168,12 @@ function shuffled<T>(xs: T[]): T[] {
 
 beforeAll(async () => {
   await mail.start();
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mlsvc-embedded-'));
-  // As root the database server runs as its own OS user, which must reach DATA_DIR/pg.
-  fs.chmodSync(dataDir, 0o755);
+  dataDir = reachableDataDir('embedded');
   service = await startService();
 }, 180_000);
 
 afterAll(async () => {
-  if (service) await stopService(service);
+  if (service) await stopNpmStart(service);
   await mail.stop();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
@@ -306,7 +245,7 @@ describe('npm start on the embedded defaults', () => {
   }, 600_000);
 
   it('stops cleanly and a second start reuses the data', async () => {
-    expect(await stopService(service)).toBe(0);
+    expect(await stopNpmStart(service)).toBe(0);
     expect(faultLines(service.lines)).toEqual([]);
     service = await startService({ START_WORKERS: 'none' });
     const t = tenants[0];
@@ -319,7 +258,7 @@ describe('npm start on the embedded defaults', () => {
 
   it('after a crash (kill -9), the next start stops the database server the dead one left and starts its own', async () => {
     const pid = Number(fs.readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
-    await stopService(service, 'SIGKILL');
+    await stopNpmStart(service, 'SIGKILL');
     expect(() => process.kill(pid, 0)).not.toThrow(); // the orphan is still running
     service = await startService({ START_WORKERS: 'none' });
     expect(() => process.kill(pid, 0)).toThrow();

@@ -51,6 +51,15 @@ export async function runWorkerProcess(families: QueueFamily[]): Promise<void> {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  // Started by `npm start` (an IPC channel): when that process dies, even by `kill -9`, the channel closes and this
+  // process shuts down as on SIGTERM instead of polling on as an orphan beside the next start's workers.
+  if (process.connected) {
+    process.on('disconnect', () => {
+      if (stopping) return;
+      log.warn('the process that started the workers is gone: shutting down');
+      stop('SIGTERM');
+    });
+  }
   await Promise.all(workers.map((w) => w.run()));
   await trainingPool.close();
   // Cancelled synthgen fits end their last batch first (exiting would stop them inside a native call).
