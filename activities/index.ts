@@ -1,5 +1,6 @@
 import type { Services } from '../services';
 import { createAutomlTrainActivities, TrainingPool } from './automl-train';
+import { configureOutageWait, OutageWait } from './failures';
 import { createDatasetProfileActivities } from './dataset-profile';
 import { createDriftComputeActivities } from './drift-compute';
 import { createJobLifecycleActivities } from './job-lifecycle';
@@ -15,6 +16,8 @@ export interface ActivityDeps {
   services: Services;
   /** Worker threads for CPU-bound training, one per concurrent training activity. */
   trainingPool: TrainingPool;
+  /** How an activity hit by an infrastructure outage waits for the database before its next attempt. */
+  outageWait?: OutageWait;
 }
 
 export { TrainingPool };
@@ -24,6 +27,7 @@ export { TrainingPool };
  * One file (or folder) per job kind, named like its workflow.
  */
 export function createActivities(deps: ActivityDeps) {
+  if (deps.outageWait) configureOutageWait(deps.outageWait);
   return {
     ...createJobLifecycleActivities(deps.services),
     ...createProjectExportActivities(deps.services),

@@ -26,9 +26,10 @@ export class ApiMetrics {
   private readonly latency: Histogram<'method' | 'route' | 'status'>;
   private readonly predictions: Counter<'model_id'>;
   private readonly rejections: Counter<'bucket'>;
+  private readonly logsDropped: Counter<'reason'>;
   private readonly modelLabel = new BoundedLabel(MAX_MODEL_SERIES);
 
-  constructor(services: Pick<Services, 'jobs' | 'serving'>, log: Logger) {
+  constructor(services: Pick<Services, 'jobs' | 'serving' | 'inferenceLogs'>, log: Logger) {
     const registers = [(this.registry = createRegistry())];
     this.requests = new Counter({ name: 'mlsvc_http_requests_total', help: 'HTTP requests answered, by method, route template and status', labelNames: ['method', 'route', 'status'], registers });
     this.latency = new Histogram({
@@ -62,6 +63,15 @@ export class ApiMetrics {
       },
     });
     services.serving.onPredicted((modelId, rows) => this.predictions.inc({ model_id: this.modelLabel.of(modelId) }, rows));
+    this.logsDropped = new Counter({
+      name: 'mlsvc_inference_logs_dropped_total',
+      help: 'Inference log rows dropped instead of written: unwritable (the database refused the row) or buffer_full (the buffer overflowed while the database was unreachable)',
+      labelNames: ['reason'],
+      registers,
+    });
+    // Both series from the start: an alert on their rate needs them before the first drop.
+    for (const reason of ['unwritable', 'buffer_full'] as const) this.logsDropped.inc({ reason }, 0);
+    services.inferenceLogs.onDropped((rows, reason) => this.logsDropped.inc({ reason }, rows));
   }
 
   /** Counts a 429 (given to the rate limiter). */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { RouteDef, RouteResponse } from './route';
+import { MAX_JSON_DEPTH } from './validation';
 
 type Json = Record<string, unknown>;
 
@@ -72,7 +73,7 @@ function standardErrors(def: RouteDef): Record<number, RouteResponse> {
   const out: Record<number, RouteResponse> = {};
   const hasBody = def.body !== undefined || def.requestContentType !== undefined;
   const authenticated = def.auth !== 'public';
-  if (hasBody) out[400] = { description: 'Malformed body: JSON that is not an object or array, a `__proto__` key, or broken multipart' };
+  if (hasBody) out[400] = { description: 'Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode' };
   if (authenticated) {
     out[401] = { description: 'Missing or invalid credentials' };
     out[403] = { description: 'Insufficient scope or role, an API key on a session-only route, or a missing CSRF token' };
@@ -82,6 +83,7 @@ function standardErrors(def: RouteDef): Record<number, RouteResponse> {
   if (authenticated && def.method !== 'get') out[409] = { description: 'Conflicts with the current state (for example a resource that was deleted meanwhile, or a duplicate)' };
   if (hasBody) out[413] = { description: 'Request body too large' };
   if (def.requestContentType === 'multipart/form-data' || def.requestContentType === 'text/csv') out[415] = { description: `Expected ${def.requestContentType}` };
+  else if (hasBody) out[415] = { description: `Expected ${def.requestContentType ?? 'application/json'}, with no Content-Encoding or one of gzip, deflate and br` };
   if (hasBody || def.query !== undefined || def.params !== undefined) out[422] = { description: 'Validation failure: `detail` is `[{loc, msg, type}]` or a text' };
   if (def.rateLimit !== 'none' && (authenticated || def.rateLimit)) out[429] = { description: 'Rate limit exceeded (Retry-After)' };
   return out;
@@ -160,7 +162,8 @@ export function buildOpenApi(defs: RouteDef[], version: string): Json {
       version,
       description:
         'Projects, datasets, AutoML experiments, models and jobs. Errors are `{detail}`; validation errors are `{detail: [{loc, msg, type}]}`. ' +
-        'Text containing NUL (U+0000) is refused with 422 wherever it appears. A method a path does not support answers 405 with `Allow`. ' +
+        `Text containing NUL (U+0000) or an unpaired UTF-16 surrogate (U+D800-U+DFFF) is refused with 422 wherever it appears, and so is JSON nested more than ${MAX_JSON_DEPTH} levels deep. ` +
+        'A method a path does not support answers 405 with `Allow`. ' +
         'Cookie-authenticated writes need `X-CSRF-Token` equal to the `csrf_token` cookie. API keys need every scope named in `x-required-scope`, or what `x-scope-rule` says. ' +
         'Request bodies are JSON (`application/json`) unless the operation says otherwise; other content types get 415.',
     },
@@ -174,7 +177,7 @@ export function buildOpenApi(defs: RouteDef[], version: string): Json {
       },
       schemas: {
         JsonValue: {
-          description: 'Any JSON value without NUL (U+0000) in its strings or keys, and without `__proto__` keys',
+          description: `Any JSON value without NUL (U+0000) or unpaired surrogates in its strings or keys, without \`__proto__\` keys, nested at most ${MAX_JSON_DEPTH} levels deep in its body`,
           anyOf: [
             { type: ['null', 'boolean', 'number'] },
             { type: 'string', pattern: NO_NUL },

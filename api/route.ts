@@ -1,7 +1,7 @@
 import type { Router, RouterMiddleware } from '@koa/router';
 import { z } from 'zod';
 import type { AppContext, RouteDeps } from './context';
-import { parseOrThrow, rejectNul } from './validation';
+import { parseOrThrow, rejectUnfitInput } from './validation';
 import type { RequiredScope } from '../services/scopes';
 import type { RateBucket } from './middleware/rate-limit';
 
@@ -77,9 +77,9 @@ export type RouteModule = (deps: RouteDeps) => RouteDef[];
 
 /**
  * Mounts route definitions: authentication, CSRF, rate limit and scope middleware in
- * that order, then validation (path and query schemas, no NUL in what they read nor anywhere
- * in the body, then the body schema), then the handler. A handler's return value becomes the JSON
- * body unless it wrote the response itself.
+ * that order, then validation (path and query schemas, no NUL or unpaired surrogate in what they read nor
+ * anywhere in the body, no body nested past MAX_JSON_DEPTH, then the body schema), then the handler. A handler's
+ * return value becomes the JSON body unless it wrote the response itself.
  */
 export function mount(router: Router, defs: RouteDef[], guards: (def: RouteDef) => RouterMiddleware[]): void {
   for (const def of defs) {
@@ -108,8 +108,9 @@ function validated(def: RouteDef, ctx: { params: Record<string, string>; query: 
   const rawBody = (ctx.request as { body?: unknown }).body;
   const params = def.params ? parseOrThrow(def.params, ctx.params, 'path') : ctx.params;
   const query = def.query ? parseOrThrow(def.query, ctx.query, 'query') : ctx.query;
-  // No NUL reaches a handler, a query or a stored document: in path and query what the route reads (unknown query
-  // parameters are ignored anyway), in the body everything, so no key of a stored JSON document can hold one.
-  rejectNul({ path: params, query: def.query ? query : undefined, body: rawBody });
+  // No NUL or unpaired surrogate reaches a handler, a query or a stored document, and no body nests past
+  // MAX_JSON_DEPTH: in path and query what the route reads (unknown query parameters are ignored anyway), in the body
+  // everything, so no key of a stored JSON document can hold one and nothing recursive meets a deep value.
+  rejectUnfitInput({ path: params, query: def.query ? query : undefined, body: rawBody });
   return { params, query, body: def.body ? parseOrThrow(def.body, rawBody ?? {}, 'body') : undefined };
 }

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { AppContext } from './context';
 import { badRequest, HttpError } from './errors';
-import { nulIssues } from './validation';
+import { inputIssues } from './validation';
 
 export interface ReceivedUpload {
   fields: Record<string, string>;
@@ -328,12 +328,12 @@ export async function receiveUpload(ctx: AppContext, opts: UploadOptions): Promi
       const parser = new MultipartParser(boundary, {
         field: (name, value) => {
           // Text fields reach names, descriptions and stored JSON: a NUL is refused here, as in JSON bodies.
-          const nul = nulIssues({ [name]: value }, 'body');
+          const nul = inputIssues({ [name]: value }, 'body');
           if (nul.length) throw new HttpError(422, nul);
           fields[name] = value;
         },
         fileStart: (name, fname) => {
-          if (name === 'file' && fname?.includes('\u0000')) throw new HttpError(422, nulIssues(fname, ['body', 'file', 'filename']));
+          if (name === 'file' && fname?.includes('\u0000')) throw new HttpError(422, inputIssues(fname, ['body', 'file', 'filename']));
           filename = fname ?? 'upload';
           if (name === 'file' && opts.beforeFile && !check) {
             check = opts.beforeFile({ ...fields });

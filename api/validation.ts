@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { hasLoneSurrogate, storableText } from '../platform/storable-text';
 import { HttpError, ValidationIssue } from './errors';
 
 type Where = 'body' | 'query' | 'path';
@@ -19,40 +20,88 @@ export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, whe
 }
 
 export const NUL_MESSAGE = 'Text must not contain NUL (\\u0000) characters';
+export const SURROGATE_MESSAGE = 'Text must not contain unpaired UTF-16 surrogates (\\ud800-\\udfff)';
+/** How deeply a JSON body may nest: the body itself is level 1, so `{"a":{"b":[]}}` has 3. */
+export const MAX_JSON_DEPTH = 32;
+export const JSON_DEPTH_MESSAGE = `JSON may nest at most ${MAX_JSON_DEPTH} levels`;
+/** One answer names at most this many fields. */
+const MAX_INPUT_ISSUES = 20;
 
-/**
- * Every string (and object key) in `value` that holds a NUL character, as validation issues rooted at `where`.
- * PostgreSQL cannot store U+0000 in `text` (22021) or `jsonb` (22P05), so such input is refused before any
- * handler sees it rather than failing inside a query.
- */
-export function nulIssues(value: unknown, where: Where | (string | number)[]): ValidationIssue[] {
-  const issues: ValidationIssue[] = [];
-  const visit = (v: unknown, loc: (string | number)[], depth: number) => {
-    if (typeof v === 'string') {
-      if (v.includes('\u0000')) issues.push({ loc, msg: NUL_MESSAGE, type: 'string_nul' });
-    } else if (Array.isArray(v)) {
-      if (depth < MAX_DEPTH) v.forEach((item, i) => visit(item, [...loc, i], depth + 1));
-    } else if (v !== null && typeof v === 'object' && depth < MAX_DEPTH) {
-      for (const [k, item] of Object.entries(v)) {
-        // The key is named in the answer with its NUL replaced, so the answer itself stays printable.
-        if (k.includes('\u0000')) issues.push({ loc: [...loc, k.replaceAll('\u0000', '\uFFFD')], msg: NUL_MESSAGE, type: 'string_nul' });
-        else visit(item, [...loc, k], depth + 1);
-      }
-    }
-  };
-  visit(value, typeof where === 'string' ? [where] : where, 0);
-  return issues.slice(0, MAX_NUL_ISSUES);
+/** Why PostgreSQL could not store a text, if it could not. */
+function textIssue(s: string): { msg: string; type: string } | null {
+  if (s.includes('\u0000')) return { msg: NUL_MESSAGE, type: 'string_nul' };
+  if (hasLoneSurrogate(s)) return { msg: SURROGATE_MESSAGE, type: 'string_surrogate' };
+  return null;
 }
 
-/** JSON bodies are at most MAX_JSON_BODY_BYTES; nesting deeper than this is not walked further (zod refuses it anyway). */
-const MAX_DEPTH = 64;
-/** One answer names at most this many fields. */
-const MAX_NUL_ISSUES = 20;
+/** A value still to look at, or a key already found unfit (named in its turn, so the issues keep document order). */
+interface Pending {
+  v: unknown;
+  loc: (string | number)[];
+  level: number;
+  unfitKey?: { msg: string; type: string };
+}
 
-/** Throws 422 naming each field of path, query and body that holds a NUL character. */
-export function rejectNul(input: { path?: unknown; query?: unknown; body?: unknown }): void {
-  const issues = [...nulIssues(input.path, 'path'), ...nulIssues(input.query, 'query'), ...nulIssues(input.body, 'body')];
-  if (issues.length) throw new HttpError(422, issues.slice(0, MAX_NUL_ISSUES));
+/**
+ * What the service refuses wherever it appears in `value`, as validation issues rooted at `where`, in document order:
+ * - a string or object key holding NUL, which PostgreSQL cannot store in `text` (22021) or `jsonb` (22P05);
+ * - one holding an unpaired surrogate, whose `\u` escape `jsonb` refuses (22P02: one such row once failed every
+ *   batched INSERT of the inference logs) and which `text` would silently store as U+FFFD;
+ * - a value nested deeper than MAX_JSON_DEPTH (only the first is named): JSON.parse takes any depth, but what walks
+ *   JSON recursively afterwards (JSON.stringify, TypeORM's merge of a saved entity, the privacy transforms)
+ *   overflows the stack, after a write has been committed or inside a background flush.
+ * The walk is iterative, so it is safe at any depth the parser accepted. Every field of every JSON body goes through
+ * it before its schema, which is the one bound on the depth of free-form JSON (settings, configs, predict inputs).
+ */
+export function inputIssues(value: unknown, where: Where | (string | number)[]): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  const pending: Pending[] = [{ v: value, loc: typeof where === 'string' ? [where] : where, level: 1 }];
+  while (pending.length && issues.length < MAX_INPUT_ISSUES) {
+    const { v, loc, level, unfitKey } = pending.pop()!;
+    if (unfitKey) issues.push({ loc, ...unfitKey });
+    else if (typeof v === 'string') {
+      const issue = textIssue(v);
+      if (issue) issues.push({ loc, ...issue });
+    } else if (v !== null && typeof v === 'object') {
+      if (level > MAX_JSON_DEPTH) return [{ loc, msg: JSON_DEPTH_MESSAGE, type: 'json_too_deep' }];
+      // Children are pushed last-first, so they are visited (and named) in document order.
+      const children: Pending[] = [];
+      if (Array.isArray(v)) v.forEach((item, i) => children.push({ v: item, loc: [...loc, i], level: level + 1 }));
+      else
+        for (const [k, item] of Object.entries(v)) {
+          const unfit = textIssue(k);
+          // A key is named with what PostgreSQL refuses replaced, so the answer itself stays printable and storable.
+          children.push(unfit ? { v: undefined, loc: [...loc, storableText(k)], level, unfitKey: unfit } : { v: item, loc: [...loc, k], level: level + 1 });
+        }
+      for (let i = children.length - 1; i >= 0; i--) pending.push(children[i]);
+    }
+  }
+  return issues.slice(0, MAX_INPUT_ISSUES);
+}
+
+/** Throws 422 naming each field of path, query and body that the service refuses wherever it appears ({@link inputIssues}). */
+export function rejectUnfitInput(input: { path?: unknown; query?: unknown; body?: unknown }): void {
+  const issues = [...inputIssues(input.path, 'path'), ...inputIssues(input.query, 'query'), ...inputIssues(input.body, 'body')];
+  if (issues.length) throw new HttpError(422, issues.slice(0, MAX_INPUT_ISSUES));
+}
+
+/** What a free-form JSON field (settings, a config) may take as JSON: such fields are stored as they come. */
+export const MAX_FREE_JSON_BYTES = 64 * 1024;
+
+/**
+ * A free-form JSON object: keys of 1 to `maxKeyLength` characters, at most `maxKeys` of them, any JSON values, at most
+ * MAX_FREE_JSON_BYTES as JSON. Its depth and its text are bounded for every body before any schema runs
+ * ({@link rejectUnfitInput}), so measuring it here is safe.
+ */
+export function freeJsonObject(o: { maxKeys: number; maxKeyLength: number; noun: string; description?: string }) {
+  return z
+    .record(z.string().min(1).max(o.maxKeyLength), z.unknown())
+    .refine((v) => Object.keys(v).length <= o.maxKeys, { message: `At most ${o.maxKeys} ${o.noun}` })
+    .refine((v) => Buffer.byteLength(JSON.stringify(v)) <= MAX_FREE_JSON_BYTES, { message: `At most ${MAX_FREE_JSON_BYTES / 1024} KiB as JSON` })
+    .meta({
+      maxProperties: o.maxKeys,
+      description: `${o.description ? `${o.description} ` : ''}At most ${MAX_FREE_JSON_BYTES / 1024} KiB as JSON, nested at most ${MAX_JSON_DEPTH} levels deep in the body.`,
+    });
 }
 
 /**

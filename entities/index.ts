@@ -23,6 +23,8 @@ import { Reports1732370000000 } from './migrations/1732370000000-reports';
 import { Privacy1732380000000 } from './migrations/1732380000000-privacy';
 import { Synthgen1732390000000 } from './migrations/1732390000000-synthgen';
 import { AccountActivity1732400000000 } from './migrations/1732400000000-account-activity';
+import { InferenceLogWarnings1732410000000 } from './migrations/1732410000000-inference-log-warnings';
+import { ReportOnceMailThrottle1732420000000 } from './migrations/1732420000000-report-once-mail-throttle';
 import { Model } from './model.entity';
 import { PrivacyPolicy } from './privacy-policy.entity';
 import { PrivacyResult } from './privacy-result.entity';
@@ -118,4 +120,6 @@ export const MIGRATIONS = [
   Privacy1732380000000,
   Synthgen1732390000000,
   AccountActivity1732400000000,
+  InferenceLogWarnings1732410000000,
+  ReportOnceMailThrottle1732420000000,
 ];

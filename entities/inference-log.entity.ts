@@ -36,9 +36,13 @@ export class InferenceLog {
   @Column('jsonb', { nullable: true })
   prediction: JsonMap | unknown[] | null;
 
-  /** The request's rows, only when the payload is stored; privacy-mapped columns masked. */
+  /** The request's rows, only when the payload is stored: the model's input columns, privacy-mapped ones masked. */
   @Column('jsonb', { nullable: true })
   inputs: JsonMap | unknown[] | null;
+
+  /** What the rows lacked or carried beyond the training schema (`[{type, columns, rows, message}]`); null when nothing. */
+  @Column('jsonb', { nullable: true })
+  warnings: unknown[] | null;
 
   @Column('timestamptz', { name: 'created_at' })
   createdAt: Date;

@@ -17,6 +17,8 @@ const EnvSchema = z.object({
   /** postgres://… of an external server; unset: the embedded engine under DATA_DIR/pg. */
   DATABASE_URL: z.string().url().optional(),
   DATABASE_POOL_SIZE: int(10, 1),
+  /** How long a job's activity hit by a database outage waits for it to return before its attempt counts as failed. */
+  OUTAGE_WAIT_SECS: int(600, 0),
   EMBEDDED_DB_PORT: int(54329, 0),
   /** As root, the OS user the embedded PostgreSQL runs as (it refuses root); created when missing. */
   EMBEDDED_DB_OS_USER: z
@@ -47,6 +49,8 @@ const EnvSchema = z.object({
   SMTP_URL: z.string().url().optional(),
   MAIL_FROM: z.string().default('ML Service <no-reply@localhost>'),
   MAIL_OUTBOX_DIR: z.string().optional(),
+  /** Mails (activation, reset, invitation, notices) one address may be sent an hour; past it they are logged and not sent. 0: no limit. */
+  MAIL_MAX_PER_RECIPIENT_PER_HOUR: int(5, 0),
   APP_BASE_URL: z.string().url().optional(),
   SESSION_TTL_HOURS: int(24, 1),
   REMEMBER_TTL_DAYS: int(30, 1),
@@ -68,6 +72,12 @@ const EnvSchema = z.object({
   /** Most columns a dataset (upload or new version) may have; past it the upload answers 422 naming the limit. */
   /** Columns a dataset may have (422 past it); the default is the engine's measured one (engine/data/column-limit.ts). */
   MAX_DATASET_COLUMNS: int(2000, 1),
+  /** Rows a dataset may have (422 past it, a Parquet file refused from its footer); default: engine/data/size-limit.ts. */
+  MAX_DATASET_ROWS: int(50_000_000, 1),
+  /** Cells (rows × columns) a dataset may have (422 past it); default: engine/data/size-limit.ts. */
+  MAX_DATASET_CELLS: int(500_000_000, 1),
+  /** Cells (rows × columns) AutoML reads of a dataset version; a larger one is trained on a seeded sample of its rows. */
+  MAX_TRAINING_CELLS: int(20_000_000, 1),
   MAX_JSON_BODY_BYTES: int(1024 * 1024, 1),
   /** The account quota on an experiment's `max_models` (at most the engine's own cap, 500); a larger request answers 422, an omitted one defaults to min(20, this). */
   MAX_MODELS_PER_EXPERIMENT: int(100, 1),
@@ -75,6 +85,8 @@ const EnvSchema = z.object({
   MAX_PROJECTS_PER_USER: int(1000, 0),
   /** Jobs one user may have queued or running at once (starting another answers 409); 0: no limit. */
   MAX_OPEN_JOBS_PER_USER: int(0, 0),
+  /** What-if studio sessions one user may hold in one project (starting another answers 409); 0: no limit. */
+  MAX_STUDIO_SESSIONS_PER_USER: int(500, 0),
   /** Days the account activity log (`GET /api/auth/my-activity`) keeps an event. */
   ACCOUNT_ACTIVITY_RETENTION_DAYS: int(365, 1),
   /** A JSON (or form) body must arrive whole within this many seconds (408 otherwise). */
@@ -123,6 +135,7 @@ export interface Config {
   dataDir: string;
   databaseUrl?: string;
   databasePoolSize: number;
+  outageWaitSecs: number;
   embeddedDbPort: number;
   embeddedDbOsUser: string;
   temporal: {
@@ -144,7 +157,8 @@ export interface Config {
     cacheDir: string;
     cacheMaxBytes: number;
   };
-  mail: { smtpUrl?: string; from: string; outboxDir: string };
+  /** `maxPerRecipientPerHour`: null for no limit. */
+  mail: { smtpUrl?: string; from: string; outboxDir: string; maxPerRecipientPerHour: number | null };
   appBaseUrl: string;
   auth: {
     sessionTtlHours: number;
@@ -164,9 +178,20 @@ export interface Config {
     ai: number;
     members: number;
   };
-  limits: { maxDatasetUploadBytes: number; maxDatasetColumns: number; maxJsonBodyBytes: number; bodyTimeoutMs: number; uploadIdleTimeoutMs: number };
+  limits: {
+    maxDatasetUploadBytes: number;
+    maxDatasetColumns: number;
+    maxDatasetRows: number;
+    maxDatasetCells: number;
+    maxTrainingCells: number;
+    maxJsonBodyBytes: number;
+    bodyTimeoutMs: number;
+    uploadIdleTimeoutMs: number;
+  };
   /** The self-hosted plan's quotas (`GET /api/auth/plan`); null: no limit. */
   quotas: { maxModelsPerExperiment: number; maxProjectsPerUser: number | null; maxOpenJobsPerUser: number | null };
+  /** What-if studio sessions one user may hold per project; null: no limit. */
+  studio: { maxSessionsPerUser: number | null };
   accountActivityRetentionDays: number;
   /** New dataset versions with at least this many rows are profiled by a `dataset_profile` job (0: never). */
   profileInBackgroundMinRows: number;
@@ -211,6 +236,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     databaseUrl: e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
+    outageWaitSecs: e.OUTAGE_WAIT_SECS,
     embeddedDbPort: e.EMBEDDED_DB_PORT,
     embeddedDbOsUser: e.EMBEDDED_DB_OS_USER,
     temporal: {
@@ -234,6 +260,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       smtpUrl: e.SMTP_URL,
       from: e.MAIL_FROM,
       outboxDir: path.resolve(e.MAIL_OUTBOX_DIR ?? path.join(dataDir, 'outbox')),
+      maxPerRecipientPerHour: e.MAIL_MAX_PER_RECIPIENT_PER_HOUR || null,
     },
     appBaseUrl: (e.APP_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     auth: {
@@ -257,6 +284,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     limits: {
       maxDatasetUploadBytes: e.MAX_DATASET_UPLOAD_BYTES,
       maxDatasetColumns: e.MAX_DATASET_COLUMNS,
+      maxDatasetRows: e.MAX_DATASET_ROWS,
+      maxDatasetCells: e.MAX_DATASET_CELLS,
+      maxTrainingCells: e.MAX_TRAINING_CELLS,
       maxJsonBodyBytes: e.MAX_JSON_BODY_BYTES,
       bodyTimeoutMs: e.BODY_TIMEOUT_SECS * 1000,
       uploadIdleTimeoutMs: e.UPLOAD_IDLE_TIMEOUT_SECS * 1000,
@@ -266,6 +296,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       maxProjectsPerUser: e.MAX_PROJECTS_PER_USER || null,
       maxOpenJobsPerUser: e.MAX_OPEN_JOBS_PER_USER || null,
     },
+    studio: { maxSessionsPerUser: e.MAX_STUDIO_SESSIONS_PER_USER || null },
     accountActivityRetentionDays: e.ACCOUNT_ACTIVITY_RETENTION_DAYS,
     profileInBackgroundMinRows: e.PROFILE_IN_BACKGROUND_MIN_ROWS,
     reconcileIntervalSecs: e.RECONCILE_INTERVAL_SECS,

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { IsNull, type DataSource } from 'typeorm';
 import { Artifact, Dataset, DatasetVersion } from '../entities';
-import { analyze, DataValidationError, ingestFile, IngestResult, qualityReport, QualityPolicy, QualityReport, UnsupportedFileTypeError } from '../engine/data';
+import { analyze, DataValidationError, ingestFile, IngestOptions, IngestResult, qualityReport, QualityPolicy, QualityReport, UnsupportedFileTypeError } from '../engine/data';
 import type { ArtifactStore, StoredObject } from '../platform/artifact-store';
 import { DataError } from './errors';
 
@@ -35,10 +35,10 @@ const PROFILE_HEARTBEAT_MS = 5000;
  * form in a new staging folder under `tmpRoot`. The engine's refusals become `DataError`s with
  * the spec's texts. The caller removes `stagingDir` (see {@link withStagedTable}).
  */
-export async function stageTable(filePath: string, tmpRoot: string, opts: { maxColumns?: number } = {}): Promise<StagedTable> {
+export async function stageTable(filePath: string, tmpRoot: string, opts: IngestOptions = {}): Promise<StagedTable> {
   const stagingDir = path.join(tmpRoot, `ingest-${randomUUID()}`);
   try {
-    return { ingest: await ingestFile(filePath, stagingDir, { maxColumns: opts.maxColumns }), stagingDir };
+    return { ingest: await ingestFile(filePath, stagingDir, opts), stagingDir };
   } catch (err) {
     fs.rmSync(stagingDir, { recursive: true, force: true });
     if (err instanceof UnsupportedFileTypeError) throw new DataError('Unsupported file type');
@@ -48,7 +48,7 @@ export async function stageTable(filePath: string, tmpRoot: string, opts: { maxC
 }
 
 /** Stages a file, runs `use` on it, and removes the staging folder whatever happens. */
-export async function withStagedTable<T>(filePath: string, tmpRoot: string, use: (staged: StagedTable) => Promise<T>, opts: { maxColumns?: number } = {}): Promise<T> {
+export async function withStagedTable<T>(filePath: string, tmpRoot: string, use: (staged: StagedTable) => Promise<T>, opts: IngestOptions = {}): Promise<T> {
   const staged = await stageTable(filePath, tmpRoot, opts);
   try {
     return await use(staged);
@@ -145,7 +145,14 @@ export class DatasetVersions {
     if (version.statistics) return { version_id: versionId, row_count: version.rowCount, computed: false, skipped: 'already profiled' };
     const beat = setInterval(heartbeat, PROFILE_HEARTBEAT_MS);
     try {
-      const statistics = await analyze(await this.store.localPath(artifact.storageKey));
+      let statistics;
+      try {
+        statistics = await analyze(await this.store.localPath(artifact.storageKey));
+      } catch (err) {
+        // The version's own data (a corrupt file, a table past DuckDB's memory): a retried job would fail the same way.
+        if (err instanceof DataValidationError) throw new DataError(`The dataset version cannot be profiled: ${err.message}`);
+        throw err;
+      }
       const written = await this.ds.getRepository(DatasetVersion).update({ id: versionId, statistics: IsNull() }, { statistics: statistics as never });
       return { version_id: versionId, row_count: version.rowCount, computed: (written.affected ?? 0) > 0 };
     } finally {

@@ -154,7 +154,7 @@ export class DatasetService {
       file.path,
       this.tmpRoot,
       (staged) => this.versions.commit({ projectId, dataset, description, staged, policy, origin: { filename: file.filename }, userId }),
-      { maxColumns: this.config.limits.maxDatasetColumns },
+      { maxColumns: this.config.limits.maxDatasetColumns, maxRows: this.config.limits.maxDatasetRows, maxCells: this.config.limits.maxDatasetCells },
     );
     await this.profileInBackground(userId, projectId, committed.version);
     return committed;

@@ -94,5 +94,5 @@ export async function predictDeployment(serving: ModelServing, r: RoutedRequest,
     const threshold = config.privacy_threshold ?? DEFAULT_PRIVACY_THRESHOLD;
     predictions = predictions.map((p) => (typeof p.prediction === 'string' ? { ...p, prediction: anonymizeText(p.prediction, threshold) } : p));
   }
-  return { predictions, decision_policy: policy, contributions: out.contributions, cache: out.cache };
+  return { predictions, decision_policy: policy, contributions: out.contributions, warnings: out.warnings, cache: out.cache };
 }

@@ -1,13 +1,15 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { DatasetVersion, Deployment, DeploymentStage, DeploymentTransition, Experiment, JsonMap, Model } from '../entities';
-import { preview } from '../engine/data';
+import { Deployment, DeploymentStage, DeploymentTransition, JsonMap, Model } from '../entities';
+import { setOwn } from '../engine/own-keys';
+import { piiTypes } from '../engine/privacy';
 import { TtlCache } from '../platform/ttl-cache';
 import { Access, DEPLOYMENT_NOT_FOUND } from './access';
-import { ConflictError, NotFoundError, ValidationError } from './errors';
+import { ConflictError, FieldIssue, NotFoundError, ValidationError } from './errors';
 import type { DatasetVersions } from './dataset-versions';
 import { DeploymentPredictOptions, predictDeployment, routeRequest, RoutedRequest } from './deployment-predictions';
 import type { Page, PageQuery } from './lists';
 import type { InputRow, ModelServing } from './model-serving';
+import { TrainingExample, TrainingExamples } from './training-example';
 
 /** The partial unique index that allows one active production deployment per project. */
 const ONE_PRODUCTION_INDEX = 'uq_deployments_one_production';
@@ -62,6 +64,9 @@ export interface ServingTarget {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** The engine's PII type ids, by their lower-case spelling (a map names `EMAIL` or `email` alike). */
+const PII_TYPE_IDS = new Map(piiTypes().map((t) => [t.id.toLowerCase(), t.id]));
+
 const OPTION_KEYS: (keyof DeploymentOptions)[] = ['privacy_policy_id', 'privacy_anonymize_logs', 'privacy_anonymize_response', 'privacy_column_map', 'privacy_threshold', 'store_payload'];
 
 /**
@@ -78,14 +83,16 @@ export class DeploymentService {
    * processes notice within TARGET_CACHE_MS.
    */
   private readonly targets = new TtlCache<string, ServingTarget>(TARGET_CACHE_MS);
+  private readonly examples: TrainingExamples;
 
   constructor(
     private readonly ds: DataSource,
     private readonly access: Access,
     private readonly serving: ModelServing,
-    private readonly datasetVersions: DatasetVersions,
+    datasetVersions: DatasetVersions,
   ) {
     serving.onForget(() => this.targets.clear());
+    this.examples = new TrainingExamples(ds, serving, datasetVersions);
   }
 
   async create(userId: string, projectId: string, p: CreateDeployment): Promise<Deployment> {
@@ -270,30 +277,16 @@ export class DeploymentService {
     return predictDeployment(this.serving, r, rows, opts);
   }
 
-  /**
-   * A representative row from the model's training lineage (the first complete row of its
-   * dataset version, target left out), or none when the data is gone.
-   */
-  async trainingExample(model: Model): Promise<{ row: Record<string, unknown>; source: string; datasetVersionId: string | null; targetColumn: string | null }> {
-    const exp = await this.ds.getRepository(Experiment).findOneBy({ id: model.experimentId });
-    const version = exp ? await this.ds.getRepository(DatasetVersion).findOneBy({ id: exp.datasetVersionId }) : null;
-    const features = (await this.serving.schema(model)).map((c) => c.name);
-    if (!exp || !version) return { row: {}, source: 'unavailable', datasetVersionId: null, targetColumn: exp?.targetColumn ?? null };
-    try {
-      const rows = await preview(await this.datasetVersions.parquetPath(version), 50);
-      const pick = rows.find((r) => features.every((f) => r[f] !== null && r[f] !== undefined)) ?? rows[0];
-      if (!pick) return { row: {}, source: 'unavailable', datasetVersionId: version.id, targetColumn: exp.targetColumn };
-      return { row: Object.fromEntries(features.map((f) => [f, pick[f] ?? null])), source: 'training_dataset_version', datasetVersionId: version.id, targetColumn: exp.targetColumn };
-    } catch {
-      return { row: {}, source: 'unavailable', datasetVersionId: version.id, targetColumn: exp.targetColumn };
-    }
+  /** The deployment's example input (studio schema, API docs): see {@link TrainingExamples}. */
+  trainingExample(deployment: Deployment, model: Model): Promise<TrainingExample> {
+    return this.examples.of(deployment, model);
   }
 
   /** An OpenAPI 3.1 fragment for this deployment's predict request, from the model's input schema. */
   async apiDocs(userId: string, id: string) {
     const { deployment, model } = await this.get(userId, id);
     const schema = await this.serving.schema(model);
-    const example = await this.trainingExample(model);
+    const example = await this.trainingExample(deployment, model);
     const properties = Object.fromEntries(schema.map((c) => [c.name, jsonSchemaOf(c.dtype)]));
     const row = { type: 'object', properties, additionalProperties: true };
     const path = `/api/mlops/deployments/${deployment.id}/predict`;
@@ -355,7 +348,10 @@ export class DeploymentService {
     return model;
   }
 
-  /** The options as stored: `privacy_column_map` keys must be input columns of the model, a policy one of the project's. */
+  /**
+   * The options as stored: `privacy_column_map` keys must be input columns of the model and its values PII types of
+   * the engine (stored as the engine spells them), a policy one of the project's.
+   */
   private async checkedOptions(model: Model, options: DeploymentOptions): Promise<JsonMap> {
     if (options.privacy_policy_id) {
       const [policy] = UUID.test(options.privacy_policy_id)
@@ -366,10 +362,18 @@ export class DeploymentService {
     const map = options.privacy_column_map;
     if (map) {
       const features = new Set((await this.serving.schema(model)).map((c) => c.name));
-      const unknown = Object.keys(map).filter((k) => !features.has(k));
-      if (unknown.length) {
-        throw new ValidationError(unknown.map((k) => ({ loc: ['body', 'privacy_column_map', k], msg: `${k} is not an input column of the model`, type: 'value_error' })));
+      const issues: FieldIssue[] = [];
+      const types: Record<string, string> = {};
+      for (const [column, type] of Object.entries(map)) {
+        const loc = ['body', 'privacy_column_map', column];
+        if (!features.has(column)) issues.push({ loc, msg: `${column} is not an input column of the model`, type: 'value_error' });
+        // Stored as the engine's id: a policy's rule for the type must find it, and the mask names it.
+        const known = PII_TYPE_IDS.get(type.toLowerCase());
+        if (known) setOwn(types, column, known);
+        else issues.push({ loc, msg: `Unknown PII type: ${type} (see GET /api/privacy/pii-types)`, type: 'value_error' });
       }
+      if (issues.length) throw new ValidationError(issues);
+      options = { ...options, privacy_column_map: types };
     }
     return options as JsonMap;
   }

@@ -248,15 +248,16 @@ export class ExperimentService {
   }
 
   /**
-   * What training reads of an experiment: the row and its data's Parquet file. A deleted
-   * experiment or dataset version is a NotFoundError (the job cannot go on).
+   * What training reads of an experiment: the row, its data's Parquet file and the most cells to
+   * read of it (`MAX_TRAINING_CELLS`). A deleted experiment or dataset version is a NotFoundError
+   * (the job cannot go on).
    */
-  async trainingInput(experimentId: string): Promise<{ experiment: Experiment; parquetPath: string }> {
+  async trainingInput(experimentId: string): Promise<{ experiment: Experiment; parquetPath: string; maxCells: number }> {
     const experiment = await this.ds.getRepository(Experiment).findOneBy({ id: experimentId });
     if (!experiment) throw new NotFoundError(`Experiment ${experimentId} no longer exists`);
     const version = await this.ds.getRepository(DatasetVersion).findOneBy({ id: experiment.datasetVersionId });
     if (!version) throw new NotFoundError('The dataset version of this experiment no longer exists');
-    return { experiment, parquetPath: await this.versions.parquetPath(version) };
+    return { experiment, parquetPath: await this.versions.parquetPath(version), maxCells: this.config.limits.maxTrainingCells };
   }
 
   /** Models trained so far, in training order. */

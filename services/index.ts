@@ -3,6 +3,7 @@ import type { ArtifactStore } from '../platform/artifact-store';
 import type { Config } from '../platform/config';
 import type { Logger } from '../platform/logger';
 import type { Mailer } from '../platform/mail';
+import { throttledMailer } from '../platform/mail-throttle';
 import type { TemporalGateway } from '../platform/temporal-client';
 import { Access } from './access';
 import { AccountActivity } from './account-activity';
@@ -55,8 +56,10 @@ export function createServices(deps: ServiceDeps) {
   const datasetVersions = new DatasetVersions(ds, store);
   const experiments = new ExperimentService(ds, store, access, datasetVersions, jobs, config);
   const serving = new ModelServing(ds, store, access);
-  const invitations = new InvitationService(ds, access, deps.mailer, config, log);
-  const inferenceLogs = new InferenceLogs(ds, access, log, config.inferenceLogFlushMs);
+  // Every mail the services send goes through the per-recipient limit (MAIL_MAX_PER_RECIPIENT_PER_HOUR).
+  const mailer = throttledMailer(deps.mailer, ds, config.mail.maxPerRecipientPerHour, log);
+  const invitations = new InvitationService(ds, access, mailer, config, log);
+  const inferenceLogs = new InferenceLogs(ds, access, log, config.inferenceLogFlushMs, (m) => serving.inputColumns(m));
   const deployments = new DeploymentService(ds, access, serving, datasetVersions);
   const privacyPolicies = new PrivacyPolicyService(ds, access);
   const privacySessions = new PrivacySessionService(ds, access, jobs, store, datasetVersions, privacyPolicies);
@@ -66,7 +69,7 @@ export function createServices(deps: ServiceDeps) {
     jobs,
     authentication: new Authentication(ds),
     activity,
-    accounts: new Accounts(ds, config, deps.mailer, store, log, activity),
+    accounts: new Accounts(ds, config, mailer, store, log, activity),
     apiKeys: new ApiKeyService(ds, activity),
     plans: new Plans(ds, config),
     invitations,
@@ -80,7 +83,7 @@ export function createServices(deps: ServiceDeps) {
     deployments,
     inferenceLogs,
     drift: new DriftService(ds, access, jobs, serving, datasetVersions, inferenceLogs),
-    studio: new StudioService(ds, access, serving, deployments),
+    studio: new StudioService(ds, access, serving, deployments, config.studio),
     reports: new ReportService(ds, access, jobs, store, experiments, config),
     privacyPolicies,
     anonymizeStream: new AnonymizeStream(ds, access, privacyPolicies),

@@ -1,10 +1,11 @@
 import type { DataSource } from 'typeorm';
-import { InferenceLog, PrivacyPolicy, PrivacyRule } from '../entities';
+import { InferenceLog, Model, PrivacyPolicy, PrivacyRule } from '../entities';
 import type { Logger } from '../platform/logger';
 import type { Access } from './access';
 import type { DeploymentPredictOptions, RoutedRequest } from './deployment-predictions';
 import type { Page, PageQuery } from './lists';
-import type { InputRow } from './model-serving';
+import { loggableRows, storableJson } from './loggable-payload';
+import type { InputRow, InputWarning } from './model-serving';
 import { ValidationError } from './errors';
 import { anonymizeJson, DEFAULT_PRIVACY_THRESHOLD, LogPolicy, PayloadPrivacy, privatizeRows } from './payload-privacy';
 import { effectiveRules } from './privacy/effective-rules';
@@ -23,20 +24,60 @@ interface PendingLog {
   requestId: string;
   latencyMs: number;
   statusCode: number;
-  /** The request's predictions and (with store_payload) rows, made private and serialized when written, off the request path. */
+  /**
+   * The request's predictions and (with store_payload) rows, the latter already cut to the model's input columns
+   * ({@link loggableRows}); made private and serialized when written, off the request path.
+   */
   predictions: unknown[] | null;
   rows: InputRow[] | null;
+  /** What the rows lacked or carried beyond the schema (ModelServing's warnings), if anything. */
+  warnings: InputWarning[] | null;
   single: boolean;
   privacy: PayloadPrivacy;
   createdAt: Date;
 }
 
-/** A pending row's prediction and inputs as stored: PII masked or redacted per its privacy. */
-function storedPayload(b: PendingLog, policy?: LogPolicy): { prediction: string | null; inputs: string | null } {
+/** A pending row with its JSON columns as they are written. */
+interface Serialized {
+  pending: PendingLog;
+  prediction: string | null;
+  inputs: string | null;
+  warnings: string | null;
+}
+
+/** A pending row's prediction, inputs and warnings as stored: PII masked or redacted per its privacy, text storable. */
+function serialized(b: PendingLog, policy?: LogPolicy): Serialized {
   const one = <T>(xs: T[]) => (b.single ? xs[0] : xs);
   const predictions = b.predictions && b.privacy.anonymize ? anonymizeJson(b.predictions, b.privacy.threshold, policy) : b.predictions;
   const rows = b.rows ? privatizeRows(b.rows, b.privacy, policy) : null;
-  return { prediction: predictions === null ? null : JSON.stringify(one(predictions)), inputs: rows === null ? null : JSON.stringify(one(rows)) };
+  return {
+    pending: b,
+    prediction: predictions === null ? null : storableJson(one(predictions)),
+    inputs: rows === null ? null : storableJson(one(rows)),
+    warnings: b.warnings === null ? null : storableJson(b.warnings),
+  };
+}
+
+/** Why buffered rows were not written: the database refused their data, or the buffer was full during an outage. */
+export type DropReason = 'unwritable' | 'buffer_full';
+
+/**
+ * SQLSTATE classes of faults in a row's data (22 data exception, 23 integrity constraint, 54 program limit): retrying
+ * cannot fix them. Any other failure (the database unreachable, restarting, overloaded) is retried.
+ */
+const DATA_FAULT_CLASSES = new Set(['22', '23', '54']);
+
+function sqlState(err: unknown): string | undefined {
+  const e = err as { code?: unknown; driverError?: { code?: unknown } };
+  const code = e?.driverError?.code ?? e?.code;
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
+}
+
+/** How one write went: rows the database refused (by SQLSTATE), and what an outage left unwritten. */
+interface WriteOutcome {
+  refused: string[];
+  unwritten: Serialized[];
+  failure?: unknown;
 }
 
 export interface InferenceLogQuery extends PageQuery {
@@ -47,14 +88,21 @@ export interface InferenceLogQuery extends PageQuery {
 const MAX_BATCH = 5_000;
 /** What the buffer holds at most while the database is unreachable; older rows are dropped (and counted). */
 const MAX_BUFFERED = 100_000;
+/** While writes keep failing, the log says so at most this often (a flush is tried every 200 ms). */
+const OUTAGE_LOG_EVERY_MS = 60_000;
 
 /**
  * Inference logs, written off the request path: a predict request appends to an in-memory buffer
  * and answers; every `flushEveryMs` (INFERENCE_LOG_FLUSH_MS, 200) the buffer goes to PostgreSQL in one INSERT (unnest over
- * column arrays, so a batch is one statement with ten parameters whatever its size). A failed
- * write keeps the rows for the next flush; past MAX_BUFFERED the oldest are dropped and counted
- * in `stats().dropped` (a warning is logged), so a database outage costs logs, never memory or
- * latency. `close()` (the API's clean shutdown) writes what is left. Reads in this process flush
+ * column arrays, so a batch is one statement with eleven parameters whatever its size).
+ *
+ * One row must never hold the others: a batch the database refuses for its data is split in halves until the refused
+ * rows are alone, and those are dropped, counted (`stats().dropped`, `onDropped`, the API's
+ * `mlsvc_inference_logs_dropped_total`) and logged once per batch. What was recorded is bounded before it is
+ * buffered (the model's input columns, scalars; see {@link loggableRows}) and made storable when written. Any other
+ * failure (the database unreachable) keeps the rows for the next flush, logged when it starts, at most once a minute
+ * while it lasts, and when it ends; past MAX_BUFFERED the oldest are dropped and counted, so an outage costs logs,
+ * never memory or latency. `close()` (the API's clean shutdown) writes what is left. Reads in this process flush
  * first, so a caller sees its own requests.
  */
 /** The longest window `traffic` aggregates (744 hourly rows). */
@@ -66,13 +114,27 @@ export class InferenceLogs {
   private flushing: Promise<void> | null = null;
   private written = 0;
   private dropped = 0;
+  private readonly dropListeners: ((rows: number, reason: DropReason) => void)[] = [];
+  /** When writes began to fail for a reason other than the rows' data, and when that was last logged. */
+  private outageSince: number | null = null;
+  private outageLoggedAt = 0;
 
+  /**
+   * @param inputsOf the input columns of a model (ModelServing's, for the models it has loaded): what a stored row
+   * keeps; a row of a model it does not know keeps no inputs.
+   */
   constructor(
     private readonly ds: DataSource,
     private readonly access: Access,
     private readonly log: Logger,
     private readonly flushEveryMs = 200,
+    private readonly inputsOf: (model: Model) => ReadonlySet<string> | null = () => null,
   ) {}
+
+  /** Calls `listener` with the count and reason of every drop of buffered rows from now on (the API's metrics count them). */
+  onDropped(listener: (rows: number, reason: DropReason) => void): void {
+    this.dropListeners.push(listener);
+  }
 
   /**
    * Buffers the log row of one request. Inputs are kept only with `store_payload` (the request's
@@ -81,7 +143,16 @@ export class InferenceLogs {
    */
   record(
     r: RoutedRequest,
-    e: { requestId: string; latencyMs: number; statusCode: number; predictions: unknown[] | null; rows: InputRow[]; single: boolean; options?: Partial<DeploymentPredictOptions> },
+    e: {
+      requestId: string;
+      latencyMs: number;
+      statusCode: number;
+      predictions: unknown[] | null;
+      rows: InputRow[];
+      single: boolean;
+      warnings?: InputWarning[];
+      options?: Partial<DeploymentPredictOptions>;
+    },
   ): void {
     const config = r.deployment.config as {
       store_payload?: boolean;
@@ -99,8 +170,10 @@ export class InferenceLogs {
     };
     if (this.buffer.length >= MAX_BUFFERED) {
       this.buffer.shift();
-      if (this.dropped++ % 1000 === 0) this.log.warn({ dropped: this.dropped }, 'inference log buffer full: dropping the oldest rows');
+      this.drop(1, 'buffer_full');
+      if (this.dropped % 1000 === 1) this.log.warn({ dropped: this.dropped }, 'inference log buffer full: dropping the oldest rows');
     }
+    const inputs = store ? this.inputsOf(r.model) : null;
     this.buffer.push({
       deploymentId: r.deployment.id,
       requestedDeploymentId: r.requested.id,
@@ -110,7 +183,8 @@ export class InferenceLogs {
       latencyMs: e.latencyMs,
       statusCode: e.statusCode,
       predictions: e.predictions,
-      rows: store ? e.rows : null,
+      rows: inputs ? loggableRows(e.rows, inputs) : null,
+      warnings: e.warnings?.length ? e.warnings : null,
       single: e.single,
       privacy,
       createdAt: new Date(),
@@ -210,46 +284,115 @@ export class InferenceLogs {
   private async writeBuffered(): Promise<void> {
     while (this.buffer.length) {
       const batch = this.buffer.splice(0, MAX_BATCH);
-      let payloads: { prediction: string | null; inputs: string | null }[];
+      let policies: Map<string, LogPolicy | undefined>;
       try {
-        const policies = await this.logPolicies(batch);
-        payloads = batch.map((b) => storedPayload(b, b.privacy.policyId ? policies.get(`${b.projectId}/${b.privacy.policyId}`) : undefined));
+        policies = await this.logPolicies(batch);
       } catch (err) {
-        this.log.warn({ err }, 'inference log privacy policies could not be read; retrying on the next flush');
-        this.buffer.unshift(...batch);
+        this.keepForNextFlush(batch, err, 'privacy policies could not be read');
         return;
       }
-      try {
-        // Rows of a deployment deleted meanwhile (its model was deleted) are skipped, not a failed batch.
-        await this.ds.query(
-          `INSERT INTO inference_logs (deployment_id, requested_deployment_id, model_id, project_id, request_id, latency_ms, status_code, prediction, inputs, created_at)
-           SELECT v.* FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::float8[], $7::int[], $8::jsonb[], $9::jsonb[], $10::timestamptz[])
-                AS v(deployment_id, requested_deployment_id, model_id, project_id, request_id, latency_ms, status_code, prediction, inputs, created_at)
-            WHERE EXISTS (SELECT 1 FROM deployments d WHERE d.id = v.deployment_id)`,
-          [
-            batch.map((b) => b.deploymentId),
-            batch.map((b) => b.requestedDeploymentId),
-            batch.map((b) => b.modelId),
-            batch.map((b) => b.projectId),
-            batch.map((b) => b.requestId),
-            batch.map((b) => b.latencyMs),
-            batch.map((b) => b.statusCode),
-            payloads.map((p) => p.prediction),
-            payloads.map((p) => p.inputs),
-            batch.map((b) => b.createdAt),
-          ],
-        );
-        this.written += batch.length;
-      } catch (err) {
-        this.log.warn({ err, rows: batch.length }, 'inference log write failed; retrying on the next flush');
-        this.buffer.unshift(...batch);
-        const over = this.buffer.length - MAX_BUFFERED;
-        if (over > 0) {
-          this.buffer.splice(0, over);
-          this.dropped += over;
+      const rows: Serialized[] = [];
+      let unserializable = 0;
+      for (const b of batch) {
+        try {
+          rows.push(serialized(b, b.privacy.policyId ? policies.get(`${b.projectId}/${b.privacy.policyId}`) : undefined));
+        } catch {
+          unserializable++;
         }
+      }
+      const outcome: WriteOutcome = { refused: [], unwritten: [] };
+      await this.insertSplitting(rows, outcome);
+      const refused = unserializable + outcome.refused.length;
+      if (refused) {
+        this.drop(refused, 'unwritable');
+        // Once per batch, with the SQLSTATEs only: the database's messages quote the refused values, which may be PII.
+        this.log.warn({ rows: refused, sqlstates: [...new Set(outcome.refused)], unserializable }, 'inference log rows the database refuses were dropped');
+      }
+      if (outcome.unwritten.length) {
+        this.keepForNextFlush(
+          outcome.unwritten.map((r) => r.pending),
+          outcome.failure,
+          'write failed',
+        );
         return;
+      }
+      if (this.outageSince !== null) {
+        this.log.info({ failingForMs: Date.now() - this.outageSince }, 'inference logs are written again');
+        this.outageSince = null;
       }
     }
+  }
+
+  /**
+   * Writes `rows`. A batch the database refuses for its data is split in halves until each refused row is alone; those
+   * are left out (their SQLSTATE in `out.refused`). Any other failure stops here: what was not written goes to
+   * `out.unwritten`, kept for the next flush.
+   */
+  private async insertSplitting(rows: Serialized[], out: WriteOutcome): Promise<void> {
+    if (!rows.length) return;
+    try {
+      await this.insert(rows);
+      this.written += rows.length;
+    } catch (err) {
+      const state = sqlState(err);
+      if (!state || !DATA_FAULT_CLASSES.has(state.slice(0, 2))) {
+        out.unwritten.push(...rows);
+        out.failure = err;
+      } else if (rows.length === 1) out.refused.push(state);
+      else {
+        const half = rows.length >> 1;
+        await this.insertSplitting(rows.slice(0, half), out);
+        if (out.failure === undefined) await this.insertSplitting(rows.slice(half), out);
+        else out.unwritten.push(...rows.slice(half));
+      }
+    }
+  }
+
+  private async insert(rows: Serialized[]): Promise<void> {
+    const of = <T>(f: (b: PendingLog) => T) => rows.map((r) => f(r.pending));
+    // Rows of a deployment deleted meanwhile (its model was deleted) are skipped, not a failed batch.
+    await this.ds.query(
+      `INSERT INTO inference_logs (deployment_id, requested_deployment_id, model_id, project_id, request_id, latency_ms, status_code, prediction, inputs, warnings, created_at)
+       SELECT v.* FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::float8[], $7::int[], $8::jsonb[], $9::jsonb[], $10::jsonb[], $11::timestamptz[])
+            AS v(deployment_id, requested_deployment_id, model_id, project_id, request_id, latency_ms, status_code, prediction, inputs, warnings, created_at)
+        WHERE EXISTS (SELECT 1 FROM deployments d WHERE d.id = v.deployment_id)`,
+      [
+        of((b) => b.deploymentId),
+        of((b) => b.requestedDeploymentId),
+        of((b) => b.modelId),
+        of((b) => b.projectId),
+        of((b) => b.requestId),
+        of((b) => b.latencyMs),
+        of((b) => b.statusCode),
+        rows.map((r) => r.prediction),
+        rows.map((r) => r.inputs),
+        rows.map((r) => r.warnings),
+        of((b) => b.createdAt),
+      ],
+    );
+  }
+
+  /** Puts rows a failed write left back at the head of the buffer (past MAX_BUFFERED the oldest go), logging the outage sparingly. */
+  private keepForNextFlush(rows: PendingLog[], err: unknown, what: string): void {
+    this.buffer.unshift(...rows);
+    const over = this.buffer.length - MAX_BUFFERED;
+    if (over > 0) {
+      this.buffer.splice(0, over);
+      this.drop(over, 'buffer_full');
+    }
+    const now = Date.now();
+    if (this.outageSince === null) {
+      this.outageSince = now;
+      this.outageLoggedAt = now;
+      this.log.warn({ err, buffered: this.buffer.length }, `inference logs not written (${what}); kept for the next flush`);
+    } else if (now - this.outageLoggedAt >= OUTAGE_LOG_EVERY_MS) {
+      this.outageLoggedAt = now;
+      this.log.warn({ sqlstate: sqlState(err), failingForMs: now - this.outageSince, buffered: this.buffer.length, dropped: this.dropped }, `inference logs still not written (${what})`);
+    }
+  }
+
+  private drop(rows: number, reason: DropReason): void {
+    this.dropped += rows;
+    for (const listener of this.dropListeners) listener(rows, reason);
   }
 }

@@ -1,4 +1,5 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
+import { isInfrastructureOutage } from '../platform/outage';
 import type { DataSource, EntityManager } from 'typeorm';
 import { Job, JOB_KINDS, JobKind, JobStatus, TERMINAL_JOB_STATUSES } from '../entities';
 import type { Config } from '../platform/config';
@@ -164,7 +165,12 @@ export class JobService {
       if (!force && (now - lastWrite < 500 || p === lastProgress)) return;
       lastWrite = now;
       lastProgress = p;
-      await this.ds.getRepository(Job).update({ id: jobId, status: 'running' }, { progress: p, message });
+      try {
+        await this.ds.getRepository(Job).update({ id: jobId, status: 'running' }, { progress: p, message });
+      } catch (err) {
+        // The heartbeat carries the progress too: a database outage must not stop the work over a progress line.
+        if (!isInfrastructureOutage(err)) throw err;
+      }
     };
   }
 

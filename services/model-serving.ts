@@ -14,6 +14,11 @@ export type InputRow = Record<string, unknown>;
 interface Loaded {
   model: ScoringModel;
   schema: ColumnSchema[];
+  /** The schema's names, in its order, and as a set: what a request row is checked against. */
+  features: readonly string[];
+  featureSet: ReadonlySet<string>;
+  /** The training target: a pasted training row carries it, and it is ignored without a warning. */
+  target: string | null;
   threshold: number | null;
   onnxArtifact: Artifact;
 }
@@ -73,7 +78,8 @@ export class ModelServing {
     const model = modelFromJSON(JSON.parse(await readAll(this.store, artifact.storageKey)));
     const schema = (version?.columns ?? model.features.map((f) => ({ name: f.name, dtype: f.kind === 'numeric' ? 'float64' : 'object' }))).filter((c) => c.name !== exp.targetColumn);
     const threshold = typeof m.metrics.threshold === 'number' ? m.metrics.threshold : null;
-    const loaded = { model, schema, threshold, onnxArtifact };
+    const features = schema.map((c) => c.name);
+    const loaded = { model, schema, features, featureSet: new Set(features), target: exp.targetColumn, threshold, onnxArtifact };
     this.models.set(m.id, loaded);
     while (this.models.size > this.capacity) this.models.delete(this.models.keys().next().value as string);
     return loaded;
@@ -94,14 +100,21 @@ export class ModelServing {
     return (await this.load(m)).schema;
   }
 
+  /** The input columns of a model this process has loaded (null otherwise): what an inference log keeps of a row. */
+  inputColumns(m: Model): ReadonlySet<string> | null {
+    return this.models.get(m.id)?.featureSet ?? null;
+  }
+
   /**
-   * Predicts rows. Binary labels use the model's persisted operating threshold.
-   * Throws a ValidationError naming the column for inputs that do not fit the schema.
+   * Predicts rows. Binary labels use the model's persisted operating threshold. Throws a ValidationError naming the
+   * column for inputs that do not fit the schema, and the rows that share no column with it; rows with keys that are
+   * not inputs, or without some features, are scored and come back with `warnings` naming them.
    */
   async predict(m: Model, rows: InputRow[], opts: { contributions?: boolean } = {}) {
     const l = await this.load(m);
+    const warnings = schemaWarnings(rows, l);
     const frame = rowsToFrame(rows, l.schema);
-    return this.predictFrame(m, l, frame, opts);
+    return { ...(await this.predictFrame(m, l, frame, opts)), warnings };
   }
 
   async predictFrame(m: Model, l: Loaded | null, frame: Frame, opts: { contributions?: boolean } = {}) {
@@ -189,10 +202,101 @@ async function readAll(store: ArtifactStore, key: string, encoding: BufferEncodi
   return (encoding ? buf.toString(encoding) : buf) as string & Buffer;
 }
 
+/** A note on rows that were scored anyway: keys that are not inputs of the model, or features a row did not send. */
+export interface InputWarning {
+  type: 'unknown_columns' | 'missing_features';
+  /** The columns, in the order first met (at most MAX_WARNED_COLUMNS, each at most MAX_NAME_LENGTH characters). */
+  columns: string[];
+  /** Indexes of the rows concerned (at most MAX_WARNED_ROWS). */
+  rows: number[];
+  message: string;
+}
+
+/** A warning names at most this many columns and rows, and a name at most this long: a row may have thousands of keys. */
+const MAX_WARNED_COLUMNS = 50;
+const MAX_WARNED_ROWS = 100;
+const MAX_NAME_LENGTH = 200;
+
+/** At most `max` names of `names`, and how many more there are. */
+function listed(names: readonly string[], total = names.length, max = MAX_WARNED_COLUMNS): string {
+  const shown = names.slice(0, max).join(', ');
+  return total > max ? `${shown} and ${total - max} more` : shown;
+}
+
+/** Distinct values in the order first met, the first `max` kept, all counted. */
+class FirstSeen {
+  readonly kept: string[] = [];
+  private readonly seen = new Set<string>();
+  constructor(private readonly max: number) {}
+  add(v: string): void {
+    if (this.seen.has(v)) return;
+    this.seen.add(v);
+    if (this.kept.length < this.max) this.kept.push(v.length > MAX_NAME_LENGTH ? `${v.slice(0, MAX_NAME_LENGTH)}…` : v);
+  }
+  get count(): number {
+    return this.seen.size;
+  }
+}
+
+/**
+ * How request rows meet the training schema (own keys only). A row that shares no column with it would be scored
+ * from nothing but missing values, so it is refused with the spec's "Prediction failed" and the expected columns
+ * (422: the request is at fault). Keys that are not inputs (the target column aside) are ignored, and features not
+ * sent are scored as missing values, as trees and GLMs handle them; both are named in the warnings, not silently.
+ */
+export function schemaWarnings(rows: InputRow[], l: Pick<Loaded, 'features' | 'featureSet' | 'target'>): InputWarning[] {
+  const unknown = new FirstSeen(MAX_WARNED_COLUMNS);
+  const missing = new FirstSeen(MAX_WARNED_COLUMNS);
+  const unknownRows: number[] = [];
+  const missingRows: number[] = [];
+  const empty: number[] = [];
+  rows.forEach((r, i) => {
+    let shared = 0;
+    let strays = false;
+    for (const k of Object.keys(r)) {
+      if (l.featureSet.has(k)) shared++;
+      else if (k !== l.target) {
+        strays = true;
+        unknown.add(k);
+      }
+    }
+    if (shared === 0) {
+      empty.push(i);
+      return;
+    }
+    if (strays) unknownRows.push(i);
+    if (shared < l.features.length) {
+      missingRows.push(i);
+      for (const f of l.features) if (!Object.hasOwn(r, f)) missing.add(f);
+    }
+  });
+  if (empty.length) {
+    const which = empty.length === 1 ? `row ${empty[0]} has` : `rows ${listed(empty.map(String), empty.length, 10)} have`;
+    throw new ValidationError(`Prediction failed: inputs must match the training schema; ${which} none of its columns (expected: ${listed(l.features)})`);
+  }
+  const share = (n: number) => (rows.length === 1 ? '' : ` (${n} of ${rows.length} rows)`);
+  const warnings: InputWarning[] = [];
+  if (unknownRows.length)
+    warnings.push({
+      type: 'unknown_columns',
+      columns: unknown.kept,
+      rows: unknownRows.slice(0, MAX_WARNED_ROWS),
+      message: `Not input columns of the model, ignored: ${listed(unknown.kept, unknown.count)}${share(unknownRows.length)}`,
+    });
+  if (missingRows.length)
+    warnings.push({
+      type: 'missing_features',
+      columns: missing.kept,
+      rows: missingRows.slice(0, MAX_WARNED_ROWS),
+      message: `Features not sent, predicted as missing values: ${listed(missing.kept, missing.count)}${share(missingRows.length)}`,
+    });
+  return warnings;
+}
+
 /**
  * Request rows → a frame typed by the training schema. Numbers may come as numeric strings;
  * datetimes as ISO strings or epoch milliseconds; unknown keys are ignored; absent features
- * are missing values (trees route them by their learned default). Inputs are read as own
+ * are missing values (trees route them by their learned default; {@link schemaWarnings} names both). Inputs are read as own
  * properties: a feature named `constructor` or `toString` absent from a row is missing, not
  * Object's function.
  */

@@ -1,4 +1,4 @@
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { Contribution, Deployment, Experiment, JsonMap, Model, StudioScenario, StudioSession } from '../entities';
 import { getOwn } from '../engine/own-keys';
 import { Access, DEPLOYMENT_NOT_FOUND } from './access';
@@ -33,9 +33,11 @@ export const MAX_SCENARIOS_PER_SESSION = 100;
 const MAX_KEY_ISSUES = 20;
 
 export const BASELINE_PREDICTION_FAILED = 'Baseline prediction failed';
+/** The 409 of a user at MAX_STUDIO_SESSIONS_PER_USER in a project. */
+export const TOO_MANY_SESSIONS = (cap: number) => `You hold ${cap} studio sessions in this project, the most allowed; delete sessions you no longer need to start another`;
 export const SCENARIO_PREDICTION_FAILED = 'Scenario prediction failed';
 
-/** A deployment's inputs as the studio shows them, with a training row to start from. */
+/** A deployment's inputs as the studio shows them, with an example input built from training statistics (services/training-example.ts). */
 export interface DeploymentSchema {
   deployment: Deployment;
   model: Model;
@@ -65,13 +67,14 @@ export class StudioService {
     private readonly access: Access,
     private readonly serving: ModelServing,
     private readonly deployments: DeploymentService,
+    private readonly limits: { maxSessionsPerUser: number | null },
   ) {}
 
-  /** The feature schema of an active deployment and a representative training row. */
+  /** The feature schema of an active deployment and its example input (never a training row). */
   async schema(userId: string, deploymentId: string): Promise<DeploymentSchema> {
     const deployment = await this.access.deployment(userId, deploymentId);
     const model = await this.servedModel(deployment);
-    const example = await this.deployments.trainingExample(model);
+    const example = await this.deployments.trainingExample(deployment, model);
     return {
       deployment,
       model,
@@ -90,6 +93,8 @@ export class StudioService {
    */
   async createSession(userId: string, p: CreateSession): Promise<StudioSession> {
     await this.access.project(userId, p.project_id, 'editor');
+    // Before the scoring, so a caller at the cap costs no prediction; checked again under the lock below.
+    await this.ds.transaction((em) => this.assertBelowSessionCap(em, userId, p.project_id));
     const deployment = await this.ds.getRepository(Deployment).findOneBy({ id: p.deployment_id });
     if (!deployment || deployment.projectId !== p.project_id) throw new NotFoundError(DEPLOYMENT_NOT_FOUND);
     const model = await this.servedModel(deployment);
@@ -113,8 +118,31 @@ export class StudioService {
       baselineContributions: scored.contributions,
       createdBy: userId,
     });
-    await this.ds.getRepository(StudioSession).insert(session);
+    await this.ds.transaction(async (em) => {
+      await this.assertBelowSessionCap(em, userId, p.project_id);
+      await em.getRepository(StudioSession).insert(session);
+    });
     return session;
+  }
+
+  /** Deletes a session and its scenarios (editor). */
+  async deleteSession(userId: string, sessionId: string): Promise<void> {
+    const session = await this.access.studioSession(userId, sessionId, 'editor');
+    await this.ds.getRepository(StudioSession).delete({ id: session.id });
+  }
+
+  /**
+   * 409 once the user holds `maxSessionsPerUser` sessions in the project: sessions are stored
+   * rows (baseline, schema, scenarios), and nothing else bounds how many a client creates. Per
+   * user, so one member's sessions never use up another's. The lock (held to the end of `em`'s
+   * transaction) makes concurrent creates count one another.
+   */
+  private async assertBelowSessionCap(em: EntityManager, userId: string, projectId: string): Promise<void> {
+    const cap = this.limits.maxSessionsPerUser;
+    if (cap === null) return;
+    await em.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`studio-sessions:${projectId}:${userId}`]);
+    const held = await em.getRepository(StudioSession).countBy({ projectId, createdBy: userId });
+    if (held >= cap) throw new ConflictError(TOO_MANY_SESSIONS(cap));
   }
 
   /** The project's sessions, newest first, without their stored rows (lists show ids and times). */

@@ -211,6 +211,26 @@ describe('password reset and change', () => {
     expect((await anon().post('/api/auth/login', { email, password: 'a brand new password' })).status).toBe(200);
   });
 
+  it('mails one address at most MAIL_MAX_PER_RECIPIENT_PER_HOUR (5) times an hour; forgot-password answers alike and fast past it (issue 27)', async () => {
+    const { email } = await signUp(stack.baseUrl, stack.mail); // the activation mail is the first of the hour
+    const mailsTo = () => stack.mail.mails.filter((m) => m.to.includes(email)).length;
+    expect(mailsTo()).toBe(1);
+    for (let i = 0; i < 7; i++) {
+      const t0 = performance.now();
+      const r = await anon().post('/api/auth/forgot-password', { email });
+      expect([r.status, r.body]).toEqual([200, { ok: true }]);
+      expect(performance.now() - t0).toBeLessThan(1500);
+    }
+    await eventually(async () => mailsTo() >= 5, 15_000, 100);
+    // The other three were not sent: give them time to show up if they were going to.
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(mailsTo()).toBe(5);
+    // Another address is not held back by this one's count.
+    const other = await signUp(stack.baseUrl, stack.mail);
+    await anon().post('/api/auth/forgot-password', { email: other.email });
+    await stack.mail.waitFor(other.email, /reset-password\?token=/);
+  });
+
   it('expired reset tokens are refused', async () => {
     const { email } = await signUp(stack.baseUrl, stack.mail);
     await anon().post('/api/auth/forgot-password', { email });

@@ -58,7 +58,7 @@ describe('deployment drift', () => {
   beforeAll(async () => {
     shifted = await deploy({ name: 'shifted', stage: 'production', store_payload: true });
     // color is masked in stored payloads, so drift must leave it out.
-    steady = await deploy({ name: 'steady', stage: 'staging', store_payload: true, privacy_column_map: { color: 'PERSON' } });
+    steady = await deploy({ name: 'steady', stage: 'staging', store_payload: true, privacy_column_map: { color: 'name' } });
   });
 
   it('before any logged payload: GET drift is 404 and a run is 409, even after predicts that did not store their inputs', async () => {

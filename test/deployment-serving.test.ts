@@ -1,7 +1,9 @@
 import { Access } from '../services/access';
 import { trafficBucket } from '../services/deployment-predictions';
 import { InferenceLogs } from '../services/inference-logs';
+import { ApiMetrics } from '../api/metrics';
 import { Deployment, Model } from '../entities';
+import type { InputRow } from '../services/model-serving';
 import { createLogger } from '../platform/logger';
 import { ApiClient, createProject, signUp } from './support/client';
 import { startStack, TestStack } from './support/stack';
@@ -37,7 +39,7 @@ beforeAll(async () => {
   const trained = await trainQuickModels(owner.client, projectId, ['GLM', 'GBM']);
   glm = trained.models.GLM;
   gbm = trained.models.GBM;
-  prod = await deploy(owner.client, { model_id: gbm, name: 'prod', stage: 'production', privacy_column_map: { color: 'PERSON' } });
+  prod = await deploy(owner.client, { model_id: gbm, name: 'prod', stage: 'production', privacy_column_map: { color: 'name' } });
 }, 300_000);
 afterAll(async () => stack?.stop());
 
@@ -88,7 +90,7 @@ describe('deployment predict', () => {
     const byId = Object.fromEntries(after.items.map((x: { request_id: string }) => [x.request_id, x]));
     expect(byId['stored-1']).toMatchObject({
       status_code: 200,
-      inputs: { x1: row().x1, x2: row().x2, color: '[MASKED:PERSON]' },
+      inputs: { x1: row().x1, x2: row().x2, color: '[MASKED:name]' },
       prediction: stored.body.predictions[0].prediction,
       latency_ms: expect.any(Number),
     });
@@ -105,6 +107,7 @@ describe('deployment predict', () => {
       'request_id',
       'requested_deployment_id',
       'status_code',
+      'warnings',
     ]);
 
     const since = await logs(prod, `since=${t0.toISOString()}`);
@@ -192,7 +195,7 @@ describe('deployment predict', () => {
     expect(docs.components.schemas.InputRow.properties).toEqual({ x1: { type: ['number', 'null'] }, x2: { type: ['number', 'null'] }, color: { type: ['string', 'null'] } });
     const example = op.requestBody.content['application/json'].example;
     expect(Object.keys(example.inputs).sort()).toEqual(['color', 'x1', 'x2']);
-    expect(docs['x-example-source']).toBe('training_dataset_version');
+    expect(docs['x-example-source']).toBe('training_statistics');
     expect((await owner.client.post(`${M}/deployments/${prod}/predict`, example)).status).toBe(200);
   });
 
@@ -210,6 +213,61 @@ describe('deployment predict', () => {
   });
 });
 
+describe('rows that do not match the training schema', () => {
+  it('a row with none of its columns is refused naming them; unknown keys and absent features are predicted with warnings, on model and deployment predict, and logged', async () => {
+    const dep = await deploy(owner.client, { model_id: glm, name: 'schema', stage: 'staging', store_payload: true });
+    const refusal = (row: number) => ({ detail: `Prediction failed: inputs must match the training schema; row ${row} has none of its columns (expected: x1, x2, color)` });
+    const warnings = [
+      { type: 'unknown_columns', columns: ['shoe_size'], rows: [0], message: 'Not input columns of the model, ignored: shoe_size (1 of 2 rows)' },
+      { type: 'missing_features', columns: ['x2', 'color'], rows: [0], message: 'Features not sent, predicted as missing values: x2, color (1 of 2 rows)' },
+    ];
+    for (const [path, requestId] of [
+      [`/api/models/${glm}/predict`, 'warned-model'],
+      [`${M}/deployments/${dep}/predict`, 'warned-deployment'],
+    ]) {
+      const none = await owner.client.post(path, { inputs: { shoe_size: 44 } }, { headers: { 'x-request-id': `${requestId}-none` } });
+      expect([path, none.status, none.body]).toEqual([path, 422, refusal(0)]);
+      expect((await owner.client.post(path, { inputs: [row(), {}] })).body).toEqual(refusal(1));
+      const partial = await owner.client.post(path, { inputs: [{ x1: 0.5, shoe_size: 44 }, row()] }, { headers: { 'x-request-id': requestId } });
+      expect([path, partial.status]).toEqual([path, 200]);
+      expect(partial.body.predictions).toHaveLength(2);
+      expect(partial.body.warnings).toEqual(warnings);
+      // A complete row has no warnings, nor has a pasted training row (its target column is not an input).
+      expect((await owner.client.post(path, { inputs: row() })).body.warnings).toBeUndefined();
+      expect((await owner.client.post(path, { inputs: rows[0] })).body.warnings).toBeUndefined();
+    }
+    const logged = Object.fromEntries((await logs(dep)).items.map((x: { request_id: string }) => [x.request_id, x]));
+    expect(logged['warned-deployment']).toMatchObject({ status_code: 200, warnings, inputs: [{ x1: 0.5 }, row()] });
+    expect(logged['warned-deployment-none']).toMatchObject({ status_code: 422, prediction: null, inputs: {}, warnings: [] });
+  });
+});
+
+describe('payloads PostgreSQL cannot store', () => {
+  it('are refused at the request (a lone surrogate, nesting past 32 levels), and every later request, of every deployment, is still logged', async () => {
+    const hostile = await deploy(owner.client, { model_id: glm, name: 'hostile', stage: 'staging' });
+    const bystander = await deploy(owner.client, { model_id: gbm, name: 'bystander', stage: 'staging' });
+    const send = (id: string, text: string, requestId: string) =>
+      owner.client.post(`${M}/deployments/${id}/predict`, undefined, { rawBody: text, headers: { 'content-type': 'application/json', 'x-request-id': requestId } });
+    // Valid JSON, and a valid JavaScript string, but no Unicode text: jsonb refuses its \ud800 escape.
+    const lone = await send(hostile, '{"inputs":{"x1":1,"x2":2,"color":"\\ud800"},"options":{"store_payload":true}}', 'lone-surrogate');
+    expect(lone.status).toBe(422);
+    expect(lone.body).toEqual({ detail: [{ loc: ['body', 'inputs', 'color'], msg: 'Text must not contain unpaired UTF-16 surrogates (\\ud800-\\udfff)', type: 'string_surrogate' }] });
+    const deep = await send(hostile, `{"inputs":{"x1":1,"x2":2,"color":"red","junk":${'['.repeat(5000)}${']'.repeat(5000)}},"options":{"store_payload":true}}`, 'deep');
+    expect(deep.status).toBe(422);
+    expect(deep.body.detail[0]).toMatchObject({ msg: 'JSON may nest at most 32 levels', type: 'json_too_deep' });
+    // A paired surrogate (an emoji) is text like any other.
+    const emoji = await send(hostile, JSON.stringify({ inputs: { ...row(), color: 'red \u{1F600}' }, options: { store_payload: true } }), 'emoji');
+    expect(emoji.status).toBe(200);
+
+    const after = await send(bystander, JSON.stringify({ inputs: row(), options: { store_payload: true } }), 'after-hostile');
+    expect(after.status).toBe(200);
+    expect((await logs(bystander)).items.find((x: { request_id: string }) => x.request_id === 'after-hostile')).toMatchObject({ status_code: 200, inputs: row() });
+    const statuses = Object.fromEntries((await logs(hostile)).items.map((x: { request_id: string; status_code: number }) => [x.request_id, x.status_code]));
+    expect(statuses).toEqual({ 'lone-surrogate': 422, deep: 422, emoji: 200 });
+    expect((await logs(hostile)).items.find((x: { request_id: string }) => x.request_id === 'emoji').inputs.color).toBe('red \u{1F600}');
+  });
+});
+
 describe('the inference log writer', () => {
   it('writes every buffered row on close, in batches, and one row per recorded request', async () => {
     const d = await stack.ds.getRepository(Deployment).findOneByOrFail({ id: prod });
@@ -221,5 +279,29 @@ describe('the inference log writer', () => {
     expect(writer.stats()).toEqual({ buffered: 0, written: n, dropped: 0 });
     const [{ count }] = await stack.ds.query(`SELECT count(*)::int AS count FROM inference_logs WHERE request_id LIKE 'bulk-%'`);
     expect(count).toBe(n);
+  });
+
+  it('drops and counts a row the database refuses without holding back the others, and keeps payloads as storable features only', async () => {
+    const d = await stack.ds.getRepository(Deployment).findOneByOrFail({ id: prod });
+    const model = await stack.ds.getRepository(Model).findOneByOrFail({ id: d.modelId });
+    const log = createLogger('silent', 'test');
+    const writer = new InferenceLogs(stack.ds, new Access(stack.ds), log, 200, () => new Set(['x1', 'x2', 'color']));
+    const metrics = new ApiMetrics({ jobs: { openCounts: async () => [] }, serving: { onPredicted: () => undefined }, inferenceLogs: writer } as never, log);
+    const record = (requestId: string, m: Model, rows: InputRow[]) =>
+      writer.record({ requested: d, deployment: d, model: m }, { requestId, latencyMs: 1, statusCode: 200, predictions: ['pos'], rows, single: true, options: { store_payload: true } });
+    let deep: unknown = 1;
+    for (let i = 0; i < 5000; i++) deep = { a: deep };
+    for (let i = 0; i < 3; i++) record(`poison-ok-${i}`, model, [row()]);
+    // A value its column refuses: the whole multi-row INSERT fails with it.
+    record('poison-row', { ...model, id: 'not-a-uuid' } as Model, [row()]);
+    for (let i = 3; i < 6; i++) record(`poison-ok-${i}`, model, [row()]);
+    // What no request can send any more, recorded directly: text jsonb refuses, a deep value, a key that is not a feature.
+    record('poison-odd', model, [{ x1: deep, x2: 2, color: 'a\ud800b\u0000c', shoe_size: deep }]);
+    await writer.close();
+    expect(writer.stats()).toEqual({ buffered: 0, written: 7, dropped: 1 });
+    const kept: { request_id: string; inputs: unknown }[] = await stack.ds.query(`SELECT request_id, inputs FROM inference_logs WHERE request_id LIKE 'poison-%' ORDER BY request_id`);
+    expect(kept.map((r) => r.request_id)).toEqual(['poison-odd', 'poison-ok-0', 'poison-ok-1', 'poison-ok-2', 'poison-ok-3', 'poison-ok-4', 'poison-ok-5']);
+    expect(kept[0].inputs).toEqual({ x1: null, x2: 2, color: 'a\ufffdb\ufffdc' });
+    expect(await metrics.registry.getSingleMetricAsString('mlsvc_inference_logs_dropped_total')).toMatch(/mlsvc_inference_logs_dropped_total\{reason="unwritable"\} 1$/m);
   });
 });

@@ -66,8 +66,30 @@ describe('creating deployments', () => {
     expect((await c.get(`${M}/projects/${projectId}/deployments`)).body.total).toBe(0);
   });
 
+  it('refuses a privacy_column_map type the privacy engine does not know, naming it, on create and on PATCH (issue 27)', async () => {
+    const c = owner.client;
+    // In the other project: this one's deployments are counted by the tests below.
+    const url = `${M}/projects/${otherProjectId}/deployments`;
+    const bad = await c.post(url, { model_id: foreignModel, name: 'x', stage: 'staging', privacy_column_map: { color: 'PERSON', x1: 'email' } });
+    expect(bad.status).toBe(422);
+    expect(bad.body.detail).toEqual([{ loc: ['body', 'privacy_column_map', 'color'], msg: 'Unknown PII type: PERSON (see GET /api/privacy/pii-types)', type: 'value_error' }]);
+    // A column and a type both wrong: both named.
+    const both = await c.post(url, { model_id: foreignModel, name: 'x', stage: 'staging', privacy_column_map: { nope: 'secret_sauce' } });
+    expect(both.body.detail.map((i: { msg: string }) => i.msg)).toEqual(['nope is not an input column of the model', 'Unknown PII type: secret_sauce (see GET /api/privacy/pii-types)']);
+    expect((await c.get(url)).body.total).toBe(0);
+
+    const id = await deploy(c, { model_id: foreignModel, name: 'typed', stage: 'staging', privacy_column_map: { color: 'NAME' } }, otherProjectId);
+    // Stored as the engine spells the type.
+    expect((await deployment(id)).config.privacy_column_map).toEqual({ color: 'name' });
+    const patched = await c.patch(`${M}/deployments/${id}/privacy`, { privacy_column_map: { color: 'not_a_type' } });
+    expect(patched.status).toBe(422);
+    expect(patched.body.detail[0]).toMatchObject({ loc: ['body', 'privacy_column_map', 'color'], msg: 'Unknown PII type: not_a_type (see GET /api/privacy/pii-types)' });
+    expect((await deployment(id)).config.privacy_column_map).toEqual({ color: 'name' });
+    await c.post(`${M}/deployments/${id}/deactivate`);
+  });
+
   it('creates staging and production; a second production deployment archives the first', async () => {
-    const r = await owner.client.post(`${M}/projects/${projectId}/deployments`, { model_id: gbm, name: 'candidate', stage: 'staging', privacy_column_map: { color: 'PERSON' }, store_payload: true });
+    const r = await owner.client.post(`${M}/projects/${projectId}/deployments`, { model_id: gbm, name: 'candidate', stage: 'staging', privacy_column_map: { color: 'name' }, store_payload: true });
     expect(r.status).toBe(201);
     expect(r.body).toEqual({ id: r.body.deployment_id, deployment_id: expect.any(String), stage: 'staging', is_active: true });
     expect(await modelFlags(gbm)).toEqual({ is_production: false, is_staging: true, staging_deployment_id: r.body.id });
@@ -88,7 +110,7 @@ describe('creating deployments', () => {
       model_id: gbm,
       stage: 'staging',
       is_active: true,
-      config: { name: 'candidate', traffic_percent: 100, privacy_column_map: { color: 'PERSON' }, store_payload: true },
+      config: { name: 'candidate', traffic_percent: 100, privacy_column_map: { color: 'name' }, store_payload: true },
     });
     expect(one.body.model).toEqual({ id: gbm, name: expect.any(String), algo: 'GBM' });
     const list = await owner.client.get(`${M}/projects/${projectId}/deployments?limit=2`);

@@ -8,6 +8,7 @@ import { freePort } from '../platform/temporal-dev';
 import { WORKFLOW_LOST } from '../services/jobs';
 import type { QueueFamily } from '../workflows/job-input';
 import { ApiClient, createProject, eventually, signUp } from './support/client';
+import { datasetFile } from './support/datasets';
 import { killHard, startOwnPostgres, startOwnTemporal } from './support/killable';
 import { seedArtifacts } from './support/seed';
 import { startStack, TestStack } from './support/stack';
@@ -168,6 +169,86 @@ describe('a process killed mid-work', () => {
     }
     await nothingHalfWritten(stack);
   }, 240_000);
+
+  it('PostgreSQL down for 60 s during an experiment, a synthgen training and a privacy transform: all three end succeeded once it is back', async () => {
+    const pg = await startOwnPostgres();
+    cleanups.push(() => pg.stop());
+    const stack = await startStack({
+      adminDatabaseUrl: pg.url,
+      workers: [],
+      env: { RECONCILE_INTERVAL_SECS: '0', SYNTHGEN_CHECKPOINT_SECS: '2', RATE_LIMIT_TRAIN: '1000', ...(process.env.OUTAGE_WAIT_SECS ? { OUTAGE_WAIT_SECS: process.env.OUTAGE_WAIT_SECS } : {}) },
+    });
+    cleanups.push(() => stack.stop());
+    const worker = startWorker(stack, ['io', 'cpu']);
+    const { client } = await signUp(stack.baseUrl, stack.mail);
+    const projectId = await createProject(client, 'Outage');
+    const rows = syntheticRows(20_000).map((r, i) => ({ ...r, email: `person${i}@example.org` }));
+    const up = await client.upload('/api/datasets/upload', { project_id: projectId, name: 'people' }, { name: 'people.csv', data: toCsv(rows) });
+    expect(up.status).toBe(201);
+    const titanic = await client.upload('/api/datasets/upload', { project_id: projectId, name: 'titanic' }, datasetFile('titanic.csv'));
+    expect(titanic.status).toBe(201);
+
+    // The privacy session is detected before the outage; its transform runs through it.
+    const policy = await client.post('/api/privacy/policies', { project_id: projectId, name: 'Mask emails' });
+    const session = await client.post('/api/privacy/sessions', { policy_id: policy.body.id, dataset_id: up.body.dataset_id });
+    const sessionId = session.body.session_id as string;
+    expect((await client.post(`/api/privacy/sessions/${sessionId}/detect`)).status).toBe(200);
+    await eventually(async () => ((await client.get(`/api/privacy/sessions/${sessionId}`)).body.session.status === 'detected' ? true : undefined), 120_000, 300);
+
+    const experiment = await client.post('/api/experiments', {
+      project_id: projectId,
+      dataset_version_id: up.body.dataset_version_id,
+      name: 'through an outage',
+      target_column: 'y',
+      problem_type: 'binary',
+      config: { max_models: 4, nfolds: 3, seed: 1, exclude_algos: ['DeepLearning', 'StackedEnsemble'] },
+    });
+    expect(experiment.status).toBe(201);
+    const synth = await client.post('/api/synthgen/models', {
+      project_id: projectId,
+      dataset_version_id: titanic.body.dataset_version_id,
+      name: 'through an outage',
+      model_type: 'ctgan',
+      config: { epochs: 30, batch_size: 100, pac: 10, embedding_dim: 32, generator_dim: [64, 64], discriminator_dim: [64, 64], seed: 1 },
+    });
+    expect(synth.status).toBe(201);
+    const transform = await client.post(`/api/privacy/sessions/${sessionId}/transform`);
+    expect(transform.status).toBe(200);
+    const jobIds = [experiment.body.job_id, synth.body.job_id, transform.body.job_id] as string[];
+    await eventually(async () => ((await Promise.all(jobIds.map((id) => jobOf(client, id)))).every((j) => j.status === 'running') ? true : undefined), 120_000, 100);
+
+    await pg.kill();
+    await new Promise((r) => setTimeout(r, 60_000));
+    pg.restart();
+
+    const ended = await Promise.all(
+      jobIds.map((id) =>
+        eventually(
+          async () => {
+            const res = await client.get(`/api/jobs/${id}`).catch(() => undefined);
+            const j = res?.status === 200 ? res.body.job : undefined;
+            return j && ['succeeded', 'failed', 'canceled'].includes(j.status) ? j : undefined;
+          },
+          300_000,
+          500,
+        ),
+      ),
+    ).catch((err: Error) => {
+      throw new Error(`${err.message}; worker stderr: ${worker.stderrTail()}`);
+    });
+    expect(ended.map((j) => [j.kind, j.status, j.error])).toEqual([
+      ['automl_train', 'succeeded', null],
+      ['synthgen_train', 'succeeded', null],
+      ['privacy_transform', 'succeeded', null],
+    ]);
+    expect((await client.get(`/api/experiments/${experiment.body.id}/status`)).body.status).toBe('succeeded');
+    expect((await client.get(`/api/experiments/${experiment.body.id}`)).body.models.length).toBeGreaterThanOrEqual(1);
+    // The outage reached them in flight: at least one needed a second attempt.
+    expect(Math.max(...ended.map((j) => j.attempt))).toBeGreaterThanOrEqual(2);
+    expect((await client.get(`/api/synthgen/models/${synth.body.id}`)).body.model.status).toBe('ready');
+    expect((await client.get(`/api/privacy/sessions/${sessionId}`)).body.session.status).toBe('completed');
+    await nothingHalfWritten(stack);
+  }, 480_000);
 
   it('the API killed mid-upload: after its restart no dataset, version, artifact or temporary file is left of the upload', async () => {
     const stack = await startStack({ workers: [] });

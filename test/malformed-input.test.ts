@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import Koa from 'koa';
 import { errorHandler } from '../api/middleware/error-handler';
 import type { AppState } from '../api/context';
@@ -141,6 +142,78 @@ describe('NUL characters in requests', () => {
   it('cannot arrive in a header: the HTTP parser refuses the request with 400, never a 500', async () => {
     const answer = await rawExchange(`GET /api/auth/me HTTP/1.1\r\nHost: x\r\nUser-Agent: a\u0000b\r\nConnection: close\r\n\r\n`);
     expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+  });
+});
+
+describe('Content-Encoding of a JSON body', () => {
+  const credentials = JSON.stringify({ email: 'nobody@example.com', password: 'a long password' });
+  /** The public login with raw bytes under a Content-Encoding. */
+  const login = (encoding: string, body: string | Buffer) =>
+    new ApiClient(stack.baseUrl).post('/api/auth/login', undefined, { rawBody: body, headers: { 'content-type': 'application/json', 'content-encoding': encoding } });
+
+  it('that does not decode is a 400 naming the encoding, never a 500, on the unauthenticated login too', async () => {
+    for (const encoding of ['br', 'gzip', 'deflate']) {
+      const r = await login(encoding, 'xxxx');
+      expect([encoding, r.status, r.body]).toEqual([encoding, 400, { detail: `The request body is not valid ${encoding} data (its Content-Encoding)` }]);
+    }
+    const truncated = await login('gzip', zlib.gzipSync(credentials).subarray(0, 12));
+    expect([truncated.status, truncated.body]).toEqual([400, { detail: 'The request body is not valid gzip data (its Content-Encoding)' }]);
+  });
+
+  it('that the API does not decode is a 415 naming those it does', async () => {
+    for (const encoding of ['compress', 'zstd', 'gzip, br', 'x']) {
+      const r = await login(encoding, credentials);
+      expect([encoding, r.status, r.body]).toEqual([encoding, 415, { detail: `Unsupported Content-Encoding: ${encoding} (the API decodes gzip, deflate and br)` }]);
+    }
+  });
+
+  it('gzip, deflate and br are decoded, and the body limit applies to what they decode to', async () => {
+    const encoded: [string, Buffer][] = [
+      ['gzip', zlib.gzipSync(credentials)],
+      ['GZip', zlib.gzipSync(credentials)],
+      ['deflate', zlib.deflateSync(credentials)],
+      ['br', zlib.brotliCompressSync(credentials)],
+      ['identity', Buffer.from(credentials)],
+    ];
+    for (const [encoding, bytes] of encoded) {
+      const r = await login(encoding, bytes);
+      expect([encoding, r.status, r.body]).toEqual([encoding, 401, { detail: 'Invalid email or password' }]);
+    }
+    const zipped = await owner.client.post('/api/projects', undefined, {
+      rawBody: zlib.gzipSync(JSON.stringify({ name: 'Zipped' })),
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+    });
+    expect([zipped.status, zipped.body.project?.name]).toEqual([201, 'Zipped']);
+    // 2 MB of JSON whitespace is a few kB compressed: refused once it decodes past MAX_JSON_BODY_BYTES.
+    const bomb = zlib.gzipSync(`{"email":"a@b.c",${' '.repeat(2 * 1024 * 1024)}"password":"x"}`);
+    expect(bomb.length).toBeLessThan(10_000);
+    const big = await login('gzip', bomb);
+    expect([big.status, big.body]).toEqual([413, { detail: 'Request body too large' }]);
+  });
+});
+
+describe('JSON nested past 32 levels', () => {
+  /** `{"a":{"a":…{}}}`, `depth` objects deep, as text: JSON.stringify itself overflows on deep enough values. */
+  const nested = (depth: number) => '{"a":'.repeat(depth - 1) + '{}' + '}'.repeat(depth - 1);
+
+  it('is a 422 naming where, on any route and in any field, before anything is stored', async () => {
+    const experiments = async () => (await stack.ds.query('SELECT count(*)::int AS n FROM experiments'))[0].n;
+    const before = await experiments();
+    for (const depth of [5000, 31]) {
+      const body = `{"project_id":"${projectId}","dataset_version_id":"${projectId}","name":"e","target_column":"species","problem_type":"classification","config":{"x":${nested(depth)}}}`;
+      const r = await owner.client.post('/api/experiments', undefined, { rawBody: body, headers: { 'content-type': 'application/json' } });
+      expect(r.status).toBe(422);
+      expect(r.body.detail).toEqual([{ loc: ['body', 'config', 'x', ...Array<string>(30).fill('a')], msg: 'JSON may nest at most 32 levels', type: 'json_too_deep' }]);
+    }
+    const arrays = await owner.client.post('/api/projects', undefined, {
+      rawBody: `{"name":"deep","description":${'['.repeat(40)}${']'.repeat(40)}}`,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(arrays.status).toBe(422);
+    expect(arrays.body.detail).toEqual([{ loc: ['body', 'description', ...Array<number>(31).fill(0)], msg: 'JSON may nest at most 32 levels', type: 'json_too_deep' }]);
+    const anonymous = await new ApiClient(stack.baseUrl).post('/api/auth/login', undefined, { rawBody: `{"email":${nested(100_000)}}`, headers: { 'content-type': 'application/json' } });
+    expect(anonymous.status).toBe(422);
+    expect(await experiments()).toBe(before);
   });
 });
 
@@ -311,7 +384,7 @@ describe('the OpenAPI document', () => {
     expect(del.responses['422'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ValidationError' });
     expect(del.parameters.find((p: { name: string }) => p.name === 'version').schema).toMatchObject({ type: 'integer', minimum: 0, maximum: 2147483647 });
     const register = doc.paths['/api/auth/register'].post;
-    expect(Object.keys(register.responses).sort()).toEqual(['201', '400', '409', '413', '422', '429']);
+    expect(Object.keys(register.responses).sort()).toEqual(['201', '400', '409', '413', '415', '422', '429']);
     const body = register.requestBody.content['application/json'].schema;
     expect(body.properties.name).toMatchObject({ allOf: [{ pattern: '^[^\\u0000]*$' }] });
     expect(body.propertyNames).toEqual({ pattern: '^[^\\u0000]*$', not: { const: '__proto__' } });

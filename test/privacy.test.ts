@@ -1,5 +1,5 @@
 import { detectColumns } from '../engine/privacy';
-import { ApiClient, createProject, eventually, signUp } from './support/client';
+import { addMember, ApiClient, createProject, eventually, signUp } from './support/client';
 import { pdfText } from './support/documents';
 import { startStack, TestStack } from './support/stack';
 
@@ -276,6 +276,34 @@ describe('policies and rules', () => {
   });
 });
 
+describe('free-form JSON fields', () => {
+  /** `{"a":{"a":…{}}}`, `depth` objects deep, as text (JSON.stringify itself overflows on deep enough values). */
+  const nested = (depth: number) => '{"a":'.repeat(depth - 1) + '{}' + '}'.repeat(depth - 1);
+  const send = (method: string, path: string, text: string) => owner.client.request(method, path, undefined, { rawBody: text, headers: { 'content-type': 'application/json' } });
+  const policies = async () => (await stack.ds.query('SELECT count(*)::int AS n FROM privacy_policies'))[0].n;
+
+  it('refuses policy settings nested past 32 levels or over 64 KiB with 422 and saves nothing; shallower settings are kept as sent', async () => {
+    const before = await policies();
+    for (const depth of [3000, 2000, 40]) {
+      const r = await send('POST', '/api/privacy/policies', `{"project_id":"${projectId}","name":"deep","settings":{"s":${nested(depth)}}}`);
+      expect([depth, r.status]).toEqual([depth, 422]);
+      expect(r.body.detail).toEqual([{ loc: ['body', 'settings', 's', ...Array<string>(30).fill('a')], msg: 'JSON may nest at most 32 levels', type: 'json_too_deep' }]);
+    }
+    const big = await owner.client.post('/api/privacy/policies', { project_id: projectId, name: 'big', settings: { s: 'x'.repeat(70_000) } });
+    expect(big.status).toBe(422);
+    expect(big.body.detail).toEqual([{ loc: ['body', 'settings'], msg: 'At most 64 KiB as JSON', type: 'custom' }]);
+    expect(await policies()).toBe(before);
+
+    const id = await newPolicy({ settings: { kept: true } });
+    expect((await send('PATCH', `/api/privacy/policies/${id}`, `{"settings":{"s":${nested(3000)}}}`)).status).toBe(422);
+    expect((await owner.client.get(`/api/privacy/policies/${id}`)).body.policy.settings).toEqual({ kept: true });
+
+    const fine = await send('POST', '/api/privacy/policies', `{"project_id":"${projectId}","name":"nested","settings":{"s":${nested(30)}}}`);
+    expect(fine.status).toBe(201);
+    expect((await owner.client.get(`/api/privacy/policies/${fine.body.id}`)).body.policy.settings).toEqual({ s: JSON.parse(nested(30)) });
+  });
+});
+
 describe('sessions', () => {
   let policyId: string;
   let sessionId: string;
@@ -419,6 +447,36 @@ describe('sessions', () => {
     const fresh = await owner.client.post('/api/privacy/sessions', { policy_id: policyId, dataset_id: datasetId });
     expect(await owner.client.get(`/api/privacy/sessions/${fresh.body.id}/report`)).toMatchObject({ status: 404, body: { detail: 'Privacy report not available until the session is completed' } });
     expect((await stranger.client.get(`/api/privacy/sessions/${sessionId}/report`)).status).toBe(404);
+  });
+
+  it('renders a report once and serves the stored file after: concurrent calls, a viewer and repeated calls add no artifact (issue 27)', async () => {
+    const viewer = await signUp(stack.baseUrl, stack.mail);
+    await addMember(owner.client, viewer, projectId, 'viewer');
+    const reports = async () =>
+      (await stack.ds.query("SELECT count(*)::int AS n FROM artifacts WHERE kind = 'privacy_report' AND owner_type = 'privacy_session' AND owner_id = $1", [sessionId]))[0].n as number;
+    const url = `/api/privacy/sessions/${sessionId}/report`;
+    const before = await reports();
+    const concurrent = await Promise.all([owner.client.get(url), owner.client.get(url), viewer.client.get(url)]);
+    const again = [await owner.client.get(url), await viewer.client.get(url)];
+    const ids = [...concurrent, ...again].map((r) => {
+      expect(r.status).toBe(200);
+      return r.body.artifact_id as string;
+    });
+    expect(new Set(ids).size).toBe(1);
+    // The earlier test's call may have stored this content already; at most one file is new.
+    expect((await reports()) - before).toBeLessThanOrEqual(1);
+    const pdf = await viewer.client.get(`/api/artifacts/${ids[0]}/download`);
+    expect(pdf.headers.get('content-type')).toBe('application/pdf');
+    expect(pdfText(pdf.raw!)).toContain('Privacy report: customers');
+
+    // Another content (AI insights asked for) is another file, made once too.
+    const stored = await reports();
+    const withInsights = await Promise.all([owner.client.get(`${url}?ai_insights=true`), viewer.client.get(`${url}?ai_insights=true`)]);
+    expect(withInsights[0].body.artifact_id).toBe(withInsights[1].body.artifact_id);
+    expect(withInsights[0].body.artifact_id).not.toBe(ids[0]);
+    expect((await owner.client.get(`${url}?ai_insights=true`)).body.artifact_id).toBe(withInsights[0].body.artifact_id);
+    expect(await reports()).toBe(stored + 1);
+    expect((await owner.client.get(url)).body.artifact_id).toBe(ids[0]);
   });
 
   it("hides another user's session", async () => {

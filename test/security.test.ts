@@ -466,14 +466,17 @@ describe("names from users' data", () => {
     expect(done).toMatchObject({ status: 'succeeded' });
     const modelId = (await client.get(`/api/experiments/${e.body.id}`)).body.best_model_id as string;
 
-    // No input at all: every feature is missing, none is read from Object.prototype.
+    // No input at all: no feature is read from Object.prototype, so the row shares no column with the schema.
     const empty = await client.post(`/api/models/${modelId}/predict`, { inputs: {} });
-    expect(empty.status).toBe(200);
-    expect(Object.keys(empty.body.predictions[0].probabilities).sort()).toEqual(['__proto__', 'toString']);
+    expect(empty.status).toBe(422);
+    expect(empty.body.detail).toMatch(/^Prediction failed: inputs must match the training schema; row 0 has none of its columns \(expected: .*\b__proto__\b.*\)$/);
     const partial = await client.post(`/api/models/${modelId}/predict`, { inputs: [{ toString: 'constructor' }, { constructor: 3 }] });
     expect(partial.status).toBe(200);
     expect(partial.body.predictions).toHaveLength(2);
+    expect(Object.keys(partial.body.predictions[0].probabilities).sort()).toEqual(['__proto__', 'toString']);
     expect(['__proto__', 'toString']).toContain(partial.body.predictions[0].prediction);
+    // Features a row lacks are named, own keys only: row 0 sent toString, not constructor.
+    expect(partial.body.warnings.find((w: { type: string }) => w.type === 'missing_features').columns).toContain('constructor');
 
     // The model's own files follow the model scope.
     const model = (await client.get(`/api/models/${modelId}`)).body.model;

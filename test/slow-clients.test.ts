@@ -1,4 +1,5 @@
 import net from 'node:net';
+import zlib from 'node:zlib';
 import { ApiClient, createProject, signUp } from './support/client';
 import { startStack, TestStack } from './support/stack';
 
@@ -85,6 +86,17 @@ describe('slow and unauthorized clients', () => {
     expect(r.answeredAfterMs).toBeLessThan(3000);
     expect(r.text).toMatch(/"detail":"The request body did not arrive within 1 s"/);
     expect(r.closed).toBe(true);
+  });
+
+  it('a compressed JSON body that stops arriving is answered 408 like a plain one, and the API keeps serving', async () => {
+    const gz = zlib.gzipSync(JSON.stringify({ email: 'nobody@example.com', password: 'a long password' }));
+    const head = headers('POST', '/api/auth/login', { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip', 'Content-Length': gz.length });
+    const r = await rawExchange(Buffer.concat([Buffer.from(head), gz.subarray(0, 10)]), [], { waitMs: 5000 });
+    expect(r.status).toBe(408);
+    expect(r.answeredAfterMs).toBeLessThan(3000);
+    expect(r.text).toMatch(/"detail":"The request body did not arrive within 1 s"/);
+    expect(r.closed).toBe(true);
+    expect((await new ApiClient(stack.baseUrl).get('/healthz')).status).toBe(200);
   });
 
   it('a request without credentials is refused before its body is read', async () => {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
-import { addMember, ApiClient, createProject, signUp } from './support/client';
+import { addMember, ApiClient, createProject, eventually, signUp } from './support/client';
 import { startStack, TestStack } from './support/stack';
-import { syntheticRows, trainQuickModels, trainQuickRegression } from './support/trained-models';
+import { syntheticRows, toCsv, trainQuickModels, trainQuickRegression } from './support/trained-models';
 
 let stack: TestStack;
 let owner: Awaited<ReturnType<typeof signUp>>;
@@ -16,6 +16,8 @@ let prod: string;
 let regDeployment: string;
 
 const S = '/api/studio';
+/** MAX_STUDIO_SESSIONS_PER_USER of this file's stack: above what the owner creates in the other tests. */
+const SESSION_CAP = 40;
 const M = '/api/mlops';
 const sample = syntheticRows(5, 99);
 const row = () => ({ x1: sample[0].x1 as number, x2: sample[0].x2 as number, color: sample[0].color as string });
@@ -56,8 +58,72 @@ function expectSortedByMagnitude(deltas: { delta: number }[]) {
   for (let i = 1; i < deltas.length; i++) expect(Math.abs(deltas[i - 1].delta)).toBeGreaterThanOrEqual(Math.abs(deltas[i].delta));
 }
 
+/**
+ * A customer table whose rows are people: a name (a category: each name is shared by a few rows),
+ * a unique email and phone, two numeric features, a plan, and the target `y`.
+ */
+function peopleRows(n: number): Record<string, string | number>[] {
+  const first = ['Alice', 'Bruno', 'Chen', 'Dana', 'Emeka', 'Farah', 'Goran', 'Hana', 'Ivan', 'Julia', 'Kofi', 'Lena'];
+  const last = ['Smith', 'Okafor', 'Novak', 'Garcia', 'Tanaka', 'Weber', 'Rossi', 'Dubois', 'Kowalski'];
+  const plans = ['basic', 'basic', 'pro', 'team'];
+  return Array.from({ length: n }, (_, i) => {
+    const [f, l] = [first[i % first.length], last[(i * 5) % last.length]];
+    const spend = Number((10 + ((i * 53) % 97) * 1.37).toFixed(2));
+    const plan = plans[(i * 3) % plans.length];
+    return {
+      name: `${f} ${l}`,
+      email: `${f.toLowerCase()}.${l.toLowerCase()}.${i}@example.com`,
+      phone: `+1 415 555 ${String(1000 + i).padStart(4, '0')}`,
+      tenure_months: 1 + ((i * 37) % 60),
+      plan,
+      spend,
+      y: spend > 70 !== (plan === 'team') ? 'churn' : 'stay',
+    };
+  });
+}
+
+/** The median as DuckDB's quantile_cont computes it. */
+function medianOf(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = (s.length - 1) / 2;
+  return (s[Math.floor(m)] + s[Math.ceil(m)]) / 2;
+}
+
+/** Uploads `rows` and trains one GBM on them; its model id and the dataset's id. */
+async function trainGbm(rows: Record<string, string | number>[], name: string): Promise<{ modelId: string; datasetId: string }> {
+  const up = await owner.client.upload('/api/datasets/upload', { project_id: projectId, name }, { name: `${name}.csv`, data: toCsv(rows) });
+  if (up.status !== 201) throw new Error(`upload failed ${up.status} ${JSON.stringify(up.body)}`);
+  const exclude = ['XGBoost', 'DRF', 'DeepLearning', 'StackedEnsemble', 'GLM'];
+  const e = await owner.client.post('/api/experiments', {
+    project_id: projectId,
+    dataset_version_id: up.body.dataset_version_id,
+    name,
+    target_column: 'y',
+    problem_type: 'binary',
+    config: { max_models: 1, nfolds: 2, seed: 1, exclude_algos: exclude },
+  });
+  if (e.status !== 201) throw new Error(`experiment failed ${e.status} ${JSON.stringify(e.body)}`);
+  const status = await eventually(
+    async () => {
+      const s = (await owner.client.get(`/api/experiments/${e.body.id}/status`)).body.status;
+      return ['succeeded', 'failed', 'canceled'].includes(s) ? s : undefined;
+    },
+    240_000,
+    500,
+  );
+  if (status !== 'succeeded') throw new Error(`training ${status}`);
+  const models = (await owner.client.get(`/api/experiments/${e.body.id}`)).body.models as { id: string }[];
+  return { modelId: models[0].id, datasetId: up.body.dataset_id };
+}
+
+async function keyOf(scopes: string[]): Promise<ApiClient> {
+  const r = await owner.client.post('/api/auth/api-keys', { name: scopes.join(' '), scopes });
+  if (r.status !== 201) throw new Error(`key creation failed ${r.status}`);
+  return owner.client.withKey(r.body.api_key);
+}
+
 beforeAll(async () => {
-  stack = await startStack({ env: { RATE_LIMIT_TRAIN: '1000', RATE_LIMIT_PREDICT: '1000', RATE_LIMIT_GENERAL: '10000' } });
+  stack = await startStack({ env: { RATE_LIMIT_TRAIN: '1000', RATE_LIMIT_PREDICT: '1000', RATE_LIMIT_GENERAL: '10000', MAX_STUDIO_SESSIONS_PER_USER: String(SESSION_CAP) } });
   [owner, viewer, stranger] = await Promise.all([signUp(stack.baseUrl, stack.mail), signUp(stack.baseUrl, stack.mail), signUp(stack.baseUrl, stack.mail)]);
   projectId = await createProject(owner.client, 'What-if');
   await addMember(owner.client, viewer, projectId, 'viewer');
@@ -72,7 +138,7 @@ beforeAll(async () => {
 afterAll(async () => stack?.stop());
 
 describe('the deployment schema', () => {
-  it('gives the feature schema without the target and a training row that starts a session', async () => {
+  it('gives the feature schema without the target and an example input that starts a session', async () => {
     const r = await owner.client.get(`${S}/deployments/${prod}/schema`);
     expect(r.status).toBe(200);
     const experimentId = (await owner.client.get(`/api/models/${gbm}`)).body.model.experiment_id;
@@ -84,13 +150,50 @@ describe('the deployment schema', () => {
       dataset_version_id: versionId,
       target_column: 'y',
       feature_schema: { x1: 'float64', x2: 'float64', color: 'category' },
-      example_source: 'training_dataset_version',
+      example_source: 'training_statistics',
     });
     expect(Object.keys(r.body.feature_schema).sort()).toEqual(['color', 'x1', 'x2']);
     for (const k of Object.keys(r.body.example_input)) expect(Object.keys(r.body.feature_schema)).toContain(k);
     expect(Object.keys(r.body.example_input).length).toBeGreaterThan(0);
     const s = await owner.client.post(`${S}/sessions`, { project_id: projectId, deployment_id: prod, baseline_input: r.body.example_input });
     expect(s.status).toBe(201);
+  });
+});
+
+describe('the example input of a deployment (issue 27)', () => {
+  it('is typical values of the training data, never a row of it: narrow keys see PII columns masked by the privacy map and by detection', async () => {
+    const people = peopleRows(150);
+    const { modelId, datasetId } = await trainGbm(people, 'people');
+    const dep = await deploy(owner.client, { model_id: modelId, name: 'people', stage: 'staging', privacy_column_map: { phone: 'phone' } });
+    // Neither key may read the dataset itself.
+    const studioKey = await keyOf(['read:studio']);
+    const deploymentsKey = await keyOf(['read:deployments']);
+    expect((await studioKey.get(`/api/datasets/${datasetId}`)).status).toBe(403);
+    expect((await deploymentsKey.get(`/api/datasets/${datasetId}`)).status).toBe(403);
+
+    const schema = await studioKey.get(`${S}/deployments/${dep}/schema`);
+    expect(schema.status).toBe(200);
+    expect(schema.body.example_source).toBe('training_statistics');
+    const docs = await deploymentsKey.get(`${M}/deployments/${dep}/api-docs`);
+    expect(docs.status).toBe(200);
+    expect(docs.body['x-example-source']).toBe('training_statistics');
+    const fromDocs = docs.body.paths[`${M}/deployments/${dep}/predict`].post.requestBody.content['application/json'].example.inputs;
+
+    const raw = new Set(people.flatMap((p) => [p.name, p.email, p.phone]));
+    for (const example of [schema.body.example_input, fromDocs]) {
+      // phone: the deployment's privacy map; name (a category several rows share) and email: found by the privacy engine.
+      expect(example).toMatchObject({ name: '[MASKED:name]', email: '[MASKED:email]', phone: '[MASKED:phone]', plan: 'basic' });
+      expect(example.tenure_months).toBe(Math.round(medianOf(people.map((p) => p.tenure_months as number))));
+      expect(example.spend).toBeCloseTo(medianOf(people.map((p) => p.spend as number)), 6);
+      for (const v of Object.values(example)) expect(raw.has(v as string)).toBe(false);
+      const features = ['name', 'email', 'phone', 'tenure_months', 'plan', 'spend'] as const;
+      expect(people.some((p) => features.every((f) => p[f] === example[f]))).toBe(false);
+    }
+    // It still starts a session and predicts.
+    const s = await owner.client.post(`${S}/sessions`, { project_id: projectId, deployment_id: dep, baseline_input: schema.body.example_input });
+    expect(s.status).toBe(201);
+    const docsExample = docs.body.paths[`${M}/deployments/${dep}/predict`].post.requestBody.content['application/json'].example;
+    expect((await owner.client.post(`${M}/deployments/${dep}/predict`, docsExample)).status).toBe(200);
   });
 });
 
@@ -154,6 +257,36 @@ describe('sessions', () => {
     const missing = await owner.client.get(`${S}/sessions`);
     expect(missing.status).toBe(422);
     expect(missing.body.detail[0].loc).toEqual(['query', 'project_id']);
+  });
+});
+
+describe('the session cap (issue 27)', () => {
+  it('lets one user hold at most MAX_STUDIO_SESSIONS_PER_USER sessions in a project, counting concurrent creates; deleting makes room', async () => {
+    const busy = await signUp(stack.baseUrl, stack.mail);
+    await addMember(owner.client, busy, projectId, 'editor');
+    const body = { project_id: projectId, deployment_id: prod, baseline_input: row() };
+    const ids: string[] = [];
+    for (let i = 0; i < SESSION_CAP - 3; i++) ids.push((await busy.client.post(`${S}/sessions`, body)).body.id);
+    // Six at once for the last three places: three get them.
+    const raced = await Promise.all(Array.from({ length: 6 }, () => busy.client.post(`${S}/sessions`, body)));
+    expect(raced.map((r) => r.status).sort()).toEqual([201, 201, 201, 409, 409, 409]);
+    const over = await busy.client.post(`${S}/sessions`, body);
+    expect(over.status).toBe(409);
+    expect(over.body).toEqual({ detail: `You hold ${SESSION_CAP} studio sessions in this project, the most allowed; delete sessions you no longer need to start another` });
+    const held = async () => (await stack.ds.query('SELECT count(*)::int AS n FROM studio_sessions WHERE project_id = $1 AND created_by = $2', [projectId, busy.user.id]))[0].n;
+    expect(await held()).toBe(SESSION_CAP);
+    // Another member's sessions are their own count.
+    expect((await owner.client.post(`${S}/sessions`, body)).status).toBe(201);
+
+    // Deleting needs the editor role; the stranger does not see it.
+    expect((await viewer.client.del(`${S}/sessions/${ids[0]}`)).status).toBe(403);
+    expect((await stranger.client.del(`${S}/sessions/${ids[0]}`)).body).toEqual({ detail: 'Studio session not found' });
+    const scenario = await busy.client.post(`${S}/sessions/${ids[0]}/scenarios`, { name: 'goes too', changes: { x2: 1 } });
+    expect(await busy.client.del(`${S}/sessions/${ids[0]}`)).toMatchObject({ status: 200, body: { ok: true } });
+    expect((await busy.client.get(`${S}/sessions/${ids[0]}`)).status).toBe(404);
+    expect((await stack.ds.query('SELECT count(*)::int AS n FROM studio_scenarios WHERE id = $1', [scenario.body.id]))[0].n).toBe(0);
+    expect((await busy.client.post(`${S}/sessions`, body)).status).toBe(201);
+    expect((await busy.client.post(`${S}/sessions`, body)).status).toBe(409);
   });
 });
 
@@ -293,7 +426,7 @@ describe('a regression deployment', () => {
     } finally {
       fs.renameSync(`${file}.away`, file);
     }
-    expect((await owner.client.get(`${S}/deployments/${regDeployment}/schema`)).body.example_source).toBe('training_dataset_version');
+    expect((await owner.client.get(`${S}/deployments/${regDeployment}/schema`)).body.example_source).toBe('training_statistics');
   });
 
   it('holds at most 100 scenarios a session', async () => {
@@ -393,16 +526,43 @@ describe('access', () => {
     expect((await reader.post(`${S}/sessions`, { project_id: projectId, deployment_id: prod, baseline_input: row() })).status).toBe(403);
     const deployments = await key(['write:deployments']);
     expect((await deployments.get(`${S}/deployments/${prod}/schema`)).body).toEqual({ detail: 'Insufficient scope' });
-    const writer = await key(['write:studio']);
+    const writer = await key(['write:studio', 'predict:deployments']);
     expect((await writer.post(`${S}/scenarios/${scenarioId}/run`)).status).toBe(200);
     expect((await writer.get(`${S}/sessions/${sessionId}`)).status).toBe(200);
   });
 
-  it('publishes every studio operation with its scope', async () => {
+  it('scores a baseline or a scenario only with predict:deployments, counted in the predict bucket (issue 27)', async () => {
+    const body = { project_id: projectId, deployment_id: prod, baseline_input: row() };
+    const studioOnly = await keyOf(['write:studio']);
+    for (const r of [await studioOnly.post(`${S}/sessions`, body), await studioOnly.post(`${S}/scenarios/${scenarioId}/run`)]) {
+      expect([r.status, r.body]).toEqual([403, { detail: 'Insufficient scope' }]);
+    }
+    // Adding a scenario scores nothing: the studio scope is enough.
+    expect((await studioOnly.post(`${S}/sessions/${sessionId}/scenarios`, { name: 'by key', changes: { x2: 2 } })).status).toBe(201);
+    const predictOnly = await keyOf(['predict:deployments']);
+    expect((await predictOnly.post(`${S}/sessions`, body)).status).toBe(403);
+
+    const both = await keyOf(['write:studio', 'predict:deployments']);
+    const created = await both.post(`${S}/sessions`, body);
+    const run = await both.post(`${S}/scenarios/${scenarioId}/run`);
+    // The stack runs with RATE_LIMIT_PREDICT 1000 and RATE_LIMIT_GENERAL 10000.
+    for (const r of [created, run]) {
+      expect(r.status).toBeLessThan(300);
+      expect(r.headers.get('x-ratelimit-limit')).toBe('1000');
+    }
+    expect((await both.get(`${S}/sessions/${sessionId}`)).headers.get('x-ratelimit-limit')).toBe('10000');
+  });
+
+  it('publishes every studio operation with its scope and rate bucket', async () => {
     const doc = (await owner.client.get('/api/openapi.json')).body;
-    expect(doc.paths['/api/studio/sessions'].post['x-required-scope']).toBe('write:studio');
+    const sessions = doc.paths['/api/studio/sessions'].post;
+    const run = doc.paths['/api/studio/scenarios/{scenario_id}/run'].post;
+    for (const op of [sessions, run]) {
+      expect(op['x-required-scope']).toEqual(['write:studio', 'predict:deployments']);
+      expect(op['x-rate-limit-bucket']).toBe('predict');
+    }
     expect(doc.paths['/api/studio/sessions/{session_id}/compare'].get['x-required-scope']).toBe('read:studio');
-    expect(doc.paths['/api/studio/scenarios/{scenario_id}/run'].post['x-required-scope']).toBe('write:studio');
+    expect(doc.paths['/api/studio/sessions/{session_id}/scenarios'].post).toMatchObject({ 'x-required-scope': 'write:studio', 'x-rate-limit-bucket': 'general' });
   });
 });
 

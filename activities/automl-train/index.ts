@@ -73,10 +73,11 @@ export function createAutomlTrainActivities(services: Services, pool: TrainingPo
   const { experiments, models } = services;
 
   async function load(experimentId: string) {
-    const { experiment: exp, parquetPath } = await experiments.trainingInput(experimentId);
+    const { experiment: exp, parquetPath, maxCells } = await experiments.trainingInput(experimentId);
     const base = {
       experimentId,
       parquetPath,
+      maxCells,
       target: exp.targetColumn,
       requestedKind: (exp.problemKind === 'regression' ? 'regression' : 'classification') as RequestedKind,
       config: exp.config as AutoMLConfig,

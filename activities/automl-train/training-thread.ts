@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { nativeSection, useNativeGate } from '../../platform/native-gate';
-import { AutoMLConfig, CandidateResult, ModelSpec, planModels, prepareExperiment, PreparedExperiment, readParquetFrame, trainCandidate, trainStackedEnsembles } from '../../engine/automl';
+import { AutoMLConfig, CandidateResult, ModelSpec, planModels, prepareExperiment, PreparedExperiment, readParquetFrameWithin, trainCandidate, trainStackedEnsembles } from '../../engine/automl';
 import { initDeepLearningBackend } from '../../engine/automl';
 import { selectRows } from '../../engine/automl';
 import type { RequestedKind } from '../../engine/automl';
@@ -15,6 +15,8 @@ export interface PrepareRequest {
   type: 'prepare';
   experimentId: string;
   parquetPath: string;
+  /** Most cells (rows × columns) to read (`MAX_TRAINING_CELLS`): a larger file is trained on a seeded sample of rows. */
+  maxCells: number;
   target: string;
   requestedKind: RequestedKind;
   config: AutoMLConfig;
@@ -62,8 +64,13 @@ function shapSummary(model: ScoringModel, pe: PreparedExperiment): { feature: st
 async function prepared(req: Omit<PrepareRequest, 'type'>): Promise<PreparedExperiment> {
   const hit = cache.get(req.experimentId);
   if (hit) return hit;
-  const frame = await nativeSection(() => readParquetFrame(req.parquetPath));
+  const { frame, fileRows } = await nativeSection(() => readParquetFrameWithin(req.parquetPath, req.maxCells));
   const pe = prepareExperiment(frame, req.target, req.requestedKind, req.config);
+  if (frame.nrows < fileRows) {
+    pe.log.unshift(
+      `training on a seeded sample of ${frame.nrows} of the dataset's ${fileRows} rows: ${fileRows} rows × ${frame.names.length} columns are more than MAX_TRAINING_CELLS (${req.maxCells}) cells`,
+    );
+  }
   cache.set(req.experimentId, pe);
   while (cache.size > MAX_CACHED) cache.delete(cache.keys().next().value as string);
   return pe;

@@ -42,6 +42,8 @@ export function presentInferenceLog(l: InferenceLog) {
     latency_ms: Math.round(l.latencyMs),
     latency_ms_exact: l.latencyMs,
     status_code: l.statusCode,
+    /** Columns the request's rows carried beyond the training schema, or features they lacked: `[{type, columns, rows, message}]`. */
+    warnings: l.warnings ?? [],
     created_at: l.createdAt,
   };
 }

@@ -20,6 +20,19 @@ export function datasetRoutes({ services, config }: RouteDeps): RouteDef[] {
   const { datasets } = services;
   const tag = 'datasets';
 
+  const { maxDatasetColumns, maxDatasetRows, maxDatasetCells } = config.limits;
+  /** The refusals of a file's content, with the configured size limits (a Parquet file's size is read from its footer). */
+  const contentRefusals = {
+    413: { description: 'File exceeds MAX_DATASET_UPLOAD_BYTES' },
+    422: {
+      description:
+        'Unsupported file type, unreadable content, or a table past a size limit, named in `detail`: more than ' +
+        `MAX_DATASET_COLUMNS (${maxDatasetColumns}) columns, MAX_DATASET_ROWS (${maxDatasetRows}) rows or MAX_DATASET_CELLS ` +
+        `(${maxDatasetCells}) cells (rows × columns). A Parquet file is refused from its footer before its data is read; a CSV's ` +
+        'conversion stops one row past the limit. Nothing is stored.',
+    },
+  };
+
   const receive = (ctx: AppContext, beforeFile?: (fields: Record<string, string>) => Promise<void>) =>
     receiveUpload(ctx, { tmpRoot: datasets.tmpRoot, maxFileBytes: config.limits.maxDatasetUploadBytes, idleTimeoutMs: config.limits.uploadIdleTimeoutMs, beforeFile });
 
@@ -44,8 +57,7 @@ export function datasetRoutes({ services, config }: RouteDeps): RouteDef[] {
       summary: 'Upload a CSV or Parquet file as a new dataset (version 0); delimiter, encoding and header are detected',
       responses: {
         201: { description: '{id, dataset_id, dataset_version_id, artifact_id, quality: {overall_score, issues}}' },
-        413: { description: 'File exceeds MAX_DATASET_UPLOAD_BYTES' },
-        422: { description: 'Unsupported file type, or unreadable content' },
+        ...contentRefusals,
       },
       handler: async (ctx) => {
         // The fields sent before the file decide whether the file is wanted at all.
@@ -271,7 +283,7 @@ export function datasetRoutes({ services, config }: RouteDeps): RouteDef[] {
       params: datasetParams,
       form: z.object({ description: z.string().max(5000).meta({ pattern: NOT_BLANK }), file: z.file() }),
       summary: 'Upload a new version (multipart: description, file)',
-      responses: { 201: { description: '{id, dataset_version_id, version, row_count, column_count}' } },
+      responses: { 201: { description: '{id, dataset_version_id, version, row_count, column_count}' }, ...contentRefusals },
       handler: async (ctx) => {
         const params = datasetParams.parse(ctx.params);
         // Nobody's file is read into a dataset they cannot write to.

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { InputWarning } from '../../services/model-serving';
 import { callerId, type RouteDeps } from '../context';
 import { classifyError } from '../middleware/error-handler';
 import { presentDeployment, presentDeploymentModel, presentDeploymentSummary, presentDriftResult, presentInferenceLog, presentTransition } from '../presenters/deployment';
@@ -46,7 +47,7 @@ export function deploymentRoutes({ services }: RouteDeps): RouteDef[] {
       responses: {
         201: { description: '{id, deployment_id, stage, is_active}' },
         409: { description: 'Another production deployment was set at the same time' },
-        422: { description: 'model_id must belong to project' },
+        422: { description: 'model_id must belong to project; a privacy_column_map key is not an input of the model or its value not a PII type of GET /api/privacy/pii-types (named)' },
       },
       handler: async (ctx, { params, body }) => {
         const d = await deployments.create(callerId(ctx), params.project_id, body);
@@ -171,7 +172,10 @@ export function deploymentRoutes({ services }: RouteDeps): RouteDef[] {
       params: deploymentParams,
       summary: 'Set privacy options (and store_payload); what is not sent is kept',
       body: z.object(privacyOptions).strict(),
-      responses: { 200: { description: '{deployment}' }, 422: { description: 'A mapped column is not an input of the model' } },
+      responses: {
+        200: { description: '{deployment}' },
+        422: { description: 'A privacy_column_map key is not an input of the model, or its value not a PII type of GET /api/privacy/pii-types (named)' },
+      },
       handler: async (ctx, { params, body }) => ({ deployment: presentDeployment(await deployments.updatePrivacy(callerId(ctx), params.deployment_id, body)) }),
     }),
     route({
@@ -182,7 +186,8 @@ export function deploymentRoutes({ services }: RouteDeps): RouteDef[] {
       scope: 'predict:deployments',
       rateLimit: 'predict',
       params: deploymentParams,
-      summary: 'Predict one row (object) or many (array) with the deployed model; every request is logged (inputs only with store_payload)',
+      summary:
+        'Predict one row (object) or many (array) with the deployed model; every request is logged (inputs only with store_payload: the input columns of the model). A row sharing no column with the training schema is refused; keys that are not inputs are ignored and absent features scored as missing, both named in `warnings`',
       body: z.object({
         inputs: z.union([z.record(z.string(), z.unknown()), z.array(z.record(z.string(), z.unknown())).min(1).max(MAX_INLINE_ROWS)]),
         options: z
@@ -196,9 +201,15 @@ export function deploymentRoutes({ services }: RouteDeps): RouteDef[] {
           .default({ include_contributions: false }),
       }),
       responses: {
-        200: { description: '{predictions: [{prediction, probabilities, probability, decision_threshold, positive_class, predicted_positive}], decision_policy, contributions?}' },
+        200: {
+          description:
+            '{predictions: [{prediction, probabilities, probability, decision_threshold, positive_class, predicted_positive}], decision_policy, contributions?, warnings?}; `warnings` ([{type: unknown_columns | missing_features, columns, rows, message}]) only when a row had keys that are not inputs of the model or lacked features',
+        },
         404: { description: 'Deployment not found or inactive' },
-        422: { description: 'An input does not match the schema (the column is named)' },
+        422: {
+          description:
+            'An input does not match the schema (the column is named), or a row shares no column with it: `Prediction failed: inputs must match the training schema; row N has none of its columns (expected: …)`',
+        },
         500: { description: 'Prediction failed' },
       },
       // A request refused before the handler (its shape, a NUL) is logged with its status too, when its deployment serves.
@@ -226,8 +237,8 @@ export function deploymentRoutes({ services }: RouteDeps): RouteDef[] {
         const single = !Array.isArray(body.inputs);
         const rows = Array.isArray(body.inputs) ? body.inputs : [body.inputs];
         const ms = () => Number(process.hrtime.bigint() - t0) / 1e6;
-        const log = (statusCode: number, predictions: unknown[] | null) =>
-          inferenceLogs.record(routed, { requestId: ctx.state.requestId, latencyMs: ms(), statusCode, predictions, rows, single, options: body.options });
+        const log = (statusCode: number, predictions: unknown[] | null, warnings?: InputWarning[]) =>
+          inferenceLogs.record(routed, { requestId: ctx.state.requestId, latencyMs: ms(), statusCode, predictions, rows, single, warnings, options: body.options });
         try {
           const out = await deployments.predict(routed, rows, body.options);
           ctx.set('X-Service-Model-Cache', out.cache);
@@ -235,8 +246,14 @@ export function deploymentRoutes({ services }: RouteDeps): RouteDef[] {
           log(
             200,
             out.predictions.map((p) => p.prediction),
+            out.warnings,
           );
-          return { predictions: out.predictions, decision_policy: out.decision_policy, ...(out.contributions ? { contributions: out.contributions } : {}) };
+          return {
+            predictions: out.predictions,
+            decision_policy: out.decision_policy,
+            ...(out.contributions ? { contributions: out.contributions } : {}),
+            ...(out.warnings.length ? { warnings: out.warnings } : {}),
+          };
         } catch (err) {
           // A refused request is logged with the status it is answered with.
           log(classifyError(err).status, null);

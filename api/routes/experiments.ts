@@ -8,9 +8,11 @@ import { presentJob } from '../presenters/job';
 import { modelArtifactLinks, presentModelSummary } from '../presenters/model';
 import { experimentNotebook } from '../presenters/notebook';
 import { route, RouteDef } from '../route';
-import { listQuery, nonBlank, queryBool, uuidParam } from '../validation';
+import { freeJsonObject, listQuery, nonBlank, queryBool, uuidParam } from '../validation';
 
 const expParams = z.object({ experiment_id: uuidParam });
+/** Far more than the AutoML config has (each key is checked against it, engine/automl/driver/config.ts). */
+const MAX_CONFIG_KEYS = 50;
 
 /** AutoML experiments: creation (an `automl_train` job), progress, logs, leaderboard, explanations. */
 export function experimentRoutes({ services, config }: RouteDeps): RouteDef[] {
@@ -33,7 +35,7 @@ export function experimentRoutes({ services, config }: RouteDeps): RouteDef[] {
         name: nonBlank(200),
         target_column: z.string().min(1).max(500),
         problem_type: z.string().max(50),
-        config: z.record(z.string(), z.unknown()).optional(),
+        config: freeJsonObject({ maxKeys: MAX_CONFIG_KEYS, maxKeyLength: 100, noun: 'options' }).optional(),
         use_gpu: z.boolean().default(false),
       }),
       responses: {

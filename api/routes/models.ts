@@ -88,14 +88,21 @@ export function modelRoutes({ services, config }: RouteDeps): RouteDef[] {
       scope: 'predict:models',
       rateLimit: 'predict',
       params: modelParams,
-      summary: 'Predict one row (object) or many (array) with ONNX Runtime; optional TreeSHAP contributions',
+      summary:
+        'Predict one row (object) or many (array) with ONNX Runtime; optional TreeSHAP contributions. A row sharing no column with the training schema is refused; keys that are not inputs are ignored and absent features scored as missing, both named in `warnings`',
       body: z.object({
         inputs: z.union([z.record(z.string(), z.unknown()), z.array(z.record(z.string(), z.unknown())).min(1).max(MAX_INLINE_ROWS)]),
         options: z.object({ include_contributions: z.boolean().default(false) }).default({ include_contributions: false }),
       }),
       responses: {
-        200: { description: '{predictions: [{prediction, probabilities}], contributions}' },
-        422: { description: 'An input does not match the schema (the column is named)' },
+        200: {
+          description:
+            '{predictions: [{prediction, probabilities}], contributions?, warnings?}; `warnings` ([{type: unknown_columns | missing_features, columns, rows, message}]) only when a row had keys that are not inputs of the model or lacked features',
+        },
+        422: {
+          description:
+            'An input does not match the schema (the column is named), or a row shares no column with it: `Prediction failed: inputs must match the training schema; row N has none of its columns (expected: …)`',
+        },
         500: { description: 'Prediction failed' },
       },
       handler: async (ctx, { params, body }) => {
@@ -105,7 +112,7 @@ export function modelRoutes({ services, config }: RouteDeps): RouteDef[] {
         const out = await serving.predict(m, rows, { contributions: body.options.include_contributions });
         ctx.set('X-Service-Model-Cache', out.cache);
         ctx.set('Server-Timing', `predict;dur=${(Number(process.hrtime.bigint() - t0) / 1e6).toFixed(2)}`);
-        return { predictions: out.predictions, ...(out.contributions ? { contributions: out.contributions } : {}) };
+        return { predictions: out.predictions, ...(out.contributions ? { contributions: out.contributions } : {}), ...(out.warnings.length ? { warnings: out.warnings } : {}) };
       },
     }),
     route({

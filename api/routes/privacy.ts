@@ -4,15 +4,12 @@ import { POLICY_STATUSES, PRIVACY_ACTIONS, PRIVACY_PROFILES } from '../../entiti
 import { callerId, type RouteDeps } from '../context';
 import { presentPolicy, presentResult, presentRule, presentSession, presentSessionSummary } from '../presenters/privacy';
 import { route, RouteDef } from '../route';
-import { INT4_MAX, nonBlank, pageQuery, queryBool, uuidParam } from '../validation';
+import { freeJsonObject, INT4_MAX, nonBlank, pageQuery, queryBool, uuidParam } from '../validation';
 
 const MAX_SETTING_KEYS = 100;
 const MAX_CONFIG_KEYS = 20;
 
-const settings = z
-  .record(z.string().min(1).max(200), z.unknown())
-  .refine((o) => Object.keys(o).length <= MAX_SETTING_KEYS, { message: `At most ${MAX_SETTING_KEYS} settings` })
-  .meta({ maxProperties: MAX_SETTING_KEYS });
+const settings = freeJsonObject({ maxKeys: MAX_SETTING_KEYS, maxKeyLength: 200, noun: 'settings' });
 /** An action's settings; which keys and values fit is checked against the action (services/privacy/rule-config.ts). */
 const ruleConfig = z
   .record(z.string().min(1).max(100), z.union([z.string().max(1000), z.number(), z.boolean(), z.null()]))

@@ -20,6 +20,13 @@ const featureMap = z
   .meta({ maxProperties: MAX_FEATURE_KEYS });
 
 const sessionParams = z.object({ session_id: uuidParam });
+
+/**
+ * What a route that scores a row with the deployment needs: it is a prediction like any other
+ * (the deployment's model answers it), so an API key needs `predict:deployments` besides the
+ * studio scope, and it counts against the `predict` rate bucket, not `general`.
+ */
+const SCORES = { scope: ['write:studio', 'predict:deployments'], rateLimit: 'predict' } as const;
 const inactive = { description: 'Deployment not found or inactive' };
 
 /** The what-if studio (prefix /api/studio): sessions on a deployment, their scenarios and the comparison. */
@@ -33,12 +40,13 @@ export function studioRoutes({ services }: RouteDeps): RouteDef[] {
       path: '/api/studio/sessions',
       tag,
       auth: 'user',
-      scope: 'write:studio',
+      ...SCORES,
       summary: "Start a session: the baseline is scored at once by the project's active deployment and stored with the feature schema and contributions",
       body: z.object({ project_id: uuidParam, deployment_id: uuidParam, baseline_input: featureMap }),
       responses: {
         201: { description: '{id, studio_session_id}' },
         404: inactive,
+        409: { description: 'The caller already holds MAX_STUDIO_SESSIONS_PER_USER sessions in the project (500 by default): delete some first' },
         422: { description: 'A key of baseline_input is not a feature of the deployed model, or a value does not fit its type (the key is named)' },
         500: { description: 'Baseline prediction failed' },
       },
@@ -80,17 +88,32 @@ export function studioRoutes({ services }: RouteDeps): RouteDef[] {
       },
     }),
     route({
+      method: 'delete',
+      path: '/api/studio/sessions/:session_id',
+      tag,
+      auth: 'user',
+      scope: 'write:studio',
+      params: sessionParams,
+      summary: 'Delete a studio session with its scenarios (editor)',
+      responses: { 200: { description: '{ok}' }, 404: { description: 'Studio session not found' } },
+      handler: async (ctx, { params }) => {
+        await studio.deleteSession(callerId(ctx), params.session_id);
+        return { ok: true };
+      },
+    }),
+    route({
       method: 'get',
       path: '/api/studio/deployments/:deployment_id/schema',
       tag,
       auth: 'user',
       scope: 'read:studio',
       params: z.object({ deployment_id: uuidParam }),
-      summary: "An active deployment's feature schema (target excluded) and a representative row of its training data to start a baseline from",
+      summary:
+        "An active deployment's feature schema (target excluded) and an example input to start a baseline from: a typical value per feature from statistics of the training data (median, most frequent value), never a training row; columns the deployment's privacy_column_map masks or that hold PII show a placeholder",
       responses: {
         200: {
           description:
-            '{deployment_id, project_id, model_id, experiment_id, dataset_version_id, target_column, feature_schema, example_input, example_source}; example_source is `unavailable` (and example_input {}) when the training data is gone',
+            '{deployment_id, project_id, model_id, experiment_id, dataset_version_id, target_column, feature_schema, example_input, example_source}; example_source is `training_statistics`, or `unavailable` (and example_input {}) when the training data is gone',
         },
         404: inactive,
       },
@@ -122,7 +145,7 @@ export function studioRoutes({ services }: RouteDeps): RouteDef[] {
       path: '/api/studio/scenarios/:scenario_id/run',
       tag,
       auth: 'user',
-      scope: 'write:studio',
+      ...SCORES,
       params: z.object({ scenario_id: uuidParam }),
       summary: "Score a scenario with the session's deployment; it ends `succeeded` with output and contributions, or `failed` with the error answered. Running again scores the same input again",
       responses: {

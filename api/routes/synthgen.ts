@@ -6,18 +6,17 @@ import { callerId, type RouteDeps } from '../context';
 import { presentSynthJob, presentSynthJobSummary, presentSynthModel } from '../presenters/synthgen';
 import { RANGE_RESPONSES, sendStoredFile } from '../byte-range';
 import { route, RouteDef } from '../route';
-import { INT4_MAX, nonBlank, pageQuery, uuidParam } from '../validation';
+import { freeJsonObject, INT4_MAX, nonBlank, pageQuery, uuidParam } from '../validation';
 
 const MAX_CONFIG_KEYS = 20;
 
 /** A model type's options; which keys, types and bounds fit is checked against the type (services/synthgen/config.ts). */
-const modelConfig = z
-  .record(z.string().min(1).max(100), z.unknown())
-  .refine((o) => Object.keys(o).length <= MAX_CONFIG_KEYS, { message: `At most ${MAX_CONFIG_KEYS} options` })
-  .meta({
-    maxProperties: MAX_CONFIG_KEYS,
-    description: `ctgan, copulagan: epochs (1-${SYNTH_BOUNDS.epochs.max}, 300), batch_size (${SYNTH_BOUNDS.batch_size.min}-${SYNTH_BOUNDS.batch_size.max}, 500), embedding_dim (1-${SYNTH_BOUNDS.embedding_dim.max}, 128), generator_dim and discriminator_dim (1-${SYNTH_BOUNDS.layers.max} layers of 1-${SYNTH_BOUNDS.layer_units.max} units, [256, 256]), pac (1-${SYNTH_BOUNDS.pac.max}, 10; divides batch_size), seed. tvae: epochs, batch_size, embedding_dim, seed. gaussian_copula: seed.`,
-  });
+const modelConfig = freeJsonObject({
+  maxKeys: MAX_CONFIG_KEYS,
+  maxKeyLength: 100,
+  noun: 'options',
+  description: `ctgan, copulagan: epochs (1-${SYNTH_BOUNDS.epochs.max}, 300), batch_size (${SYNTH_BOUNDS.batch_size.min}-${SYNTH_BOUNDS.batch_size.max}, 500), embedding_dim (1-${SYNTH_BOUNDS.embedding_dim.max}, 128), generator_dim and discriminator_dim (1-${SYNTH_BOUNDS.layers.max} layers of 1-${SYNTH_BOUNDS.layer_units.max} units, [256, 256]), pac (1-${SYNTH_BOUNDS.pac.max}, 10; divides batch_size), seed. tvae: epochs, batch_size, embedding_dim, seed. gaussian_copula: seed.`,
+});
 /** Column-value constraints: every generated row holds these values (checked against the model's columns). */
 const conditions = z
   .record(z.string().min(1).max(200), z.union([z.string().max(1000), z.number(), z.boolean()]))

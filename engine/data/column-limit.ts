@@ -3,7 +3,8 @@
  *
  * The ingest and every analysis of a table cost more than linear time in its number of columns inside DuckDB
  * (binding a query over thousands of columns, the CSV sniffer, the Parquet writer's per-column buffers), so the
- * width is what bounds one upload's time and memory; rows are bounded by the upload size limit.
+ * width is what bounds one upload's time and memory. Rows and cells have limits of their own (size-limit.ts): the
+ * upload's byte limit does not bound them.
  */
 import { open } from 'node:fs/promises';
 import { TooManyColumnsError } from './errors';

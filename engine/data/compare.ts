@@ -5,7 +5,7 @@
 import { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { setOwn } from '../own-keys';
 import { Dtype } from './dtypes';
-import { aggregateInBatches, parquetSource, queryOne, sqlIdent, toNumber, withConnection } from './duck';
+import { aggregateInBatches, parquetSource, quantileSql, queryOne, sqlIdent, toNumber, withConnection } from './duck';
 import { sqlDouble } from './histogram';
 import { PSI_BINS, PSI_EPSILON, ShiftLevel, shiftLevel } from './psi';
 import { CanonicalTable, isNumeric, openCanonical } from './table';
@@ -53,15 +53,16 @@ function psiSum(rel: string): string {
 
 /**
  * Numeric PSI with bins from v1's deciles, computed by DuckDB over relations `v1` and `v2` (views by default; a
- * wide table's caller passes relations of the column alone, which bind faster than a view of every column).
+ * wide table's caller passes relations of the column alone, which bind faster than a view of every column). With
+ * `v1Rows` past `EXACT_QUANTILE_VALUES`, the deciles are estimated (bounded memory; see `quantileSql`).
  */
-export async function numericPsiSql(conn: DuckDBConnection, column: string, bins = PSI_BINS, v1 = 'v1', v2 = 'v2'): Promise<number> {
+export async function numericPsiSql(conn: DuckDBConnection, column: string, bins = PSI_BINS, v1 = 'v1', v2 = 'v2', v1Rows = 0): Promise<number> {
   const c = `CAST(${sqlIdent(column)} AS DOUBLE)`;
   const qs = Array.from({ length: bins - 1 }, (_, i) => (i + 1) / bins).join(', ');
   const bin = `len(list_filter((SELECT edges FROM ed), e -> e < ${c}))`;
   const row = await queryOne(
     conn,
-    `WITH ed AS (SELECT list_distinct(quantile_cont(${c}, [${qs}])) AS edges FROM ${v1}),
+    `WITH ed AS (SELECT list_distinct(${quantileSql(c, `[${qs}]`, v1Rows)}) AS edges FROM ${v1}),
           b1 AS (SELECT ${bin} AS b, count(*) / sum(count(*)) OVER () AS e FROM ${v1} WHERE ${c} IS NOT NULL GROUP BY 1),
           b2 AS (SELECT ${bin} AS b, count(*) / sum(count(*)) OVER () AS a FROM ${v2} WHERE ${c} IS NOT NULL GROUP BY 1)
      ${psiSum('SELECT coalesce(e, 0) AS e, coalesce(a, 0) AS a FROM b1 FULL OUTER JOIN b2 USING (b)')}`,
@@ -120,7 +121,7 @@ export async function compareVersions(pathV1: string, pathV2: string): Promise<V
       const s1 = { mean: toNumber(m1[`m${i}`] ?? null), std: toNumber(m1[`s${i}`] ?? null), missing: Number(m1[`miss${i}`]) };
       const s2 = { mean: toNumber(m2[`m${i}`] ?? null), std: toNumber(m2[`s${i}`] ?? null), missing: Number(m2[`miss${i}`]) };
       const [r1, r2] = [table1.relation([name]), table2.relation([name])];
-      const psi = numeric ? await numericPsiSql(conn, name, PSI_BINS, r1, r2) : await categoricalPsiSql(conn, name, r1, r2);
+      const psi = numeric ? await numericPsiSql(conn, name, PSI_BINS, r1, r2, n1) : await categoricalPsiSql(conn, name, r1, r2);
       setOwn(diffs, name, {
         type: numeric ? 'numeric' : 'categorical',
         v1_dtype: d1,

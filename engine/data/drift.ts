@@ -13,7 +13,7 @@
  */
 import { DuckDBConnection } from '@duckdb/node-api';
 import { getOwn, setOwn } from '../own-keys';
-import { parquetSource, queryOne, queryRows, sqlIdent, sqlString, toNumber, withConnection } from './duck';
+import { parquetSource, quantileSql, queryOne, queryRows, sqlIdent, sqlString, toNumber, withConnection } from './duck';
 import { sqlDouble } from './histogram';
 import { binCounts, PSI_BINS, psiFromCounts, ShiftLevel, shiftLevel } from './psi';
 
@@ -62,10 +62,11 @@ function numericExpr(f: DriftFeatureSpec): string {
   return `CASE WHEN isfinite(${x}) THEN ${x} END`;
 }
 
-async function numericReference(conn: DuckDBConnection, src: string, f: DriftFeatureSpec, bins: number): Promise<ReferenceBins> {
+/** Bins at the reference's deciles: estimated past `EXACT_QUANTILE_VALUES` rows (`total`), in bounded memory. */
+async function numericReference(conn: DuckDBConnection, src: string, f: DriftFeatureSpec, bins: number, total: number): Promise<ReferenceBins> {
   const x = numericExpr(f);
   const qs = Array.from({ length: bins - 1 }, (_, i) => (i + 1) / bins).join(', ');
-  const q = await queryOne(conn, `SELECT quantile_cont(${x}, [${qs}]) AS q, count(*) FILTER (WHERE ${x} IS NULL) AS missing FROM ${src}`);
+  const q = await queryOne(conn, `SELECT ${quantileSql(x, `[${qs}]`, total)} AS q, count(*) FILTER (WHERE ${x} IS NULL) AS missing FROM ${src}`);
   const quantiles = ((q.q as { items?: unknown[] } | null)?.items ?? []).map((v) => Number(v)).filter((v) => Number.isFinite(v));
   const edges = [...new Set(quantiles)].sort((a, b) => a - b);
   const counts = new Array<number>(edges.length + 1).fill(0);
@@ -75,23 +76,22 @@ async function numericReference(conn: DuckDBConnection, src: string, f: DriftFea
   return { kind: 'numeric', edges, counts, missing: toNumber(q.missing) ?? 0 };
 }
 
+/**
+ * The `maxCategories` most frequent categories; the rest counted, not listed: an identifier column of millions of
+ * distinct values must not come back to JavaScript as millions of rows.
+ */
 async function categoricalReference(conn: DuckDBConnection, src: string, f: DriftFeatureSpec, maxCategories: number): Promise<ReferenceBins> {
   const c = `CAST(${sqlIdent(f.name)} AS VARCHAR)`;
   // Named apart from the data's columns (a column may be called `k`) by the subquery.
-  const rows = await queryRows(conn, `SELECT * FROM (SELECT ${c} AS k, count(*) AS n FROM ${src} GROUP BY ALL) ORDER BY (k IS NULL), n DESC, k`);
-  const categories: string[] = [];
-  const counts: number[] = [];
-  let other = 0;
-  let missing = 0;
-  for (const r of rows) {
-    const n = toNumber(r.n) ?? 0;
-    if (r.k === null) missing += n;
-    else if (categories.length < maxCategories) {
-      categories.push(String(r.k));
-      counts.push(n);
-    } else other += n;
-  }
-  return { kind: 'categorical', categories, counts, other, missing };
+  const top = await queryRows(
+    conn,
+    `SELECT * FROM (SELECT ${c} AS k, count(*) AS n FROM ${src} GROUP BY ALL) WHERE k IS NOT NULL ORDER BY n DESC, k LIMIT ${Math.max(0, Math.floor(maxCategories))}`,
+  );
+  const totals = await queryOne(conn, `SELECT count(${c}) AS present, count(*) - count(${c}) AS missing FROM ${src}`);
+  const categories = top.map((r) => String(r.k));
+  const counts = top.map((r) => toNumber(r.n) ?? 0);
+  const other = (toNumber(totals.present) ?? 0) - counts.reduce((a, b) => a + b, 0);
+  return { kind: 'categorical', categories, counts, other, missing: toNumber(totals.missing) ?? 0 };
 }
 
 /**
@@ -111,7 +111,9 @@ export async function referenceDistribution(
     let done = 0;
     for (const f of features) {
       if (present.has(f.name)) {
-        const bins = isNumericDtype(f.dtype) ? await numericReference(conn, src, f, opts.bins ?? PSI_BINS) : await categoricalReference(conn, src, f, opts.maxCategories ?? DRIFT_MAX_CATEGORIES);
+        const bins = isNumericDtype(f.dtype)
+          ? await numericReference(conn, src, f, opts.bins ?? PSI_BINS, total)
+          : await categoricalReference(conn, src, f, opts.maxCategories ?? DRIFT_MAX_CATEGORIES);
         setOwn(out, f.name, bins);
       }
       await opts.onFeature?.(++done, features.length);

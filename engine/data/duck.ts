@@ -14,6 +14,7 @@ import {
   DuckDBValue,
 } from '@duckdb/node-api';
 import { setOwn } from '../own-keys';
+import { DataValidationError } from './errors';
 
 /** A value that survives JSON.stringify unchanged: no bigint, no NaN, no DuckDB value objects. */
 export type JsonSafe = string | number | boolean | null;
@@ -48,6 +49,27 @@ export async function withConnection<T>(fn: (conn: DuckDBConnection) => Promise<
   }
 }
 
+/** DuckDB's messages for a file it cannot read as Parquet, or a query over it that ran out of its memory limit. */
+const DATA_FAULT = /^(Invalid Input Error|Invalid Error|Conversion Error|Out of Memory Error)\b/;
+
+/**
+ * `err` as a {@link DataValidationError} when DuckDB raised it for the data of `path` (a corrupt file, a query past
+ * the memory limit): the same data fails the same way again, so callers must not retry it (a job's attempt fails
+ * for good). The path is left out of the message. Any other error is returned as it is.
+ */
+export function asDataFault(err: unknown, path: string): unknown {
+  // Not `instanceof Error`: the native addon's errors may come from another realm (a test sandbox).
+  const message = (err as { message?: unknown } | null)?.message;
+  const m = typeof message === 'string' ? message : String(err);
+  if (err instanceof DataValidationError || !DATA_FAULT.test(m)) return err;
+  const first = m.split('\n')[0].split(path).join('<file>');
+  return new DataValidationError(
+    m.startsWith('Out of Memory Error')
+      ? `The dataset needs more memory than one DuckDB connection may use (${DUCKDB_MEMORY_LIMIT}): ${first}`
+      : `The stored dataset cannot be read: ${first}`,
+  );
+}
+
 /**
  * Aggregates per query when one query would compute the same statistic for many columns. DuckDB evaluates an
  * ungrouped aggregate query with a state, an expression and intermediate vectors per aggregate, and plans a query of
@@ -63,6 +85,29 @@ export const AGGREGATES_PER_QUERY = 256;
  */
 export const DISTINCT_AGGREGATES_PER_QUERY = 32;
 
+/**
+ * Values the exact quantile states (`quantile_cont`) of one query may hold together. DuckDB keeps every value such a
+ * state reads in memory, outside its memory limit (see {@link DUCKDB_MEMORY_LIMIT}): 8 bytes each, up to twice that
+ * while its buffer grows. The exact quartiles of 400M rows took a process past 6 GB; 16M values take ~128-256 MB.
+ */
+export const EXACT_QUANTILE_VALUES = 16_000_000;
+
+/**
+ * SQL of the quantiles `qs` (a number or a list literal) of the numeric expression `expr` over a relation of `rows`
+ * rows: exact (`quantile_cont`, pandas' linear interpolation) up to {@link EXACT_QUANTILE_VALUES} rows, DuckDB's
+ * t-digest (`approx_quantile`) past them, whose state stays a few KB however many rows it reads (within ~1% of the
+ * values' range, measured: 0.5% on 10M sorted integers). {@link aggregateInBatches} keeps the exact ones of a query
+ * within the budget when told the rows.
+ */
+export function quantileSql(expr: string, qs: string, rows: number): string {
+  return exactQuantiles(rows) ? `quantile_cont(${expr}, ${qs})` : `approx_quantile(CAST(${expr} AS DOUBLE), ${qs})`;
+}
+
+/** Whether {@link quantileSql} computes exact quantiles over `rows` rows. */
+export function exactQuantiles(rows: number): boolean {
+  return rows <= EXACT_QUANTILE_VALUES;
+}
+
 /** Splits `items` into consecutive batches of at most `size` (none for no items). */
 export function batches<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
@@ -72,6 +117,8 @@ export function batches<T>(items: readonly T[], size: number): T[][] {
 
 /** An aggregate over distinct values, e.g. `count(DISTINCT x)` (not `a IS DISTINCT FROM b`). */
 const DISTINCT_ITEM = /\(\s*DISTINCT\b/i;
+/** An exact quantile, whose state holds every value it reads (see {@link EXACT_QUANTILE_VALUES}). */
+const EXACT_QUANTILE_ITEM = /\bquantile_(cont|disc)\s*\(|\bmedian\s*\(/i;
 
 /** A select item of an aggregate query and the table columns it reads. */
 export interface Aggregate {
@@ -82,29 +129,36 @@ export interface Aggregate {
 /**
  * Runs the aggregate select items `items` (distinct aliases) as few single-row queries as the limits allow, in
  * order: at most {@link AGGREGATES_PER_QUERY} items per query, of which at most {@link DISTINCT_AGGREGATES_PER_QUERY}
- * aggregate distinct values (`count(DISTINCT x)`). `from` is the relation, or makes it from the columns one query's
- * items read (see `CanonicalTable.relation`). Returns the merged row; no items: an empty row, no query.
+ * aggregate distinct values (`count(DISTINCT x)`) and, when `opts.rows` (the relation's rows) is given, at most
+ * {@link EXACT_QUANTILE_VALUES} / rows are exact quantiles. `from` is the relation, or makes it from the columns one
+ * query's items read (see `CanonicalTable.relation`). Returns the merged row; no items: an empty row, no query.
  */
 export async function aggregateInBatches(
   conn: DuckDBConnection,
   items: readonly Aggregate[],
   from: string | ((columns: string[]) => string),
+  opts: { rows?: number } = {},
 ): Promise<Record<string, DuckDBValue>> {
   const row: Record<string, DuckDBValue> = {};
+  const maxQuantiles = opts.rows === undefined ? Infinity : Math.max(1, Math.floor(EXACT_QUANTILE_VALUES / Math.max(1, opts.rows)));
   let batch: Aggregate[] = [];
   let distinct = 0;
+  let quantiles = 0;
   const flush = async (): Promise<void> => {
     if (batch.length === 0) return;
     const rel = typeof from === 'string' ? from : from([...new Set(batch.flatMap((b) => b.columns))]);
     Object.assign(row, await queryOne(conn, `SELECT ${batch.map((b) => b.sql).join(', ')} FROM ${rel}`));
     batch = [];
     distinct = 0;
+    quantiles = 0;
   };
   for (const item of items) {
     const isDistinct = DISTINCT_ITEM.test(item.sql);
-    if (batch.length === AGGREGATES_PER_QUERY || (isDistinct && distinct === DISTINCT_AGGREGATES_PER_QUERY)) await flush();
+    const isQuantile = EXACT_QUANTILE_ITEM.test(item.sql);
+    if (batch.length === AGGREGATES_PER_QUERY || (isDistinct && distinct === DISTINCT_AGGREGATES_PER_QUERY) || (isQuantile && quantiles === maxQuantiles)) await flush();
     batch.push(item);
     if (isDistinct) distinct++;
+    if (isQuantile) quantiles++;
   }
   await flush();
   return row;

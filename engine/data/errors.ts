@@ -34,3 +34,40 @@ export class TooManyColumnsError extends DataValidationError {
     this.name = 'TooManyColumnsError';
   }
 }
+
+/**
+ * Raised when a file has more rows than the ingest accepts (see size-limit.ts). A {@link DataValidationError} (422,
+ * as for columns); the message names the count and the limit.
+ */
+export class TooManyRowsError extends DataValidationError {
+  constructor(
+    readonly rows: number,
+    readonly limit: number,
+    /** True when a CSV's conversion stopped once it passed the limit: the file has more than `limit` rows. */
+    readonly stopped = false,
+  ) {
+    super(`Too many rows: the file has ${stopped ? `more than ${limit}` : rows} rows; the limit is ${limit}`);
+    this.name = 'TooManyRowsError';
+  }
+}
+
+/**
+ * Raised when a file has more cells (rows × columns) than the ingest accepts (see size-limit.ts). A
+ * {@link DataValidationError} (422); the message names the counts and the limit.
+ */
+export class TooManyCellsError extends DataValidationError {
+  constructor(
+    readonly rows: number,
+    readonly columns: number,
+    readonly limit: number,
+    /** True when a CSV's conversion stopped once it passed the limit: the file has more than `rows` rows. */
+    readonly stopped = false,
+  ) {
+    super(
+      stopped
+        ? `Too many cells: the file has more than ${rows} rows × ${columns} columns; the limit is ${limit} cells`
+        : `Too many cells: the file has ${rows} rows × ${columns} columns = ${rows * columns} cells; the limit is ${limit} cells`,
+    );
+    this.name = 'TooManyCellsError';
+  }
+}

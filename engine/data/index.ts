@@ -1,6 +1,7 @@
 /** Public API of the tabular data engine (DuckDB-backed). */
-export { DataValidationError, TooManyColumnsError, UnsupportedFileTypeError } from './errors';
+export { DataValidationError, TooManyCellsError, TooManyColumnsError, TooManyRowsError, UnsupportedFileTypeError } from './errors';
 export { DEFAULT_MAX_COLUMNS } from './column-limit';
+export { DEFAULT_MAX_CELLS, DEFAULT_MAX_ROWS } from './size-limit';
 export { ColumnInfo, Dtype, CATEGORY_MAX_DISTINCT, CATEGORY_MAX_UNIQUE_RATIO } from './dtypes';
 export { TextEncoding } from './detect';
 export { ingestFile, IngestOptions, IngestResult, STORED_FILE_NAME } from './ingest';
@@ -17,3 +18,4 @@ export { columnCardinality } from './cardinality';
 export { referenceDistribution, driftReport, DriftReport, DriftFeatureSpec, FeatureDrift, ReferenceDistribution, DRIFT_MAX_CATEGORIES } from './drift';
 export { readTextColumns, withTextRowBatches, TextColumn, TEXT_BATCH_ROWS } from './text-rows';
 export { writeRankedRows, csvToParquet } from './subset';
+export { typicalValues, TypicalValue } from './typical-values';

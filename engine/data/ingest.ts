@@ -6,6 +6,9 @@
  * `COPY (SELECT ... FROM read_csv(...)) TO parquet`; no row ever enters JavaScript.
  *
  * Headerless files get generated names `column_1`, `column_2`, ... (1-based, in file order).
+ *
+ * Rows and cells are limited (size-limit.ts): a Parquet file by its footer before any data is read, a CSV while it is
+ * converted (the copy stops one row past the limit), and both again by the stored file's footer.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
@@ -14,6 +17,7 @@ import { DuckDBConnection } from '@duckdb/node-api';
 import { TextEncoding, detectFormat } from './detect';
 import { rememberDtypes } from './dtype-cache';
 import { checkColumnCount, DEFAULT_MAX_COLUMNS, headerFieldsAtLeast } from './column-limit';
+import { checkSize, DEFAULT_MAX_CELLS, DEFAULT_MAX_ROWS, mayHaveMoreRows, rowLimit, SizeLimits, stoppedAtLimit } from './size-limit';
 import { ColumnInfo, DuckColumn, canonicalExpr, describeColumns, inferDtypes } from './dtypes';
 import { DUCKDB_MEMORY_LIMIT, parquetSource, queryOne, sqlIdent, sqlString, withConnection } from './duck';
 import { DataValidationError, UnsupportedFileTypeError } from './errors';
@@ -269,8 +273,7 @@ async function copyToParquet(
 ): Promise<void> {
   const { maxColumns, fromCsv } = opts;
   const cols = await describeColumns(conn, source);
-  if (cols.length === 0) throw new DataValidationError('The file has no columns');
-  checkColumnCount(cols.length, maxColumns);
+  checkColumns(cols, maxColumns);
   const options = `${parquetOptions(cols.length, opts.rows)}, ${CANONICAL_KV_OPTION}`;
   const canonical = (from: string): string =>
     `SELECT ${cols.map((c) => `${canonicalExpr(c.name, c.duckType)} AS ${sqlIdent(c.name)}`).join(', ')} FROM ${from}`;
@@ -291,11 +294,27 @@ async function copyToParquet(
   }
 }
 
+/** Refuses a table without columns or with more than `maxColumns`. */
+function checkColumns(cols: DuckColumn[], maxColumns: number): void {
+  if (cols.length === 0) throw new DataValidationError('The file has no columns');
+  checkColumnCount(cols.length, maxColumns);
+}
+
+/**
+ * `read_csv` of the whole file, or of its first {@link rowLimit} + 1 rows when it may hold more (so the copy stops
+ * there and the row count tells the file is too large; see {@link mayHaveMoreRows}).
+ */
+async function limitedCsvSource(csvPath: string, readExpr: string, columns: number, limits: SizeLimits): Promise<string> {
+  const most = rowLimit(columns, limits);
+  return (await mayHaveMoreRows(csvPath, most)) ? `(SELECT * FROM ${readExpr} LIMIT ${most + 1})` : readExpr;
+}
+
 async function ingestCsv(
   conn: DuckDBConnection,
   csvPath: string,
   outPath: string,
   maxColumns: number,
+  limits: SizeLimits,
 ): Promise<CsvDialect> {
   // DuckDB's sniffer takes long on a very wide file; a header already past the limit is refused before it runs.
   checkColumnCount(await headerFieldsAtLeast(csvPath), maxColumns, true);
@@ -310,7 +329,8 @@ async function ingestCsv(
   const rows = await estimateCsvRows(csvPath);
   for (const fullTypeScan of [false, true]) {
     try {
-      await copyToParquet(conn, readCsvExpr(csvPath, dialect, fullTypeScan), outPath, { maxColumns, fromCsv: true, rows });
+      const source = await limitedCsvSource(csvPath, readCsvExpr(csvPath, dialect, fullTypeScan), dialect.columnNames.length, limits);
+      await copyToParquet(conn, source, outPath, { maxColumns, fromCsv: true, rows: Math.min(rows, rowLimit(dialect.columnNames.length, limits) + 1) });
       return dialect;
     } catch (err) {
       if (err instanceof DataValidationError) throw err;
@@ -331,6 +351,23 @@ async function ingestCsv(
 export interface IngestOptions {
   /** Most columns accepted; default {@link DEFAULT_MAX_COLUMNS}. */
   maxColumns?: number;
+  /** Most rows accepted; default {@link DEFAULT_MAX_ROWS}. */
+  maxRows?: number;
+  /** Most cells (rows × columns) accepted; default {@link DEFAULT_MAX_CELLS}. */
+  maxCells?: number;
+}
+
+/**
+ * Refuses a Parquet file past the limits from its footer alone (row count and top-level columns), before DuckDB
+ * reads any of its data: a file of a few MB may claim hundreds of millions of rows. Returns its row count.
+ */
+async function checkParquetFooter(conn: DuckDBConnection, path: string, maxColumns: number, limits: SizeLimits): Promise<number> {
+  const meta = await queryOne(conn, `SELECT coalesce(sum(num_rows), 0) AS n FROM parquet_file_metadata(${sqlString(path)})`);
+  const cols = await describeColumns(conn, parquetSource(path));
+  checkColumns(cols, maxColumns);
+  const rows = Number(meta.n);
+  checkSize(rows, cols.length, limits);
+  return rows;
 }
 
 /**
@@ -339,11 +376,13 @@ export interface IngestOptions {
  * @param destDir folder for the stored form (created if missing)
  * @throws UnsupportedFileTypeError when the content is neither text nor Parquet
  * @throws TooManyColumnsError (a DataValidationError) past `options.maxColumns`
+ * @throws TooManyRowsError, TooManyCellsError (DataValidationErrors) past `options.maxRows`, `options.maxCells`
  * @throws DataValidationError for empty files, files without data rows (a header only), ragged rows, files without
  *   columns, corrupt Parquet
  */
 export async function ingestFile(srcPath: string, destDir: string, options: IngestOptions = {}): Promise<IngestResult> {
   const maxColumns = options.maxColumns ?? DEFAULT_MAX_COLUMNS;
+  const limits: SizeLimits = { maxRows: options.maxRows ?? DEFAULT_MAX_ROWS, maxCells: options.maxCells ?? DEFAULT_MAX_CELLS };
   await mkdir(destDir, { recursive: true });
   const detected = await detectFormat(srcPath);
   const bytes = (await stat(srcPath)).size;
@@ -358,8 +397,8 @@ export async function ingestFile(srcPath: string, destDir: string, options: Inge
       let dialect: CsvDialect | null = null;
       if (detected.format === 'parquet') {
         try {
-          const meta = await queryOne(conn, `SELECT coalesce(sum(num_rows), 0) AS n FROM parquet_file_metadata(${sqlString(srcPath)})`);
-          await copyToParquet(conn, parquetSource(srcPath), partPath, { maxColumns, fromCsv: false, rows: Number(meta.n) });
+          const rows = await checkParquetFooter(conn, srcPath, maxColumns, limits);
+          await copyToParquet(conn, parquetSource(srcPath), partPath, { maxColumns, fromCsv: false, rows });
         } catch (err) {
           if (err instanceof DataValidationError) throw err;
           if (isOutOfMemory(message(err))) throw tooLargeError(message(err));
@@ -373,7 +412,7 @@ export async function ingestFile(srcPath: string, destDir: string, options: Inge
             await transcodeToUtf8(srcPath, utf8Path, enc);
             path = utf8Path;
           }
-          return ingestCsv(conn, path, partPath, maxColumns);
+          return ingestCsv(conn, path, partPath, maxColumns, limits);
         };
         try {
           dialect = await tryRead(encoding);
@@ -388,9 +427,13 @@ export async function ingestFile(srcPath: string, destDir: string, options: Inge
       const countRow = await queryOne(conn, `SELECT count(*) AS n FROM ${parquetSource(partPath)}`);
       // A header without rows is no dataset: nothing to profile, train on or preview.
       if (Number(countRow.n) === 0) throw new DataValidationError('The file has no data rows');
+      const stored = await describeColumns(conn, parquetSource(partPath));
+      // A CSV copy that stopped one row past the limit; else the exact count (a Parquet footer that understated it).
+      if (dialect && Number(countRow.n) === rowLimit(stored.length, limits) + 1) throw stoppedAtLimit(stored.length, limits);
+      checkSize(Number(countRow.n), stored.length, limits);
       await rename(partPath, finalPath);
       const source = parquetSource(finalPath);
-      const columns = await inferDtypes(conn, await describeColumns(conn, source), () => source);
+      const columns = await inferDtypes(conn, stored, () => source);
       const storedBytes = (await stat(finalPath)).size;
       rememberDtypes(finalPath, columns);
       const result: IngestResult = {

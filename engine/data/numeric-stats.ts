@@ -14,7 +14,7 @@
  * batches of that many columns stay within {@link CELLS_PER_QUERY} values.
  */
 import { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
-import { aggregateInBatches, batches, queryRows, sqlIdent, toNumber } from './duck';
+import { aggregateInBatches, batches, quantileSql, queryRows, sqlIdent, toNumber } from './duck';
 import { HISTOGRAM_BINS, Histogram, equalWidthEdges, histogramBins, sqlDouble } from './histogram';
 import { CanonicalTable } from './table';
 
@@ -84,8 +84,11 @@ function fences(s: Ranged): [number, number] {
   return [s.p25 - 1.5 * iqr, s.p75 + 1.5 * iqr];
 }
 
-/** By-column layout (see the module doc). */
-async function byColumn(conn: DuckDBConnection, table: CanonicalTable, names: string[]): Promise<NumericStats[]> {
+/**
+ * By-column layout (see the module doc). Quartiles are exact while their states fit the budget of one query (see
+ * `quantileSql`): a tall table's are estimated, and the outlier fences and IQR follow them.
+ */
+async function byColumn(conn: DuckDBConnection, table: CanonicalTable, names: string[], rowCount: number): Promise<NumericStats[]> {
   const items = names.flatMap((n, i) => {
     const c = sqlIdent(n);
     return [
@@ -95,10 +98,10 @@ async function byColumn(conn: DuckDBConnection, table: CanonicalTable, names: st
       `max(${c}) AS max${i}`,
       `avg(${c}) AS mean${i}`,
       `stddev_samp(${c}) AS std${i}`,
-      `quantile_cont(${c}, [0.25, 0.5, 0.75]) AS q${i}`,
+      `${quantileSql(c, '[0.25, 0.5, 0.75]', rowCount)} AS q${i}`,
     ].map((sql) => ({ sql, columns: [n] }));
   });
-  const agg = await aggregateInBatches(conn, items, table.relation);
+  const agg = await aggregateInBatches(conn, items, table.relation, { rows: rowCount });
   const stats: NumericStats[] = names.map((_, i) => {
     const [p25, p50, p75] = quantiles(agg[`q${i}`]);
     return {
@@ -250,7 +253,7 @@ export async function numericStats(
   rowCount: number,
   layout: StatsLayout = statsLayout(names.length, rowCount),
 ): Promise<NumericStats[]> {
-  if (layout === 'columns') return byColumn(conn, table, names);
+  if (layout === 'columns') return byColumn(conn, table, names, rowCount);
   const perQuery = Math.max(1, Math.min(CELLS_MAX_COLUMNS, Math.floor(CELLS_PER_QUERY / Math.max(1, rowCount))));
   const out: NumericStats[] = [];
   for (const batch of batches(names, perQuery)) out.push(...(await byCellBatch(conn, table, batch)));

@@ -7,12 +7,16 @@
  * Work is linear in the table's width: statistics are computed in bounded batches of columns (numeric-stats.ts,
  * categorical-stats.ts), correlations cover at most {@link MAX_CORRELATION_COLUMNS} columns, and no query names
  * every column except the duplicate-row hash.
+ *
+ * Memory is bounded whatever the height: every aggregate but exact quantiles is charged to DuckDB's memory limit
+ * (and spills past it), and exact quantiles hold every value they read, so a table of more than
+ * `EXACT_QUANTILE_VALUES` rows gets estimated percentiles instead (`percentiles_approximate`; see duck.ts).
  */
 import { DuckDBConnection } from '@duckdb/node-api';
 import { getOwn, setOwn } from '../own-keys';
 import { categoricalStats, TOP_VALUES } from './categorical-stats';
 import { ColumnInfo, Dtype } from './dtypes';
-import { aggregateInBatches, parquetSource, queryOne, queryRows, sqlIdent, toJsonSafe, toNumber, withConnection } from './duck';
+import { aggregateInBatches, asDataFault, exactQuantiles, parquetSource, queryOne, queryRows, sqlIdent, toJsonSafe, toNumber, withConnection } from './duck';
 import { duplicateRowCount } from './duplicates';
 import { HISTOGRAM_BINS, Histogram } from './histogram';
 import { numericStats, StatsLayout } from './numeric-stats';
@@ -73,6 +77,11 @@ export interface DatasetProfile {
   correlations: Record<string, Record<string, number | null>>;
   /** Numeric columns past the first {@link MAX_CORRELATION_COLUMNS}, left out of `correlations` (file order). */
   correlations_omitted: string[];
+  /**
+   * True when the table is too tall for exact quantiles (more than `EXACT_QUANTILE_VALUES` rows): percentiles, IQR and
+   * outlier counts come from DuckDB's t-digest (`approx_quantile`). Absent from profiles stored before it existed.
+   */
+  percentiles_approximate: boolean;
 }
 
 /**
@@ -231,27 +240,34 @@ async function memoryUsage(conn: DuckDBConnection, table: CanonicalTable): Promi
  * @param parquetPath stored dataset, typically `data.parquet` written by `ingestFile`
  * @param options.layout forces how per-column statistics are computed (tests compare both); by default the table's
  *   shape decides (see numeric-stats.ts)
+ * @throws DataValidationError when the file cannot be read or a query runs out of DuckDB's memory limit (see
+ *   `asDataFault`): profiling it again would fail the same way
  */
 export async function analyze(parquetPath: string, options: { layout?: StatsLayout } = {}): Promise<DatasetProfile> {
-  return withConnection(async (conn) => {
-    const table = await openCanonical(conn, parquetPath);
-    const cols = table.columns;
-    // Answered from the Parquet footer, not a scan.
-    const rowCount = Number((await queryOne(conn, `SELECT count(*) AS n FROM ${parquetSource(parquetPath)}`)).n);
-    const numericNames = cols.filter((c) => isNumeric(c.dtype)).map((c) => c.name);
-    const numeric = await numericProfiles(conn, table, numericNames, rowCount, options.layout);
-    const categorical = await categoricalProfiles(conn, table, cols.filter((c) => !isNumeric(c.dtype)), rowCount, options.layout);
-    const columns: Record<string, ColumnProfile> = {};
-    for (const c of cols) setOwn(columns, c.name, isNumeric(c.dtype) ? { ...getOwn(numeric, c.name)!, dtype: c.dtype } : getOwn(categorical, c.name)!);
-    const duplicates = await duplicateRowCount(conn, table.relation(), cols.map((c) => sqlIdent(c.name)));
-    const corr = await correlations(conn, table, numericNames, Object.fromEntries(numericNames.map((n) => [n, getOwn(columns, n)!.unique])));
-    return {
-      columns,
-      row_count: rowCount,
-      duplicate_rows: duplicates,
-      memory_usage: await memoryUsage(conn, table),
-      correlations: corr.matrix,
-      correlations_omitted: corr.omitted,
-    };
+  return withConnection((conn) => profileTable(conn, parquetPath, options)).catch((err: unknown) => {
+    throw asDataFault(err, parquetPath);
   });
+}
+
+async function profileTable(conn: DuckDBConnection, parquetPath: string, options: { layout?: StatsLayout }): Promise<DatasetProfile> {
+  const table = await openCanonical(conn, parquetPath);
+  const cols = table.columns;
+  // Answered from the Parquet footer, not a scan.
+  const rowCount = Number((await queryOne(conn, `SELECT count(*) AS n FROM ${parquetSource(parquetPath)}`)).n);
+  const numericNames = cols.filter((c) => isNumeric(c.dtype)).map((c) => c.name);
+  const numeric = await numericProfiles(conn, table, numericNames, rowCount, options.layout);
+  const categorical = await categoricalProfiles(conn, table, cols.filter((c) => !isNumeric(c.dtype)), rowCount, options.layout);
+  const columns: Record<string, ColumnProfile> = {};
+  for (const c of cols) setOwn(columns, c.name, isNumeric(c.dtype) ? { ...getOwn(numeric, c.name)!, dtype: c.dtype } : getOwn(categorical, c.name)!);
+  const duplicates = await duplicateRowCount(conn, table.relation(), cols.map((c) => sqlIdent(c.name)));
+  const corr = await correlations(conn, table, numericNames, Object.fromEntries(numericNames.map((n) => [n, getOwn(columns, n)!.unique])));
+  return {
+    columns,
+    row_count: rowCount,
+    duplicate_rows: duplicates,
+    memory_usage: await memoryUsage(conn, table),
+    correlations: corr.matrix,
+    correlations_omitted: corr.omitted,
+    percentiles_approximate: numericNames.length > 0 && !exactQuantiles(rowCount),
+  };
 }

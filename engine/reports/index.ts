@@ -11,6 +11,7 @@ import { renderPdf } from './pdf';
 
 export type { Block, Cell, ChartSpec, ReportDocument, ReportFormat, Section } from './document';
 export { reportFileName } from './file-name';
+export { renderReportInThread } from './in-thread';
 export { cellText, formatCell, formatNumber };
 
 export const REPORT_FORMATS: readonly ReportFormat[] = ['html', 'pdf', 'docx'];

@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { confidenceBucket } from '../../engine/privacy';
-import { Artifact } from '../../entities';
-import { renderReport, reportFileName, type Block, type ReportDocument, type Section } from '../../engine/reports';
+import { Artifact, type PrivacySession } from '../../entities';
+import { renderReportInThread, reportFileName, type Block, type ReportDocument, type Section } from '../../engine/reports';
+import { SingleFlight } from '../../platform/single-flight';
 import type { ArtifactStore } from '../../platform/artifact-store';
 import type { Config } from '../../platform/config';
 import { NotFoundError } from '../errors';
@@ -17,9 +19,15 @@ export const SESSION_REPORT_NOT_READY = 'Privacy report not available until the 
 /**
  * `GET /api/privacy/sessions/{id}/report`: a PDF summary of a completed session through the
  * reports engine (what was scanned, every finding with its masked samples and the action taken,
- * the policy's compliance figures), stored as an artifact of the session.
+ * the policy's compliance figures), stored as an artifact of the session. A content is rendered
+ * once: the file is keyed by everything it shows (the session's results, the policy's figures,
+ * whether AI insights were asked for), later calls, a viewer's too, answer the stored artifact,
+ * and calls that arrive while it renders wait for that one rendering.
  */
 export class PrivacySessionReports {
+  /** Renders in progress in this process, by session and content. */
+  private readonly rendering = new SingleFlight<string>();
+
   constructor(
     private readonly ds: DataSource,
     private readonly store: ArtifactStore,
@@ -49,7 +57,6 @@ export class PrivacySessionReports {
       compliance: policy.figures,
     };
     const sections: Section[] = [];
-    if (aiInsights) sections.push(await llmInsightsSection(this.config.llm, 'privacy session', facts));
     sections.push({
       id: 'summary',
       title: 'Summary',
@@ -109,27 +116,63 @@ export class PrivacySessionReports {
       ],
       sections,
     };
-    const rendered = await renderReport(doc, 'pdf');
+    // Everything the file shows but the time it was made, and what AI insights would be written from.
+    const key = createHash('sha256')
+      .update(JSON.stringify({ v: 1, aiInsights, facts, doc: { ...doc, generatedAt: null } }))
+      .digest('hex');
+    const artifactId = (await this.storedReport(s.id, key)) ?? (await this.rendering.run(`${s.id}:${key}`, () => this.render(s, key, doc, aiInsights, facts)));
+    return { artifact_id: artifactId, download_url: `/api/artifacts/${artifactId}/download` };
+  }
+
+  /** The artifact already made for this content of the session's report, if any. */
+  private async storedReport(sessionId: string, key: string): Promise<string | null> {
+    const [row] = await this.ds.query('SELECT artifact_id FROM privacy_session_reports WHERE session_id = $1 AND content_key = $2', [sessionId, key]);
+    return row ? (row.artifact_id as string) : null;
+  }
+
+  /**
+   * Renders the report in a thread of its own (not on the API's event loop) and stores it as the
+   * one file of this content. Another API process may have stored the same content meanwhile: the
+   * key's primary key lets one win, and the loser keeps no file.
+   */
+  private async render(s: PrivacySession, key: string, doc: ReportDocument, aiInsights: boolean, facts: object): Promise<string> {
+    const again = await this.storedReport(s.id, key);
+    if (again) return again;
+    if (aiInsights) doc = { ...doc, sections: [await llmInsightsSection(this.config.llm, 'privacy session', facts), ...doc.sections] };
+    const rendered = await renderReportInThread(doc, 'pdf');
     const filename = reportFileName(doc, 'pdf');
     const stored = await this.store.put(s.projectId, filename, rendered.bytes);
-    const repo = this.ds.getRepository(Artifact);
-    const artifact = repo.create({
-      projectId: s.projectId,
-      kind: 'privacy_report',
-      ownerType: 'privacy_session',
-      ownerId: s.id,
-      filename,
-      contentType: rendered.contentType,
-      sizeBytes: stored.sizeBytes,
-      sha256: stored.sha256,
-      storageKey: stored.storageKey,
-    });
     try {
-      await repo.insert(artifact);
+      const kept = await this.ds.transaction(async (em) => {
+        const artifact = em.getRepository(Artifact).create({
+          projectId: s.projectId,
+          kind: 'privacy_report',
+          ownerType: 'privacy_session',
+          ownerId: s.id,
+          filename,
+          contentType: rendered.contentType,
+          sizeBytes: stored.sizeBytes,
+          sha256: stored.sha256,
+          storageKey: stored.storageKey,
+        });
+        await em.getRepository(Artifact).insert(artifact);
+        const won = await em.query(
+          'INSERT INTO privacy_session_reports (session_id, content_key, artifact_id) VALUES ($1, $2, $3) ON CONFLICT (session_id, content_key) DO NOTHING RETURNING artifact_id',
+          [s.id, key, artifact.id],
+        );
+        if (!won.length) throw new LostRace();
+        return artifact.id;
+      });
+      return kept;
     } catch (err) {
       await this.store.remove(stored.storageKey);
-      throw err;
+      if (!(err instanceof LostRace)) throw err;
+      const winner = await this.storedReport(s.id, key);
+      if (!winner) throw new Error('privacy report stored by another process is gone', { cause: err });
+      return winner;
     }
-    return { artifact_id: artifact.id, download_url: `/api/artifacts/${artifact.id}/download` };
   }
 }
+
+/** Another process stored this content's report first (rolls back this one's artifact row). */
+class LostRace extends Error {}

@@ -4,5 +4,5 @@ export * from './prepare';
 export * from './plan';
 export * from './candidate';
 export * from './model-metrics';
-export { readParquetFrame } from './read';
+export { readParquetFrame, readParquetFrameWithin, FrameRead } from './read';
 export * from './ensemble';

@@ -1,8 +1,9 @@
+import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
 import { get, post, put, qs, type Page } from '../api';
 import { navigate } from '../router';
 import { useUser } from '../session';
-import { ErrorBox, Field, fmtDate, Loading, Section, Table, useAction, useAsync, usePaged, useTitle } from '../ui';
+import { ErrorBox, Field, fmtBytes, fmtDate, fmtNum, Loading, Section, Table, useAction, useAsync, usePaged, useTitle } from '../ui';
 
 interface SessionRow {
   id: string;
@@ -13,6 +14,32 @@ interface SessionRow {
   ip: string | null;
   remember: boolean;
   current: boolean;
+}
+interface ActivityRow {
+  id: string;
+  type: string;
+  created_at: string;
+  ip: string | null;
+  user_agent: string | null;
+  details: Record<string, unknown> | null;
+}
+/** `GET /api/auth/plan`: quotas are null where there is no limit. */
+interface Plan {
+  name: string;
+  display_name: string;
+  quotas: {
+    max_models: number;
+    max_upload_bytes: number;
+    max_dataset_columns: number;
+    max_projects: number | null;
+    max_open_jobs: number | null;
+    max_synthgen_rows: number;
+  };
+  usage: { projects_owned: number; projects_member: number; datasets: number; experiments: number; models: number; storage_bytes: number; open_jobs: number };
+}
+/** The part of `GET /api/auth/tenant-info` the plan section shows: requests per window, by bucket. */
+interface TenantInfo {
+  limits: { rate_limits: { window_secs: number } & Record<string, number> };
 }
 interface KeyRow {
   id: string;
@@ -41,7 +68,9 @@ export function ProfilePage() {
         <NameForm />
         <PasswordForm />
       </div>
+      <PlanSection />
       <Sessions />
+      <Activity />
       <ApiKeys />
       <Section title="Your data">
         <p>
@@ -175,6 +204,209 @@ function Sessions() {
         !list.error && <Loading />
       )}
       {list.pager}
+    </Section>
+  );
+}
+
+/** The activity log's event types in words. */
+const EVENT_NAMES: Record<string, string> = {
+  registered: 'Account created',
+  email_verified: 'Email address verified',
+  login: 'Logged in',
+  login_failed: 'Failed login',
+  logout: 'Logged out',
+  logout_all: 'Logged out everywhere',
+  session_revoked: 'Session revoked',
+  api_key_created: 'API key created',
+  api_key_revoked: 'API key revoked',
+  password_changed: 'Password changed',
+  password_reset_requested: 'Password reset requested',
+  password_reset: 'Password reset',
+  profile_updated: 'Profile updated',
+};
+
+/** A short name for a user agent ("Chrome 126 on Linux"); the whole string stays in the cell's title. */
+function browserName(ua: string | null): string {
+  if (!ua) return '–';
+  const os = /Android/.test(ua)
+    ? 'Android'
+    : /iPhone|iPad/.test(ua)
+      ? 'iOS'
+      : /Windows/.test(ua)
+        ? 'Windows'
+        : /Mac OS X|Macintosh/.test(ua)
+          ? 'macOS'
+          : /CrOS/.test(ua)
+            ? 'ChromeOS'
+            : /Linux/.test(ua)
+              ? 'Linux'
+              : '';
+  const known: [RegExp, string][] = [
+    [/Edg(?:e|A|iOS)?\/(\d+)/, 'Edge'],
+    [/OPR\/(\d+)/, 'Opera'],
+    [/Firefox\/(\d+)/, 'Firefox'],
+    [/HeadlessChrome\/(\d+)/, 'Headless Chrome'],
+    [/Chromium\/(\d+)/, 'Chromium'],
+    [/Chrome\/(\d+)/, 'Chrome'],
+    [/Version\/(\d+)[.\d]* (?:Mobile\/\S+ )?Safari/, 'Safari'],
+    [/^curl\/([\d.]+)/, 'curl'],
+    [/python-requests\/([\d.]+)/, 'Python requests'],
+  ];
+  for (const [re, name] of known) {
+    const m = re.exec(ua);
+    if (m) return `${name} ${m[1]}${os ? ` on ${os}` : ''}`;
+  }
+  if (ua === 'node' || /^undici/.test(ua)) return 'Node.js';
+  return ua.length > 40 ? `${ua.slice(0, 39)}…` : ua;
+}
+
+/** What an event's details add, in words (never a secret: the API keeps none in them). */
+function eventDetails(e: ActivityRow): string {
+  const d = e.details ?? {};
+  const n = (v: unknown, what: string) => (typeof v === 'number' && v > 0 ? `${v} ${what}${v === 1 ? '' : 's'} ended` : '');
+  switch (e.type) {
+    case 'login':
+      return d.remember ? 'kept logged in for 30 days' : '';
+    case 'login_failed':
+      return d.reason === 'wrong_password' ? 'wrong password' : d.reason === 'email_not_verified' ? 'email not verified yet' : '';
+    case 'api_key_created':
+    case 'api_key_revoked':
+      return typeof d.name === 'string' ? `${d.name}${typeof d.prefix === 'string' ? ` (${d.prefix}…)` : ''}` : '';
+    case 'logout_all':
+    case 'password_changed':
+      return n(d.sessions_revoked, 'session');
+    case 'password_reset':
+      return [n(d.sessions_revoked, 'session'), typeof d.api_keys_revoked === 'number' && d.api_keys_revoked > 0 ? `${d.api_keys_revoked} API key${d.api_keys_revoked === 1 ? '' : 's'} revoked` : '']
+        .filter(Boolean)
+        .join(', ');
+    case 'profile_updated': {
+      const name = (d.changes as { name?: { from?: string; to?: string } } | undefined)?.name;
+      return name ? `name ${name.from ?? ''} → ${name.to ?? ''}` : '';
+    }
+    default:
+      return '';
+  }
+}
+
+/** The account's own security events (`GET /api/auth/my-activity`), newest first, a page at a time. */
+function Activity() {
+  const list = usePaged(({ limit, offset }) => get<Page<ActivityRow>>(`/api/auth/my-activity${qs({ limit, offset })}`), [], 10);
+  return (
+    <Section title="Recent activity">
+      <ErrorBox error={list.error} />
+      {list.data ? (
+        <Table
+          caption="Account events, newest first"
+          rows={list.data.items}
+          empty="No activity recorded."
+          columns={[
+            { head: 'Event', cell: (e) => EVENT_NAMES[e.type] ?? e.type.replace(/_/g, ' ') },
+            { head: 'Time', cell: (e) => <time dateTime={e.created_at}>{fmtDate(e.created_at)}</time> },
+            { head: 'Address', cell: (e) => e.ip ?? '–' },
+            {
+              head: 'Browser',
+              cell: (e) => (
+                <span class="clip" title={e.user_agent ?? undefined}>
+                  {browserName(e.user_agent)}
+                </span>
+              ),
+            },
+            { head: 'Details', cell: (e) => eventDetails(e) || '–' },
+          ]}
+        />
+      ) : (
+        !list.error && <Loading />
+      )}
+      {list.pager}
+    </Section>
+  );
+}
+
+/** "3 of 1,000", or "3 (no limit)" for a quota of null. */
+function ofQuota(used: number, max: number | null): string {
+  return max === null ? `${fmtNum(used)} (no limit)` : `${fmtNum(used)} of ${fmtNum(max)}`;
+}
+
+/** Words for the rate-limit buckets of `tenant-info`. */
+const RATE_BUCKETS: Record<string, string> = {
+  general: 'All requests',
+  auth: 'Logins and other sign-in requests',
+  predict: 'Predictions',
+  train: 'Training runs',
+  report: 'Reports',
+  ai: 'AI assistance',
+  members: 'Member changes and invitations',
+};
+
+/** The account's plan, its quotas and what the account uses of them, and the rate limits. */
+function PlanSection() {
+  const plan = useAsync(() => get<{ plan: Plan }>('/api/auth/plan'), []);
+  const tenant = useAsync(() => get<TenantInfo>('/api/auth/tenant-info'), []);
+  const p = plan.data?.plan;
+  const rates = tenant.data?.limits.rate_limits;
+  return (
+    <Section title="Plan and usage">
+      <ErrorBox error={plan.error ?? tenant.error} />
+      {p ? (
+        <>
+          <p>
+            Plan: <strong data-testid="plan-name">{p.display_name}</strong>
+          </p>
+          <div class="grid2">
+            <div>
+              <h3>Usage</h3>
+              <dl class="facts">
+                <dt>Projects you own</dt>
+                <dd>{ofQuota(p.usage.projects_owned, p.quotas.max_projects)}</dd>
+                <dt>Open jobs (queued or running)</dt>
+                <dd>{ofQuota(p.usage.open_jobs, p.quotas.max_open_jobs)}</dd>
+                <dt>Projects you belong to</dt>
+                <dd>{fmtNum(p.usage.projects_member)}</dd>
+                <dt>Datasets in your projects</dt>
+                <dd>{fmtNum(p.usage.datasets)}</dd>
+                <dt>Experiments in your projects</dt>
+                <dd>{fmtNum(p.usage.experiments)}</dd>
+                <dt>Models in your projects</dt>
+                <dd>{fmtNum(p.usage.models)}</dd>
+                <dt>Storage of your projects</dt>
+                <dd>{fmtBytes(p.usage.storage_bytes)}</dd>
+              </dl>
+            </div>
+            <div>
+              <h3>Limits</h3>
+              <dl class="facts">
+                <dt>Models per experiment</dt>
+                <dd>at most {fmtNum(p.quotas.max_models)}</dd>
+                <dt>Dataset upload</dt>
+                <dd>at most {fmtBytes(p.quotas.max_upload_bytes)}</dd>
+                <dt>Dataset columns</dt>
+                <dd>at most {fmtNum(p.quotas.max_dataset_columns)}</dd>
+                <dt>Synthetic rows per generation</dt>
+                <dd>at most {fmtNum(p.quotas.max_synthgen_rows)}</dd>
+              </dl>
+              {rates && (
+                <>
+                  <h3>Rate limits</h3>
+                  <dl class="facts">
+                    {Object.entries(rates)
+                      .filter(([k]) => k !== 'window_secs')
+                      .map(([k, v]) => (
+                        <Fragment key={k}>
+                          <dt>{RATE_BUCKETS[k] ?? k.replace(/_/g, ' ')}</dt>
+                          <dd>
+                            {fmtNum(v)} per {rates.window_secs === 60 ? 'minute' : `${fmtNum(rates.window_secs)} seconds`}
+                          </dd>
+                        </Fragment>
+                      ))}
+                  </dl>
+                </>
+              )}
+            </div>
+          </div>
+        </>
+      ) : (
+        !plan.error && <Loading />
+      )}
     </Section>
   );
 }

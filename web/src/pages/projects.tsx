@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { openReport } from './report';
 import { ApiError, del, get, NO_PAGE, post, qs, upload, type Page } from '../api';
 import { Link, navigate, useLocation } from '../router';
+import { useUser } from '../session';
 import { PrivacyTab } from './privacy';
 import { StudioTab } from './studio';
 import { SynthgenTab } from './synthgen';
@@ -407,6 +408,7 @@ interface Invitation {
 }
 
 function MembersTab({ projectId, owner }: { projectId: string; owner: boolean }) {
+  const { user } = useUser();
   const members = usePaged(({ limit, offset }) => get<Page<Member>>(`/api/projects/${projectId}/members${qs({ limit, offset })}`), [projectId]);
   // Pending invitations are the owner's to see and withdraw: nobody else asks (and gets a 403).
   const invitations = usePaged(({ limit, offset }) => (owner ? get<Page<Invitation>>(`/api/projects/${projectId}/invitations${qs({ limit, offset })}`) : Promise.resolve(NO_PAGE)), [projectId, owner]);
@@ -424,7 +426,7 @@ function MembersTab({ projectId, owner }: { projectId: string; owner: boolean })
         <ErrorBox error={members.error ?? error} />
         {members.data ? (
           <Table
-            caption="Members"
+            caption="Project members"
             rows={members.data.items}
             columns={[
               { head: 'Name', cell: (m) => m.name },
@@ -432,52 +434,70 @@ function MembersTab({ projectId, owner }: { projectId: string; owner: boolean })
               { head: 'Role', cell: (m) => m.role },
               {
                 head: 'Action',
-                cell: (m) => (
-                  <button type="button" class="secondary small" aria-label={`Remove ${m.email}`} onClick={() => void run(() => del(`/api/projects/${projectId}/members/${m.user_id}`).then(reload))}>
-                    Remove
-                  </button>
-                ),
+                // The owner manages members; anyone else may only leave.
+                cell: (m) =>
+                  m.user_id === user.id ? (
+                    <button
+                      type="button"
+                      class="secondary small"
+                      aria-label="Leave the project"
+                      onClick={() => void run(() => del(`/api/projects/${projectId}/members/${m.user_id}`).then(() => navigate('/app/projects')))}
+                    >
+                      Leave
+                    </button>
+                  ) : owner ? (
+                    <button type="button" class="secondary small" aria-label={`Remove ${m.email}`} onClick={() => void run(() => del(`/api/projects/${projectId}/members/${m.user_id}`).then(reload))}>
+                      Remove
+                    </button>
+                  ) : (
+                    '–'
+                  ),
               },
             ]}
           />
         ) : (
-          <Loading />
+          !members.error && <Loading />
         )}
         {members.pager}
       </Section>
-      <Section title="Add, change or invite a member">
-        <form
-          class="row wrap"
-          onSubmit={(e) => {
-            e.preventDefault();
-            setNote('');
-            void run(async () => {
-              // A registered user is added at once; an address without an account is invited by a mailed link.
-              try {
-                await post(`/api/projects/${projectId}/members`, { email, role });
-                setNote(`${email} is now ${role}.`);
-              } catch (err) {
-                if (!(err instanceof ApiError && err.status === 404 && err.detail === 'User not found')) throw err;
-                await post('/api/auth/invite', { project_id: projectId, email, role });
-                setNote(`No account has ${email} yet: an invitation link was mailed to it.`);
-              }
-              setEmail('');
-              reload();
-            });
-          }}
-        >
-          <Field label="Email" type="email" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
-          <Select label="Role" value={role} options={['viewer', 'editor', 'admin', 'owner']} onChange={(e) => setRole(e.currentTarget.value)} />
-          <button type="submit" disabled={busy}>
-            Add
-          </button>
-        </form>
-        {note && <p role="status">{note}</p>}
-      </Section>
+      {owner ? (
+        <Section title="Add, change or invite a member">
+          <form
+            class="row wrap"
+            onSubmit={(e) => {
+              e.preventDefault();
+              setNote('');
+              void run(async () => {
+                // A registered user is added at once; an address without an account is invited by a mailed link.
+                try {
+                  await post(`/api/projects/${projectId}/members`, { email, role });
+                  setNote(`${email} is now ${role}.`);
+                } catch (err) {
+                  if (!(err instanceof ApiError && err.status === 404 && err.detail === 'User not found')) throw err;
+                  await post('/api/auth/invite', { project_id: projectId, email, role });
+                  setNote(`No account has ${email} yet: an invitation link was mailed to it.`);
+                }
+                setEmail('');
+                reload();
+              });
+            }}
+          >
+            <Field label="Email" type="email" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
+            <Select label="Role" value={role} options={['viewer', 'editor', 'admin', 'owner']} onChange={(e) => setRole(e.currentTarget.value)} />
+            <button type="submit" disabled={busy}>
+              Add
+            </button>
+          </form>
+          {note && <p role="status">{note}</p>}
+        </Section>
+      ) : (
+        <p class="muted">Only the project's owners add members and invite people.</p>
+      )}
+      {invitations.error && <ErrorBox error={invitations.error} />}
       {invitations.data && invitations.data.total > 0 && (
         <Section title="Pending invitations">
           <Table
-            caption="Pending invitations"
+            caption="Invitations waiting to be accepted"
             rows={invitations.data.items}
             columns={[
               { head: 'Email', cell: (i) => i.email },
@@ -486,7 +506,12 @@ function MembersTab({ projectId, owner }: { projectId: string; owner: boolean })
               {
                 head: 'Action',
                 cell: (i) => (
-                  <button type="button" class="secondary small" onClick={() => void run(() => del(`/api/projects/${projectId}/invitations/${i.id}`).then(reload))}>
+                  <button
+                    type="button"
+                    class="secondary small"
+                    aria-label={`Withdraw the invitation of ${i.email}`}
+                    onClick={() => void run(() => del(`/api/projects/${projectId}/invitations/${i.id}`).then(reload))}
+                  >
                     Withdraw
                   </button>
                 ),

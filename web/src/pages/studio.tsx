@@ -108,7 +108,7 @@ function NewStudioSession({ projectId, deployments }: { projectId: string; deplo
   const columns = schema.data ? columnsOf(schema.data.feature_schema) : [];
   const [values, setValues] = useState<Record<string, string>>({});
   const { busy, error, run } = useAction();
-  // The baseline starts from the representative training row the API picks.
+  // The baseline starts from the example input the API builds (typical training values, PII masked).
   useEffect(() => {
     if (schema.data) setValues(textRow(columnsOf(schema.data.feature_schema), schema.data.example_input));
   }, [schema.data]);
@@ -128,7 +128,7 @@ function NewStudioSession({ projectId, deployments }: { projectId: string; deplo
       {schema.data && (
         <>
           <p class="muted">
-            Baseline row{schema.data.example_source === 'unavailable' ? ' (the training data is gone: fill it in)' : ': a representative training row, change it as you like'}
+            Baseline row{schema.data.example_source === 'unavailable' ? ' (the training data is gone: fill it in)' : ': typical values of the training data (PII masked), change them as you like'}
             {schema.data.target_column ? `; the target ${schema.data.target_column} is left out` : ''}.
           </p>
           <FeatureFields schema={columns} values={values} onChange={setValues} />
