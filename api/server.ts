@@ -42,7 +42,14 @@ export async function startApi(deps: AppDeps, port: number, host: string): Promi
   });
   answerConnectLikeAnyMethod(server, handle);
   server.requestTimeout = 0; // uploads and exports stream for as long as they need
-  await new Promise<void>((resolve) => server.listen(port, host, resolve));
+  // A port in use is a start-up error for the caller to report (and clean up after), not an uncaught 'error' event.
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
   const actual = (server.address() as { port: number }).port;
 
   const sweep = () => services.jobs.reconcile().catch((err) => deps.log.warn({ err }, 'job reconciler failed'));

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import type { Logger } from './logger';
-import { leftoverPid, stopProcess } from './leftover-process';
+import { stopLeftover } from './leftover-process';
 import { freePort } from './temporal-dev';
 
 /**
@@ -200,10 +200,11 @@ async function initCluster(dir: string, binDir: string, owner: OsUser | undefine
  * cluster's lock file: it is shut down (SIGINT: fast shutdown, the data is safe), so this start owns the server it talks to.
  */
 async function stopLeftoverServer(dir: string, log: Logger): Promise<void> {
-  const pid = leftoverPid(path.join(dir, 'postmaster.pid'), 'postgres');
-  if (pid === undefined) return;
-  log.warn({ pid, dir }, 'an earlier start left its embedded PostgreSQL running: stopping it');
-  await stopProcess(pid, 'SIGINT');
+  try {
+    await stopLeftover(path.join(dir, 'postmaster.pid'), 'postgres', 'SIGINT', (pid) => log.warn({ pid, dir }, 'an earlier start left its embedded PostgreSQL running: stopping it'));
+  } catch (err) {
+    throw new EmbeddedPostgresError((err as Error).message);
+  }
 }
 
 interface Server {

@@ -21,6 +21,29 @@ export function leftoverPid(pidFile: string, command: string): number | undefine
   return commandLineOf(pid)?.includes(command) === false ? undefined : pid;
 }
 
+/**
+ * Whether the process is an orphan: its parent is gone (it was re-parented to init or a subreaper that is not a start
+ * of ours). A live parent means another start still runs it; that one must not be stopped. Without /proc, an orphan.
+ */
+export function orphaned(pid: number): { orphan: boolean; parent?: number } {
+  const parent = parentOf(pid);
+  if (parent === undefined || parent <= 1) return { orphan: true };
+  return commandLineOf(parent)?.includes('scripts/start') ? { orphan: false, parent } : { orphan: true };
+}
+
+/**
+ * The leftover a pid file names, stopped when its start is gone; an error when a running start still owns it (two
+ * starts on one DATA_DIR would share, then kill, each other's services).
+ */
+export async function stopLeftover(pidFile: string, command: string, signal: NodeJS.Signals, onStop: (pid: number) => void): Promise<void> {
+  const pid = leftoverPid(pidFile, command);
+  if (pid === undefined) return;
+  const { orphan, parent } = orphaned(pid);
+  if (!orphan) throw new Error(`another start (pid ${parent}) is running with this DATA_DIR and owns its ${command} (pid ${pid}): stop it first, or use another DATA_DIR`);
+  onStop(pid);
+  await stopProcess(pid, signal);
+}
+
 /** Stops a process (SIGINT or SIGTERM, SIGKILL after 30 s) and waits until it is gone. */
 export async function stopProcess(pid: number, signal: NodeJS.Signals): Promise<void> {
   try {
@@ -37,6 +60,16 @@ export async function stopProcess(pid: number, signal: NodeJS.Signals): Promise<
     return;
   }
   while (processAlive(pid)) await sleep(100);
+}
+
+function parentOf(pid: number): number | undefined {
+  try {
+    // Field 4 of /proc/<pid>/stat, after the command name in parentheses (which may itself hold spaces).
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The process's command line, or undefined where /proc is missing (macOS): the pid file is then trusted. */

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { leftoverPid, stopProcess } from './leftover-process';
+import { stopLeftover } from './leftover-process';
 
 /** The pinned CLI: v1.5.1 is the newest tag `go install` accepts (later tags carry a `replace`). */
 export const TEMPORAL_CLI_MODULE = 'github.com/temporalio/cli/cmd/temporal@v1.5.1';
@@ -129,13 +129,7 @@ export function portOpen(port: number): Promise<boolean> {
 export async function startTemporalDevServer(opts: { dbFile?: string; port: number; uiPort: number; namespace?: string; headless?: boolean; log?: Say; pidFile?: string }): Promise<DevServer> {
   const say = opts.log ?? ((m: string) => console.log(`[temporal] ${m}`));
   const bin = await ensureTemporalCli(say);
-  if (opts.pidFile) {
-    const leftover = leftoverPid(opts.pidFile, 'temporal');
-    if (leftover !== undefined) {
-      say(`an earlier start left its Temporal dev server running (pid ${leftover}): stopping it`);
-      await stopProcess(leftover, 'SIGTERM');
-    }
-  }
+  if (opts.pidFile) await stopLeftover(opts.pidFile, 'temporal', 'SIGTERM', (pid) => say(`an earlier start left its Temporal dev server running (pid ${pid}): stopping it`));
   if (await portOpen(opts.port)) {
     throw new Error(`port ${opts.port} is in use by another process: set TEMPORAL_DEV_PORT to a free port, or TEMPORAL_ADDRESS to use that Temporal server`);
   }

@@ -58,6 +58,23 @@ it('after kill -9, the worker process exits by itself and the next start replace
   expect(fs.existsSync(path.join(dataDir, 'temporal', 'dev-server.pid'))).toBe(false);
 }, 400_000);
 
+it("a second start on the same DATA_DIR while the first runs refuses, and leaves the first one's services alone", async () => {
+  const first = await start();
+  try {
+    const postgresPid = Number(fs.readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
+    const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'test', DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: String(await freePort()), EMBEDDED_DB_PORT: '0', START_WORKERS: 'none', ...ports };
+    delete env.DATABASE_URL;
+    delete env.TEMPORAL_ADDRESS;
+    const second = spawnNpmStart(env);
+    expect(await second.exited).not.toBe(0);
+    expect(second.lines.join('\n')).toMatch(/another start \(pid \d+\) is running with this DATA_DIR/);
+    expect(processAlive(postgresPid)).toBe(true);
+    expect((await fetch(`${first.baseUrl}/healthz`)).status).toBe(200);
+  } finally {
+    expect(await stopNpmStart(first)).toBe(0);
+  }
+}, 300_000);
+
 it('a start that finds a foreign process on the Temporal port says so and stops', async () => {
   const foreign = net.createServer((s) => s.destroy());
   const port = await freePort();
