@@ -81,6 +81,8 @@ const EnvSchema = z.object({
   MAX_JSON_BODY_BYTES: int(1024 * 1024, 1),
   /** The account quota on an experiment's `max_models` (at most the engine's own cap, 500); a larger request answers 422, an omitted one defaults to min(20, this). */
   MAX_MODELS_PER_EXPERIMENT: int(100, 1),
+  /** The account quota on an experiment's `max_runtime_secs` (at most the engine's own cap, 7 days): one experiment holds a training slot that long. */
+  MAX_EXPERIMENT_RUNTIME_SECS: int(86_400, 1),
   /** Projects one user may own (create while owning this many answers 409); 0: no limit. */
   MAX_PROJECTS_PER_USER: int(1000, 0),
   /** Jobs one user may have queued or running at once (starting another answers 409); 0: no limit. */
@@ -189,7 +191,7 @@ export interface Config {
     uploadIdleTimeoutMs: number;
   };
   /** The self-hosted plan's quotas (`GET /api/auth/plan`); null: no limit. */
-  quotas: { maxModelsPerExperiment: number; maxProjectsPerUser: number | null; maxOpenJobsPerUser: number | null };
+  quotas: { maxModelsPerExperiment: number; maxRuntimeSecsPerExperiment: number; maxProjectsPerUser: number | null; maxOpenJobsPerUser: number | null };
   /** What-if studio sessions one user may hold per project; null: no limit. */
   studio: { maxSessionsPerUser: number | null };
   accountActivityRetentionDays: number;
@@ -293,6 +295,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     },
     quotas: {
       maxModelsPerExperiment: e.MAX_MODELS_PER_EXPERIMENT,
+      maxRuntimeSecsPerExperiment: e.MAX_EXPERIMENT_RUNTIME_SECS,
       maxProjectsPerUser: e.MAX_PROJECTS_PER_USER || null,
       maxOpenJobsPerUser: e.MAX_OPEN_JOBS_PER_USER || null,
     },

@@ -10,7 +10,7 @@ import { ValidationError, NotFoundError } from './errors';
 import { refuseDeployedModels } from './deployed-models';
 import type { JobService } from './jobs';
 import { likePattern, ListQuery, Page, sqlDirection } from './lists';
-import { maxModelsCap } from './plans';
+import { maxModelsCap, maxRuntimeSecsCap } from './plans';
 
 /** Most classes a classification target may have. */
 export const MAX_CLASSES = 100;
@@ -161,10 +161,14 @@ export class ExperimentService {
     const cap = maxModelsCap(this.config);
     const raw = body.config ?? {};
     const input = typeof raw === 'object' && !Array.isArray(raw) && (raw as { max_models?: unknown }).max_models == null && cap < CONFIG_DEFAULTS.max_models ? { ...raw, max_models: cap } : raw;
-    const parsed = parseAutoMLConfig(input, kind, { maxModelsCap: cap });
+    const parsed = parseAutoMLConfig(input, kind, { maxModelsCap: cap, maxRuntimeSecsCap: maxRuntimeSecsCap(this.config) });
     if (!parsed.config) {
       throw new ValidationError(
-        parsed.issues.map((i) => ({ loc: ['body', ...i.loc], msg: i.loc.join('.') === 'config.max_models' ? `${i.msg} (the account quota, max_models of the plan)` : i.msg, type: 'value_error' })),
+        parsed.issues.map((i) => ({
+          loc: ['body', ...i.loc],
+          msg: ['config.max_models', 'config.max_runtime_secs'].includes(i.loc.join('.')) ? `${i.msg} (the account quota, ${i.loc[1]} of the plan)` : i.msg,
+          type: 'value_error',
+        })),
       );
     }
     return { versionId: v.id, problemType, kind, config: parsed.config };

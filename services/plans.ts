@@ -14,6 +14,8 @@ export const TENANT_PROJECTS_MAX = 500;
 export interface Quotas {
   /** The cap on an experiment's `max_models` (a larger request is a 422; an omitted one defaults to min(20, cap)). */
   max_models: number;
+  /** The cap on an experiment's `max_runtime_secs` (a larger request is a 422). */
+  max_runtime_secs: number;
   max_upload_bytes: number;
   max_dataset_columns: number;
   /** Projects the user may own. */
@@ -48,10 +50,16 @@ export function maxModelsCap(config: Config): number {
   return Math.min(CONFIG_LIMITS.max_models_cap, config.quotas.maxModelsPerExperiment);
 }
 
+/** The cap an experiment's `max_runtime_secs` is held to: the account quota, within the engine's own cap (7 days). */
+export function maxRuntimeSecsCap(config: Config): number {
+  return Math.min(CONFIG_LIMITS.max_runtime_secs_max, config.quotas.maxRuntimeSecsPerExperiment);
+}
+
 /** The quotas of the self-hosted plan, from the config. */
 export function planQuotas(config: Config): Quotas {
   return {
     max_models: maxModelsCap(config),
+    max_runtime_secs: maxRuntimeSecsCap(config),
     max_upload_bytes: config.limits.maxDatasetUploadBytes,
     max_dataset_columns: config.limits.maxDatasetColumns,
     max_projects: config.quotas.maxProjectsPerUser,

@@ -244,6 +244,7 @@ describe('plan and tenant info', () => {
         display_name: 'Self-hosted',
         quotas: {
           max_models: 5,
+          max_runtime_secs: 86_400,
           max_upload_bytes: stack.config.limits.maxDatasetUploadBytes,
           max_dataset_columns: stack.config.limits.maxDatasetColumns,
           max_projects: 3,
@@ -309,8 +310,14 @@ describe('plan and tenant info', () => {
     expect(over.body.detail).toEqual([
       { loc: ['body', 'config', 'max_models'], msg: 'max_models must be an integer between 1 and 5 (the account quota, max_models of the plan)', type: 'value_error' },
     ]);
+    // One experiment holds a training slot for its whole budget: a day at most by default, not the engine's 7 days.
+    const long = await experiment({ max_models: 2, max_runtime_secs: 86_401 });
+    expect(long.status).toBe(422);
+    expect(long.body.detail).toEqual([
+      { loc: ['body', 'config', 'max_runtime_secs'], msg: 'max_runtime_secs must be an integer between 1 and 86400 (the account quota, max_runtime_secs of the plan)', type: 'value_error' },
+    ]);
     const caps = (await client.get('/api/experiments/capabilities')).body;
-    expect([caps.limits.max_models_cap, caps.config_defaults.max_models]).toEqual([5, 5]);
+    expect([caps.limits.max_models_cap, caps.config_defaults.max_models, caps.limits.max_runtime_secs_max]).toEqual([5, 5, 86_400]);
 
     // An omitted max_models takes the default within the cap.
     const within = await experiment();

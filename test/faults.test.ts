@@ -178,6 +178,24 @@ describe('races and faults leave consistent state', () => {
     await storeAgreesWithRows();
   });
 
+  it('a synthgen training whose model was stored but whose result never reached Temporal keeps that model on its next attempt', async () => {
+    const up = await owner.client.upload('/api/datasets/upload', { project_id: projectId, name: 'synth' }, { name: 'synth.csv', data: csv(300) });
+    expect(up.status).toBe(201);
+    const created = await owner.client.post('/api/synthgen/models', { project_id: projectId, dataset_version_id: up.body.dataset_version_id, name: 'stored once', model_type: 'gaussian_copula' });
+    expect(created.status).toBe(201);
+    const modelId = created.body.id as string;
+    const jobId = (await stack.ds.query('SELECT train_job_id FROM synthgen_models WHERE id = $1', [modelId]))[0].train_job_id as string;
+    const ctx = (attempt: number) => ({ attempt, taskQueue: 'ml-cpu', signal: new AbortController().signal, progress: async () => undefined });
+    // Attempt 1 trains and stores the model; its result is lost (as when Temporal is down when it completes).
+    const first = await services.synthgenRuns.train(jobId, modelId, ctx(1));
+    const second = await services.synthgenRuns.train(jobId, modelId, ctx(2));
+    expect(second.artifact_id).toBe(first.artifact_id);
+    expect(second.training_rows).toBe(first.training_rows);
+    const artifacts = await stack.ds.query("SELECT id FROM artifacts WHERE owner_id = $1 AND kind = 'synthgen_model'", [modelId]);
+    expect(artifacts).toEqual([{ id: first.artifact_id }]);
+    await storeAgreesWithRows();
+  });
+
   it("an XLSX download past Excel's row limit answers 422 and leaves no temporary file", async () => {
     const rows = 1_048_576;
     const big = 'x\n' + Array.from({ length: rows }, (_, i) => String(i % 10)).join('\n') + '\n';

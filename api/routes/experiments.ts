@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ALGOS, CONFIG_DEFAULTS, CONFIG_LIMITS, DISTRIBUTIONS, SORT_METRICS, STOPPING_METRICS } from '../../engine/automl';
 import { EXPERIMENT_SORT_FIELDS } from '../../services/experiments';
-import { maxModelsCap } from '../../services/plans';
+import { maxModelsCap, maxRuntimeSecsCap } from '../../services/plans';
 import { callerId, type RouteDeps } from '../context';
 import { presentExperiment } from '../presenters/experiment';
 import { presentJob } from '../presenters/job';
@@ -97,7 +97,7 @@ export function experimentRoutes({ services, config }: RouteDeps): RouteDef[] {
           stopping_metrics: STOPPING_METRICS,
           distributions: DISTRIBUTIONS,
           config_defaults: { ...configDefaults, max_models: Math.min(configDefaults.max_models, maxModelsCap(config)) },
-          limits: { max_models_cap: maxModelsCap(config), max_runtime_secs_max: CONFIG_LIMITS.max_runtime_secs_max, nfolds_max: CONFIG_LIMITS.nfolds_max },
+          limits: { max_models_cap: maxModelsCap(config), max_runtime_secs_max: maxRuntimeSecsCap(config), nfolds_max: CONFIG_LIMITS.nfolds_max },
           gpu: { queue: config.taskQueues.gpu, workers_polling: await jobs.queuePollers('gpu'), fallback_after_secs: config.temporal.gpuScheduleToStartSecs },
         };
       },

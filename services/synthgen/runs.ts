@@ -99,6 +99,19 @@ export class SynthgenRuns {
     const model = await this.ds.getRepository(SynthgenModel).findOneBy({ id: modelId });
     if (!model) throw new NotFoundError(MODEL_NOT_FOUND);
     if (model.status !== 'pending' || model.trainJobId !== jobId) throw new ConflictError('The model is no longer trained by this job');
+    if (model.artifactId) {
+      // An earlier attempt stored the trained model but its result never reached Temporal (down at that moment): that
+      // model is the result. Training again would store a second model artifact and orphan the first.
+      await this.appendLog(jobId, `attempt ${ctx.attempt}: the model was stored by an earlier attempt; keeping it`);
+      return {
+        model_id: model.id,
+        artifact_id: model.artifactId,
+        training_rows: model.trainingRows ?? 0,
+        holdout_rows: model.holdoutRows ?? 0,
+        training_secs: model.trainingSecs ?? 0,
+        resumed_from_epoch: null,
+      };
+    }
     const fallback = ctx.gpuFallbackSecs ? ` (no GPU worker took it within ${ctx.gpuFallbackSecs}s)` : '';
     await this.appendLog(jobId, `attempt ${ctx.attempt} on ${ctx.taskQueue}${fallback}`);
     const version = await this.version(model.datasetVersionId);

@@ -106,8 +106,9 @@ const KNOWN_KEYS = new Set([
  * which sort metrics and distributions are allowed). Returns the issues instead of throwing so
  * the API can answer them all at once.
  */
-export function parseAutoMLConfig(input: unknown, kind: Kind, opts: { maxModelsCap?: number } = {}): { config?: AutoMLConfig; issues: ConfigIssue[] } {
+export function parseAutoMLConfig(input: unknown, kind: Kind, opts: { maxModelsCap?: number; maxRuntimeSecsCap?: number } = {}): { config?: AutoMLConfig; issues: ConfigIssue[] } {
   const issues: ConfigIssue[] = [];
+  const runtimeCap = Math.min(CONFIG_LIMITS.max_runtime_secs_max, opts.maxRuntimeSecsCap ?? Infinity);
   const raw: Raw = input === undefined || input === null ? {} : (input as Raw);
   if (typeof raw !== 'object' || Array.isArray(raw)) return { issues: [{ loc: ['config'], msg: 'config must be an object' }] };
   for (const k of Object.keys(raw)) if (!KNOWN_KEYS.has(k)) issues.push({ loc: ['config', k], msg: `Unknown config key ${k}` });
@@ -175,7 +176,7 @@ export function parseAutoMLConfig(input: unknown, kind: Kind, opts: { maxModelsC
   if (balance && kind === 'regression') issues.push({ loc: ['config', 'balance_classes'], msg: 'balance_classes applies to classification only' });
 
   const config: AutoMLConfig = {
-    max_runtime_secs: int('max_runtime_secs', CONFIG_DEFAULTS.max_runtime_secs, 1, CONFIG_LIMITS.max_runtime_secs_max),
+    max_runtime_secs: int('max_runtime_secs', Math.min(CONFIG_DEFAULTS.max_runtime_secs, runtimeCap), 1, runtimeCap),
     max_models: maxModels,
     max_runtime_secs_per_model: perModel,
     sort_metric: sort === 'AUTO' ? defaultSortMetric(kind) : sort,

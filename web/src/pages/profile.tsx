@@ -34,6 +34,7 @@ interface Plan {
     max_projects: number | null;
     max_open_jobs: number | null;
     max_synthgen_rows: number;
+    max_runtime_secs: number;
   };
   usage: { projects_owned: number; projects_member: number; datasets: number; experiments: number; models: number; storage_bytes: number; open_jobs: number };
 }
@@ -377,6 +378,8 @@ function PlanSection() {
               <dl class="facts">
                 <dt>Models per experiment</dt>
                 <dd>at most {fmtNum(p.quotas.max_models)}</dd>
+                <dt>Training time per experiment</dt>
+                <dd>at most {fmtNum(p.quotas.max_runtime_secs / 3600)} h</dd>
                 <dt>Dataset upload</dt>
                 <dd>at most {fmtBytes(p.quotas.max_upload_bytes)}</dd>
                 <dt>Dataset columns</dt>
