@@ -19,7 +19,7 @@ export interface RunningApi {
   stop(graceMs?: number): Promise<{ cutRequests: number }>;
 }
 
-/** Listens on `port` (0: any free port) and runs the job reconciler on its interval. */
+/** Listens on `port` (0: any free port) and runs the job reconciler and the artifact sweep on their intervals. */
 export async function startApi(deps: AppDeps, port: number, host: string): Promise<RunningApi> {
   const services = deps.services ?? createServices(deps);
   const metrics = deps.metrics ?? new ApiMetrics(services, deps.log);
@@ -56,6 +56,19 @@ export async function startApi(deps: AppDeps, port: number, host: string): Promi
   const timer = deps.config.reconcileIntervalSecs > 0 ? setInterval(sweep, deps.config.reconcileIntervalSecs * 1000) : undefined;
   timer?.unref();
   if (deps.config.reconcileIntervalSecs > 0) void sweep();
+  // Stored files no artifact row references (a write whose process died before its row), on their own, slower period.
+  const stopSweeping = new AbortController();
+  let sweeping = false;
+  const sweepArtifacts = () => {
+    if (sweeping) return; // a pass over a large store may outlast the period
+    sweeping = true;
+    services.artifactSweep
+      .run(stopSweeping.signal)
+      .catch((err) => deps.log.warn({ err }, 'artifact sweep failed'))
+      .finally(() => (sweeping = false));
+  };
+  const sweepTimer = deps.config.artifactSweep.intervalSecs > 0 ? setInterval(sweepArtifacts, deps.config.artifactSweep.intervalSecs * 1000) : undefined;
+  sweepTimer?.unref();
 
   return {
     server,
@@ -64,6 +77,8 @@ export async function startApi(deps: AppDeps, port: number, host: string): Promi
     stop: async (graceMs = 0) => {
       stopping = true;
       if (timer) clearInterval(timer);
+      if (sweepTimer) clearInterval(sweepTimer);
+      stopSweeping.abort();
       for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
       // close() stops listening (new connections are refused) and closes idle keep-alive connections; it calls back
       // once the last connection is gone, that is when every in-flight request has been answered.

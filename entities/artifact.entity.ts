@@ -30,6 +30,7 @@ export class Artifact extends BaseEntity {
   @Column('text', { nullable: true })
   sha256: string | null;
 
+  @Index('idx_artifacts_storage_key')
   @Column('text', { name: 'storage_key' })
   storageKey: string;
 }

@@ -25,6 +25,8 @@ import { Synthgen1732390000000 } from './migrations/1732390000000-synthgen';
 import { AccountActivity1732400000000 } from './migrations/1732400000000-account-activity';
 import { InferenceLogWarnings1732410000000 } from './migrations/1732410000000-inference-log-warnings';
 import { ReportOnceMailThrottle1732420000000 } from './migrations/1732420000000-report-once-mail-throttle';
+import { JobAdmission1732430000000 } from './migrations/1732430000000-job-admission';
+import { ArtifactStorageKey1732435000000 } from './migrations/1732435000000-artifact-storage-key';
 import { Model } from './model.entity';
 import { PrivacyPolicy } from './privacy-policy.entity';
 import { PrivacyResult } from './privacy-result.entity';
@@ -122,4 +124,6 @@ export const MIGRATIONS = [
   AccountActivity1732400000000,
   InferenceLogWarnings1732410000000,
   ReportOnceMailThrottle1732420000000,
+  JobAdmission1732430000000,
+  ArtifactStorageKey1732435000000,
 ];

@@ -81,6 +81,10 @@ export class Job extends BaseEntity {
   @Column('timestamptz', { name: 'started_at', nullable: true })
   startedAt: Date | null;
 
+  /** When the job was let run its work under its user's share of the workers (null while it waits). */
+  @Column('timestamptz', { name: 'admitted_at', nullable: true })
+  admittedAt: Date | null;
+
   @Column('timestamptz', { name: 'finished_at', nullable: true })
   finishedAt: Date | null;
 

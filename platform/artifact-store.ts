@@ -42,6 +42,18 @@ export interface ArtifactStore {
    */
   read(storageKey: string, range?: ByteRange): Readable;
   /**
+   * Opens the object now and resolves with its bytes as a stream read from what was opened: removing or replacing the
+   * object afterwards does not disturb the reader. Rejects with {@link MissingObjectError} when there is no object.
+   * Consume or destroy the stream (it holds a file handle or a connection).
+   */
+  open(storageKey: string): Promise<Readable>;
+  /**
+   * Every object of the store, in no particular order, with when it was stored (the file's modification time, the
+   * S3 object's LastModified). Only storage keys: a process's temporary files, and anything else in the folder or the
+   * bucket that is not shaped like a key, are never listed.
+   */
+  list(): AsyncIterable<{ storageKey: string; storedAt: Date }>;
+  /**
    * A local file holding the object, for readers that need a path (DuckDB, the analyzers): the stored file itself
    * (local store) or a copy in a bounded local cache (S3). Treat it as read-only, and open it soon: an S3 store's
    * cache may evict a copy not used for a while (see `artifact-cache.ts`).
@@ -58,6 +70,14 @@ export interface ArtifactStore {
 /** A fresh storage key for `filename` in `projectId`. */
 export function newStorageKey(projectId: string, filename: string): string {
   return path.posix.join(projectId, randomUUID(), safeName(filename));
+}
+
+const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+const STORAGE_KEY = new RegExp(`^${UUID}/${UUID}/[A-Za-z0-9._-]+$`);
+
+/** Whether `key` has the shape {@link newStorageKey} gives (`<project uuid>/<uuid>/<safe name>`). */
+export function isStorageKey(key: string): boolean {
+  return STORAGE_KEY.test(key);
 }
 
 /** `storageKey` as a path under `root`; refuses a key that would leave it. */

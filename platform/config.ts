@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -85,8 +86,20 @@ const EnvSchema = z.object({
   MAX_EXPERIMENT_RUNTIME_SECS: int(86_400, 1),
   /** Projects one user may own (create while owning this many answers 409); 0: no limit. */
   MAX_PROJECTS_PER_USER: int(1000, 0),
-  /** Jobs one user may have queued or running at once (starting another answers 409); 0: no limit. */
-  MAX_OPEN_JOBS_PER_USER: int(0, 0),
+  /** Jobs one user may have queued or running at once (starting another answers 429 with Retry-After); 0: no limit. */
+  MAX_OPEN_JOBS_PER_USER: int(100, 0),
+  /** Jobs one project may have queued or running at once, whoever started them (one more answers 429); 0: no limit. */
+  MAX_OPEN_JOBS_PER_PROJECT: int(200, 0),
+  /**
+   * Jobs of one user whose work holds an ml-cpu slot (profiling, drift, privacy, synthgen) that run at once; the rest
+   * wait, without holding a slot, until one of that user's finishes. Below a worker's ml-cpu slots (2), so another
+   * user's job always finds a free slot however many jobs one user queues; 0: no limit.
+   */
+  MAX_RUNNING_JOBS_PER_USER: int(1, 0),
+  /** Bytes of stored files (datasets, models, exports, reports) the projects one user owns may hold; one more upload or job answers 403; 0: no limit. */
+  MAX_STORAGE_BYTES_PER_USER: int(100 * 1024 ** 3, 0),
+  /** Bytes of stored files one project may hold (one more upload or job answers 403); 0: no limit. */
+  MAX_STORAGE_BYTES_PER_PROJECT: int(50 * 1024 ** 3, 0),
   /** What-if studio sessions one user may hold in one project (starting another answers 409); 0: no limit. */
   MAX_STUDIO_SESSIONS_PER_USER: int(500, 0),
   /** Days the account activity log (`GET /api/auth/my-activity`) keeps an event. */
@@ -99,6 +112,10 @@ const EnvSchema = z.object({
   RECONCILE_INTERVAL_SECS: int(60, 0),
   /** An open job the reconciler looks at must be unchanged this long (a job just created may not have its workflow yet). */
   RECONCILE_GRACE_SECS: int(30, 0),
+  /** How often the API removes stored files no artifact row references (services/artifact-sweep.ts); 0: never. */
+  ARTIFACT_SWEEP_INTERVAL_SECS: int(3600, 0),
+  /** A stored file younger than this is never swept (its row may be on its way): longer than any single write takes. */
+  ARTIFACT_SWEEP_GRACE_SECS: int(3600, 60),
   /** Most rows one synthgen generation may ask for (`num_rows`); past it the request answers 422. */
   SYNTHGEN_MAX_ROWS: int(1_000_000, 1),
   /** Most rows of a dataset version a synthgen model is fitted on (a seeded sample past it). */
@@ -125,6 +142,8 @@ const EnvSchema = z.object({
   TRAINING_PARALLELISM: int(2, 1),
   /** Training activities one cpu worker process runs at once (its training task queue's concurrency). */
   TRAINING_SLOTS: int(1, 1),
+  /** Where the named-entity model (spaCy en_core_web_sm, converted by scripts/ensure-ner-model) lives; default ~/.cache/mlsvc/ner (MLSVC_CACHE_DIR/ner). */
+  NER_MODEL_DIR: z.string().optional(),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -191,7 +210,16 @@ export interface Config {
     uploadIdleTimeoutMs: number;
   };
   /** The self-hosted plan's quotas (`GET /api/auth/plan`); null: no limit. */
-  quotas: { maxModelsPerExperiment: number; maxRuntimeSecsPerExperiment: number; maxProjectsPerUser: number | null; maxOpenJobsPerUser: number | null };
+  quotas: {
+    maxModelsPerExperiment: number;
+    maxRuntimeSecsPerExperiment: number;
+    maxProjectsPerUser: number | null;
+    maxOpenJobsPerUser: number | null;
+    maxOpenJobsPerProject: number | null;
+    maxRunningJobsPerUser: number | null;
+    maxStorageBytesPerUser: number | null;
+    maxStorageBytesPerProject: number | null;
+  };
   /** What-if studio sessions one user may hold per project; null: no limit. */
   studio: { maxSessionsPerUser: number | null };
   accountActivityRetentionDays: number;
@@ -200,6 +228,8 @@ export interface Config {
   reconcileIntervalSecs: number;
   /** Seconds an open job must be unchanged before the reconciler compares it with Temporal. */
   reconcileGraceSecs: number;
+  /** The sweep of stored files no artifact row references: its period (0: off) and the age a file must reach first. */
+  artifactSweep: { intervalSecs: number; graceSecs: number };
   synthgen: { maxRows: number; maxTrainRows: number; checkpointSecs: number; threads: number };
   /** Where reports' written summaries come from; null when none is configured. */
   llm: { apiUrl: string; apiKey: string | null; model: string } | null;
@@ -210,6 +240,8 @@ export interface Config {
   workerMetricsPort: number;
   shutdownGraceMs: number;
   inferenceLogFlushMs: number;
+  /** The named-entity model's directory (engine/privacy/ner reads it from NER_MODEL_DIR with the same default). */
+  nerModelDir: string;
 }
 
 export class ConfigError extends Error {}
@@ -298,12 +330,17 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       maxRuntimeSecsPerExperiment: e.MAX_EXPERIMENT_RUNTIME_SECS,
       maxProjectsPerUser: e.MAX_PROJECTS_PER_USER || null,
       maxOpenJobsPerUser: e.MAX_OPEN_JOBS_PER_USER || null,
+      maxOpenJobsPerProject: e.MAX_OPEN_JOBS_PER_PROJECT || null,
+      maxRunningJobsPerUser: e.MAX_RUNNING_JOBS_PER_USER || null,
+      maxStorageBytesPerUser: e.MAX_STORAGE_BYTES_PER_USER || null,
+      maxStorageBytesPerProject: e.MAX_STORAGE_BYTES_PER_PROJECT || null,
     },
     studio: { maxSessionsPerUser: e.MAX_STUDIO_SESSIONS_PER_USER || null },
     accountActivityRetentionDays: e.ACCOUNT_ACTIVITY_RETENTION_DAYS,
     profileInBackgroundMinRows: e.PROFILE_IN_BACKGROUND_MIN_ROWS,
     reconcileIntervalSecs: e.RECONCILE_INTERVAL_SECS,
     reconcileGraceSecs: e.RECONCILE_GRACE_SECS,
+    artifactSweep: { intervalSecs: e.ARTIFACT_SWEEP_INTERVAL_SECS, graceSecs: e.ARTIFACT_SWEEP_GRACE_SECS },
     synthgen: { maxRows: e.SYNTHGEN_MAX_ROWS, maxTrainRows: e.SYNTHGEN_MAX_TRAIN_ROWS, checkpointSecs: e.SYNTHGEN_CHECKPOINT_SECS, threads: e.SYNTHGEN_THREADS },
     llm: e.LLM_API_URL ? { apiUrl: e.LLM_API_URL.replace(/\/+$/, ''), apiKey: e.LLM_API_KEY ?? null, model: e.LLM_MODEL } : null,
     startWorkers:
@@ -316,5 +353,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     workerMetricsPort: e.WORKER_METRICS_PORT,
     shutdownGraceMs: e.SHUTDOWN_GRACE_SECS * 1000,
     inferenceLogFlushMs: e.INFERENCE_LOG_FLUSH_MS,
+    // The same default as engine/privacy/ner (defaultNerModelDir), which reads the variable in every process and thread.
+    nerModelDir: path.resolve(e.NER_MODEL_DIR ?? path.join(source.MLSVC_CACHE_DIR ?? path.join(os.homedir(), '.cache', 'mlsvc'), 'ner')),
   };
 }

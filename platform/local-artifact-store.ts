@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { scratchDir } from './scratch';
-import { ArtifactStore, asStream, ByteRange, hashFile, hashingMeter, newStorageKey, pathUnder, StoredObject, StoreLog } from './artifact-store';
+import { ArtifactStore, asStream, ByteRange, hashFile, hashingMeter, isStorageKey, MissingObjectError, newStorageKey, pathUnder, StoredObject, StoreLog } from './artifact-store';
 
 /**
  * Artifact bytes in a local folder (`ARTIFACT_STORE=local`, the default), addressed by storage key. Writes go to a
@@ -63,6 +63,10 @@ export class LocalArtifactStore implements ArtifactStore {
         await this.copyInto(filePath, finalPath);
         await fs.promises.rm(filePath, { force: true });
       });
+      // A rename keeps the file's modification time, which is when it was written, not stored: the store's age of an
+      // object (list's `storedAt`, what the sweep's grace period counts from) starts now.
+      const now = new Date();
+      await fs.promises.utimes(finalPath, now, now);
     } catch (err) {
       await this.remove(storageKey);
       throw err;
@@ -95,6 +99,29 @@ export class LocalArtifactStore implements ArtifactStore {
 
   read(storageKey: string, range?: ByteRange): Readable {
     return fs.createReadStream(this.pathOf(storageKey), range ? { start: range.start, end: range.end } : {});
+  }
+
+  async open(storageKey: string): Promise<Readable> {
+    const fh = await fs.promises.open(this.pathOf(storageKey), 'r').catch((err: NodeJS.ErrnoException) => {
+      throw err.code === 'ENOENT' ? new MissingObjectError(storageKey) : err;
+    });
+    return fh.createReadStream(); // closes the handle when it ends or is destroyed
+  }
+
+  /** Walks `<project>/<uuid>/<file>`; folders and files that go away meanwhile are skipped. */
+  async *list(): AsyncIterable<{ storageKey: string; storedAt: Date }> {
+    const names = async (dir: string) => fs.promises.readdir(dir).catch(() => [] as string[]);
+    for (const project of await names(this.root)) {
+      if (project === 'tmp') continue;
+      for (const id of await names(path.join(this.root, project))) {
+        for (const file of await names(path.join(this.root, project, id))) {
+          const storageKey = `${project}/${id}/${file}`;
+          if (!isStorageKey(storageKey)) continue;
+          const st = await fs.promises.stat(path.join(this.root, project, id, file)).catch(() => null);
+          if (st?.isFile()) yield { storageKey, storedAt: st.mtime };
+        }
+      }
+    }
   }
 
   async localPath(storageKey: string): Promise<string> {

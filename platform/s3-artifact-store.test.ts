@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -131,6 +131,31 @@ describe.each([
 
   it('refuses a storage key that leaves the store', async () => {
     await expect(store.localPath('../../etc/passwd')).rejects.toThrow(/escapes the store/);
+  });
+
+  it('opens an object once: what was opened reads whole after the object is removed; a missing one is MissingObjectError', async () => {
+    const bytes = randomBytes(300_000);
+    const o = await store.put('p4', 'open.bin', bytes);
+    const opened = await store.open(o.storageKey);
+    await store.remove(o.storageKey);
+    expect((await bytesOf(opened)).equals(bytes)).toBe(true);
+    await expect(store.open(o.storageKey)).rejects.toBeInstanceOf(MissingObjectError);
+  });
+
+  it('lists its objects by storage key with when each was stored (a moved-in file: when it moved in), and nothing else', async () => {
+    const project = randomUUID();
+    const before = Date.now();
+    const a = await store.put(project, 'a.txt', Buffer.from('a'));
+    const src = writeTemp(randomBytes(10));
+    fs.utimesSync(src, new Date(0), new Date(0)); // written long ago, stored now
+    const b = await store.moveIn(project, 'b.bin', src);
+    const notAKey = await store.put('p5', 'not-listed.txt', Buffer.from('x'));
+    const found = new Map<string, Date>();
+    for await (const o of store.list()) found.set(o.storageKey, o.storedAt);
+    expect([...found.keys()].filter((k) => k.startsWith(`${project}/`)).sort()).toEqual([a.storageKey, b].sort());
+    expect(found.has(notAKey.storageKey)).toBe(false);
+    // S3 keeps whole seconds.
+    for (const k of [a.storageKey, b]) expect(found.get(k)!.getTime()).toBeGreaterThanOrEqual(before - 2000);
   });
 });
 

@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { ArtifactCache } from './artifact-cache';
-import { ArtifactStore, asStream, ByteRange, hashFile, hashingMeter, MissingObjectError, newStorageKey, StoredObject, StoreLog } from './artifact-store';
+import { ArtifactStore, asStream, ByteRange, hashFile, hashingMeter, isStorageKey, MissingObjectError, newStorageKey, StoredObject, StoreLog } from './artifact-store';
 
 /**
  * Multipart part size: an upload holds at most {@link UPLOAD_QUEUE} parts in memory (32 MiB), whatever the object's
@@ -151,6 +151,28 @@ export class S3ArtifactStore implements ArtifactStore {
     const out = Readable.from(chunks(), { objectMode: false });
     out.once('close', () => abort.abort());
     return out;
+  }
+
+  /** The local copy when there is one (opened: eviction does not disturb it), else a GetObject whose answer has begun. */
+  async open(storageKey: string): Promise<Readable> {
+    const local = await this.cache.open(storageKey);
+    if (local) return local.createReadStream();
+    const res = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: storageKey })).catch((err: unknown) => {
+      throw notFound(err) ? new MissingObjectError(storageKey) : err;
+    });
+    return res.Body as Readable;
+  }
+
+  /** ListObjectsV2, a page (up to 1,000 keys) at a time. */
+  async *list(): AsyncIterable<{ storageKey: string; storedAt: Date }> {
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, ContinuationToken: token }));
+      for (const o of page.Contents ?? []) {
+        if (o.Key && o.LastModified && isStorageKey(o.Key)) yield { storageKey: o.Key, storedAt: o.LastModified };
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
   }
 
   localPath(storageKey: string): Promise<string> {

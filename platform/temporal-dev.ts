@@ -122,6 +122,22 @@ export function portOpen(port: number): Promise<boolean> {
 }
 
 /**
+ * Task-queue fairness: where a queue has a backlog, tasks are dispatched to the jobs' fairness keys (their users) in
+ * turn instead of first-in-first-out (services/jobs.ts sets the key). One partition per queue, as fairness needs to
+ * order a whole backlog. A Temporal server of your own needs the same dynamic config (README, scaling).
+ */
+const FAIRNESS_CONFIG = [
+  '--dynamic-config-value',
+  'matching.useNewMatcher=true',
+  '--dynamic-config-value',
+  'matching.enableFairness=true',
+  '--dynamic-config-value',
+  'matching.numTaskqueueReadPartitions=1',
+  '--dynamic-config-value',
+  'matching.numTaskqueueWritePartitions=1',
+];
+
+/**
  * `temporal server start-dev` with a SQLite file and the Web UI; resolves once it accepts connections. With `pidFile`,
  * a dev server an earlier (killed) start left running is stopped first, and this one's pid is recorded there. A port
  * that something else already holds is an error that says so: answering on it is not proof that it is ours.
@@ -133,7 +149,7 @@ export async function startTemporalDevServer(opts: { dbFile?: string; port: numb
   if (await portOpen(opts.port)) {
     throw new Error(`port ${opts.port} is in use by another process: set TEMPORAL_DEV_PORT to a free port, or TEMPORAL_ADDRESS to use that Temporal server`);
   }
-  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(opts.port), '--log-level', 'warn'];
+  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(opts.port), '--log-level', 'warn', ...FAIRNESS_CONFIG];
   if (opts.dbFile) {
     fs.mkdirSync(path.dirname(opts.dbFile), { recursive: true });
     args.push('--db-filename', opts.dbFile);

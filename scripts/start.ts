@@ -8,6 +8,7 @@ import { connectAndMigrate, createDataSource } from '../platform/database';
 import { EmbeddedPostgresError, embeddedDbDir, startEmbeddedPostgres } from '../platform/embedded-postgres';
 import { createLogger } from '../platform/logger';
 import { createMailer } from '../platform/mail';
+import { ensureNerModel } from '../platform/ner-model';
 import { scratchParents, sweepScratch } from '../platform/scratch';
 import { TemporalGateway } from '../platform/temporal-client';
 import { startTemporalDevServer } from '../platform/temporal-dev';
@@ -22,6 +23,9 @@ async function main(): Promise<void> {
   // Uploads and half-written files of a process that was killed (this one's previous life, or a worker).
   const swept = sweepScratch(scratchParents(config));
   if (swept.length) log.warn({ folders: swept }, 'removed the temporary files of processes that ended without cleaning up');
+
+  // The named-entity model of PII detection (converted once into NER_MODEL_DIR); without it detection runs on its rules alone.
+  await ensureNerModel(config.nerModelDir, (m) => log.info(m)).catch((err: unknown) => log.warn({ err }, 'named-entity model not available: PII detection uses its rules alone'));
 
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {

@@ -13,6 +13,7 @@ import { DatasetVersions, withStagedTable } from './dataset-versions';
 import { ConflictError, DataError, NotFoundError, ValidationError } from './errors';
 import type { JobService } from './jobs';
 import { likePattern, ListQuery, Page, PageQuery, sqlDirection } from './lists';
+import { assertStorageRoom } from './quotas';
 
 export const DATASET_SORT_FIELDS = ['created_at', 'name', 'rows', 'columns', 'project_name'] as const;
 
@@ -149,6 +150,8 @@ export class DatasetService {
   }
 
   private async commitFile(userId: string, projectId: string, dataset: { id?: string; name: string; description: string }, description: string, file: ReceivedTable) {
+    // The received file's size stands for what the version will store (its Parquet is usually smaller).
+    await assertStorageRoom(this.ds.manager, this.config, projectId, (await fs.promises.stat(file.path)).size);
     const policy = await this.qualityPolicy(projectId);
     const committed = await withStagedTable(
       file.path,

@@ -76,6 +76,20 @@ export class TooLargeError extends DomainError {
   readonly name = 'TooLargeError';
 }
 
+/**
+ * The caller has too much in flight (429): wait and retry. `retryAfterSecs` becomes `Retry-After`, so the spec's
+ * client backoff for 429 applies as it does to rate limits.
+ */
+export class BusyError extends DomainError {
+  readonly name = 'BusyError';
+  constructor(
+    message: string,
+    readonly retryAfterSecs = 30,
+  ) {
+    super(message);
+  }
+}
+
 /** A dependency is down, or the operation failed on our side in a way the client may retry (503). */
 export class UnavailableError extends DomainError {
   readonly name = 'UnavailableError';

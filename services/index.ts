@@ -10,6 +10,7 @@ import { AccountActivity } from './account-activity';
 import { Accounts } from './accounts';
 import { ApiKeyService } from './api-keys';
 import { ArtifactService } from './artifacts';
+import { ArtifactSweep } from './artifact-sweep';
 import { Authentication } from './authentication';
 import { DatasetVersions } from './dataset-versions';
 import { DatasetService } from './datasets';
@@ -19,6 +20,7 @@ import { DriftService } from './drift';
 import { ExperimentService } from './experiments';
 import { InferenceLogs } from './inference-logs';
 import { JobService } from './jobs';
+import { JobAdmission } from './job-admission';
 import { ModelServing } from './model-serving';
 import { ModelService } from './models';
 import { PrivacyPolicyService } from './privacy/policies';
@@ -52,7 +54,7 @@ export type Services = ReturnType<typeof createServices>;
 export function createServices(deps: ServiceDeps) {
   const { ds, store, config, log } = deps;
   const access = new Access(ds);
-  const jobs = new JobService(ds, access, deps.temporal, config, log);
+  const jobs = new JobService(ds, access, deps.temporal, config, log, store);
   const datasetVersions = new DatasetVersions(ds, store);
   const experiments = new ExperimentService(ds, store, access, datasetVersions, jobs, config);
   const serving = new ModelServing(ds, store, access);
@@ -67,6 +69,7 @@ export function createServices(deps: ServiceDeps) {
   return {
     access,
     jobs,
+    jobAdmission: new JobAdmission(ds, deps.temporal, config, log),
     authentication: new Authentication(ds),
     activity,
     accounts: new Accounts(ds, config, mailer, store, log, activity),
@@ -80,6 +83,7 @@ export function createServices(deps: ServiceDeps) {
     serving,
     models: new ModelService(ds, store, access, serving, experiments, config),
     artifacts: new ArtifactService(ds, store, access),
+    artifactSweep: new ArtifactSweep(ds, store, log, config.artifactSweep.graceSecs),
     deployments,
     inferenceLogs,
     drift: new DriftService(ds, access, jobs, serving, datasetVersions, inferenceLogs),

@@ -1,7 +1,9 @@
+import type { EntityManager } from 'typeorm';
 import type { JobKind, JobStatus, SynthgenJobStatus, SynthgenModelStatus } from '../entities';
 import type * as Workflows from '../workflows';
 import type { QueueFamily } from '../workflows/job-input';
 import type { RequiredScope, ScopeResource } from './scopes';
+import { unlinkCheckpoint } from './synthgen/checkpoints';
 
 /**
  * The resource a job moves (an experiment, a report, ...): its table keeps `status`, `error`,
@@ -27,6 +29,19 @@ export interface JobKindDef {
   resource?: JobResource | readonly JobResource[];
   /** The API-key scope resource of what the job acts on: cancelling it needs `write:` of it. */
   scopeResource: ScopeResource;
+  /**
+   * Files the job keeps only while it is open (a neural training's checkpoint, which a retried attempt resumes from):
+   * unlinked in the transaction that closes the job, whatever the outcome, given the job's `entity_id`; returns their
+   * storage keys, removed from the store once that transaction commits. So no path to `failed` or `canceled` (a cancel
+   * while no attempt runs, retries spent, the reconciler) leaves them behind.
+   */
+  releaseOnClose?: (em: EntityManager, entityId: string) => Promise<string[]>;
+  /**
+   * Its body holds an ml-cpu activity slot from start to end, so it runs under its user's share of the workers
+   * (MAX_RUNNING_JOBS_PER_USER, services/job-admission.ts). AutoML is not: its models are activities of their own, and
+   * the queue's fairness key already lets tenants take turns between them.
+   */
+  fairShare?: true;
 }
 
 /**
@@ -37,8 +52,8 @@ export interface JobKindDef {
 export const JOB_KINDS_REGISTRY: Record<JobKind, JobKindDef> = {
   project_export: { workflowType: 'projectExportWorkflow', queue: 'io', scopeResource: 'projects' },
   automl_train: { workflowType: 'automlTrainWorkflow', queue: 'cpu', resource: { table: 'experiments' }, scopeResource: 'experiments' },
-  dataset_profile: { workflowType: 'datasetProfileWorkflow', queue: 'cpu', scopeResource: 'datasets' },
-  drift_compute: { workflowType: 'driftComputeWorkflow', queue: 'cpu', scopeResource: 'deployments' },
+  dataset_profile: { workflowType: 'datasetProfileWorkflow', queue: 'cpu', scopeResource: 'datasets', fairShare: true },
+  drift_compute: { workflowType: 'driftComputeWorkflow', queue: 'cpu', scopeResource: 'deployments', fairShare: true },
   report_generate: { workflowType: 'reportGenerateWorkflow', queue: 'io', resource: { table: 'reports' }, scopeResource: 'reports' },
   // A privacy session moves through both kinds, each in its own words: open is `detecting` / `transforming`,
   // success `detected` / `completed` (the spec's), and a finished detection does not stop a later transform.
@@ -47,12 +62,14 @@ export const JOB_KINDS_REGISTRY: Record<JobKind, JobKindDef> = {
     queue: 'cpu',
     resource: { table: 'privacy_sessions', statusOf: (s) => ({ queued: 'detecting', running: 'detecting', succeeded: 'detected' })[s as string] ?? s },
     scopeResource: 'privacy',
+    fairShare: true,
   },
   privacy_transform: {
     workflowType: 'privacyTransformWorkflow',
     queue: 'cpu',
     resource: { table: 'privacy_sessions', statusOf: (s) => ({ queued: 'transforming', running: 'transforming', succeeded: 'completed' })[s as string] ?? s },
     scopeResource: 'privacy',
+    fairShare: true,
   },
   // SynthGen keeps the spec's spellings: a model is `pending` until trained, then `ready` or `failed`; a synthgen job
   // (the row sharing the job's id) is `pending`, `running`, then `completed` or `failed`. The spec has no canceled
@@ -65,12 +82,18 @@ export const JOB_KINDS_REGISTRY: Record<JobKind, JobKindDef> = {
       { table: 'synthgen_jobs', key: 'job', statusOf: (s) => SYNTHGEN_JOB_STATUS[s], canceledError: 'Canceled' },
     ],
     scopeResource: 'synthgen',
+    fairShare: true,
+    releaseOnClose: async (em, modelId) => {
+      const key = await unlinkCheckpoint(em, modelId);
+      return key ? [key] : [];
+    },
   },
   synthgen_generate: {
     workflowType: 'synthgenGenerateWorkflow',
     queue: 'cpu',
     resource: { table: 'synthgen_jobs', key: 'job', statusOf: (s) => SYNTHGEN_JOB_STATUS[s], canceledError: 'Canceled' },
     scopeResource: 'synthgen',
+    fairShare: true,
   },
 };
 

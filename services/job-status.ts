@@ -1,7 +1,8 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Job, JobStatus, JsonMap, TERMINAL_JOB_STATUSES } from '../entities';
-import { jobResources } from './job-kinds';
+import type { ArtifactStore } from '../platform/artifact-store';
+import { JOB_KINDS_REGISTRY, jobResources } from './job-kinds';
 
 const OPEN: JobStatus[] = ['queued', 'running'];
 
@@ -16,10 +17,11 @@ export interface JobOutcome {
  * Moves a job and the resource it drives, in one transaction, and only from an open status:
  * a job that is already finished stays as it is (a late or repeated write changes nothing).
  * The one way job status is written: by the workflows' status activities, by a cancel that
- * found no workflow, and by the reconciler.
+ * found no workflow, and by the reconciler. A job that closes drops the files it kept only while
+ * open (its kind's `releaseOnClose`): their rows in the same transaction, their bytes after it commits.
  */
-export async function writeJobStatus(ds: DataSource, jobId: string, outcome: JobOutcome): Promise<boolean> {
-  return ds.transaction(async (em) => {
+export async function writeJobStatus(ds: DataSource, store: Pick<ArtifactStore, 'remove'>, jobId: string, outcome: JobOutcome): Promise<boolean> {
+  const { moved, released } = await ds.transaction(async (em) => {
     const patch: QueryDeepPartialEntity<Job> = { status: outcome.status, message: outcome.message ?? outcome.status };
     if (outcome.status === 'running') {
       patch.startedAt = () => 'COALESCE(started_at, now())';
@@ -31,7 +33,7 @@ export async function writeJobStatus(ds: DataSource, jobId: string, outcome: Job
       patch.progress = 100;
       patch.result = (outcome.result ?? {}) as JsonMap;
     }
-    const moved = await em
+    const updated = await em
       .getRepository(Job)
       .createQueryBuilder()
       .update(Job)
@@ -39,11 +41,16 @@ export async function writeJobStatus(ds: DataSource, jobId: string, outcome: Job
       .where('id = :jobId AND status IN (:...open)', { jobId, open: OPEN })
       .returning('kind, entity_id, status, error')
       .execute();
-    const row = moved.raw[0] as { kind: Job['kind']; entity_id: string | null; status: JobStatus; error: string | null } | undefined;
-    if (!row) return false;
+    const row = updated.raw[0] as { kind: Job['kind']; entity_id: string | null; status: JobStatus; error: string | null } | undefined;
+    if (!row) return { moved: false, released: [] };
     await moveResource(em, row.kind, jobId, row.entity_id, row.status, row.error);
-    return true;
+    const release = JOB_KINDS_REGISTRY[row.kind].releaseOnClose;
+    const released = release && row.entity_id && TERMINAL_JOB_STATUSES.includes(row.status) ? await release(em, row.entity_id) : [];
+    return { moved: true, released };
   });
+  // Best effort (remove never rejects): a file left by a crash right here is the artifact sweep's.
+  for (const key of released) await store.remove(key);
+  return moved;
 }
 
 /** The job's resources follow its status, each in its own spelling; a finished resource stays finished. */

@@ -2,6 +2,7 @@ import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@te
 import { isInfrastructureOutage } from '../platform/outage';
 import type { DataSource, EntityManager } from 'typeorm';
 import { Job, JOB_KINDS, JobKind, JobStatus, TERMINAL_JOB_STATUSES } from '../entities';
+import type { ArtifactStore } from '../platform/artifact-store';
 import type { Config } from '../platform/config';
 import type { Logger } from '../platform/logger';
 import type { TemporalGateway } from '../platform/temporal-client';
@@ -10,7 +11,8 @@ import type { JobWorkflowInput, QueueFamily } from '../workflows/job-input';
 import { workflowIdForJob } from '../workflows/job-input';
 import type { JobProgress } from '../workflows/progress';
 import { Access, MEMBER_PROJECTS_SQL } from './access';
-import { ConflictError } from './errors';
+import { BusyError, ConflictError } from './errors';
+import { assertStorageRoom } from './quotas';
 import { JOB_KINDS_REGISTRY, jobWriteScope } from './job-kinds';
 import { assertScopes } from './scopes';
 import { JobOutcome, writeJobStatus } from './job-status';
@@ -40,9 +42,17 @@ const CLOSED_WORKFLOW_OUTCOME: Record<string, 'succeeded' | 'failed' | 'canceled
  */
 export const OPEN_JOBS_OF_USER = `jobs WHERE created_by = $1 AND status IN ('queued','running') AND kind <> 'dataset_profile'`;
 
+/** A project's open jobs as `MAX_OPEN_JOBS_PER_PROJECT` counts them (`$1` the project), whoever started them. */
+export const OPEN_JOBS_OF_PROJECT = `jobs WHERE project_id = $1 AND status IN ('queued','running') AND kind <> 'dataset_profile'`;
+
 /** The reason a running job whose workflow Temporal no longer knows ends with. */
 export const WORKFLOW_LOST =
   'The workflow of this job no longer exists in Temporal (its history was lost, e.g. the Temporal server restarted without its database), so the job cannot finish; start it again';
+
+/** Whose share of the workers a job uses: the user who started it, or its project for jobs no user started. */
+export function tenantKey(job: Pick<Job, 'createdBy' | 'projectId'>): string {
+  return job.createdBy ?? job.projectId;
+}
 
 /**
  * Jobs: a row written in the caller's transaction, then the workflow started after commit
@@ -56,11 +66,15 @@ export class JobService {
     private readonly temporal: TemporalGateway,
     private readonly config: Config,
     private readonly log: Logger,
+    /** Where a closing job's working files (a training checkpoint) are removed from; see {@link writeJobStatus}. */
+    private readonly store: Pick<ArtifactStore, 'remove'>,
   ) {}
 
   /** Writes the job row inside the caller's transaction; start it after commit with `start`. */
   async create(em: EntityManager, p: { kind: JobKind; projectId: string; entityId?: string | null; createdBy?: string | null; input?: Record<string, unknown> }): Promise<Job> {
-    await this.assertOpenJobsQuota(em, p.kind, p.createdBy ?? null);
+    await this.assertOpenJobsQuota(em, p.kind, p.createdBy ?? null, p.projectId);
+    // An upload's profile job writes no file of note; the upload itself was checked before its commit.
+    if (p.kind !== 'dataset_profile') await assertStorageRoom(em, this.config, p.projectId);
     const repo = em.getRepository(Job);
     const job = repo.create({
       projectId: p.projectId,
@@ -85,15 +99,24 @@ export class JobService {
   }
 
   /**
-   * 409 when the user already has `MAX_OPEN_JOBS_PER_USER` open jobs (see {@link OPEN_JOBS_OF_USER}). Counted
-   * under a per-user transaction lock, so requests at once cannot all pass.
+   * 429 (wait and retry) when the user already has `MAX_OPEN_JOBS_PER_USER` open jobs, or the project
+   * `MAX_OPEN_JOBS_PER_PROJECT` (see {@link OPEN_JOBS_OF_USER}). Counted under transaction locks, so requests at
+   * once cannot all pass.
    */
-  private async assertOpenJobsQuota(em: EntityManager, kind: JobKind, userId: string | null): Promise<void> {
-    const cap = this.config.quotas.maxOpenJobsPerUser;
-    if (cap === null || userId === null || kind === 'dataset_profile') return;
-    await em.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`open-jobs:${userId}`]);
-    const [{ n }] = await em.query(`SELECT count(*)::int AS n FROM ${OPEN_JOBS_OF_USER}`, [userId]);
-    if (n >= cap) throw new ConflictError(`Too many open jobs: at most ${cap} may be queued or running at once per user; wait for one to finish or cancel one`);
+  private async assertOpenJobsQuota(em: EntityManager, kind: JobKind, userId: string | null, projectId: string): Promise<void> {
+    if (kind === 'dataset_profile') return;
+    const perUser = this.config.quotas.maxOpenJobsPerUser;
+    const perProject = this.config.quotas.maxOpenJobsPerProject;
+    if (perUser !== null && userId !== null) {
+      await em.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`open-jobs:${userId}`]);
+      const [{ n }] = await em.query(`SELECT count(*)::int AS n FROM ${OPEN_JOBS_OF_USER}`, [userId]);
+      if (n >= perUser) throw new BusyError(`Too many open jobs: at most ${perUser} may be queued or running at once per user; wait for one to finish or cancel one`);
+    }
+    if (perProject !== null) {
+      await em.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`open-jobs-project:${projectId}`]);
+      const [{ n }] = await em.query(`SELECT count(*)::int AS n FROM ${OPEN_JOBS_OF_PROJECT}`, [projectId]);
+      if (n >= perProject) throw new BusyError(`Too many open jobs in this project: at most ${perProject} may be queued or running at once; wait for one to finish or cancel one`);
+    }
   }
 
   /** Creates the job in its own transaction and starts it. */
@@ -116,6 +139,9 @@ export class JobService {
         taskQueue: job.taskQueue,
         args: [input],
         memo: { job_kind: job.kind, project_id: job.projectId },
+        // Every activity of the workflow inherits the key: where a queue has a backlog, Temporal dispatches it to the
+        // tenants in turn rather than first-in-first-out (matching.enableFairness; a server without it ignores this).
+        priority: { fairnessKey: tenantKey(job) },
       });
       await this.ds.getRepository(Job).update({ id: job.id }, { runId: handle.firstExecutionRunId });
     } catch (err) {
@@ -133,16 +159,16 @@ export class JobService {
       await handle.cancel();
       // A workflow that already ended (terminated, timed out) takes no cancel: close the job here.
       if ((await handle.describe()).status.name === 'RUNNING') return;
-      await writeJobStatus(this.ds, job.id, { status: 'canceled', message: 'canceled; its workflow had already ended' });
+      await writeJobStatus(this.ds, this.store, job.id, { status: 'canceled', message: 'canceled; its workflow had already ended' });
     } catch (err) {
       if (!(err instanceof WorkflowNotFoundError)) throw err;
-      await writeJobStatus(this.ds, job.id, { status: 'canceled', message: 'canceled before it started' });
+      await writeJobStatus(this.ds, this.store, job.id, { status: 'canceled', message: 'canceled before it started' });
     }
   }
 
   /** Moves a job (and its resource) from an open status; see {@link writeJobStatus}. */
   setStatus(jobId: string, outcome: JobOutcome): Promise<boolean> {
-    return writeJobStatus(this.ds, jobId, outcome);
+    return writeJobStatus(this.ds, this.store, jobId, outcome);
   }
 
   /** Records which attempt of the job's activity is running (Temporal retries count up). */
@@ -284,14 +310,14 @@ export class JobService {
         const outcome = CLOSED_WORKFLOW_OUTCOME[d.status.name];
         if (outcome) {
           const error = outcome === 'failed' ? (job.error ?? `workflow ${d.status.name.toLowerCase()}`) : job.error;
-          if (await writeJobStatus(this.ds, job.id, { status: outcome, error })) closed++;
+          if (await writeJobStatus(this.ds, this.store, job.id, { status: outcome, error })) closed++;
         }
       } catch (err) {
         if (!(err instanceof WorkflowNotFoundError)) throw err;
         if (job.status === 'queued') {
           await this.start(job);
           started++;
-        } else if (await writeJobStatus(this.ds, job.id, { status: 'failed', error: WORKFLOW_LOST })) {
+        } else if (await writeJobStatus(this.ds, this.store, job.id, { status: 'failed', error: WORKFLOW_LOST })) {
           closed++;
         }
       }

@@ -22,6 +22,14 @@ export interface Quotas {
   max_projects: number | null;
   /** Jobs the user may have queued or running at once (an upload's own `dataset_profile` job is not counted). */
   max_open_jobs: number | null;
+  /** Jobs one project may have queued or running at once, whoever started them. */
+  max_open_jobs_per_project: number | null;
+  /** The user's jobs of the kinds that hold an ml-cpu slot (profiling, drift, privacy, synthgen) that run at once; the rest wait their turn. */
+  max_running_jobs: number | null;
+  /** Bytes the projects the user owns may hold (datasets, models, reports, exports); uploads and jobs past it are 403. */
+  max_storage_bytes: number | null;
+  /** Bytes one project may hold. */
+  max_storage_bytes_per_project: number | null;
   /** Rows one synthgen generation may ask for. */
   max_synthgen_rows: number;
 }
@@ -64,6 +72,10 @@ export function planQuotas(config: Config): Quotas {
     max_dataset_columns: config.limits.maxDatasetColumns,
     max_projects: config.quotas.maxProjectsPerUser,
     max_open_jobs: config.quotas.maxOpenJobsPerUser,
+    max_open_jobs_per_project: config.quotas.maxOpenJobsPerProject,
+    max_running_jobs: config.quotas.maxRunningJobsPerUser,
+    max_storage_bytes: config.quotas.maxStorageBytesPerUser,
+    max_storage_bytes_per_project: config.quotas.maxStorageBytesPerProject,
     max_synthgen_rows: config.synthgen.maxRows,
   };
 }

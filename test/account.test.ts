@@ -8,7 +8,10 @@ import { startStack, TestStack } from './support/stack';
  */
 let stack: TestStack;
 beforeAll(async () => {
-  stack = await startStack({ workers: [], env: { MAX_MODELS_PER_EXPERIMENT: '5', MAX_PROJECTS_PER_USER: '3', MAX_OPEN_JOBS_PER_USER: '1', RATE_LIMIT_TRAIN: '1000' } });
+  stack = await startStack({
+    workers: [],
+    env: { MAX_MODELS_PER_EXPERIMENT: '5', MAX_PROJECTS_PER_USER: '3', MAX_OPEN_JOBS_PER_USER: '1', MAX_OPEN_JOBS_PER_PROJECT: '1', MAX_STORAGE_BYTES_PER_PROJECT: '400000', RATE_LIMIT_TRAIN: '1000' },
+  });
 });
 afterAll(async () => stack?.stop());
 
@@ -249,6 +252,10 @@ describe('plan and tenant info', () => {
           max_dataset_columns: stack.config.limits.maxDatasetColumns,
           max_projects: 3,
           max_open_jobs: 1,
+          max_open_jobs_per_project: 1,
+          max_running_jobs: 1,
+          max_storage_bytes: 100 * 1024 ** 3,
+          max_storage_bytes_per_project: 400_000,
           max_synthgen_rows: stack.config.synthgen.maxRows,
         },
         usage: { projects_owned: 0, projects_member: 0, datasets: 0, experiments: 0, models: 0, storage_bytes: 0, open_jobs: 0 },
@@ -327,10 +334,48 @@ describe('plan and tenant info', () => {
     const plan = (await client.get('/api/auth/plan')).body.plan;
     expect(plan.usage).toMatchObject({ projects_owned: 3, datasets: 1, experiments: 1, open_jobs: 1 });
     const second = await experiment({ max_models: 2 });
-    expect([second.status, second.body]).toEqual([409, { detail: 'Too many open jobs: at most 1 may be queued or running at once per user; wait for one to finish or cancel one' }]);
+    expect([second.status, second.body]).toEqual([429, { detail: 'Too many open jobs: at most 1 may be queued or running at once per user; wait for one to finish or cancel one' }]);
+    expect(second.headers.get('retry-after')).toBe('30');
+    // The project's own cap counts every member's jobs: an editor with none open is still refused there.
+    const editor = await signUp(stack.baseUrl, stack.mail);
+    expect((await client.post(`/api/projects/${projectId}/members`, { email: editor.email, role: 'editor' })).status).toBe(201);
+    const byEditor = await editor.client.post('/api/experiments', {
+      project_id: projectId,
+      dataset_version_id: up.body.dataset_version_id,
+      name: 'editor',
+      target_column: 'label',
+      problem_type: 'classification',
+      config: { max_models: 2 },
+    });
+    expect([byEditor.status, byEditor.body]).toEqual([429, { detail: 'Too many open jobs in this project: at most 1 may be queued or running at once; wait for one to finish or cancel one' }]);
     // Once it ends (no worker here to end it: the row is moved as the workflow would), another may start.
     await stack.ds.query(`UPDATE jobs SET status = 'failed' WHERE id = $1`, [within.body.job_id]);
     expect((await client.get('/api/auth/plan')).body.plan.usage.open_jobs).toBe(0);
     expect((await experiment({ max_models: 2 })).status).toBe(201);
+  });
+
+  it('enforces the storage quota: an upload or a job past it is refused with 403 before anything is written', async () => {
+    const { client } = await signUp(stack.baseUrl, stack.mail);
+    const projectId = await createProject(client, 'storage');
+    const csv = (n: number) => `id,value,note\n${Array.from({ length: n }, (_, i) => `${i},${(i * 7919) % 10007},note-${i % 13}`).join('\n')}\n`;
+    const first = await client.upload('/api/datasets/upload', { project_id: projectId, name: 'first' }, { name: 'first.csv', data: csv(2000) });
+    expect(first.status).toBe(201);
+    const used = Number((await client.get('/api/auth/plan')).body.plan.usage.storage_bytes);
+    expect(used).toBeGreaterThan(0);
+    // 400,000 bytes per project: a file of about 560 KB does not fit beside what is stored.
+    const second = await client.upload('/api/datasets/upload', { project_id: projectId, name: 'second' }, { name: 'second.csv', data: csv(30_000) });
+    expect(second.status).toBe(403);
+    expect(second.body.detail).toMatch(
+      /^Storage quota reached: this project would hold [\d.]+ (KB|MB) of at most 391 KB \(max_storage_bytes_per_project of the plan\); delete datasets, models, reports or exports to free space$/,
+    );
+    const datasets = (await client.get(`/api/datasets?project_id=${projectId}`)).body;
+    expect(datasets.total).toBe(1);
+    expect(Number((await client.get('/api/auth/plan')).body.plan.usage.storage_bytes)).toBe(used);
+    // A job that writes files (an export here) is refused too once the project is full (its stored bytes as if grown).
+    await stack.ds.query('UPDATE artifacts SET size_bytes = 450000 WHERE project_id = $1', [projectId]);
+    const exported = await client.post(`/api/projects/${projectId}/export/jobs`);
+    expect(exported.status).toBe(403);
+    expect(exported.body.detail).toMatch(/^Storage quota reached: this project would hold 439 KB of at most 391 KB/);
+    expect((await client.get(`/api/jobs?project_id=${projectId}&kind=project_export`)).body.total).toBe(0);
   });
 });

@@ -210,7 +210,7 @@ describe('jobs API access', () => {
     const { createLogger } = await import('../platform/logger');
     const temporal = new TemporalGateway(stack.info.temporalAddress, 'default');
     const log = createLogger('silent');
-    const out = await new JobService(stack.ds, new Access(stack.ds), temporal, stack.config, log).reconcile();
+    const out = await new JobService(stack.ds, new Access(stack.ds), temporal, stack.config, log, stack.store).reconcile();
     expect(out.started).toBeGreaterThanOrEqual(1);
     const done = await eventually(async () => {
       const j = await job(client, id);

@@ -213,7 +213,7 @@ describe('refusals', () => {
     const { TemporalGateway } = await import('../platform/temporal-client');
     const { createLogger } = await import('../platform/logger');
     const temporal = new TemporalGateway(stack.info.temporalAddress, 'default');
-    const jobs = new JobService(stack.ds, new Access(stack.ds), temporal, stack.config, createLogger('silent'));
+    const jobs = new JobService(stack.ds, new Access(stack.ds), temporal, stack.config, createLogger('silent'), stack.store);
     const missing = '00000000-0000-4000-8000-000000000001';
     const job = await stack.ds.transaction(async (em) => {
       const [{ id }] = await em.query(`INSERT INTO reports (id, project_id, kind, entity_id, status, options) VALUES (gen_random_uuid(), $1, 'model', $2, 'queued', '{"format":"pdf"}') RETURNING id`, [

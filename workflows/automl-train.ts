@@ -47,7 +47,7 @@ export async function automlTrainWorkflow(input: AutomlTrainInput): Promise<{ be
   });
   const { experimentId } = input;
 
-  return runJob(input.jobId, async (state) => {
+  return runJob(input, async (state) => {
     state.step = 'preparing data';
     const prep = await cpu.prepareExperimentData({ experimentId });
     const startedAt = Date.now();

@@ -20,7 +20,7 @@ export async function datasetProfileWorkflow(input: DatasetProfileInput): Promis
     heartbeatTimeout: '30s',
     retry: { maximumAttempts: 3, initialInterval: '2s', backoffCoefficient: 2, nonRetryableErrorTypes: NON_RETRYABLE_ERROR_TYPES },
   });
-  return runJob(input.jobId, async (state) => {
+  return runJob(input, async (state) => {
     state.step = 'profiling';
     const result = await profiler.profileDatasetVersion({ jobId: input.jobId, versionId: input.versionId });
     state.step = 'done';

@@ -20,7 +20,7 @@ export async function driftComputeWorkflow(input: DriftComputeInput): Promise<Dr
     heartbeatTimeout: '30s',
     retry: { maximumAttempts: 3, initialInterval: '2s', backoffCoefficient: 2, nonRetryableErrorTypes: NON_RETRYABLE_ERROR_TYPES },
   });
-  return runJob(input.jobId, async (state) => {
+  return runJob(input, async (state) => {
     state.step = 'computing';
     const result = await drift.computeDrift({ jobId: input.jobId, deploymentId: input.deploymentId });
     state.step = 'done';

@@ -23,3 +23,6 @@ export interface JobWorkflowInput {
  * error that carries one of these names.
  */
 export const NON_RETRYABLE_ERROR_TYPES = ['NotFoundError', 'ValidationError', 'DataError', 'ConflictError', 'ForbiddenError', 'ConfigError'];
+
+/** The signal a finished job sends to its user's oldest waiting job: a share of the workers is free (services/job-admission.ts). */
+export const ADMISSION_WAKE_SIGNAL = 'jobAdmissionWake';

@@ -17,7 +17,7 @@ export async function privacyDetectWorkflow(input: PrivacyDetectInput): Promise<
     heartbeatTimeout: '30s',
     retry: { maximumAttempts: 3, initialInterval: '2s', backoffCoefficient: 2, nonRetryableErrorTypes: NON_RETRYABLE_ERROR_TYPES },
   });
-  return runJob(input.jobId, async (state) => {
+  return runJob(input, async (state) => {
     state.step = 'detecting';
     const result = await privacy.detectPii({ jobId: input.jobId, sessionId: input.sessionId });
     state.step = 'done';

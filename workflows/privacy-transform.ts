@@ -17,7 +17,7 @@ export async function privacyTransformWorkflow(input: PrivacyTransformInput): Pr
     heartbeatTimeout: '30s',
     retry: { maximumAttempts: 3, initialInterval: '2s', backoffCoefficient: 2, nonRetryableErrorTypes: NON_RETRYABLE_ERROR_TYPES },
   });
-  return runJob(input.jobId, async (state) => {
+  return runJob(input, async (state) => {
     state.step = 'transforming';
     const result = await privacy.transformPii({ jobId: input.jobId, sessionId: input.sessionId });
     state.step = 'done';

@@ -1,7 +1,7 @@
 import { defineQuery } from '@temporalio/workflow';
 
 export interface JobProgress {
-  status: 'running' | 'succeeded' | 'failed' | 'canceled';
+  status: 'queued' | 'running' | 'succeeded' | 'failed' | 'canceled';
   step: string;
   progress: number;
 }

@@ -12,7 +12,7 @@ const exporter = proxyActivities<ProjectExportActivities>({
 
 /** Builds a ZIP of a project's manifest and artifacts and stores it as an artifact. */
 export async function projectExportWorkflow(input: JobWorkflowInput): Promise<{ artifact_id: string; size_bytes: number; files: number }> {
-  return runJob(input.jobId, async (state) => {
+  return runJob(input, async (state) => {
     state.step = 'archiving artifacts';
     const result = await exporter.buildProjectExport({ jobId: input.jobId, projectId: input.projectId });
     state.step = 'done';

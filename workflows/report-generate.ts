@@ -17,7 +17,7 @@ export async function reportGenerateWorkflow(input: ReportGenerateInput): Promis
     heartbeatTimeout: '60s',
     retry: { maximumAttempts: 3, initialInterval: '2s', backoffCoefficient: 2, nonRetryableErrorTypes: NON_RETRYABLE_ERROR_TYPES },
   });
-  return runJob(input.jobId, async (state) => {
+  return runJob(input, async (state) => {
     state.step = 'rendering';
     const result = await reports.generateReport({ jobId: input.jobId, reportId: input.reportId });
     state.step = 'done';

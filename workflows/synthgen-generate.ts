@@ -16,7 +16,7 @@ export async function synthgenGenerateWorkflow(input: SynthgenGenerateInput): Pr
     heartbeatTimeout: '30s',
     retry: { maximumAttempts: 3, initialInterval: '2s', backoffCoefficient: 2, nonRetryableErrorTypes: NON_RETRYABLE_ERROR_TYPES },
   });
-  return runJob(input.jobId, async (state) => {
+  return runJob(input, async (state) => {
     state.step = 'generating';
     const result = await synth.generateSynthetic({ jobId: input.jobId });
     state.step = 'done';

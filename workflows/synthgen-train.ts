@@ -30,7 +30,7 @@ export async function synthgenTrainWorkflow(input: SynthgenTrainInput): Promise<
     retry: { ...retry, maximumAttempts: 1 },
   });
   const args = { jobId: input.jobId, modelId: input.modelId };
-  return runJob(input.jobId, async (state) => {
+  return runJob(input, async (state) => {
     state.step = 'training';
     if (input.useGpu && input.neural) {
       try {

@@ -1,5 +1,5 @@
 import type Koa from 'koa';
-import { DomainError, ValidationError } from '../../services/errors';
+import { BusyError, DomainError, ValidationError } from '../../services/errors';
 import type { AppContext, AppState } from '../context';
 import { HttpError } from '../errors';
 import { withoutPaths } from '../redact-paths';
@@ -15,6 +15,7 @@ const DOMAIN_STATUS: Record<string, number> = {
   ValidationError: 422,
   DataError: 422,
   TooLargeError: 413,
+  BusyError: 429,
   UnavailableError: 503,
   InternalError: 500,
 };
@@ -88,7 +89,8 @@ export function classifyError(err: unknown): Classified {
   if (err instanceof HttpError) return { status: err.status, detail: err.detail, headers: err.headers };
   if (err instanceof DomainError) {
     const detail = err instanceof ValidationError && err.issues ? err.issues : err.message;
-    return { status: DOMAIN_STATUS[err.name] ?? 500, detail, headers: {} };
+    const headers: Record<string, string> = err instanceof BusyError ? { 'Retry-After': String(err.retryAfterSecs) } : {};
+    return { status: DOMAIN_STATUS[err.name] ?? 500, detail, headers };
   }
   const e = err as { status?: number; statusCode?: number; expose?: boolean; message?: string; type?: string } & PgLikeError;
   const code = e?.code ?? e?.driverError?.code;

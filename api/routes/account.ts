@@ -36,7 +36,8 @@ export function accountRoutes({ services }: RouteDeps): RouteDef[] {
       summary:
         "The account's plan (self-hosted: one plan, `self_hosted`), its quotas from the configuration (null: no limit) and what the account uses of them: " +
         "`max_models` caps an experiment's max_models (MAX_MODELS_PER_EXPERIMENT, default 100; a larger request is 422, an omitted one defaults to min(20, cap)), " +
-        '`max_projects` the projects a user may own (MAX_PROJECTS_PER_USER, default 100; creating one more is 409), `max_open_jobs` its queued or running jobs (MAX_OPEN_JOBS_PER_USER, default no limit; starting one more is 409), ' +
+        "`max_projects` the projects a user may own (MAX_PROJECTS_PER_USER, default 1000; creating one more is 409), `max_open_jobs` its queued or running jobs (MAX_OPEN_JOBS_PER_USER, default 100; starting one more is 429 with Retry-After) and `max_open_jobs_per_project` a project's (MAX_OPEN_JOBS_PER_PROJECT, default 200), " +
+        "`max_running_jobs` its jobs that hold an ml-cpu slot at once (MAX_RUNNING_JOBS_PER_USER, default 1; the rest wait their turn without holding one), `max_storage_bytes` the bytes its owned projects may store and `max_storage_bytes_per_project` one project's (MAX_STORAGE_BYTES_PER_USER, 100 GiB; MAX_STORAGE_BYTES_PER_PROJECT, 50 GiB; an upload or job past them is 403), " +
         '`max_upload_bytes` a dataset upload (MAX_DATASET_UPLOAD_BYTES). Usage counts the projects the caller owns and what they hold (API keys: read:projects)',
       responses: {
         200: {

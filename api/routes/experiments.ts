@@ -40,7 +40,8 @@ export function experimentRoutes({ services, config }: RouteDeps): RouteDef[] {
       }),
       responses: {
         201: { description: '{id, experiment_id, job_id, status: queued}' },
-        409: { description: 'Too many open jobs (MAX_OPEN_JOBS_PER_USER)' },
+        403: { description: 'Storage quota reached (max_storage_bytes, max_storage_bytes_per_project)' },
+        429: { description: 'Too many open jobs (max_open_jobs, max_open_jobs_per_project of the plan); see Retry-After' },
         422: { description: 'target_column not found in dataset, Invalid problem_type, or a config key (max_models above the account quota among them)' },
       },
       handler: async (ctx, { body }) => {

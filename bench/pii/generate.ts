@@ -422,6 +422,8 @@ export class Generator {
         return `${this.pick(['Tr0ub4dor', 'hunter', 'Summer', 'p@ss', 'Winter'])}${this.int(1, 9999)}${this.pick(['!', '#', '&', '$', ''])}`;
       case 'username':
         return `${this.pick(FIRST).toLowerCase()}_${this.int(1, 999)}`;
+      case 'title':
+        return this.pick(['Dr.', 'Mrs.', 'Prof.', 'Ms.', 'Chief Financial Officer', 'Head of Marketing', 'Sir']);
       case 'nrp':
         return this.pick(['Catholic', 'Muslim', 'Jewish', 'Hindu', 'Buddhist', 'Mexican', 'Nigerian', 'Irish', 'Republican', 'Democrat']);
       default: {

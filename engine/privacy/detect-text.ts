@@ -1,10 +1,14 @@
 /**
- * PII in free text: every recognizer whose character needs the text meets runs once over it, each candidate is
- * validated (check digits, dates) and scored (context words near it raise a weak pattern, words like "order" lower
- * a card-like number), then overlapping spans are resolved: the best-supported span wins, a longer one on a tie.
+ * PII in free text: every recognizer whose character needs the text meets runs once over it (the rules and, where one
+ * is registered, a statistical model whose detections carry the evidence `model`), each candidate is validated (check
+ * digits, dates) and scored (context words near it raise a weak pattern, words like "order" lower a card-like
+ * number), then overlapping spans are resolved: model and rule proposals of one entity become one span, an address
+ * takes in its parts, and the best-supported span wins, a longer one on a tie.
  */
 import { compact, textFlags, type Recognizer } from './recognizers/define';
-import { recognizersFor } from './recognizers';
+import { fold, lexicon, surnameShaped } from './lexicon';
+import { isCueWord, notAnOrganization } from './recognizers/named-entities';
+import { recognizer, recognizersFor } from './recognizers';
 import type { Detection } from './types';
 
 export interface DetectTextOptions {
@@ -48,7 +52,7 @@ export function scoreInContext(r: Recognizer, text: string, start: number, end: 
       evidence.push('context');
     }
   }
-  if (r.negativeContext && r.negativeContext.test(text.slice(Math.max(0, start - 25), start).toLowerCase())) {
+  if ((r.negativeContext && r.negativeContext.test(text.slice(Math.max(0, start - 25), start).toLowerCase())) || (r.negativeAfter && r.negativeAfter.test(text.slice(end, end + 25)))) {
     // Enough to take a checksum-valid card-like number under the default threshold after "order number".
     confidence -= 0.45;
     evidence.push('negative_context');
@@ -96,17 +100,143 @@ function candidates(r: Recognizer, text: string, minConfidence: number, out: Det
 }
 
 const named = (d: Detection): boolean => d.evidence.includes('context');
+/** A proposal of a statistical model (its recognizer tags its detections `model`), not of a rule. */
+const fromModel = (d: Detection): boolean => d.evidence.includes('model');
+/** A rule whose format validator vouches for the characters (a check digit, a valid calendar date, libphonenumber). */
+const validated = (d: Detection): boolean => !fromModel(d) && d.evidence.some((e) => e === 'checksum' || e === 'validated' || e === 'libphonenumber');
+const overlap = (a: Detection, b: Detection): boolean => a.start < b.end && b.start < a.end;
+const inside = (d: Detection, outer: Detection): boolean => d.start >= outer.start && d.end <= outer.end;
+/** How much a model and a rule that agree on an entity add to the surer of the two. */
+const AGREEMENT = 0.05;
+/** What a model's span in a doubtful shape loses (doubtfulShape): alone it falls below the default threshold. */
+const SHAPE_DOUBT = 0.35;
 
 /**
- * Keep the best-supported of overlapping spans. On the very same span, a type named by the words around it beats one
- * that is not, whatever the confidences: "CPR: 231281-8937" is a Danish CPR number even though its digits also pass
- * the Finnish HETU check (a 1-in-31 coincidence); the writer's label is direct evidence of which identifier it is.
- * Then higher confidence, then longer, then earlier recognizer.
+ * Model proposals meet the rules: a model span of the type of an overlapping rule span is the same entity, so the
+ * two become one detection with the fuller span ("Zoë" by the gazetteer, "Zoë Müller" by the model) and the surer
+ * confidence raised; a model span over characters a format validator vouches for as another type (a card, an IBAN,
+ * an SSN) is dropped, whatever its confidence.
  */
-export function resolveOverlaps(found: Detection[]): Detection[] {
+function combineWithModel(found: Detection[], text: string | undefined): Detection[] {
+  if (!found.some(fromModel)) return found;
+  const rules = found.filter((d) => !fromModel(d));
+  const out: Detection[] = [];
+  for (const m of found.filter(fromModel)) {
+    if (rules.some((r) => validated(r) && r.type !== m.type && overlap(r, m))) continue;
+    if (text !== undefined && isFieldLabel(m, text, rules)) continue;
+    let merged = m;
+    for (let i = 0; i < rules.length; i++) {
+      const r = rules[i];
+      if (r.type !== merged.type || !overlap(r, merged)) continue;
+      let start = Math.min(r.start, merged.start);
+      let end = Math.max(r.end, merged.end);
+      // Words the rules left out on purpose stay out ("Applicant Chinedu Eze" is Chinedu Eze): common words.
+      if (text !== undefined && start < r.start && onlyCommonWords(text.slice(start, r.start))) start = r.start;
+      if (text !== undefined && end > r.end && onlyCommonWords(text.slice(r.end, end))) end = r.end;
+      merged = {
+        type: r.type,
+        start,
+        end,
+        text: text !== undefined ? text.slice(start, end) : start === merged.start && end === merged.end ? merged.text : '',
+        confidence: Math.min(0.99, Math.max(r.confidence, merged.confidence) + AGREEMENT),
+        evidence: [...new Set([...r.evidence, ...merged.evidence, 'agreement'])],
+      };
+      rules.splice(i--, 1);
+    }
+    // The honorific before a name is a title span of its own, even when the model's PERSON span takes it in.
+    if (merged.type === 'name') {
+      const title = rules.find((r) => r.type === 'title' && r.start <= merged.start && r.end > merged.start && r.end < merged.end);
+      if (title) {
+        const cut = title.end + (/^\s*/.exec(merged.text.slice(title.end - merged.start))?.[0].length ?? 0);
+        merged = { ...merged, start: cut, text: merged.text ? merged.text.slice(cut - merged.start) : '' };
+      }
+    }
+    if (!merged.evidence.includes('agreement') && text !== undefined && doubtfulShape(merged, text)) merged = { ...merged, confidence: merged.confidence - SHAPE_DOUBT };
+    out.push(merged);
+  }
+  return [...rules, ...out];
+}
+
+/** Whether a stretch of text holds only common words or cue words that name nothing ("Applicant ", "the "). */
+function onlyCommonWords(stretch: string): boolean {
+  const lex = lexicon();
+  const words = stretch.split(/[^\p{L}\p{M}'’-]+/u).filter((w) => w.length > 0);
+  return (
+    words.length > 0 &&
+    words.every((w) => {
+      const k = fold(w);
+      return (lex.common.has(k) || isCueWord(k)) && !lex.firstNames.has(k) && !lex.lastNames.has(k) && !lex.places.has(k) && !lex.organizations.has(k);
+    })
+  );
+}
+
+/**
+ * A model span that names the field of the value after it ("Medicare number is 2123 45670 1", "DOB 1985-03-14",
+ * "Password Winter4021$", "Nowy adres: ul. Długa 5") is a label, not an entity: the context words or the column
+ * hint of the recognizer that found the value are in it (or in the words up to a colon after it).
+ */
+function isFieldLabel(m: Detection, text: string, rules: Detection[]): boolean {
+  const own = text.slice(m.start, m.end).toLowerCase();
+  return rules.some((r) => {
+    if (r.start < m.end || r.start - m.end > 30) return false;
+    const gap = text.slice(m.end, r.start);
+    const rec = recognizer(r.type);
+    if (!rec || /[.;!?\n]/.test(gap)) return false;
+    const said = (words: string): boolean => (rec.context?.test(` ${words} `) ?? false) || (rec.columnHint?.test(words.replace(/[^\p{L}\p{N}]+/gu, '_')) ?? false);
+    if (said(own)) return true;
+    // The words between the span and the value: up to a colon, or identifier words ("number", "ID", "INSEE").
+    const rest = gap.replace(/\s*(?::|=|\bis\b|\bwas\b)?\s*$/i, '');
+    return (/:\s*$/.test(gap) || LABEL_WORDS.test(rest)) && said(`${own}${rest}`.toLowerCase().trim());
+  });
+}
+
+/** What may stand between a field's name and its value: "number", "no.", "ID", "-Nummer", "INSEE", "MBI". */
+const LABEL_WORDS = /^(?:[\s\-#.]*(?:number|no|nr|num|id|code|card|mbi|nummer|numero|numéro|insee|nino|pin|#))*[\s.#]*$/i;
+
+/**
+ * A span the model proposes alone, in a shape the gazetteers argue against: a short all-capitals "organization" they
+ * do not know ("API", "DOB"), one common word ("Meeting", "Copied"), a tool or card network named in passing.
+ */
+function doubtfulShape(d: Detection, text: string): boolean {
+  const span = text.slice(d.start, d.end);
+  const lex = lexicon();
+  const key = fold(span);
+  // Names and places are words: a span with digits, an underscore or an @ is a handle or a code.
+  if (/[_@]/.test(span) || (d.type !== 'organization' && /\d/.test(span))) return true;
+  if (d.type === 'organization' && (notAnOrganization(key) || (/^[A-Z]{2,4}$/.test(span) && !lex.organizations.has(key)))) return true;
+  // In a line the model saw re-cased (all capitals or all lower case), case no longer told it a name from a word:
+  // alone, a span none of whose words the gazetteers know is a guess.
+  if (d.evidence.includes('recased')) {
+    const words = key.split(/[^\p{L}\p{M}'’-]+/u).filter((w) => w.length > 0);
+    const known = words.some((w) => lex.firstNames.has(w) || lex.lastNames.has(w) || lex.places.has(w) || lex.organizations.has(w) || lex.groups.has(w) || surnameShaped(w));
+    if (!known && !lex.places.has(key) && !lex.organizations.has(key)) return true;
+  }
+  return !span.includes(' ') && lex.common.has(key) && !lex.firstNames.has(key) && !lex.lastNames.has(key) && !lex.places.has(key) && !lex.organizations.has(key) && !lex.groups.has(key);
+}
+
+/**
+ * A street address is one block: what lies inside it (its postcode, its city, a building number a ZIP pattern or a
+ * model reads as something else) is part of the address, not a finding of its own.
+ */
+function absorbIntoAddresses(found: Detection[]): Detection[] {
+  const addresses = found.filter((d) => d.type === 'address');
+  if (addresses.length === 0) return found;
+  return found.filter((d) => d.type === 'address' || !addresses.some((a) => inside(d, a) && a.confidence >= 0.5));
+}
+
+/**
+ * Keep the best-supported of overlapping spans. First the model's proposals meet the rules (combineWithModel) and an
+ * address takes in what lies inside it. On the very same span, a type named by the words around it beats one that is
+ * not, whatever the confidences: "CPR: 231281-8937" is a Danish CPR number even though its digits also pass the
+ * Finnish HETU check (a 1-in-31 coincidence); the writer's label is direct evidence of which identifier it is. Then
+ * higher confidence, then longer, then earlier recognizer.
+ */
+export function resolveOverlaps(found: Detection[], text?: string): Detection[] {
+  const combined = absorbIntoAddresses(combineWithModel(found, text));
+  for (const d of combined) if (d.text === '' && text !== undefined) d.text = text.slice(d.start, d.end);
   const namedSpans = new Set<string>();
-  for (const d of found) if (named(d)) namedSpans.add(`${d.start}:${d.end}`);
-  const order = found.filter((d) => named(d) || !namedSpans.has(`${d.start}:${d.end}`)).map((d, i) => ({ d, i }));
+  for (const d of combined) if (named(d)) namedSpans.add(`${d.start}:${d.end}`);
+  const order = combined.filter((d) => named(d) || !namedSpans.has(`${d.start}:${d.end}`)).map((d, i) => ({ d, i }));
   order.sort((a, b) => b.d.confidence - a.d.confidence || b.d.end - b.d.start - (a.d.end - a.d.start) || a.i - b.i);
   const kept: Detection[] = [];
   for (const { d } of order) {
@@ -132,5 +262,7 @@ export function detectText(text: string, opts: DetectTextOptions = {}): Detectio
     if ((r.needs & flags) !== r.needs) continue;
     candidates(r, text, minConfidence, found);
   }
-  return opts.keepOverlaps ? found.sort((a, b) => a.start - b.start) : resolveOverlaps(found);
+  if (opts.keepOverlaps) return found.sort((a, b) => a.start - b.start);
+  // Combining may lower a model span below the threshold (a label, a doubtful shape): the threshold applies again.
+  return resolveOverlaps(found, text).filter((d) => d.confidence >= minConfidence);
 }

@@ -2,7 +2,7 @@
  * engine/privacy: PII detection and transformation, pure (no HTTP, no database, no Temporal). The only door callers use.
  *
  * Types
- * - `piiTypes()`: the 87 PII types `{id, name, category, country?, evidence}` (`GET /api/privacy/pii-types`).
+ * - `piiTypes()`: the 88 PII types `{id, name, category, country?, evidence}` (`GET /api/privacy/pii-types`).
  * - `confidenceBucket(c)`: `high` (>= 0.9), `medium` (0.7-0.9), `low` (< 0.7).
  *
  * Detection
@@ -22,6 +22,10 @@
  *   `dropColumn` for the caller); pseudonymize (`secrets.hmacSecret`: the same input gets the same valid fake).
  * - `transformText(text, detections, rulesByType, secrets)` applies rules to the spans of a free-text value.
  *
+ * Named entities
+ * - `nerEntities(text)` → `{label, start, end, score}[]`: spaCy `en_core_web_sm`'s entities (OntoNotes labels), its
+ *   inference ported to TypeScript (./ner); [] with a warning when the model (NER_MODEL_DIR) is missing.
+ *
  * Profiles
  * - `profiles()`, `profileById(id)`: hipaa (18 Safe Harbor identifiers, redact), gdpr (pseudonymize), pci_dss
  *   (mask), ccpa (hash), custom (mask, no types); each identifier with its clause and covered engine types.
@@ -33,3 +37,4 @@ export { detectColumns, type ColumnFinding, type ColumnInput, type DetectColumns
 export { ACTIONS, applyAction, decrypt, isAction, isEncryptedToken, type ActionConfig, type ActionId, type ActionResult, type ProjectSecrets } from './actions';
 export { transformText, type TextRule, type TransformedText } from './transform-text';
 export { profiles, profileById, type Profile, type ProfileId, type ProfileIdentifier } from './profiles';
+export { nerEntities, nerAvailable, configureNer, defaultNerModelDir, nerModelPaths, NER_FORMAT_VERSION, NER_MODEL_NAME, type NerEntity, type NerManifest, type MoveSpec, type TensorRef } from './ner';

@@ -26,7 +26,8 @@ const CASES: Record<string, Case> = {
   name: {
     yes: [
       ['The report was signed by Margaret Thompson yesterday.', 'Margaret Thompson'],
-      ['Seen by Dr. Okonkwo today.', 'Dr. Okonkwo'],
+      // The honorific is a title span of its own, the name starts after it.
+      ['Seen by Dr. Okonkwo today.', 'Okonkwo'],
     ],
     no: ['The Quarterly Report is due.', 'we met at the park'],
   },
@@ -205,6 +206,13 @@ const CASES: Record<string, Case> = {
   photo: { yes: [['Patient photo: jdoe_face.jpg', 'jdoe_face.jpg']], no: ['Chart export: q3_sales.png'] },
   unique_identifier: { yes: [['Patient id 3f2504e0-4f89-41d3-9a0c-0305e82c3301', '3f2504e0-4f89-41d3-9a0c-0305e82c3301']], no: ['Build 3f2504e0 done'] },
   nrp: { yes: [['Religion: Catholic', 'Catholic']], no: ['We had Chinese food'] },
+  title: {
+    yes: [
+      ['Seen by Dr. Okonkwo today.', 'Dr.'],
+      ['Kenji Watanabe, Chief Financial Officer, approved it.', 'Chief Financial Officer'],
+    ],
+    no: ['The doctor will see you now.', 'Mark the box and send it.'],
+  },
 };
 
 describe('recognizers', () => {

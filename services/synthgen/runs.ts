@@ -23,6 +23,7 @@ import type { Config } from '../../platform/config';
 import { scratchDir } from '../../platform/scratch';
 import type { DatasetVersions } from '../dataset-versions';
 import { ConflictError, DataError, NotFoundError } from '../errors';
+import { unlinkCheckpoint } from './checkpoints';
 import { isNeural } from './config';
 import { computeChecksInThread } from './checks';
 import { csvCells, engineConditions, ModelColumn, modelColumns } from './frames';
@@ -144,7 +145,8 @@ export class SynthgenRuns {
           onCheckpoint: (bytes, epoch) => this.saveCheckpoint(model, jobId, bytes, epoch),
         });
       } catch (err) {
-        if (ctx.signal.aborted) await this.dropCheckpoint(model.id).catch(() => undefined);
+        // The checkpoint stays: a retried attempt resumes from it (a worker shutting down aborts the fit too), and the
+        // job's closing status write removes it when the job ends failed or canceled (job-kinds.ts, releaseOnClose).
         // The worker thread's errors arrive as plain Errors carrying the name.
         if (err instanceof SynthConfigError || (err instanceof Error && err.name === 'SynthConfigError')) throw new DataError(err.message);
         throw err;
@@ -166,7 +168,7 @@ export class SynthgenRuns {
             filename: `${model.name}.synth`,
             contentType: 'application/octet-stream',
           });
-          oldCheckpoint = await this.unlinkCheckpoint(em, model.id);
+          oldCheckpoint = await unlinkCheckpoint(em, model.id);
           await em.getRepository(SynthgenModel).update({ id: model.id }, { artifactId: a.id, trainingRows: frame.nrows, holdoutRows: holdout, columns: columns as unknown as JsonMap[], trainingSecs });
           return a;
         });
@@ -318,7 +320,7 @@ export class SynthgenRuns {
     try {
       old = await this.ds.transaction(async (em) => {
         await this.claimModel(em, model.id, jobId);
-        const previous = await this.unlinkCheckpoint(em, model.id);
+        const previous = await unlinkCheckpoint(em, model.id);
         const a = await this.insertArtifact(em, stored, {
           projectId: model.projectId,
           kind: 'synthgen_checkpoint',
@@ -335,21 +337,6 @@ export class SynthgenRuns {
       throw err;
     }
     if (old) await this.store.remove(old);
-  }
-
-  private async dropCheckpoint(modelId: string): Promise<void> {
-    const key = await this.ds.transaction((em) => this.unlinkCheckpoint(em, modelId));
-    if (key) await this.store.remove(key);
-  }
-
-  /** Unlinks the model's checkpoint and deletes its artifact row; returns its storage key (remove after commit). */
-  private async unlinkCheckpoint(em: EntityManager, modelId: string): Promise<string | null> {
-    const [row]: { checkpoint_artifact_id: string | null }[] = await em.query('SELECT checkpoint_artifact_id FROM synthgen_models WHERE id = $1', [modelId]);
-    if (!row?.checkpoint_artifact_id) return null;
-    const a = await em.getRepository(Artifact).findOneBy({ id: row.checkpoint_artifact_id });
-    await em.getRepository(SynthgenModel).update({ id: modelId }, { checkpointArtifactId: null, checkpointEpoch: null });
-    if (a) await em.getRepository(Artifact).delete({ id: a.id });
-    return a?.storageKey ?? null;
   }
 
   /** Locks the model for this job's write; a model deleted, failed, trained or taken by another job refuses it. */

@@ -50,6 +50,9 @@ function prepared(overrides: Partial<PreparedPlan>): PreparedPlan {
 /** Activities that succeed at once; a test overrides the ones it is about. */
 function mocks(prep: PreparedPlan, overrides: Partial<Mocks> = {}): Mocks {
   return {
+    async admitJob() {
+      return true;
+    },
     async markJobRunning() {},
     async markJobFinished() {},
     async prepareExperimentData() {
@@ -217,7 +220,7 @@ describe('automlTrainWorkflow cancel and failures', () => {
     expect(rec.argsOf('finishExperiment')).toEqual([[{ experimentId: 'exp-1', outcome: 'canceled' }]]);
     expect(rec.argsOf('markJobFinished')).toEqual([[input.jobId, { status: 'canceled', error: null }]]);
     expect(rec.argsOf('trainEnsembles')).toEqual([]);
-    expect(rec.calls.map((c) => c.name)).toEqual(['markJobRunning', 'prepareExperimentData', 'trainModel', 'trainModel', 'finishExperiment', 'markJobFinished']);
+    expect(rec.calls.map((c) => c.name)).toEqual(['admitJob', 'markJobRunning', 'prepareExperimentData', 'trainModel', 'trainModel', 'finishExperiment', 'markJobFinished']);
   });
 
   it('on cancel during the stacked ensembles still picks the leader among the models trained', async () => {

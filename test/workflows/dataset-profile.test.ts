@@ -26,6 +26,9 @@ type Mocks = JobLifecycleActivities & DatasetProfileActivities;
 
 function mocks(overrides: Partial<Mocks> = {}): Mocks {
   return {
+    async admitJob() {
+      return true;
+    },
     async markJobRunning() {},
     async markJobFinished() {},
     async profileDatasetVersion({ versionId }): Promise<ProfileResult> {
@@ -67,6 +70,7 @@ describe('datasetProfileWorkflow', () => {
     const result = { version_id: 'version-1', row_count: 10_000_000, computed: true };
     expect(value).toEqual(result);
     expect(rec.calls).toEqual([
+      { name: 'admitJob', args: [input.jobId] },
       { name: 'markJobRunning', args: [input.jobId] },
       { name: 'profileDatasetVersion', args: [{ jobId: input.jobId, versionId: 'version-1' }] },
       { name: 'markJobFinished', args: [input.jobId, { status: 'succeeded', result }] },

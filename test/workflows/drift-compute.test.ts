@@ -6,6 +6,7 @@ import type { DriftComputeActivities } from '../../activities/drift-compute';
 import type { JobLifecycleActivities } from '../../activities/job-lifecycle';
 import type { DriftJobResult } from '../../services/drift';
 import type { driftComputeWorkflow } from '../../workflows/drift-compute';
+import { ADMISSION_WAKE_SIGNAL } from '../../workflows/job-input';
 import type { JobProgress } from '../../workflows/progress';
 import { createWorker, HeartbeatsUntilCanceled, jobInput, maybeRecordHistory, recording, replaySavedHistories, startTimeSkipping, waitFor } from './support/time-skipping';
 
@@ -27,6 +28,9 @@ const RESULT: DriftJobResult = { drift_result_id: '7', overall_status: 'high', m
 
 function mocks(overrides: Partial<Mocks> = {}): Mocks {
   return {
+    async admitJob() {
+      return true;
+    },
     async markJobRunning() {},
     async markJobFinished() {},
     async computeDrift() {
@@ -71,6 +75,7 @@ describe('driftComputeWorkflow', () => {
 
     expect(value).toEqual(RESULT);
     expect(rec.calls).toEqual([
+      { name: 'admitJob', args: [input.jobId] },
       { name: 'markJobRunning', args: [input.jobId] },
       { name: 'computeDrift', args: [{ jobId: input.jobId, deploymentId: 'deployment-1' }] },
       { name: 'markJobFinished', args: [input.jobId, { status: 'succeeded', result: RESULT }] },
@@ -128,7 +133,52 @@ describe('driftComputeWorkflow', () => {
     expect(rec.argsOf('markJobFinished')).toEqual([[input.jobId, { status: 'canceled', error: null }]]);
   });
 
+  it("waits for its user's share of the workers without holding a slot, and starts when a finished job wakes it", async () => {
+    let admissions = 0;
+    const rec = recording<Mocks>(
+      mocks({
+        async admitJob() {
+          return ++admissions > 1;
+        },
+      }),
+    );
+    let waiting: JobProgress | undefined;
+    const { input, value } = await runDrift(
+      rec.activities,
+      async (handle) => {
+        await waitFor(() => admissions === 1, 'the first admission check');
+        waiting = await handle.query<JobProgress>('progress');
+        await handle.signal(ADMISSION_WAKE_SIGNAL);
+      },
+      (handle) => maybeRecordHistory(handle, 'drift-compute-waited-for-share'),
+    );
+
+    expect(value).toEqual(RESULT);
+    expect(waiting).toEqual({ status: 'queued', step: 'waiting for a share of the workers', progress: 0 });
+    expect(rec.calls.map((c) => c.name)).toEqual(['admitJob', 'admitJob', 'markJobRunning', 'computeDrift', 'markJobFinished']);
+    expect(rec.argsOf('admitJob')).toEqual([[input.jobId], [input.jobId]]);
+  });
+
+  it('a cancel while it waits for its share closes the job as canceled, its work never scheduled', async () => {
+    const rec = recording<Mocks>(
+      mocks({
+        async admitJob() {
+          return false;
+        },
+      }),
+    );
+    const { input, error } = await runDrift(rec.activities, async (handle) => {
+      await waitFor(() => rec.argsOf('admitJob').length > 0, 'the admission check');
+      await handle.cancel();
+    });
+
+    expect((error as WorkflowFailedError).cause).toBeInstanceOf(CancelledFailure);
+    expect(rec.argsOf('computeDrift')).toEqual([]);
+    expect(rec.argsOf('markJobRunning')).toEqual([]);
+    expect(rec.argsOf('markJobFinished')).toEqual([[input.jobId, { status: 'canceled', error: null }]]);
+  });
+
   it('replays the saved histories with the current workflow code', async () => {
-    expect(await replaySavedHistories(bundle, 'drift-compute-')).toEqual(['drift-compute-succeeded.json']);
+    expect(await replaySavedHistories(bundle, 'drift-compute-')).toEqual(['drift-compute-succeeded.json', 'drift-compute-waited-for-share.json']);
   });
 });

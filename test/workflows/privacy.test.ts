@@ -27,6 +27,9 @@ const TRANSFORMED: PrivacyTransformResult = { session_id: 's-1', artifact_id: 'a
 
 function mocks(overrides: Partial<Mocks> = {}): Mocks {
   return {
+    async admitJob() {
+      return true;
+    },
     async markJobRunning() {},
     async markJobFinished() {},
     async detectPii() {
@@ -64,6 +67,7 @@ describe('privacy workflows', () => {
     const { input, value } = await run('privacyDetectWorkflow', rec.activities, undefined, 'privacy-detect-succeeded');
     expect(value).toEqual(DETECTED);
     expect(rec.calls).toEqual([
+      { name: 'admitJob', args: [input.jobId] },
       { name: 'markJobRunning', args: [input.jobId] },
       { name: 'detectPii', args: [{ jobId: input.jobId, sessionId: 's-1' }] },
       { name: 'markJobFinished', args: [input.jobId, { status: 'succeeded', result: DETECTED }] },

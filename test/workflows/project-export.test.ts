@@ -28,6 +28,9 @@ const EXPORTED = { artifact_id: 'artifact-1', size_bytes: 2048, files: 3 };
 
 function mocks(overrides: Partial<Mocks> = {}): Mocks {
   return {
+    async admitJob() {
+      return true;
+    },
     async markJobRunning() {},
     async markJobFinished() {},
     async buildProjectExport() {
@@ -68,6 +71,7 @@ describe('projectExportWorkflow', () => {
 
     expect(value).toEqual(EXPORTED);
     expect(rec.calls).toEqual([
+      { name: 'admitJob', args: [input.jobId] },
       { name: 'markJobRunning', args: [input.jobId] },
       { name: 'buildProjectExport', args: [{ jobId: input.jobId, projectId: input.projectId }] },
       { name: 'markJobFinished', args: [input.jobId, { status: 'succeeded', result: EXPORTED }] },

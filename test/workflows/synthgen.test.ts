@@ -33,6 +33,9 @@ const GENERATED: SynthGenerateResult = { synthgen_job_id: 'j-1', model_id: 'm-1'
 
 function mocks(overrides: Partial<Mocks> = {}): Mocks {
   return {
+    async admitJob() {
+      return true;
+    },
     async markJobRunning() {},
     async markJobFinished() {},
     async trainSynthesizer() {
@@ -79,6 +82,7 @@ describe('synthgen_train', () => {
     const { value } = await run('synthgenTrainWorkflow', input, rec.activities, { history: 'synthgen-train-succeeded' });
     expect(value).toEqual(TRAINED);
     expect(rec.calls).toEqual([
+      { name: 'admitJob', args: [input.jobId] },
       { name: 'markJobRunning', args: [input.jobId] },
       { name: 'trainSynthesizer', args: [{ jobId: input.jobId, modelId: 'm-1' }] },
       { name: 'markJobFinished', args: [input.jobId, { status: 'succeeded', result: TRAINED }] },
@@ -178,6 +182,7 @@ describe('synthgen_generate', () => {
     const { value } = await run('synthgenGenerateWorkflow', input, rec.activities, { history: 'synthgen-generate-succeeded' });
     expect(value).toEqual(GENERATED);
     expect(rec.calls).toEqual([
+      { name: 'admitJob', args: [input.jobId] },
       { name: 'markJobRunning', args: [input.jobId] },
       { name: 'generateSynthetic', args: [{ jobId: input.jobId }] },
       { name: 'markJobFinished', args: [input.jobId, { status: 'succeeded', result: GENERATED }] },

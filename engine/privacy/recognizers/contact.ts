@@ -1,23 +1,92 @@
-/** Email addresses, phone and fax numbers (libphonenumber-js with its full metadata), street addresses. */
+/** Email addresses, phone and fax numbers (libphonenumber-js with its full metadata, every region, extensions). */
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
-import { define, NEEDS_AT, NEEDS_DIGIT, NEEDS_UPPER, type RawMatch, type Recognizer } from './define';
+import { define, NEEDS_AT, NEEDS_DIGIT, wordsRegex, type RawMatch, type Recognizer } from './define';
 
 /** Countries whose national formats are tried, in order, for numbers written without a + prefix. */
 const PHONE_REGIONS: CountryCode[] = ['US', 'GB', 'DE', 'FR', 'IN'];
+/**
+ * National formats tried when words near the number say it is a phone ("call", "tel", "móvil"): the most populous
+ * countries and those whose formats people write in English text. Each is libphonenumber's own metadata.
+ */
+const CONTEXT_REGIONS: CountryCode[] = [
+  ...PHONE_REGIONS,
+  ...((
+    'CA AU NZ IE ES PT IT NL BE LU CH AT PL CZ SK HU RO BG GR HR SI RS SE NO DK FI IS EE LV LT UA RU TR IL AE SA QA EG MA ' +
+    'ZA NG KE GH PK BD LK CN HK TW JP KR VN TH MY SG ID PH MX BR AR CL CO PE VE EC UY'
+  ).split(' ') as CountryCode[]),
+];
+/** Extensions people write after a number: "x4587", "ext. 12", "extension 3", "#22", "poste 12", "Durchwahl 5". */
+const EXTENSION = '(?:\\s*,?\\s*(?:x|ext\\.?|extn\\.?|extension|#|poste|Durchwahl|DW|ramal|interno|int\\.?|wew\\.?|доб\\.?)\\s*\\d{1,6})?';
 /** Digit groups that may be a phone number; libphonenumber then decides on each (its own text scanner is ~10x slower). */
-const PHONE_CANDIDATE = /(?<![\w+\-./])(?:\+\d{1,3}[\s.-]?)?(?:\(\d{1,5}\)[\s.-]?)?\d{1,5}(?:[\s.-]?\d{1,5}){1,5}(?![\w@]|[-./]\d)/g;
+const PHONE_CANDIDATE = new RegExp(
+  `(?<![\\w+\\-./])(?:(?:\\+|00)\\d{1,3}[\\s.-]?(?:\\(0\\)[\\s.-]?)?)?(?:\\(\\d{1,5}\\)[\\s.-]?)?\\d{1,5}(?:[\\s.-]?\\d{1,5}){1,5}(?![\\w@]|[-./]\\d)${EXTENSION}(?![\\w@]|[-./]\\d)`,
+  'gi',
+);
+/** Words that make a number near them a phone number (the recognizer's context). */
+const PHONE_WORDS = [
+  'phone',
+  'tel',
+  'telephone',
+  'call',
+  'mobile',
+  'cell',
+  'contact',
+  'reach',
+  'text',
+  'whatsapp',
+  'sms',
+  'ph',
+  'landline',
+  'hotline',
+  'helpdesk',
+  'telefon',
+  'telefonu',
+  'telefone',
+  'teléfono',
+  'telefono',
+  'téléphone',
+  'tél',
+  'móvil',
+  'movil',
+  'celular',
+  'cellulare',
+  'handy',
+  'portable',
+  'komórka',
+];
+/** Words before a number that make libphonenumber try the national formats of many more countries. */
+const PHONE_CUE = wordsRegex([...PHONE_WORDS, 'dial', 'fax']);
 
-/** A phone number's score: +international is surest, a valid US number next, another country's national format least. */
-function phoneScore(candidate: string): number {
+function digitsOf(s: string): number {
   let digits = 0;
-  for (let i = 0; i < candidate.length; i++) {
-    const c = candidate.charCodeAt(i);
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
     if (c >= 48 && c <= 57) digits++;
   }
+  return digits;
+}
+
+/**
+ * A phone number's score: +international (or 00) is surest, a valid US number next, another country's national
+ * format least; near words that say "phone", the national formats of many more countries.
+ */
+function phoneScore(candidate: string, cued: boolean): number {
+  const ext = /(?:x|ext|extn|extension|#|poste|durchwahl|dw|ramal|interno|int|wew|доб)\.?\s*\d{1,6}$/i.exec(candidate);
+  const number = ext ? candidate.slice(0, ext.index).replace(/[\s,]+$/, '') : candidate;
+  const digits = digitsOf(number);
   if (digits < 7 || digits > 15) return 0;
-  if (candidate[0] === '+') return parsePhoneNumberFromString(candidate)?.isValid() ? 0.85 : 0;
-  for (let i = 0; i < PHONE_REGIONS.length; i++) if (parsePhoneNumberFromString(candidate, PHONE_REGIONS[i])?.isValid()) return i === 0 ? 0.75 : 0.45;
-  return 0;
+  const withExt = (n: string): string => (ext ? `${n} ext. ${ext[0].replace(/\D/g, '')}` : n);
+  if (number[0] === '+' || number.startsWith('00')) {
+    const intl = number[0] === '+' ? number : '+' + number.slice(2);
+    const p = parsePhoneNumberFromString(withExt(intl.replace('(0)', '')));
+    if (p?.isValid()) return 0.85;
+    return cued && p?.isPossible() ? 0.6 : 0;
+  }
+  for (let i = 0; i < PHONE_REGIONS.length; i++) if (parsePhoneNumberFromString(number, PHONE_REGIONS[i])?.isValid()) return i === 0 ? 0.75 : 0.45;
+  if (!cued) return 0;
+  for (let i = PHONE_REGIONS.length; i < CONTEXT_REGIONS.length; i++) if (parsePhoneNumberFromString(number, CONTEXT_REGIONS[i])?.isValid()) return 0.45;
+  // A number of a valid length for the US with an extension or in a (area) format, near words that say phone.
+  return parsePhoneNumberFromString(number, 'US')?.isPossible() && (ext || /^\(\d{3}\)/.test(number)) ? 0.45 : 0;
 }
 
 let memoText: string | undefined;
@@ -30,30 +99,24 @@ function findPhones(text: string): RawMatch[] {
   PHONE_CANDIDATE.lastIndex = 0;
   let m: RegExpExecArray | null;
   while ((m = PHONE_CANDIDATE.exec(text)) !== null) {
-    const score = phoneScore(m[0]);
-    if (score > 0) out.push({ start: m.index, end: m.index + m[0].length, score, evidence: ['libphonenumber'] });
+    const raw = m[0];
+    const cued = PHONE_CUE.test(text.slice(Math.max(0, m.index - 40), m.index).toLowerCase());
+    const score = phoneScore(raw, cued);
+    if (score > 0) out.push({ start: m.index, end: m.index + raw.length, score, evidence: ['libphonenumber'] });
   }
   memoText = text;
   memo = out;
   return out;
 }
 
-const PHONE_CELL = /^[+(]?\d[\d\s().\-/]{5,20}\d$/;
+const PHONE_CELL = /^[+(]?\d[\d\s().\-/]{5,20}\d(?:\s*(?:x|ext\.?|extension)\s*\d{1,6})?$/i;
 
 function phoneCell(value: string): RawMatch | null {
   const v = value.trim();
   if (!PHONE_CELL.test(v)) return null;
-  const score = phoneScore(v);
+  const score = phoneScore(v, false);
   return score > 0 ? { start: 0, end: value.length, score, evidence: ['libphonenumber'] } : null;
 }
-
-const STREET_SUFFIX =
-  'Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|Way|Place|Pl|Terrace|Ter|Circle|Cir|Parkway|Pkwy|Highway|Hwy|Square|Sq|Trail|Trl|Close|Crescent|Row|Walk|Gardens|Plaza|Alley';
-const ADDRESS =
-  `\\d{1,6}[A-Z]?\\s+(?:[NSEW]\\.?\\s+)?(?:[A-Z][a-z]+\\.?\\s+|\\d{1,3}(?:st|nd|rd|th)\\s+){1,4}(?:${STREET_SUFFIX})\\.?` +
-  '(?:,?\\s+(?:Apt|Apartment|Suite|Ste|Unit|Floor|Fl|Room|#)\\.?\\s*#?[A-Za-z0-9-]+)?' +
-  '(?:,\\s*[A-Z][a-zA-Z]+(?:\\s[A-Z][a-zA-Z]+){0,2}(?:,?\\s+(?:[A-Z]{2}|[A-Z][a-z]+)\\s+\\d{5}(?:-\\d{4})?|\\s+[A-Z]{1,2}\\d[A-Z\\d]?\\s?\\d[A-Z]{2})?)?' +
-  '|(?:P\\.?\\s?O\\.?\\s?Box|Post Office Box)\\s+\\d{1,6}';
 
 export const CONTACT_RECOGNIZERS: Recognizer[] = [
   define({
@@ -77,7 +140,7 @@ export const CONTACT_RECOGNIZERS: Recognizer[] = [
     evidence: 'format',
     score: 0.75,
     contextScore: 0.95,
-    context: ['phone', 'tel', 'telephone', 'call', 'mobile', 'cell', 'contact', 'reach', 'text', 'whatsapp', 'sms', 'ph'],
+    context: PHONE_WORDS,
     negativeContext: ['fax', 'order', 'invoice', 'account', 'routing', 'ssn', 'tracking', 'reference', 'ref', 'ticket', 'npi', 'nhs'],
     columnHint: 'phone|mobile|tel|cell|contact_?n',
     needs: NEEDS_DIGIT,
@@ -94,17 +157,5 @@ export const CONTACT_RECOGNIZERS: Recognizer[] = [
     context: ['fax', 'facsimile'],
     columnHint: 'fax',
     needs: NEEDS_DIGIT,
-  }),
-  define({
-    id: 'address',
-    name: 'Street address',
-    category: 'geography',
-    pattern: ADDRESS,
-    evidence: 'format',
-    score: 0.88,
-    contextScore: 0.95,
-    context: ['address', 'lives at', 'live at', 'resides', 'ship to', 'mail to', 'located at', 'street'],
-    columnHint: 'address|street|addr',
-    needs: NEEDS_DIGIT | NEEDS_UPPER,
   }),
 ];

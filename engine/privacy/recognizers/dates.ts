@@ -30,14 +30,34 @@ export function dateValid(raw: string): boolean {
 
 const BIRTH_CONTEXT = ['born', 'birth', 'dob', 'd.o.b', 'birthday', 'birthdate', 'date of birth', 'b.', 'née'];
 
-const AGE_TEXT = /(?<=\b(?:[Aa]ge[ds]?|AGE)\s?[:=]?\s{0,2})\d{1,3}\b|\b\d{1,3}(?=[\s-]?(?:years?|yrs?)[\s-]?old\b|[\s-]?(?:yo|y\/o)\b|-year-old\b)/g;
+/** Ages written as such: "Age: 72", "aged 45", "45 years old", "a 37-year-old", "45 y/o", "at the age of 81". */
+const AGE_EXPLICIT =
+  /(?<=\b(?:[Aa]ge[ds]?|AGE[DS]?)\s?[:=]?\s{0,2})\d{1,3}\b|(?<=\b(?:age|AGE) of\s)\d{1,3}\b|\b\d{1,3}(?=[\s-]?(?:years?|yrs?)[\s-]?(?:old|of age)\b|[\s-]?(?:yo|y\/o|y\.o\.)(?![\w/])|-year-old\b|-years-old\b| year old\b)/gi;
+/** An age said with a verb: "just turned 60", "I am 34 and...", "our son is 7", "she'll be 18 next month". */
+const AGE_STATED =
+  /(?<=\b(?:turned|turns|turning|[Ii] am|[Ii]'m|[Ii]’m|[Ii]m|when (?:[Ii]|he|she) was|(?:[Hh]e|[Ss]he|[Ss]on|[Dd]aughter|[Cc]hild|[Kk]id|[Bb]aby|[Bb]oy|[Gg]irl|[Mm]other|[Ff]ather|[Mm]om|[Dd]ad|[Mm]um|[Bb]rother|[Ss]ister|[Ww]ife|[Hh]usband|[Gg]rand(?:mother|father|ma|pa)|[Pp]atient) (?:is|was)(?: now| only| just)?|[Hh]e's|[Ss]he's|will be|'ll be|’ll be)\s)\d{1,3}(?=\s*(?:$|[,.!?;)]|\s(?:years?|yrs?|now|next|this|today|tomorrow|soon|and|but|lol|in|on|last|so)\b))/gi;
+/** An age between commas or brackets right after a person: "The patient, 72, was", "Chinedu Eze (29)". */
+const AGE_APPOSITIVE =
+  /(?<=\b(?:[Pp]atient|[Mm]an|[Ww]oman|[Mm]ale|[Ff]emale|[Bb]oy|[Gg]irl|[Cc]lient|[Aa]pplicant|[Dd]river|[Vv]ictim|[Rr]esident|\p{Lu}\p{Ll}+ \p{Lu}\p{Ll}+),\s)\d{1,3}(?=,)|(?<=\p{Lu}\p{Ll}+ \p{Lu}[\p{L}\p{M}'’-]+ \()\d{1,2}(?=\))/gu;
+const NOT_AGE_AFTER = /^\s*(?:%|percent|degrees|°|times|minutes|mins|hours|hrs|days|weeks|months|km|miles|kg|lbs|pounds|dollars|euros|pages|people|items|units)/i;
 
 function findAges(text: string): RawMatch[] {
   const out: RawMatch[] = [];
-  AGE_TEXT.lastIndex = 0;
-  let m: RegExpExecArray | null;
-  while ((m = AGE_TEXT.exec(text)) !== null) if (Number(m[0]) <= 120) out.push({ start: m.index, end: m.index + m[0].length, score: 0.85, evidence: ['age_phrase'] });
-  return out;
+  const seen = new Set<number>();
+  const scan = (re: RegExp, score: number): void => {
+    re.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = re.exec(text)) !== null) {
+      const end = m.index + m[0].length;
+      if (Number(m[0]) > 120 || seen.has(m.index) || (score < 0.85 && NOT_AGE_AFTER.test(text.slice(end, end + 10)))) continue;
+      seen.add(m.index);
+      out.push({ start: m.index, end, score, evidence: ['age_phrase'] });
+    }
+  };
+  scan(AGE_EXPLICIT, 0.85);
+  scan(AGE_STATED, 0.8);
+  scan(AGE_APPOSITIVE, 0.7);
+  return out.sort((a, b) => a.start - b.start);
 }
 
 export const DATE_RECOGNIZERS: Recognizer[] = [

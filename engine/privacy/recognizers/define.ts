@@ -57,6 +57,8 @@ export interface Recognizer extends PiiTypeInfo {
   context?: RegExp;
   /** Words that argue against the type near a match ("order number" near a card-like number). */
   negativeContext?: RegExp;
+  /** Words right after a match that argue against the type ("Chinese food" is no nationality). */
+  negativeAfter?: RegExp;
   /** Column names that announce this type. */
   columnHint?: RegExp;
   needs: number;
@@ -94,6 +96,8 @@ export interface RecognizerSpec {
   contextScore?: number;
   context?: readonly string[];
   negativeContext?: readonly string[];
+  /** Words right after a match that argue against the type. */
+  negativeAfter?: RegExp;
   columnHint?: string;
   needs: number;
   describe?: (compact: string) => string | undefined;
@@ -133,6 +137,7 @@ export function define(spec: RecognizerSpec): Recognizer {
     contextScore: spec.contextScore ?? Math.min(1, spec.score + 0.1),
     context: spec.context ? wordsRegex(spec.context) : undefined,
     negativeContext: spec.negativeContext ? wordsRegex(spec.negativeContext) : undefined,
+    negativeAfter: spec.negativeAfter,
     columnHint: spec.columnHint ? new RegExp(spec.columnHint, 'i') : undefined,
     needs: spec.needs,
     describe: spec.describe,

@@ -1,27 +1,65 @@
 /** Payment cards with their brand, IBAN, SWIFT/BIC, ABA routing numbers, bank accounts, card expiry and CVV. */
 import * as cs from '../checksums';
 import { COUNTRY_CODES, IBAN_LENGTHS } from './countries';
-import { define, NEEDS_DIGIT, NEEDS_UPPER, type Recognizer } from './define';
+import { cardScheme } from './card-iin';
+import { define, NEEDS_DIGIT, NEEDS_UPPER, type RawMatch, type Recognizer } from './define';
 
-/** The card brand whose IIN range and length the number fits, or undefined. */
+/** The card brand whose IIN range and length the number fits (card-iin.ts), or undefined. */
 export function cardBrand(d: string): string | undefined {
-  const n = d.length;
-  const p2 = Number(d.slice(0, 2));
-  const p4 = Number(d.slice(0, 4));
-  const p6 = Number(d.slice(0, 6));
-  if (d[0] === '4' && (n === 13 || n === 16 || n === 19)) return 'visa';
-  if (((p2 >= 51 && p2 <= 55) || (p6 >= 222100 && p6 <= 272099)) && n === 16) return 'mastercard';
-  if ((p2 === 34 || p2 === 37) && n === 15) return 'amex';
-  if ((p4 === 6011 || p2 === 65 || (p4 >= 6440 && p4 <= 6499) || (p6 >= 622126 && p6 <= 622925)) && n >= 16 && n <= 19) return 'discover';
-  if (p4 >= 3528 && p4 <= 3589 && n >= 16 && n <= 19) return 'jcb';
-  if (((p4 >= 3000 && p4 <= 3059) || p2 === 36 || p2 === 38 || p2 === 39) && n >= 14 && n <= 19) return 'diners';
-  if (p2 === 62 && n >= 16 && n <= 19) return 'unionpay';
-  if ([5018, 5020, 5038, 5893, 6304, 6759, 6761, 6762, 6763].includes(p4) && n >= 12 && n <= 19) return 'maestro';
-  return undefined;
+  return cardScheme(d)?.brand;
 }
 
-function cardValid(d: string): boolean {
-  return cardBrand(d) !== undefined && cs.luhn(d);
+/** A card number's base score: its scheme's, when the Luhn check digit holds. */
+function cardScore(d: string): number | false {
+  const s = cardScheme(d);
+  return s !== undefined && cs.luhn(d) ? s.score : false;
+}
+
+/** Runs of digit groups separated by single spaces or hyphens ("4111 1111 1111 1111", "3782-822463-10005"). */
+const CARD_RUN = /(?<![\w+\-./,])\d+(?:[ -]\d+)*(?![\w@]|[-./]\d)/g;
+
+/**
+ * Card numbers in free text: a run of digit groups is a card when its digits (12-19) fit a scheme and pass Luhn;
+ * a longer run (a CVV or an expiry written after the number) is tried at its group boundaries, longest first.
+ */
+function findCards(text: string): RawMatch[] {
+  const out: RawMatch[] = [];
+  CARD_RUN.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = CARD_RUN.exec(text)) !== null) {
+    const raw = m[0];
+    if (raw.length < 12) continue;
+    const digits = raw.replace(/[ -]/g, '');
+    if (digits.length < 12) continue;
+    // Group boundaries: the end of each digit group in the raw text, with the digits up to it.
+    const ends: [number, number][] = [];
+    let count = 0;
+    for (let i = 0; i < raw.length; i++) {
+      const c = raw.charCodeAt(i);
+      if (c >= 48 && c <= 57) {
+        count++;
+        if (i + 1 === raw.length || raw[i + 1] === ' ' || raw[i + 1] === '-') ends.push([i + 1, count]);
+      }
+    }
+    for (let k = ends.length - 1; k >= 0; k--) {
+      const [end, n] = ends[k];
+      if (n > 19) continue;
+      if (n < 12) break;
+      const score = cardScore(digits.slice(0, n));
+      if (score === false) continue;
+      out.push({ start: m.index, end: m.index + end, score, evidence: ['pattern', 'checksum', 'brand:' + cardBrand(digits.slice(0, n))] });
+      break;
+    }
+  }
+  return out;
+}
+
+function cardCell(value: string): RawMatch | null {
+  const v = value.trim();
+  if (!/^\d[\d -]{10,24}\d$/.test(v)) return null;
+  const d = v.replace(/[ -]/g, '');
+  const score = d.length >= 12 && d.length <= 19 ? cardScore(d) : false;
+  return score === false ? null : { start: 0, end: value.length, score, evidence: ['checksum', 'brand:' + cardBrand(d)] };
 }
 
 export const FINANCIAL_RECOGNIZERS: Recognizer[] = [
@@ -29,15 +67,36 @@ export const FINANCIAL_RECOGNIZERS: Recognizer[] = [
     id: 'credit_card',
     name: 'Payment card number',
     category: 'financial',
-    pattern: '3[47]\\d{2}([ -]?)\\d{6}\\1\\d{5}|[2-6]\\d{3}([ -]?)\\d{4}\\2\\d{4}\\2\\d{4}(?:\\2?\\d{3})?|[3-6]\\d{12,18}',
-    validate: cardValid,
+    find: findCards,
+    matchCell: cardCell,
+    evidence: 'checksum',
     score: 0.92,
     contextScore: 1,
-    context: ['card', 'credit', 'debit', 'visa', 'mastercard', 'amex', 'cc', 'pan', 'payment', 'charged', 'paid with'],
+    context: [
+      'card',
+      'credit',
+      'debit',
+      'visa',
+      'mastercard',
+      'amex',
+      'jcb',
+      'maestro',
+      'discover',
+      'diners',
+      'unionpay',
+      'mir',
+      'rupay',
+      'troy',
+      'elo',
+      'cc',
+      'pan',
+      'payment',
+      'charged',
+      'paid with',
+    ],
     negativeContext: ['order', 'invoice', 'tracking', 'reference', 'ref', 'shipment', 'serial', 'imei', 'account number', 'iccid'],
     columnHint: 'card|(^|_)cc(_|$)|(^|_)pan($|_)|credit',
     needs: NEEDS_DIGIT,
-    describe: (d) => 'brand:' + cardBrand(d),
     fakeKeep: 2,
   }),
   define({

@@ -1,5 +1,6 @@
 /** The registry of recognizers: one per PII type id, in tie-break order (the earlier wins an exact tie). */
 import type { PiiTypeInfo } from '../types';
+import { ADDRESS_RECOGNIZERS } from './addresses';
 import { CONTACT_RECOGNIZERS } from './contact';
 import { CRYPTO_RECOGNIZERS } from './crypto-wallets';
 import { DATE_RECOGNIZERS } from './dates';
@@ -11,12 +12,16 @@ import { HEALTH_RECOGNIZERS } from './health';
 import { NATIONAL_ID_RECOGNIZERS } from './national-ids';
 import { NETWORK_RECOGNIZERS } from './network';
 import { PERSONAL_RECOGNIZERS } from './personal';
+import { TITLE_RECOGNIZERS } from './titles';
+import { withStatisticalNer } from './statistical-ner';
 import { VEHICLE_RECOGNIZERS } from './vehicles';
 
 export type { Recognizer } from './define';
 
-export const RECOGNIZERS: readonly Recognizer[] = [
+// The statistical NER model joins the rule recognizers of the types it finds (name, organization, location, nrp).
+export const RECOGNIZERS: readonly Recognizer[] = withStatisticalNer([
   ...CONTACT_RECOGNIZERS,
+  ...ADDRESS_RECOGNIZERS,
   ...FINANCIAL_RECOGNIZERS,
   ...NATIONAL_ID_RECOGNIZERS,
   ...HEALTH_RECOGNIZERS,
@@ -27,7 +32,8 @@ export const RECOGNIZERS: readonly Recognizer[] = [
   ...GEOGRAPHY_RECOGNIZERS,
   ...ENTITY_RECOGNIZERS,
   ...PERSONAL_RECOGNIZERS,
-];
+  ...TITLE_RECOGNIZERS,
+]);
 
 const BY_ID = new Map(RECOGNIZERS.map((r) => [r.id, r]));
 if (BY_ID.size !== RECOGNIZERS.length) throw new Error('duplicate PII type id among the recognizers');

@@ -1,33 +1,165 @@
 /**
- * Person names, organizations and places in free text and in cells. Capitalized word runs are the candidates; the
- * gazetteers of `compromise` (../lexicon.ts) classify them (a known first name, a surname, a title, an organization
- * word, a known city or country), and a run none of them knows is a name only when nothing argues against it (a cue
- * word such as "patient" or "Dr" before it raises it, a sentence start or a common word inside it rules it out).
+ * Person names, organizations, places, nationality/religious/political groups and honorifics in free text and cells.
+ *
+ * The text is cut into words of any script (Unicode letter classes); every word gets a folded key (lower case, no
+ * diacritics) for the gazetteers of ../lexicon.ts and a shape (Capitalized, UPPER, lower, initial). Three readers
+ * share the words:
+ * - capitalized runs ("Zoë Müller", "Van der Berg", "J Smith", "Müller & Söhne GmbH") are classified by the
+ *   gazetteers (a known first name, a surname or a surname-shaped ending, an organization word, a known place or
+ *   group), and a run none of them knows is a name only when nothing argues against it;
+ * - runs of UPPER-case words ("MARÍA GONZÁLEZ", "NEW YORK") and lower-case words ("my name is john smith") cannot be
+ *   told by their shape, so only what the gazetteers know is taken, and lower case needs a cue word before it;
+ * - cue words name what follows: "works at X" and "joined X" an organization, "born in X" a place, "Mr"/"Dr" a name
+ *   (the honorific itself is a `title` span of its own).
  * compromise's own tagger was tried as a fallback for the unknown runs: it costs ~1 ms per text and, in our trials,
  * found no name its lexicon did not already know, so only its lexicon is used.
  */
-import { lexicon } from '../lexicon';
-import { define, NEEDS_UPPER, wordsRegex, type RawMatch, type Recognizer } from './define';
+import { fold, lexicon, surnameShaped } from '../lexicon';
+import { define, NEEDS_LETTER, wordsRegex, type RawMatch, type Recognizer } from './define';
 
-const TITLES = new Set(['dr', 'mr', 'mrs', 'ms', 'miss', 'prof', 'sir', 'mx', 'dame', 'rev']);
-const PARTICLES = 'van|von|de|da|del|della|di|du|le|la|bin|al|der|den|ter|dos|das|of|and|&';
-const WORD = "[A-Z][a-zA-Z'’\\-]*[a-z][a-zA-Z'’\\-]*";
-/** A run of capitalized words, with an optional leading title and lower-case particles inside. */
-const CAP_RUN = new RegExp(`(?<![\\w@])(?:(?:Dr|Mr|Mrs|Ms|Miss|Prof|Sir|Mx|Rev)\\.?\\s+)?${WORD}(?:\\s+(?:(?:${PARTICLES})\\s+)?(?:(?:Dr|Mr|Mrs|Ms|Prof)\\.|${WORD}|[A-Z]{2,5}\\b|[A-Z]\\.))*`, 'g');
-const SPLIT = /\s+/;
-/** Context words that announce a person just before a capitalized run. */
-const PERSON_CUE = wordsRegex(['name', 'patient', 'dear', 'contact', 'by', 'with', 'employee', 'customer', 'client', 'signed', 'attn', 'from', 'to', 'cc', 'nurse', 'doctor', 'physician']);
-const PLACE_CUE = wordsRegex(['in', 'from', 'near', 'at', 'to', 'city', 'country', 'lives', 'located', 'based']);
+export type EntityKind = 'name' | 'organization' | 'location' | 'nrp' | 'title';
 
-type Kind = 'name' | 'organization' | 'location';
-interface Classified {
-  kind: Kind;
-  score: number;
-  /** Tokens dropped from the front (sentence-initial common words). */
-  skip: number;
-  evidence: string;
+type Shape = 'cap' | 'upper' | 'lower' | 'initial' | 'other';
+
+interface Tok {
+  start: number;
+  end: number;
+  raw: string;
+  /** Folded, possessive "'s" kept ("jehovah's"). */
+  key: string;
+  /** Folded without a possessive "'s" ("mary" of "Mary’s"). */
+  base: string;
+  shape: Shape;
+  /** A full stop right after the word ("Dr.", "J."). */
+  dot: boolean;
 }
 
+const TOKEN = /[\p{L}\p{M}]+(?:['’-][\p{L}\p{M}]+)*/gu;
+const UPPER = /\p{Lu}/u;
+const LOWER = /\p{Ll}/u;
+
+/** Honorifics (folded, without their full stop). "lady" and "lord" only before a capitalized name. */
+const HONORIFICS = new Set([
+  'mr',
+  'mrs',
+  'ms',
+  'miss',
+  'mx',
+  'dr',
+  'prof',
+  'sir',
+  'dame',
+  'lord',
+  'lady',
+  'rev',
+  'fr',
+  'sr',
+  'sra',
+  'srta',
+  'herr',
+  'frau',
+  'mme',
+  'mlle',
+  'dott',
+  'mevrouw',
+  'meneer',
+  'pani',
+  'pan',
+]);
+/** Honorifics a lower-case text may carry ("mr smith"), where "pan", "fr" or "sir" would mostly be other words. */
+const LOWER_HONORIFICS = new Set(['mr', 'mrs', 'ms', 'dr', 'prof', 'mme', 'mlle', 'herr', 'frau']);
+const PARTICLES = new Set([
+  'van',
+  'von',
+  'de',
+  'da',
+  'del',
+  'della',
+  'di',
+  'du',
+  'le',
+  'la',
+  'bin',
+  'binti',
+  'al',
+  'el',
+  'der',
+  'den',
+  'ter',
+  'dos',
+  'das',
+  'do',
+  'des',
+  'of',
+  'y',
+  'e',
+  'ibn',
+  'ben',
+  'zu',
+  'af',
+  'av',
+  'chi',
+  'van der',
+  'van den',
+]);
+/** Connectors inside organization names ("Johnson and Johnson") that otherwise separate two names. */
+const CONNECTORS = new Set(['and', 'und', 'et', 'y', 'e', '&']);
+
+/** Context words that announce a person just before a capitalized run. */
+const PERSON_CUE = wordsRegex([
+  'name',
+  'patient',
+  'dear',
+  'contact',
+  'by',
+  'with',
+  'employee',
+  'customer',
+  'client',
+  'signed',
+  'attn',
+  'from',
+  'to',
+  'cc',
+  'nurse',
+  'doctor',
+  'physician',
+  "i'm",
+  'i’m',
+  'im',
+  'i am',
+  'this is',
+  'hi',
+  'hello',
+  'hey',
+  'thanks',
+  'regards',
+  'tenant',
+  'landlord',
+  'applicant',
+  'guest',
+]);
+const PLACE_CUE = wordsRegex(['in', 'from', 'near', 'at', 'to', 'city', 'country', 'lives', 'located', 'based', 'visiting', 'trip']);
+/** Words before a run that make an unknown capitalized word a place. */
+const PLACE_STRONG_CUE =
+  /(?:born|lives?|living|resides?|residing|grew up|raised|based|located|settled|stationed|headquartered|moved|moving|relocat(?:ed|ing)|emigrated|flew|flying|travel+ing|trip|holiday|vacation)\s+(?:in|to|from|near)\s+$|(?:city|town|village|province|state|region) of\s+$/i;
+/** Words before a run that make it an organization ("works at Zalando", "joined Novartis"). */
+const ORG_CUE =
+  /(?:\b(?:works?|working|worked|employed|intern(?:ing|ship)?|job|position|role|career|contract(?:ed|or)?|consultant|engineer|manager|analyst|director)\s+(?:at|for|with|by)|\bjoined|\bjoining|\bhired by|\bemployer:?|\bpreviously at|\bformerly (?:at|of|with)|\brepresentative of|\b(?:customer|client|member|subscriber) of|\bbanks? with|\binsured (?:by|with)|\bfounder of|\bco-?founded|\bfounded|\bceo of|\bcfo of|\bcto of|\bpartner at|\bacquired by|\bsupplied by|\bshipped by|\binvoice from|\bpaid to)\s+(?:the\s+)?$/i;
+/** Label cues before an UPPER-case or otherwise unknown run ("CUSTOMER: MARÍA GONZÁLEZ"). */
+const NAME_LABEL =
+  /(?:name|customer|client|patient|employee|applicant|tenant|guest|passenger|holder|cardholder|assigned to|owner|contact|attn|from|to|cc|signed|dear|sender|recipient|reported by|requested by|approved by)\s*[:\-–]?\s*$/i;
+/** Cue words before a lower-case name ("my name is john", "hi its priya", "contact sarah o'connor"). */
+const LOWER_NAME_CUE =
+  /(?:\bname is|\bname's|\bnamed|\bcalled|\bi'm|\bi’m|\bim|\bi am|\bthis is|\bit's|\bit’s|\bits|\bcontact|\bcall|\bask for|\bdear|\bhi|\bhello|\bhey|\bthanks|\bthank you|\bregards|\bcheers|\bspoke (?:to|with)|\btalk(?:ed)? to|\bmet with|\bsigned|\bfrom|\bwith|\bby|\bcc|\battn|\bname:?|\bcustomer:?|\bpatient:?|\bmr\.?|\bmrs\.?|\bms\.?|\bdr\.?)\s*[,:]?\s*$/i;
+const STRONG_LOWER_CUE = /(?:\bname is|\bname's|\bi'm|\bi’m|\bi am|\bthis is|\bit's|\bit’s|\bits|\bdear|\bmr\.?|\bmrs\.?|\bms\.?|\bdr\.?)\s*[,:]?\s*$/i;
+const LOWER_GROUP_CUE = /\b(?:is|are|am|was|were|i'm|i’m|im|an?|as|devout|practicing|practising|nationality|religion|ethnicity|faith|citizen|citizenship)\s*:?\s*$/i;
+export const GROUP_NEGATIVE_BEFORE = /\b(?:speaks?|spoke|speaking|fluent in|learn(?:s|ing|ed|t)?|translat(?:e|ed|ion|ing) (?:in)?to|written in|in|taught)\s+$/i;
+export const GROUP_NEGATIVE_AFTER =
+  /^\s+(?:food|cuisine|restaurant|takeaway|take-away|dish(?:es)?|meal|dinner|lunch|breakfast|cooking|language|translation|text|version|subtitles|wine|beer|cheese|bread|coffee|tea|style|fries|toast|dressing|press|horn|shepherd|poodle|bulldog|flu|measles|ocean|sea|alps|riviera|grand prix|open|league|cup|embassy|consulate|border|government|ministry|army|navy|police|parliament|national team|airlines?|railways?|express|quarter)\b/i;
+const LABEL_NEXT = /^\s+(?:number|no\.?|id|card|code|mbi|#)\b/i;
+
+/** Cue words and sentence-initial words that are not part of the name after them. */
 const CUE_WORDS = new Set([
   'the',
   'a',
@@ -41,6 +173,7 @@ const CUE_WORDS = new Set([
   'attn',
   'hi',
   'hello',
+  'hey',
   'thanks',
   'name',
   'user',
@@ -58,111 +191,513 @@ const CUE_WORDS = new Set([
   'and',
   'or',
   'with',
+  "i'm",
+  'im',
+  'regards',
+  'cheers',
+  'our',
+  'my',
+  'your',
+  'his',
+  'her',
+  'their',
+  'welcome',
+  'congratulations',
+  'ask',
+  'tell',
+  'ping',
+  'cc',
+  'from',
+  'to',
+  'per',
+  'via',
+  'applicant',
+  'tenant',
+  'landlord',
+  'guest',
+  'passenger',
+  'resident',
+  'student',
+  'candidate',
+  'caller',
+  'reporter',
+  'author',
+  'owner',
+  'holder',
+  'cardholder',
+  'recipient',
+  'sender',
+  'colleague',
+  'manager',
+  'boss',
+  'friend',
+  'neighbour',
+  'neighbor',
+  'brother',
+  'sister',
 ]);
 
-const LABEL_NEXT = /^\s+(?:number|no\.?|id|card|code|mbi|#)\b/i;
+/** Words whose capitalized run is a job title or a heading, never a name ("Chief Financial Officer"). */
+const TITLE_STARTS = new Set([
+  'chief',
+  'head',
+  'senior',
+  'junior',
+  'vice',
+  'deputy',
+  'executive',
+  'managing',
+  'general',
+  'assistant',
+  'associate',
+  'lead',
+  'principal',
+  'regional',
+  'global',
+  'acting',
+  'interim',
+]);
 
-const lower = (s: string): string => s.toLowerCase().replace(/[’']s$/, '');
+const ALL_CAPS_RUN_MIN = 2;
+
+/** Card networks and tools named in passing are no organizations of a person ("Diners Club 3056...", "WhatsApp me"). */
+const NOT_ORGANIZATIONS = new Set([
+  'visa',
+  'mastercard',
+  'amex',
+  'american express',
+  'diners club',
+  'discover',
+  'jcb',
+  'maestro',
+  'unionpay',
+  'mir',
+  'troy',
+  'rupay',
+  'elo',
+  'whatsapp',
+  'zoom',
+  'slack',
+  'skype',
+  'teams',
+  'paypal',
+]);
+
+interface Classified {
+  kind: EntityKind;
+  score: number;
+  /** Tokens dropped from the front (cue words, sentence-initial common words, an honorific). */
+  skip: number;
+  evidence: string;
+  /** The honorific right before the name, reported as its own `title` span. */
+  honorific?: number;
+}
+
+export interface EntityMatch extends RawMatch {
+  kind: EntityKind;
+}
+
+const isDigit = (c: number): boolean => c >= 48 && c <= 57;
+
+/** The words of a text with their keys and shapes. */
+function tokenize(text: string): Tok[] {
+  const out: Tok[] = [];
+  TOKEN.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = TOKEN.exec(text)) !== null) {
+    const raw = m[0];
+    // Letters glued to digits ("221B", "3rd", "NW1") are parts of a number or a code, not words.
+    if (isDigit(text.charCodeAt(m.index - 1)) || isDigit(text.charCodeAt(m.index + raw.length))) continue;
+    const key = fold(raw);
+    const base = key.endsWith("'s") ? key.slice(0, -2) : key;
+    const first = raw[0];
+    let shape: Shape;
+    if (UPPER.test(first)) {
+      if (raw.length === 1 || (raw.length === 2 && raw[1] === '.')) shape = 'initial';
+      else shape = LOWER.test(raw) ? 'cap' : 'upper';
+    } else shape = LOWER.test(first) ? 'lower' : 'other';
+    out.push({ start: m.index, end: m.index + raw.length, raw, key, base, shape, dot: text.charCodeAt(m.index + raw.length) === 46 });
+  }
+  return out;
+}
+
+/** How two neighbouring words are joined: a space (or an abbreviation's full stop and a space), "&", or not at all. */
+function joined(text: string, a: Tok, b: Tok): 'space' | 'amp' | false {
+  const gap = text.slice(a.end, b.start);
+  if (gap === ' ' || gap === '  ' || gap === '\t') return 'space';
+  if ((gap === '. ' || gap === '.') && (a.shape === 'initial' || HONORIFICS.has(a.key) || a.key === 'st')) return 'space';
+  if (gap === ' & ') return 'amp';
+  return false;
+}
+
+function atSentenceStart(text: string, tok: Tok): boolean {
+  if (tok.start === 0) return true;
+  const before = text.slice(Math.max(0, tok.start - 4), tok.start);
+  return /(?:^|[.!?:\n]|^\s*[-•*"“(]?)\s*["“(]?$/.test(before) || /^[\s"“(]*$/.test(text.slice(0, tok.start));
+}
+
+const isHonorific = (t: Tok): boolean => HONORIFICS.has(t.key) && (t.shape === 'cap' || t.shape === 'upper' || t.shape === 'initial');
+
+/** Whether a capitalized run may go on with this word. */
+function runWord(t: Tok): boolean {
+  if (t.shape === 'cap') return true;
+  if (t.shape === 'initial') return t.dot || (t.raw !== 'I' && t.raw !== 'A');
+  return t.shape === 'upper' && t.raw.length <= 5;
+}
+
+/** Whether a folded word is a cue the rules keep out of the name after it ("Patient", "Applicant", "Dear"). */
+export function isCueWord(key: string): boolean {
+  return CUE_WORDS.has(key);
+}
+
+/** Whether a folded phrase names a card network or a tool rather than an organization of a person. */
+export function notAnOrganization(key: string): boolean {
+  return NOT_ORGANIZATIONS.has(key);
+}
+
+/** Legal forms that are also words ("As", "Se", "Sa"): an organization word only in capitals ("Nordic Freight AB"). */
+const SHORT_LEGAL_FORMS = new Set(['ab', 'as', 'asa', 'oy', 'oyj', 'bv', 'nv', 'kg', 'ohg', 'se', 'sa', 'ag', 'sl', 'spa', 'srl', 'sas', 'sarl', 'kk', 'aps', 'plc', 'llc', 'ltda', 'pty']);
+
+function orgWord(t: Tok): boolean {
+  if (!lexicon().orgWords.has(t.base)) return false;
+  return !SHORT_LEGAL_FORMS.has(t.base) || t.shape === 'upper' || t.raw.includes('.') || t.raw === 'GmbH' || t.raw === 'Ltda' || t.raw === 'Pty';
+}
 
 /** Classify a capitalized run by the gazetteers alone; undefined when they cannot tell. */
-function classify(tokens: string[], atSentenceStart: boolean): Classified | undefined {
+function classify(toks: Tok[], sentenceStart: boolean): Classified | undefined {
   const lex = lexicon();
+  const keys = toks.map((t) => t.base);
   let skip = 0;
   // Cue words ("Patient", "Contact") and, at a sentence start, common words ("The", "Yesterday") are not part of
   // the name that follows them; mid-sentence a capitalized common word belongs to the name ("Mount Sinai").
   // An organization keeps at least one word before its suffix ("Copied Stark Industries" is "Stark Industries").
-  const orgLast = lex.orgWords.has(lower(tokens[tokens.length - 1]).replace(/\.$/, ''));
-  while (skip < tokens.length - (orgLast ? 2 : 1)) {
-    const w = lower(tokens[skip]);
-    if (TITLES.has(w.replace(/\.$/, ''))) break;
-    if (CUE_WORDS.has(w) || ((atSentenceStart || skip > 0) && lex.common.has(w) && !lex.firstNames.has(w) && !lex.lastNames.has(w))) skip++;
+  const orgLast = orgWord(toks[toks.length - 1]);
+  while (skip < keys.length - (orgLast ? 2 : 1)) {
+    const w = keys[skip];
+    if (HONORIFICS.has(w)) break;
+    const whole = keys.slice(skip).join(' ');
+    if (
+      lex.organizations.has(whole) ||
+      lex.places.has(whole) ||
+      lex.groups.has(whole) ||
+      lex.groups.has(
+        toks
+          .slice(skip)
+          .map((x) => x.key)
+          .join(' '),
+      )
+    )
+      break;
+    if (CUE_WORDS.has(w) || ((sentenceStart || skip > 0) && lex.common.has(w) && !lex.firstNames.has(w) && !lex.lastNames.has(w)) || lex.groups.has(w)) skip++;
     else break;
   }
-  const t = tokens.slice(skip).map(lower);
+  const t = keys.slice(skip);
+  const shown = toks.slice(skip);
   if (t.length === 0) return undefined;
   const whole = t.join(' ');
   const last = t[t.length - 1];
-  if (lex.orgWords.has(last.replace(/\.$/, '')) && t.length >= 2) return { kind: 'organization', score: 0.85, skip, evidence: 'org_suffix' };
-  if (t[0] === 'university' || t[0] === 'bank') return t.length >= 3 ? { kind: 'organization', score: 0.85, skip, evidence: 'org_suffix' } : undefined;
+  if (NOT_ORGANIZATIONS.has(whole)) return undefined;
   if (lex.organizations.has(whole)) return { kind: 'organization', score: 0.85, skip, evidence: 'gazetteer' };
   if (lex.places.has(whole)) return { kind: 'location', score: 0.85, skip, evidence: 'gazetteer' };
   if (lex.people.has(whole)) return { kind: 'name', score: 0.9, skip, evidence: 'gazetteer' };
-  const titled = TITLES.has(t[0].replace(/\.$/, ''));
+  const wholeKey = shown.map((x) => x.key).join(' ');
+  if (lex.groups.has(wholeKey) || lex.groups.has(whole)) return { kind: 'nrp', score: 0.6, skip, evidence: 'gazetteer' };
+  // A job title ("Chief Financial Officer", "Head of Marketing") is read by the title recognizer.
+  if ((lex.jobHeads.has(last) && !lex.firstNames.has(t[0])) || TITLE_STARTS.has(t[0])) return undefined;
+  const suffixed = orgWord(toks[toks.length - 1]);
+  // A headline's capitalized words before an organization word ("Great News", "Breaking News") are no company.
+  if (suffixed && t.length >= 2 && sentenceStart && skip === 0 && t.slice(0, -1).every((w) => lex.common.has(w))) return undefined;
+  if (suffixed && t.length >= 2) return { kind: 'organization', score: 0.85, skip, evidence: 'org_suffix' };
+  if ((t[0] === 'university' || t[0] === 'bank' || t[0] === 'banco' || t[0] === 'universidad' || t[0] === 'universite' || t[0] === 'universita') && t.length >= 3)
+    return { kind: 'organization', score: 0.85, skip, evidence: 'org_suffix' };
+  const titled = HONORIFICS.has(t[0]) && t.length >= 2 && (t[0] !== 'lady' && t[0] !== 'lord' ? true : shown[1].shape === 'cap');
   const first = titled ? 1 : 0;
   const n = t.length - first;
-  if (titled && n >= 1) return { kind: 'name', score: 0.92, skip, evidence: 'title' };
+  const honorific = titled ? skip : undefined;
+  if (titled) return { kind: 'name', score: 0.92, skip: skip + 1, evidence: 'title', honorific };
+  if (n === 0) return undefined;
+  const f = t[first];
+  const initial = shown[first].shape === 'initial';
+  const knownFirst = lex.firstNames.has(f);
+  const knownLast = lex.lastNames.has(last) || surnameShaped(last);
   if (n >= 2 && n <= 4) {
-    const knownFirst = lex.firstNames.has(t[first]);
-    const knownLast = lex.lastNames.has(last);
-    if (knownFirst && knownLast) return { kind: 'name', score: 0.95, skip, evidence: 'gazetteer' };
-    if (knownFirst && !lex.common.has(last)) return { kind: 'name', score: 0.88, skip, evidence: 'gazetteer' };
-    if (knownLast && !lex.common.has(t[first])) return { kind: 'name', score: 0.82, skip, evidence: 'gazetteer' };
+    const commonFirst = lex.common.has(f);
+    const commonLast = lex.common.has(last);
+    if (knownFirst && knownLast && !(commonFirst && commonLast)) return { kind: 'name', score: 0.95, skip, evidence: 'gazetteer' };
+    if (initial && n <= 3 && (knownLast || !commonLast)) return { kind: 'name', score: knownLast ? 0.88 : 0.8, skip, evidence: 'gazetteer' };
+    if (knownFirst && !commonLast && !commonFirst) return { kind: 'name', score: 0.88, skip, evidence: 'gazetteer' };
+    if (knownFirst && !commonLast) return { kind: 'name', score: 0.8, skip, evidence: 'gazetteer' };
+    if (knownLast && !commonFirst) return { kind: 'name', score: 0.82, skip, evidence: 'gazetteer' };
+    // Surname first ("Nguyễn Văn An", "Kim Min-jun").
+    if (lex.lastNames.has(f) && lex.firstNames.has(last) && !commonFirst) return { kind: 'name', score: 0.85, skip, evidence: 'gazetteer' };
   }
-  if (n === 1 && lex.firstNames.has(t[first]) && !lex.common.has(t[first])) return { kind: 'name', score: atSentenceStart ? 0.55 : 0.65, skip, evidence: 'gazetteer' };
+  if (n === 1 && knownFirst && !lex.common.has(f)) return { kind: 'name', score: sentenceStart && skip === 0 ? 0.55 : 0.65, skip, evidence: 'gazetteer' };
   // Two or three capitalized words none of the gazetteers or the common-word list knows: a name, weakly.
   if (
     n >= 2 &&
     n <= 3 &&
-    (skip > 0 || !atSentenceStart) &&
-    !t.some((w) => lex.common.has(w) || lex.places.has(w) || lex.organizations.has(w)) &&
-    !tokens.slice(skip).some((w) => /^[A-Z]{2,}$/.test(w))
+    (skip > 0 || !sentenceStart) &&
+    !t.some((w) => lex.common.has(w) || lex.places.has(w) || lex.organizations.has(w) || lex.groups.has(w)) &&
+    !shown.some((w) => w.shape === 'upper')
   )
-    return { kind: 'name', score: 0.55, skip, evidence: 'shape' };
+    return { kind: 'name', score: surnameShaped(last) ? 0.75 : 0.55, skip, evidence: 'shape' };
   return undefined;
 }
 
-interface EntityMatch extends RawMatch {
-  kind: Kind;
+/** A phrase the gazetteers know at tokens[i..], longest first: [kind, token count]. */
+function knownPhrase(toks: Tok[], i: number, text: string, kinds: { place: boolean; org: boolean; group: boolean }): [EntityKind, number] | undefined {
+  const lex = lexicon();
+  let key = '';
+  let best: [EntityKind, number] | undefined;
+  for (let j = i; j < toks.length && j - i < lex.longestPhrase; j++) {
+    if (j > i && !joined(text, toks[j - 1], toks[j])) break;
+    key = j === i ? toks[j].key : `${key} ${toks[j].key}`;
+    if (kinds.place && lex.places.has(key)) best = ['location', j - i + 1];
+    else if (kinds.org && lex.organizations.has(key)) best = ['organization', j - i + 1];
+    else if (kinds.group && lex.groups.has(key)) best = ['nrp', j - i + 1];
+  }
+  return best;
 }
 
-/** The three entity recognizers run one after another on the same text: the runs are found once. */
+/**
+ * A person at tokens[i..] of an UPPER or lower-case stretch: a known first name, then known surnames (or surname
+ * shapes, or more first names) of the same case. Returns the token count, 0 when there is none.
+ */
+function uncasedPerson(toks: Tok[], i: number, text: string, shape: Shape, cued: boolean, strong = false): number {
+  const lex = lexicon();
+  const t = toks[i];
+  const firstKnown = lex.firstNames.has(t.base) && (strong || shape === 'upper' || !lex.common.has(t.base));
+  const lastKnown = lex.lastNames.has(t.base) && !lex.common.has(t.base);
+  if (!firstKnown && !(cued && lastKnown)) return 0;
+  let n = 1;
+  for (let j = i + 1; j < toks.length && n < 4; j++) {
+    const u = toks[j];
+    if (u.shape !== shape || !joined(text, toks[j - 1], u)) break;
+    const k = u.base;
+    const surname = (lex.lastNames.has(k) || surnameShaped(k)) && !lex.common.has(k);
+    const another = lex.firstNames.has(k) && !lex.common.has(k);
+    if (surname || another || (cued && shape === 'upper' && k.length >= 3 && !lex.common.has(k) && !lex.places.has(k))) n++;
+    else break;
+  }
+  // Without a cue, a lone first name or a first name before an unknown word is too weak in lower case.
+  if (!cued && (n < 2 || !toks.slice(i + 1, i + n).some((u) => lex.lastNames.has(u.base) || surnameShaped(u.base)))) return 0;
+  return n;
+}
+
+/** A group word is no nationality when it names a language, a cuisine or a thing ("speaks French", "Chinese food"). */
+function groupReading(text: string, start: number, end: number): boolean {
+  return !GROUP_NEGATIVE_BEFORE.test(text.slice(Math.max(0, start - 20), start)) && !GROUP_NEGATIVE_AFTER.test(text.slice(end, end + 20));
+}
+
+/** The entity spans of UPPER-case and lower-case stretches (the gazetteers decide). */
+function uncased(text: string, toks: Tok[], used: boolean[], out: EntityMatch[]): void {
+  const lex = lexicon();
+  for (let i = 0; i < toks.length; i++) {
+    if (used[i]) continue;
+    const t = toks[i];
+    if (t.shape !== 'upper' && t.shape !== 'lower') continue;
+    const before = text.slice(Math.max(0, t.start - 30), t.start);
+    if (LOWER_HONORIFICS.has(t.key) && i + 1 < toks.length && toks[i + 1].shape === t.shape && joined(text, t, toks[i + 1])) {
+      const k = toks[i + 1].base;
+      if ((lex.lastNames.has(k) || lex.firstNames.has(k) || surnameShaped(k) || t.shape === 'upper') && !lex.common.has(k)) {
+        out.push({ start: t.start, end: t.end + (t.dot ? 1 : 0), score: 0.85, evidence: ['honorific'], kind: 'title' });
+        const n = Math.max(1, uncasedPerson(toks, i + 1, text, t.shape, true));
+        out.push({ start: toks[i + 1].start, end: toks[i + n].end, score: 0.85, evidence: ['title'], kind: 'name' });
+        for (let j = i; j <= i + n; j++) used[j] = true;
+        i += n;
+        continue;
+      }
+    }
+    if (t.shape === 'upper') {
+      // An acronym inside mixed-case text ("IBAN", "NHS") is no place or name; only stretches of two or more
+      // UPPER words, or one after a label ("CUSTOMER: DOE"), are read.
+      const next = toks[i + 1];
+      const prev = toks[i - 1];
+      const stretch = (next && next.shape === 'upper' && joined(text, t, next)) || (prev && prev.shape === 'upper' && joined(text, prev, t));
+      const labelled = NAME_LABEL.test(before);
+      const phrase = knownPhrase(toks, i, text, { place: true, org: true, group: true });
+      if (phrase && (stretch || phrase[0] !== 'organization' || t.raw.length >= 4)) {
+        const [kind, n] = phrase;
+        const end = toks[i + n - 1].end;
+        if (kind !== 'nrp' || groupReading(text, t.start, end)) out.push({ start: t.start, end, score: kind === 'nrp' ? 0.6 : 0.8, evidence: ['gazetteer'], kind });
+        for (let j = i; j < i + n; j++) used[j] = true;
+        i += n - 1;
+        continue;
+      }
+      if (!stretch && !labelled) continue;
+      const n = uncasedPerson(toks, i, text, 'upper', labelled || LOWER_NAME_CUE.test(before));
+      if (n >= (labelled ? 1 : ALL_CAPS_RUN_MIN)) {
+        out.push({ start: t.start, end: toks[i + n - 1].end, score: labelled ? 0.85 : 0.8, evidence: ['gazetteer'], kind: 'name' });
+        for (let j = i; j < i + n; j++) used[j] = true;
+        i += n - 1;
+      }
+      continue;
+    }
+    // Lower case: cue words decide.
+    const lex0 = lex.firstNames.has(t.base) || lex.lastNames.has(t.base);
+    const cuedName = lex0 && LOWER_NAME_CUE.test(before);
+    const n = lex0 ? uncasedPerson(toks, i, text, 'lower', cuedName, cuedName && STRONG_LOWER_CUE.test(before)) : 0;
+    if (n > 0) {
+      out.push({ start: t.start, end: toks[i + n - 1].end, score: cuedName ? 0.8 : 0.65, evidence: ['gazetteer'], kind: 'name' });
+      for (let j = i; j < i + n; j++) used[j] = true;
+      i += n - 1;
+      continue;
+    }
+    if (!lex.phraseStarts.has(t.key)) continue;
+    const placeCue = PLACE_STRONG_CUE.test(before) || /\b(?:in|to|from|near|visiting)\s+$/i.test(before);
+    const orgCue = ORG_CUE.test(before);
+    // A nationality or religion in lower case after "is a", "devout", "nationality:" ("she is brazilian").
+    const groupCue = LOWER_GROUP_CUE.test(before) && lex.groups.has(t.base) && lex.groups.get(t.base) !== 'political';
+    if (!placeCue && !orgCue && !groupCue) continue;
+    const phrase = knownPhrase(toks, i, text, { place: placeCue, org: orgCue, group: groupCue });
+    if (phrase && phrase[0] === 'nrp') {
+      const end = toks[i + phrase[1] - 1].end;
+      if (groupReading(text, t.start, end)) out.push({ start: t.start, end, score: 0.6, evidence: ['gazetteer'], kind: 'nrp' });
+      for (let j = i; j < i + phrase[1]; j++) used[j] = true;
+      i += phrase[1] - 1;
+      continue;
+    }
+    if (phrase && !(phrase[1] === 1 && lex.common.has(t.key))) {
+      const [kind, m] = phrase;
+      out.push({ start: t.start, end: toks[i + m - 1].end, score: 0.7, evidence: ['gazetteer', 'context'], kind });
+      for (let j = i; j < i + m; j++) used[j] = true;
+      i += m - 1;
+    }
+  }
+}
+
+/** Split a capitalized run at "and"/"&" when its parts are separate entities ("Giulia Bianchi and Marco Esposito"). */
+function parts(toks: Tok[], text: string): Tok[][] {
+  const out: Tok[][] = [];
+  let cur: Tok[] = [];
+  for (let i = 0; i < toks.length; i++) {
+    const gapAmp = i > 0 && joined(text, toks[i - 1], toks[i]) === 'amp';
+    if (gapAmp || (CONNECTORS.has(toks[i].key) && toks[i].shape === 'lower')) {
+      if (cur.length) out.push(cur);
+      cur = gapAmp ? [toks[i]] : [];
+      continue;
+    }
+    cur.push(toks[i]);
+  }
+  if (cur.length) out.push(cur);
+  return out;
+}
+
+function emit(text: string, toks: Tok[], c: Classified, sentenceStart: boolean, out: EntityMatch[]): void {
+  const lex = lexicon();
+  const head = toks[c.skip];
+  const tail = toks[toks.length - 1];
+  if (!head) return;
+  const start = head.start;
+  const end = tail.end + (c.kind === 'organization' && tail.dot && /^(?:inc|corp|co|ltd|bros|plc)$/.test(tail.key) ? 1 : 0);
+  // "Medicare number", "National Insurance number": the run names an identifier, not an organization.
+  if (c.kind === 'organization' && LABEL_NEXT.test(text.slice(tail.end, tail.end + 12))) return;
+  let score = c.score;
+  const window = text.slice(Math.max(0, start - 30), start).toLowerCase();
+  if (c.honorific !== undefined) {
+    const h = toks[c.honorific];
+    out.push({ start: h.start, end: h.end + (h.dot ? 1 : 0), score: 0.9, evidence: ['honorific'], kind: 'title' });
+  }
+  if (c.kind === 'name' && score < 0.85 && (PERSON_CUE.test(window) || NAME_LABEL.test(text.slice(Math.max(0, start - 30), start)))) score = 0.85;
+  if (c.kind === 'location' && PLACE_CUE.test(window)) score = Math.max(score, 0.88);
+  if (c.kind === 'nrp' && !groupReading(text, start, end)) return;
+  // A single first name at a sentence start with nothing else for it ("Mark the box") stays weak.
+  if (c.kind === 'name' && sentenceStart && c.skip === 0 && toks.length === 1 && lex.common.has(head.key)) return;
+  out.push({ start, end, score, evidence: [c.evidence], kind: c.kind });
+}
+
+/** The entity readings of one capitalized run, with the cue words before it. */
+function readRun(text: string, toks: Tok[], out: EntityMatch[]): void {
+  const lex = lexicon();
+  const sentenceStart = atSentenceStart(text, toks[0]);
+  const before = text.slice(Math.max(0, toks[0].start - 40), toks[0].start);
+  const orgCued = ORG_CUE.test(before);
+  const whole = classify(toks, sentenceStart);
+  const connected = toks.some((t, k) => (CONNECTORS.has(t.key) && t.shape === 'lower') || (k > 0 && joined(text, toks[k - 1], t) === 'amp'));
+  if (whole && !(whole.kind === 'name' && connected) && !(whole.kind === 'name' && whole.evidence === 'shape' && orgCued)) return emit(text, toks, whole, sentenceStart, out);
+  if (connected) {
+    const pieces = parts(toks, text);
+    for (const p of pieces) {
+      const c = classify(p, p === pieces[0] && sentenceStart);
+      if (c) emit(text, p, c, p === pieces[0] && sentenceStart, out);
+    }
+    return;
+  }
+  const lead = toks.findIndex((t) => !CUE_WORDS.has(t.base) && !(sentenceStart && lex.common.has(t.base)));
+  if (lead < 0) return;
+  // A known place or organization followed by the next sentence's first words ("lives in: London Please update").
+  const known = knownPhrase(toks, lead, text, { place: true, org: true, group: true });
+  if (known && lead + known[1] < toks.length && lex.common.has(toks[lead + known[1]].base)) {
+    const [kind, n] = known;
+    const end = toks[lead + n - 1].end;
+    if (kind !== 'nrp' || groupReading(text, toks[lead].start, end)) out.push({ start: toks[lead].start, end, score: kind === 'nrp' ? 0.6 : 0.8, evidence: ['gazetteer'], kind });
+    return;
+  }
+  if (orgCued && lead === 0 && toks.length <= 4 && !lex.common.has(toks[0].base)) {
+    out.push({ start: toks[0].start, end: toks[toks.length - 1].end, score: 0.8, evidence: ['context'], kind: 'organization' });
+    return;
+  }
+  if (toks.length - lead === 1 && PLACE_STRONG_CUE.test(text.slice(Math.max(0, toks[lead].start - 40), toks[lead].start)) && !lex.common.has(toks[lead].base) && !lex.firstNames.has(toks[lead].base)) {
+    out.push({ start: toks[lead].start, end: toks[lead].end, score: 0.7, evidence: ['context'], kind: 'location' });
+  }
+}
+
+/** The entity recognizers run one after another on the same text: the words are read once. */
 let memoText: string | undefined;
 let memo: EntityMatch[] = [];
 
-/** All name/organization/location spans of a text (memoised for the three recognizers that share them). */
-function entities(text: string): EntityMatch[] {
+/** All name/organization/location/group/honorific spans of a text (memoised for the recognizers that share them). */
+export function entities(text: string): EntityMatch[] {
   if (text === memoText) return memo;
+  const toks = tokenize(text);
+  const used = new Array<boolean>(toks.length).fill(false);
   const out: EntityMatch[] = [];
-  CAP_RUN.lastIndex = 0;
-  let m: RegExpExecArray | null;
-  while ((m = CAP_RUN.exec(text)) !== null) {
-    const raw = m[0];
-    const before = text.slice(Math.max(0, m.index - 3), m.index);
-    const atSentenceStart = m.index === 0 || /[.!?:\n]\s*$/.test(before) || /^\s*$/.test(text.slice(0, m.index));
-    const tokens = raw.split(SPLIT);
-    const c = classify(tokens, atSentenceStart);
-    if (c) {
-      let start = m.index;
-      for (let i = 0; i < c.skip; i++) start = text.indexOf(tokens[i + 1], start + tokens[i].length);
-      // "Medicare number", "National Insurance number": the run names an identifier, not an organization.
-      if (c.kind === 'organization' && LABEL_NEXT.test(text.slice(m.index + raw.length, m.index + raw.length + 12))) continue;
-      let score = c.score;
-      const window = text.slice(Math.max(0, start - 30), start).toLowerCase();
-      if (c.kind === 'name' && score < 0.85 && PERSON_CUE.test(window)) score = 0.85;
-      if (c.kind === 'location' && PLACE_CUE.test(window)) score = Math.max(score, 0.88);
-      out.push({ start, end: m.index + raw.length, score, evidence: [c.evidence], kind: c.kind });
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i];
+    if (!(runWord(t) || isHonorific(t))) continue;
+    // Stretches of UPPER words are read by the gazetteers (uncased) unless a capitalized word joins them.
+    if (t.shape === 'upper' && !(i + 1 < toks.length && toks[i + 1].shape === 'cap' && joined(text, t, toks[i + 1]))) continue;
+    let j = i + 1;
+    while (j < toks.length) {
+      const g = joined(text, toks[j - 1], toks[j]);
+      if (!g) break;
+      const u = toks[j];
+      if (runWord(u) || isHonorific(u) || (u.shape === 'upper' && isHonorific(toks[j - 1]))) {
+        j++;
+        continue;
+      }
+      // Particles and connectors stay inside a run only between two capitalized words.
+      const inner = (PARTICLES.has(u.key) || CONNECTORS.has(u.key)) && u.shape === 'lower' && j + 1 < toks.length && runWord(toks[j + 1]) && joined(text, u, toks[j + 1]);
+      if (!inner) break;
+      j++;
     }
+    const run = toks.slice(i, j);
+    for (let k = i; k < j; k++) used[k] = true;
+    i = j - 1;
+    readRun(text, run, out);
   }
+  uncased(text, toks, used, out);
+  out.sort((a, b) => a.start - b.start);
   memoText = text;
   memo = out;
   return out;
 }
 
-function finder(kind: Kind): (text: string) => RawMatch[] {
+function finder(kind: EntityKind): (text: string) => RawMatch[] {
   return (text) => entities(text).filter((e) => e.kind === kind);
 }
 
-const CELL_CAPS = /^(?:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+)?[A-Z][a-zA-Z'’\-.]*(?:\s+[A-Za-z][a-zA-Z'’\-.]*){0,4}$/;
-
 /** A whole cell as a name/organization/place: the gazetteers decide, a capitalized shape alone is weak evidence. */
-function cellMatcher(kind: Kind): (value: string) => RawMatch | null {
+function cellMatcher(kind: EntityKind): (value: string) => RawMatch | null {
   return (value) => {
     const v = value.trim();
-    if (v.length < 2 || v.length > 80 || !CELL_CAPS.test(v)) return null;
-    const tokens = v.split(SPLIT);
-    const c = classify(tokens, false);
+    if (v.length < 2 || v.length > 80) return null;
+    const toks = tokenize(v);
+    if (toks.length === 0 || toks.length > 5 || !(toks[0].shape === 'cap' || toks[0].shape === 'upper' || toks[0].shape === 'initial')) return null;
+    if (toks.some((t) => t.shape === 'other') || /[^\p{L}\p{M}\s'’.\-&]/u.test(v)) return null;
+    const c = classify(toks, false);
     if (c && c.kind === kind) return { start: 0, end: value.length, score: c.score, evidence: [c.evidence] };
-    if (kind === 'name' && tokens.length === 1 && lexicon().lastNames.has(lower(v))) return { start: 0, end: value.length, score: 0.6, evidence: ['gazetteer'] };
+    if (kind === 'name' && toks.length === 1 && lexicon().lastNames.has(toks[0].base)) return { start: 0, end: value.length, score: 0.6, evidence: ['gazetteer'] };
     return { start: 0, end: value.length, score: 0.25, evidence: ['shape'] };
   };
 }
@@ -178,7 +713,7 @@ export const ENTITY_RECOGNIZERS: Recognizer[] = [
     score: 0.85,
     contextScore: 0.9,
     columnHint: 'name|surname|first|last|patient|customer|client|employee|contact|person|owner|holder|author|recipient|sender|physician|doctor',
-    needs: NEEDS_UPPER,
+    needs: NEEDS_LETTER,
   }),
   define({
     id: 'organization',
@@ -190,7 +725,7 @@ export const ENTITY_RECOGNIZERS: Recognizer[] = [
     score: 0.85,
     contextScore: 0.88,
     columnHint: 'company|organi[sz]ation|employer|(^|_)org($|_)|business|vendor|supplier|insurer|bank_?name|hospital|institution',
-    needs: NEEDS_UPPER,
+    needs: NEEDS_LETTER,
   }),
   define({
     id: 'location',
@@ -202,6 +737,6 @@ export const ENTITY_RECOGNIZERS: Recognizer[] = [
     score: 0.85,
     contextScore: 0.9,
     columnHint: 'city|country|state|region|location|town|province|county|birthplace|place',
-    needs: NEEDS_UPPER,
+    needs: NEEDS_LETTER,
   }),
 ];

@@ -19,6 +19,9 @@ function domainScore(d: string): number | false {
   return d.split('.').length > 2 ? 0.65 : 0.55;
 }
 
+/** GSMA reporting body identifiers, the first two digits of every allocated IMEI. */
+const IMEI_REPORTING_BODIES = new Set(['00', '01', '10', '30', '33', '35', '44', '45', '49', '50', '51', '52', '53', '54', '86', '91', '98', '99']);
+
 export const NETWORK_RECOGNIZERS: Recognizer[] = [
   define({
     id: 'ip_address',
@@ -64,7 +67,9 @@ export const NETWORK_RECOGNIZERS: Recognizer[] = [
     name: 'IMEI (mobile device identity)',
     category: 'network',
     pattern: '\\d{2}([- ]?)\\d{6}\\1\\d{6}\\1\\d',
-    validate: (d) => cs.luhn(d) && !/^(\d)\1+$/.test(d),
+    // A type allocation code starts with a GSMA reporting body (01, 35, 86...): without one the number is more likely
+    // something else that passes Luhn (a 15-digit JCB card 1800/2131, a UATP card), so it needs the word "IMEI".
+    validate: (d) => cs.luhn(d) && !/^(\d)\1+$/.test(d) && (IMEI_REPORTING_BODIES.has(d.slice(0, 2)) ? 0.55 : 0.3),
     score: 0.55,
     contextScore: 0.97,
     context: ['imei', 'device id', 'handset', 'phone serial', 'device'],

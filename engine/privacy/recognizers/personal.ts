@@ -3,7 +3,8 @@
  * names), unique record identifiers (UUIDs and patient/customer ids) and GDPR Article 9 groups (nationality,
  * religion, political affiliation).
  */
-import { define, NEEDS_DIGIT, NEEDS_LETTER, NEEDS_UPPER, type RawMatch, type Recognizer } from './define';
+import { define, NEEDS_DIGIT, NEEDS_LETTER, type RawMatch, type Recognizer } from './define';
+import { entities, GROUP_NEGATIVE_AFTER } from './named-entities';
 
 const anyCell =
   (min: number): ((v: string) => RawMatch | null) =>
@@ -15,7 +16,12 @@ export const PERSONAL_RECOGNIZERS: Recognizer[] = [
     id: 'username',
     name: 'Username / social handle',
     category: 'personal',
-    pattern: '(?<=(?:[Uu]ser ?[Nn]ame|[Uu]ser ?[Ii][Dd]|[Ll]ogin|[Hh]andle|[Ss]creen name)\\s*(?:[:=]|is)?\\s*)@?[A-Za-z][A-Za-z0-9_.\\-]{2,30}|(?<![\\w.@])@[A-Za-z0-9_]{2,30}(?![\\w@.])',
+    // After its label with a colon or "is" ("Username: jdoe_77"), or right after it when it holds a digit or an
+    // underscore ("login samuel_251"): "the login bug" is prose.
+    pattern:
+      '(?<=(?:[Uu]ser ?[Nn]ame|[Uu]ser ?[Ii][Dd]|[Ll]ogin|[Hh]andle|[Ss]creen name)\\s*(?:[:=]|\\sis\\s)\\s*)@?[A-Za-z][A-Za-z0-9_.\\-]{2,30}' +
+      '|(?<=(?:[Uu]ser ?[Nn]ame|[Uu]ser ?[Ii][Dd]|[Ll]ogin|[Hh]andle|[Ss]creen name)\\s+)@?(?=[A-Za-z0-9_.\\-]*[\\d_])[A-Za-z][A-Za-z0-9_.\\-]{2,30}|' +
+      '(?<![\\w.@])@[A-Za-z0-9_]{2,30}(?![\\w@.])',
     bare: true,
     matchCell: (v) => (/^@?[A-Za-z][A-Za-z0-9_.-]{2,30}$/.test(v.trim()) ? { start: 0, end: v.length, score: 0.05 } : null),
     evidence: 'context',
@@ -86,12 +92,14 @@ export const PERSONAL_RECOGNIZERS: Recognizer[] = [
     id: 'nrp',
     name: 'Nationality, religious or political group',
     category: 'personal',
-    pattern:
-      'Christian|Muslim|Jewish|Hindu|Buddhist|Sikh|Catholic|Protestant|Atheist|Mormon|Evangelical|Orthodox|Democrat|Republican|Libertarian|Socialist|Communist|' +
-      'African[- ]American|Hispanic|Latino|Latina|Caucasian|American|British|French|German|Mexican|Chinese|Indian|Japanese|Korean|Italian|Spanish|' +
-      'Brazilian|Canadian|Australian|Nigerian|Russian|Irish|Polish|Dutch|Swedish|Vietnamese|Filipino|Pakistani|Iranian|Turkish|Arab|Ukrainian|Egyptian',
+    // The groups of the lexicon (nationalities, religions, parties), capitalized or in capitals; see named-entities.ts.
+    find: (text) => entities(text).filter((e) => e.kind === 'nrp'),
+    matchCell: (v) => {
+      const found = entities(v.trim());
+      return found.length === 1 && found[0].kind === 'nrp' && found[0].start === 0 && found[0].end === v.trim().length ? { start: 0, end: v.length, score: 0.6, evidence: ['gazetteer'] } : null;
+    },
     evidence: 'gazetteer',
-    score: 0.45,
+    score: 0.6,
     contextScore: 0.86,
     context: [
       'religion',
@@ -113,7 +121,10 @@ export const PERSONAL_RECOGNIZERS: Recognizer[] = [
       'is a',
       'is an',
     ],
+    // A language, a dish or a thing is no group, whoever proposes the span (the rules or the model).
+    negativeContext: ['speak', 'speaks', 'spoke', 'speaking', 'fluent in', 'learn', 'learning', 'translate', 'translated', 'written in', 'taught'],
+    negativeAfter: GROUP_NEGATIVE_AFTER,
     columnHint: 'religion|nationality|ethnic|race|political|party|faith|citizenship',
-    needs: NEEDS_UPPER,
+    needs: NEEDS_LETTER,
   }),
 ];

@@ -96,8 +96,33 @@ export function jobInput(): JobWorkflowInput & { workflowId: string } {
   };
 }
 
-/** A worker on one queue of the test server; without `bundle` it runs activities only (like the gpu worker). */
-export function createWorker(
+/** What the tests drive a worker with. */
+export interface TestWorker {
+  runUntil<R>(fn: Promise<R> | (() => Promise<R>)): Promise<R>;
+}
+
+/**
+ * A worker on one queue of the test server; without `bundle` it runs activities only (like the gpu worker). A workflow
+ * worker of a job queue comes with a worker on the matching io queue (`…-cpu` → `…-io`, see {@link jobInput}) over the
+ * same activities, as the service's workers have: the job workflows write their status on io.
+ */
+export async function createWorker(
+  env: TestWorkflowEnvironment,
+  opts: { taskQueue: string; activities: object; bundle?: WorkflowBundle } & Pick<WorkerOptions, 'maxHeartbeatThrottleInterval' | 'interceptors'>,
+): Promise<TestWorker> {
+  const main = await oneWorker(env, opts);
+  const ioQueue = opts.taskQueue.replace(/-(cpu|gpu)$/, '-io');
+  if (!opts.bundle || ioQueue === opts.taskQueue) return main;
+  const io = await oneWorker(env, { taskQueue: ioQueue, activities: opts.activities });
+  return {
+    runUntil: <R>(fn: Promise<R> | (() => Promise<R>)) => {
+      const work = typeof fn === 'function' ? fn() : fn;
+      return io.runUntil(main.runUntil(work));
+    },
+  };
+}
+
+function oneWorker(
   env: TestWorkflowEnvironment,
   opts: { taskQueue: string; activities: object; bundle?: WorkflowBundle } & Pick<WorkerOptions, 'maxHeartbeatThrottleInterval' | 'interceptors'>,
 ): Promise<Worker> {

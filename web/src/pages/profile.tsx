@@ -33,6 +33,10 @@ interface Plan {
     max_dataset_columns: number;
     max_projects: number | null;
     max_open_jobs: number | null;
+    max_open_jobs_per_project: number | null;
+    max_running_jobs: number | null;
+    max_storage_bytes: number | null;
+    max_storage_bytes_per_project: number | null;
     max_synthgen_rows: number;
     max_runtime_secs: number;
   };
@@ -370,7 +374,7 @@ function PlanSection() {
                 <dt>Models in your projects</dt>
                 <dd>{fmtNum(p.usage.models)}</dd>
                 <dt>Storage of your projects</dt>
-                <dd>{fmtBytes(p.usage.storage_bytes)}</dd>
+                <dd>{p.quotas.max_storage_bytes === null ? fmtBytes(p.usage.storage_bytes) : `${fmtBytes(p.usage.storage_bytes)} of ${fmtBytes(p.quotas.max_storage_bytes)}`}</dd>
               </dl>
             </div>
             <div>
@@ -384,6 +388,12 @@ function PlanSection() {
                 <dd>at most {fmtBytes(p.quotas.max_upload_bytes)}</dd>
                 <dt>Dataset columns</dt>
                 <dd>at most {fmtNum(p.quotas.max_dataset_columns)}</dd>
+                <dt>Jobs running at once</dt>
+                <dd>{p.quotas.max_running_jobs === null ? 'no limit' : `${fmtNum(p.quotas.max_running_jobs)} (profiling, drift, privacy and synthetic data; the rest wait their turn)`}</dd>
+                <dt>Open jobs per project</dt>
+                <dd>{p.quotas.max_open_jobs_per_project === null ? 'no limit' : `at most ${fmtNum(p.quotas.max_open_jobs_per_project)}`}</dd>
+                <dt>Storage per project</dt>
+                <dd>{p.quotas.max_storage_bytes_per_project === null ? 'no limit' : `at most ${fmtBytes(p.quotas.max_storage_bytes_per_project)}`}</dd>
                 <dt>Synthetic rows per generation</dt>
                 <dd>at most {fmtNum(p.quotas.max_synthgen_rows)}</dd>
               </dl>

@@ -1,0 +1,223 @@
+/**
+ * The independent PII benchmark: engine/privacy (`detectText` at its default threshold) and Microsoft Presidio on the
+ * same sentences of corpora this project did not write (corpora.ts), in one run.
+ *
+ *   node .build-perf/bench/pii/independent.js [--split test|dev] [--n SOURCE=COUNT ...] [--reuse-presidio | --no-presidio]
+ *
+ * → bench/results/pii-independent.json, bench/results/pii-independent-errors.{json,md} (`-dev` before the extension
+ * for the dev split), a table on stdout.
+ * `--reuse-presidio` takes Presidio's predictions and timing from the last run on the very same sample (its own date
+ * and load are printed with it): for quick engine iterations; the figures to report come from a full run.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, homedir, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { detectText } from '../../engine/privacy';
+import { SAMPLE_SEED, SOURCES, independentSample, sha256, type CorpusText, type Split } from './corpora';
+import { errorMarkdown, errorReport } from './errors';
+import { score, type Metrics, type Pred } from './score';
+
+/** Engine types → the gold types they may count as (any other type counts as itself). */
+const OURS_COUNTS_AS: Record<string, string[]> = {
+  address: ['address', 'location'],
+  fax_number: ['phone'],
+};
+/** Presidio entities → gold types (generous, as in run.ts: LOCATION may be a place or an address). */
+const PRESIDIO_COUNTS_AS: Record<string, string[]> = {
+  PERSON: ['name'],
+  LOCATION: ['location', 'address'],
+  ORGANIZATION: ['organization'],
+  NRP: ['nrp'],
+  AGE: ['age'],
+  PHONE_NUMBER: ['phone'],
+  CREDIT_CARD: ['credit_card'],
+  EMAIL_ADDRESS: ['email'],
+  DATE_TIME: ['date'],
+};
+
+const TARGETS = { spanF1: 0.85, charRecall: 0.9, throughputRatio: 10 };
+
+interface Args {
+  split: Split;
+  sizes: Record<string, number>;
+  presidio: 'run' | 'reuse' | 'skip';
+}
+
+function parseArgs(argv: string[]): Args {
+  const a: Args = { split: 'test', sizes: {}, presidio: 'run' };
+  for (let i = 0; i < argv.length; i++) {
+    const x = argv[i];
+    if (x === '--split') a.split = argv[++i] === 'dev' ? 'dev' : 'test';
+    else if (x === '--n') {
+      const [k, v] = argv[++i].split('=');
+      a.sizes[k] = Number(v);
+    } else if (x === '--reuse-presidio') a.presidio = 'reuse';
+    else if (x === '--no-presidio') a.presidio = 'skip';
+    else throw new Error(`unknown argument ${x}`);
+  }
+  return a;
+}
+
+interface PresidioRun {
+  sample: string;
+  at: string;
+  loadavg: number[];
+  texts: [string, number, number, number][][];
+  text_seconds: number;
+  entities: string[];
+}
+
+function runPresidio(texts: CorpusText[], sample: string, dir: string): PresidioRun {
+  const input = join(dir, 'input.json');
+  const output = join(dir, 'presidio-out.json');
+  writeFileSync(input, JSON.stringify({ texts: texts.map((t) => t.text), cells: [] }));
+  const python = process.env.PII_PYTHON ?? join(homedir(), '.cache/mlsvc/venv-pii/bin/python');
+  const load = loadavg();
+  const run = spawnSync(python, [join(__dirname, '../../../bench/pii/presidio_run.py'), input, output], { stdio: ['ignore', 'inherit', 'pipe'], encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`presidio failed: ${run.stderr?.slice(-2000)}`);
+  const out = JSON.parse(readFileSync(output, 'utf8')) as Omit<PresidioRun, 'sample' | 'at' | 'loadavg'>;
+  return { sample, at: new Date().toISOString(), loadavg: load, texts: out.texts, text_seconds: out.text_seconds, entities: out.entities };
+}
+
+const f3 = (x: number): string => x.toFixed(3);
+const prfCell = (m: { f: number; p: number; r: number }): string => `${f3(m.f)} (${f3(m.p)} / ${f3(m.r)})`;
+
+function main(): void {
+  const args = parseArgs(process.argv.slice(2));
+  const root = join(__dirname, '../../..');
+  const outDir = join(root, 'bench/results');
+  const work = join(outDir, 'pii-independent');
+  mkdirSync(work, { recursive: true });
+  const loadStart = loadavg();
+
+  const texts = independentSample(args.split, args.sizes);
+  const sample = sha256(JSON.stringify(texts.map((t) => [t.source, t.text, t.spans.map((s) => [s.type, s.start, s.end])])));
+  const goldBySource = new Map(SOURCES.map((s) => [s.id, new Set(Object.values(s.labels).filter((v): v is string => v !== null))]));
+  const judgedBy = texts.map((t) => goldBySource.get(t.source)!);
+
+  // Ours: warm up (lexicons, JIT), then three timed passes; the median is the figure.
+  detectText('warm up: Jane Doe of Acme Corp. flew from Paris on 3 May, call 212-555-0101');
+  const passes: number[] = [];
+  let oursRaw: ReturnType<typeof detectText>[] = [];
+  for (let pass = 0; pass < 3; pass++) {
+    const t0 = process.hrtime.bigint();
+    const got = texts.map((t) => detectText(t.text));
+    passes.push(Number(process.hrtime.bigint() - t0) / 1e9);
+    if (pass === 0) oursRaw = got;
+  }
+  const oursSeconds = [...passes].sort((a, b) => a - b)[1];
+  const ours: Pred[][] = oursRaw.map((ds) => ds.map((d) => ({ types: OURS_COUNTS_AS[d.type] ?? [d.type], label: d.type, start: d.start, end: d.end })));
+
+  // Presidio: run now, or the cached run of this very sample.
+  const cache = join(work, `presidio-${args.split}.json`);
+  let pres: PresidioRun | null = null;
+  if (args.presidio === 'reuse') {
+    const old = existsSync(cache) ? (JSON.parse(readFileSync(cache, 'utf8')) as PresidioRun) : null;
+    if (!old || old.sample !== sample) throw new Error(`no Presidio run of this sample in ${cache}: run without --reuse-presidio once`);
+    pres = old;
+  } else if (args.presidio === 'run') {
+    pres = runPresidio(texts, sample, work);
+    writeFileSync(cache, JSON.stringify(pres));
+  }
+  const presAt = (thr: number): Pred[][] => pres!.texts.map((rs) => rs.filter((r) => r[3] >= thr).map((r) => ({ types: PRESIDIO_COUNTS_AS[r[0]] ?? [], label: r[0], start: r[1], end: r[2] })));
+
+  const subsets: [string, number[]][] = [['all', texts.map((_, i) => i)], ...SOURCES.map((s): [string, number[]] => [s.id, texts.flatMap((t, i) => (t.source === s.id ? [i] : []))])];
+  const scoreOn = (preds: Pred[][], idx: number[]): Metrics =>
+    score(
+      idx.map((i) => texts[i]),
+      idx.map((i) => preds[i]),
+      idx.map((i) => judgedBy[i]),
+    ).metrics;
+  const oursAll = score(texts, ours, judgedBy);
+
+  // Presidio is reported at whichever score threshold (0 or 0.5) gives it the better type-agnostic F1.
+  let presThr = 0;
+  let presPreds: Pred[][] | null = null;
+  let presAll: ReturnType<typeof score> | null = null;
+  if (pres) {
+    const at0 = score(texts, presAt(0), judgedBy);
+    const at5 = score(texts, presAt(0.5), judgedBy);
+    presThr = at5.metrics.agnostic.f > at0.metrics.agnostic.f ? 0.5 : 0;
+    presAll = presThr ? at5 : at0;
+    presPreds = presAt(presThr);
+  }
+
+  const results: Record<string, { sentences: number; goldSpans: number; ours: Metrics; presidio: Metrics | null }> = {};
+  for (const [name, idx] of subsets)
+    results[name] = {
+      sentences: idx.length,
+      goldSpans: idx.reduce((n, i) => n + texts[i].spans.length, 0),
+      ours: name === 'all' ? oursAll.metrics : scoreOn(ours, idx),
+      presidio: presPreds ? (name === 'all' ? presAll!.metrics : scoreOn(presPreds, idx)) : null,
+    };
+
+  const oursSps = texts.length / oursSeconds;
+  const presSps = pres ? texts.length / pres.text_seconds : null;
+  const loadEnd = loadavg();
+  const all = results.all;
+  const sharedTypes = Object.keys(all.ours.perType).filter((t) => all.presidio && all.presidio.perType[t] && all.presidio.perType[t].tp + all.presidio.perType[t].fp > 0);
+  const notAbove = sharedTypes.filter((t) => all.ours.perType[t].f <= all.presidio!.perType[t].f);
+
+  const lines: string[] = [];
+  lines.push(
+    `independent PII bench, split ${args.split}, seed ${SAMPLE_SEED}: ${texts.length} sentences, ${all.goldSpans} gold spans (sample ${sample.slice(0, 12)}); ours at detectText's default threshold, ${pres ? `Presidio at score threshold ${presThr}` : 'Presidio not run'}`,
+    '',
+    '| source | sentences | gold spans | ours span F1 (P / R), any type | Presidio span F1 (P / R), any type | ours char R / P | Presidio char R / P |',
+    '|---|---|---|---|---|---|---|',
+  );
+  for (const [name, r] of Object.entries(results))
+    lines.push(
+      `| ${name} | ${r.sentences} | ${r.goldSpans} | ${prfCell(r.ours.agnostic)} | ${r.presidio ? prfCell(r.presidio.agnostic) : '—'} | ${f3(r.ours.chars.recall)} / ${f3(r.ours.chars.precision)} | ${r.presidio ? `${f3(r.presidio.chars.recall)} / ${f3(r.presidio.chars.precision)}` : '—'} |`,
+    );
+  lines.push('', '| source | type | gold | ours P | ours R | ours F1 | Presidio P | Presidio R | Presidio F1 |', '|---|---|---|---|---|---|---|---|---|');
+  for (const [name, r] of Object.entries(results))
+    for (const [t, o] of Object.entries(r.ours.perType)) {
+      const p = r.presidio?.perType[t];
+      lines.push(`| ${name} | ${t} | ${o.tp + o.fn} | ${f3(o.p)} | ${f3(o.r)} | ${f3(o.f)} | ${p ? f3(p.p) : '—'} | ${p ? f3(p.r) : '—'} | ${p ? f3(p.f) + (p.f >= o.f ? ' ⚠' : '') : '—'} |`);
+    }
+  lines.push('');
+  lines.push(
+    `throughput: ours ${oursSps.toFixed(0)} sentences/s (median of 3 passes), Presidio ${presSps ? presSps.toFixed(1) : '—'} sentences/s${pres && args.presidio === 'reuse' ? ` (reused run of ${pres.at}, load ${pres.loadavg.map((x) => x.toFixed(1)).join(' ')})` : ''}, ratio ${presSps ? (oursSps / presSps).toFixed(1) + 'x' : '—'}; ${cpus().length} cores, load average ${loadStart.map((x) => x.toFixed(1)).join(' ')} → ${loadEnd.map((x) => x.toFixed(1)).join(' ')}`,
+  );
+  const met = (ok: boolean): string => (ok ? 'met' : 'NOT met');
+  lines.push(
+    `targets: type-agnostic span F1 ≥ ${TARGETS.spanF1}: ${f3(all.ours.agnostic.f)} ${met(all.ours.agnostic.f >= TARGETS.spanF1)}; char recall ≥ ${TARGETS.charRecall}: ${f3(all.ours.chars.recall)} ${met(all.ours.chars.recall >= TARGETS.charRecall)}; above Presidio on every shared type: ${all.presidio ? (notAbove.length ? `NOT met (${notAbove.join(', ')})` : 'met') : '—'}; ≥ ${TARGETS.throughputRatio}x Presidio: ${presSps ? met(oursSps / presSps >= TARGETS.throughputRatio) : '—'}`,
+  );
+  console.log(lines.join('\n'));
+
+  // The dev split's outputs sit beside the test's, so tuning runs never overwrite the reported figures.
+  const suffix = args.split === 'test' ? '' : `-${args.split}`;
+  const command = `node .build-perf/bench/pii/independent.js ${process.argv.slice(2).join(' ')}`.trim();
+  writeFileSync(
+    join(outDir, `pii-independent${suffix}.json`),
+    JSON.stringify(
+      {
+        at: new Date().toISOString(),
+        command,
+        machine: { cores: cpus().length, loadavgStart: loadStart, loadavgEnd: loadEnd },
+        split: args.split,
+        sample: { seed: SAMPLE_SEED, sha256: sample, sentences: texts.length, perSource: Object.fromEntries(SOURCES.map((s) => [s.id, results[s.id].sentences])) },
+        sources: SOURCES.map((s) => ({ id: s.id, title: s.title, licence: s.licence, url: s.url, commit: s.commit, file: s.files[args.split] })),
+        labels: Object.fromEntries(SOURCES.map((s) => [s.id, s.labels])),
+        oursCountsAs: OURS_COUNTS_AS,
+        presidioCountsAs: PRESIDIO_COUNTS_AS,
+        matchRule: 'a prediction matches a gold span when they overlap by at least half of the gold span; one to one; only predictions of types the corpus labels are judged',
+        presidio: pres ? { threshold: presThr, ranAt: pres.at, reused: args.presidio === 'reuse', loadavg: pres.loadavg, entities: pres.entities } : null,
+        throughput: { oursSentencesPerSecond: oursSps, oursPassesSeconds: passes, presidioSentencesPerSecond: presSps, ratio: presSps ? oursSps / presSps : null },
+        results,
+        targets: { ...TARGETS, sharedTypes, notAbovePresidio: notAbove },
+      },
+      null,
+      2,
+    ),
+  );
+  const rep = errorReport(texts, ours, oursAll.outcome, judgedBy, presAll?.outcome ?? null);
+  writeFileSync(join(outDir, `pii-independent${suffix}-errors.json`), JSON.stringify(rep, null, 2));
+  writeFileSync(
+    join(outDir, `pii-independent${suffix}-errors.md`),
+    errorMarkdown(rep, `# Independent PII bench: error analysis of ours (split ${args.split}, ${new Date().toISOString()}, \`${command}\`)`),
+  );
+}
+
+main();

@@ -1,0 +1,62 @@
+/**
+ * How the statistical model's proposals (detections with the evidence `model`) meet the rules in resolveOverlaps:
+ * agreement, fuller spans, validators that keep their characters, addresses that keep their parts.
+ */
+import { resolveOverlaps } from './detect-text';
+import type { Detection } from './types';
+
+function det(text: string, type: string, part: string, confidence: number, evidence: string[], from = 0): Detection {
+  const start = text.indexOf(part, from);
+  if (start < 0) throw new Error(`${part} not in ${text}`);
+  return { type, start, end: start + part.length, text: part, confidence, evidence };
+}
+
+const view = (ds: Detection[]): [string, string, boolean][] => ds.map((d) => [d.type, d.text, d.evidence.includes('agreement')]);
+
+describe('rules and model combined', () => {
+  it('takes the fuller span of one entity and raises the confidence when both find it', () => {
+    const text = 'Please forward it to Zoë Müller today.';
+    const rule = det(text, 'name', 'Zoë', 0.65, ['gazetteer']);
+    const model = det(text, 'name', 'Zoë Müller', 0.8, ['model', 'ner:PERSON']);
+    const out = resolveOverlaps([rule, model], text);
+    expect(view(out)).toEqual([['name', 'Zoë Müller', true]]);
+    expect(out[0].confidence).toBeCloseTo(0.85);
+    expect(out[0].evidence).toEqual(expect.arrayContaining(['gazetteer', 'model']));
+  });
+
+  it('keeps a rule span that is fuller than the model one', () => {
+    const text = 'Approved by Banco Santander yesterday.';
+    const out = resolveOverlaps([det(text, 'organization', 'Banco Santander', 0.85, ['gazetteer']), det(text, 'organization', 'Santander', 0.7, ['model'])], text);
+    expect(view(out)).toEqual([['organization', 'Banco Santander', true]]);
+  });
+
+  it('keeps what a format validator vouches for over a model span of another type', () => {
+    const text = 'Ref 4111 1111 1111 1111 on file.';
+    const card = det(text, 'credit_card', '4111 1111 1111 1111', 0.92, ['pattern', 'checksum', 'brand:visa']);
+    const model = det(text, 'organization', 'Ref 4111 1111', 0.95, ['model', 'ner:ORG']);
+    expect(view(resolveOverlaps([card, model], text))).toEqual([['credit_card', '4111 1111 1111 1111', false]]);
+  });
+
+  it('keeps an address whole when the model splits it into places', () => {
+    const text = 'Send it to Calle Mayor 12, 28013 Madrid, Spain.';
+    const address = det(text, 'address', 'Calle Mayor 12, 28013 Madrid, Spain', 0.9, ['pattern', 'address_block']);
+    const pieces = [det(text, 'location', 'Madrid', 0.95, ['model', 'ner:GPE']), det(text, 'location', 'Spain', 0.95, ['model', 'ner:GPE']), det(text, 'us_zip_code', '28013', 0.95, ['context'])];
+    expect(view(resolveOverlaps([address, ...pieces], text))).toEqual([['address', 'Calle Mayor 12, 28013 Madrid, Spain', false]]);
+  });
+
+  it('leaves the honorific out of a model name that takes it in', () => {
+    const text = 'Dr. Amara Nwosu will see you.';
+    const out = resolveOverlaps([det(text, 'title', 'Dr.', 0.9, ['honorific']), det(text, 'name', 'Amara Nwosu', 0.92, ['title']), det(text, 'name', 'Dr. Amara Nwosu', 0.8, ['model'])], text);
+    expect(view(out)).toEqual([
+      ['title', 'Dr.', false],
+      ['name', 'Amara Nwosu', true],
+    ]);
+  });
+
+  it('resolves rules alone as before when no model has spoken', () => {
+    const text = 'Call Anna at 555';
+    const a = det(text, 'name', 'Anna', 0.7, ['gazetteer']);
+    const b = det(text, 'location', 'Anna at', 0.6, ['gazetteer']);
+    expect(view(resolveOverlaps([a, b], text))).toEqual([['name', 'Anna', false]]);
+  });
+});

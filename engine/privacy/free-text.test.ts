@@ -1,0 +1,261 @@
+/**
+ * Free text as people write it: names of many countries in any case and script, international addresses as one
+ * block, phones of any region with extensions, every card issuer, titles and ages, and the hand-written labelled
+ * corpus (free-text.fixtures.ts) scored by span F1.
+ */
+import { detectText } from './detect-text';
+import { CORPUS, HELD_OUT, parseLabelled } from './free-text.fixtures';
+import type { Detection } from './types';
+
+const spans = (text: string, type?: string): string[] =>
+  detectText(text)
+    .filter((d) => !type || d.type === type)
+    .map((d) => d.text);
+const typed = (text: string): [string, string][] => detectText(text).map((d: Detection) => [d.type, d.text]);
+
+describe('names', () => {
+  it.each([
+    ['Hi team, Łukasz Wróbel will cover the night shift.', 'Łukasz Wróbel'],
+    ['Please forward the contract to Zoë Müller before noon.', 'Zoë Müller'],
+    ['Our new hire, Kateřina Dvořáková, starts on Monday.', 'Kateřina Dvořáková'],
+    ['Nguyễn Văn An submitted the report.', 'Nguyễn Văn An'],
+    ['I spoke with Mehmet Yılmaz about the delay.', 'Mehmet Yılmaz'],
+    ['Reported by Aisha Al-Farsi yesterday.', 'Aisha Al-Farsi'],
+    ['The tenant, Thabo Mokoena, has paid.', 'Thabo Mokoena'],
+    ['Forwarding this to Min-jun Kim who handles billing.', 'Min-jun Kim'],
+  ])('finds non-ASCII and international names whole: %j', (text, name) => {
+    expect(spans(text, 'name')).toEqual([name]);
+  });
+
+  it.each([
+    ['my name is john smith and i need help', 'john smith'],
+    ['hi my name is fatima zahra, my package never arrived', 'fatima zahra'],
+    ['please contact sarah o’connor regarding the invoice', 'sarah o’connor'],
+    ['hey its priya again, did you get my message?', 'priya'],
+  ])('finds lower-case names after cue words: %j', (text, name) => {
+    expect(spans(text, 'name')).toEqual([name]);
+  });
+
+  it.each([
+    ['CUSTOMER: MARÍA GONZÁLEZ', 'MARÍA GONZÁLEZ'],
+    ['ASSIGNED TO: TOMASZ KOWALCZYK', 'TOMASZ KOWALCZYK'],
+    ['Patient: ŽELJKA KOVAČEVIĆ', 'ŽELJKA KOVAČEVIĆ'],
+  ])('finds names in capitals: %j', (text, name) => {
+    expect(spans(text, 'name')).toEqual([name]);
+  });
+
+  it('finds initials without a full stop and splits names joined by "and"', () => {
+    expect(spans('Ticket reassigned from J Smith to K Patel.', 'name')).toEqual(['J Smith', 'K Patel']);
+    expect(spans('Giulia Bianchi and Marco Esposito are on leave.', 'name')).toEqual(['Giulia Bianchi', 'Marco Esposito']);
+  });
+
+  it('does not take headings, acronyms or common words for names', () => {
+    for (const text of ['Great News: The New Dashboard Is Live!', 'Step 3: Click Save And Continue.', 'The API returns HTTP 404 when the key is missing.', 'i will be there in may']) {
+      expect(detectText(text).filter((d) => d.type === 'name' || d.type === 'organization')).toEqual([]);
+    }
+  });
+});
+
+describe('organizations, places and groups', () => {
+  it.each([
+    ['She works at Zalando as a data analyst.', 'Zalando'],
+    ['I have been employed by Petrobras for six years.', 'Petrobras'],
+    ['He joined Flumbrix in the spring.', 'Flumbrix'],
+    ['Shipping is handled by Nordic Freight AB.', 'Nordic Freight AB'],
+    ['Invoice from Müller & Söhne GmbH attached.', 'Müller & Söhne GmbH'],
+  ])('finds organizations, single words by their cue: %j', (text, org) => {
+    expect(spans(text, 'organization')).toEqual([org]);
+  });
+
+  it('finds places in any case and spelling', () => {
+    expect(spans('DESTINATION: NEW YORK', 'location')).toEqual(['NEW YORK']);
+    expect(spans('Trip: LISBON to PORTO', 'location')).toEqual(['LISBON', 'PORTO']);
+    expect(spans('We are moving to Kraków in March.', 'location')).toEqual(['Kraków']);
+    expect(spans('i live in lyon now', 'location')).toEqual(['lyon']);
+  });
+
+  it('finds nationality, religious and political groups, not languages or dishes', () => {
+    expect(spans('The Kenyan runner won the race.', 'nrp')).toEqual(['Kenyan']);
+    expect(spans('They are Jehovah’s Witnesses and refused the transfusion.', 'nrp')).toEqual(['Jehovah’s Witnesses']);
+    expect(spans('He is a member of the Green Party.', 'nrp')).toEqual(['Green Party']);
+    expect(spans('She speaks French and loves Thai food.', 'nrp')).toEqual([]);
+    expect(spans('my mother is filipino and my father is norwegian', 'nrp')).toEqual(['filipino', 'norwegian']);
+  });
+});
+
+describe('addresses', () => {
+  it.each([
+    ['Please send the parcel to Calle Mayor 12, 28013 Madrid, Spain.', 'Calle Mayor 12, 28013 Madrid, Spain'],
+    ['Meine Adresse: Hauptstraße 5, 10115 Berlin', 'Hauptstraße 5, 10115 Berlin'],
+    ['Deliver to Via Roma 10, 00184 Roma RM, Italy before Friday.', 'Via Roma 10, 00184 Roma RM, Italy'],
+    ['Nowy adres: ul. Długa 5/7, 00-238 Warszawa', 'ul. Długa 5/7, 00-238 Warszawa'],
+    ['The shop is at 12 rue de la Paix, 75002 Paris, France.', '12 rue de la Paix, 75002 Paris, France'],
+    ['Our flat is 221B Baker Street, London NW1 6XE.', '221B Baker Street, London NW1 6XE'],
+    ['Ship to:\n350 Fifth Avenue, Suite 3300\nNew York, NY 10118\nUSA', '350 Fifth Avenue, Suite 3300\nNew York, NY 10118\nUSA'],
+    ['Mailing address: 1250 René-Lévesque Blvd W, Montreal, QC H3B 4W8, Canada', '1250 René-Lévesque Blvd W, Montreal, QC H3B 4W8, Canada'],
+    ['The office moved to Level 4, 88 George Street, Sydney NSW 2000, Australia.', 'Level 4, 88 George Street, Sydney NSW 2000, Australia'],
+    ['Entregar en Av. Paulista 1578, Bela Vista, São Paulo - SP, 01310-200, Brasil.', 'Av. Paulista 1578, Bela Vista, São Paulo - SP, 01310-200, Brasil'],
+    ['Dirección: Avenida Reforma 222, Col. Juárez, 06600 Ciudad de México, CDMX', 'Avenida Reforma 222, Col. Juárez, 06600 Ciudad de México, CDMX'],
+    ['Return address: Keizersgracht 123, 1015 CJ Amsterdam, Netherlands', 'Keizersgracht 123, 1015 CJ Amsterdam, Netherlands'],
+    ['Rechnungsadresse: Leopoldstraße 27, Wohnung 4, 80802 München', 'Leopoldstraße 27, Wohnung 4, 80802 München'],
+    ['Send it to Calle de Alcalá 45, piso 3, 28014 Madrid.', 'Calle de Alcalá 45, piso 3, 28014 Madrid'],
+    ['Domicilio: Carrera 7 #71-21, Bogotá, Colombia', 'Carrera 7 #71-21, Bogotá, Colombia'],
+    ['Postal: P.O. Box 4521, Halifax, NS B3J 3K5', 'P.O. Box 4521, Halifax, NS B3J 3K5'],
+    ['Correspondence address:\nFlat 9\nVictoria Road\nLeeds\nLS6 1AN', 'Flat 9\nVictoria Road\nLeeds\nLS6 1AN'],
+  ])('finds %j as one block', (text, address) => {
+    expect(typed(text)).toEqual([['address', address]]);
+  });
+
+  it('finds addresses written all in lower case or in capitals', () => {
+    expect(typed('send it to calle mayor 12, 28013 madrid, spain please')).toEqual([['address', 'calle mayor 12, 28013 madrid, spain']]);
+    expect(typed('he lives at 742 evergreen terrace, springfield, or 97477.')).toEqual([['address', '742 evergreen terrace, springfield, or 97477']]);
+    expect(typed('SHIP TO: VIA ROMA 10, 00184 ROMA RM, ITALY BEFORE FRIDAY')).toEqual([['address', 'VIA ROMA 10, 00184 ROMA RM, ITALY']]);
+    expect(spans('i walked 3 miles along the river road yesterday', 'address')).toEqual([]);
+  });
+
+  it('does not report building numbers or postcodes inside an address as ZIP codes', () => {
+    const found = detectText('Address: 12345 Main Street, Springfield, IL 62704');
+    expect(found.map((d) => d.type)).toEqual(['address']);
+  });
+
+  it('does not take prose with numbers for an address', () => {
+    for (const text of ['We walked 3 miles along the river.', 'Sent via DHL 3 times already.', 'Room 204 is booked from 10 to 12.', 'Note from intake – PIN code: 119 551 Please update the record.']) {
+      expect(spans(text, 'address')).toEqual([]);
+    }
+  });
+});
+
+describe('phones', () => {
+  it.each([
+    ['Phone: +1 (415) 555-0132 x4587', '+1 (415) 555-0132 x4587'],
+    ['You can reach the front desk on +1 415 555 0132 ext. 12.', '+1 415 555 0132 ext. 12'],
+    ['Office line +1 202-555-0143 extension 3', '+1 202-555-0143 extension 3'],
+    ['Call the helpdesk at (212) 555-0198 x22.', '(212) 555-0198 x22'],
+  ])('includes the extension: %j', (text, phone) => {
+    expect(spans(text, 'phone')).toEqual([phone]);
+  });
+
+  it.each([
+    ['Tel. 0044 20 7946 0958', '0044 20 7946 0958'],
+    ['Call me at +48 512 345 678 after six.', '+48 512 345 678'],
+    ['contact number +971 50 123 4567', '+971 50 123 4567'],
+    ['Telefone: (11) 98765-4321', '(11) 98765-4321'],
+    ['Teléfono móvil: 55 1234 5678', '55 1234 5678'],
+    ['His mobile is 0412 345 678.', '0412 345 678'],
+    ['Numer telefonu: 512 345 678', '512 345 678'],
+  ])('finds numbers of any region, national formats when the words say phone: %j', (text, phone) => {
+    expect(spans(text, 'phone')).toEqual([phone]);
+  });
+
+  it('leaves national numbers of other countries alone without phone words', () => {
+    expect(spans('Reference 512 345 678 is closed.', 'phone')).toEqual([]);
+  });
+});
+
+describe('payment cards', () => {
+  it.each([
+    ['Visa 13', '4819108308205', 'visa'],
+    ['Visa 19', '4822882560886599827', 'visa'],
+    ['Mastercard 2-series', '2720 2240 3219 1851', 'mastercard'],
+    ['Amex', '3485 259807 14445', 'amex'],
+    ['Discover', '6011-4305-5141-9479', 'discover'],
+    ['JCB 16', '3528096480784797', 'jcb'],
+    ['JCB 19', '3589741686441558573', 'jcb'],
+    ['JCB 15 (1800)', '180074731462302', 'jcb'],
+    ['JCB 15 (2131)', '213122353338382', 'jcb'],
+    ['JCB 3590-3599', '3595763308386240', 'jcb'],
+    ['Diners 14', '3056 534723 4482', 'diners'],
+    ['Maestro 12', '501869292877', 'maestro'],
+    ['Maestro 0604', '060453554192', 'maestro'],
+    ['UnionPay', '6276 2905 6619 2390', 'unionpay'],
+    ['Mir', '2200 6404 1137 0734', 'mir'],
+    ['Troy', '9792 6525 8910 9165', 'troy'],
+  ])('finds %s', (_label, card, brand) => {
+    const found = detectText(`Card number: ${card}`);
+    expect(found.map((d) => [d.type, d.text])).toEqual([['credit_card', card]]);
+    expect(found[0].evidence).toContain(`brand:${brand}`);
+  });
+
+  it('does not label a 15-digit JCB card an IMEI, and keeps real IMEIs', () => {
+    expect(typed('Copied 180074731462302 into the ticket.')).toEqual([['credit_card', '180074731462302']]);
+    expect(typed('IMEI 490154203237518')).toEqual([['imei', '490154203237518']]);
+  });
+
+  it('takes the card number, not the CVV written after it', () => {
+    expect(spans('card 4215 2396 9807 4694 123', 'credit_card')).toEqual(['4215 2396 9807 4694']);
+  });
+});
+
+describe('titles and ages', () => {
+  it('reports honorifics and job titles apart from the name', () => {
+    expect(typed('Dr. Amara Nwosu will see you at ten.')).toEqual([
+      ['title', 'Dr.'],
+      ['name', 'Amara Nwosu'],
+    ]);
+    expect(typed('Kenji Watanabe, Chief Financial Officer, approved the budget.')).toEqual([
+      ['name', 'Kenji Watanabe'],
+      ['title', 'Chief Financial Officer'],
+    ]);
+    expect(spans('Please welcome our new Head of Marketing, Lucía Romero.', 'title')).toEqual(['Head of Marketing']);
+    expect(spans('I work as a sales executive at Unilever.', 'title')).toEqual(['sales executive']);
+    expect(spans('The CEO asked for the figures by Friday.', 'title')).toEqual(['CEO']);
+  });
+
+  it.each([
+    ['My father just turned 60 and still runs every morning.', '60'],
+    ['A 37-year-old woman was admitted overnight.', '37'],
+    ['Participants aged 45 and over were excluded.', '45'],
+    ['He is 60 years old.', '60'],
+    ['At the age of 81, she still drives.', '81'],
+    ['Our son is 7 and loves football.', '7'],
+    ['The patient, 72, was discharged on Tuesday.', '72'],
+  ])('finds the age in %j', (text, age) => {
+    expect(spans(text, 'age')).toEqual([age]);
+  });
+
+  it('does not take other numbers after the same verbs for ages', () => {
+    expect(spans('The total is 45 euros.', 'age')).toEqual([]);
+    expect(spans('I am 5 minutes away.', 'age')).toEqual([]);
+  });
+});
+
+describe('the labelled corpus', () => {
+  /** Type-agnostic span F1 (exact offsets) and the share of PII characters covered by some detection. */
+  function score(marked: readonly string[]): { f1: number; charRecall: number } {
+    let tp = 0;
+    let fp = 0;
+    let fn = 0;
+    let chars = 0;
+    let covered = 0;
+    for (const m of marked) {
+      const { text, spans: gold } = parseLabelled(m);
+      const found = detectText(text);
+      for (const g of gold) {
+        if (found.some((d) => d.start === g.start && d.end === g.end)) tp++;
+        else fn++;
+        for (let i = g.start; i < g.end; i++) {
+          chars++;
+          if (found.some((d) => d.start <= i && i < d.end)) covered++;
+        }
+      }
+      for (const d of found) if (!gold.some((g) => g.start === d.start && g.end === d.end)) fp++;
+    }
+    return { f1: (2 * tp) / (2 * tp + fp + fn), charRecall: covered / chars };
+  }
+
+  it('scores span F1 >= 0.95 and redacts >= 0.97 of the PII characters', () => {
+    const all = score(CORPUS);
+    expect(all.f1).toBeGreaterThanOrEqual(0.95);
+    expect(all.charRecall).toBeGreaterThanOrEqual(0.97);
+    const held = score(HELD_OUT);
+    expect(held.f1).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it('keeps most of it when the same texts are written in lower case or in capitals', () => {
+    // Only texts whose case change keeps every offset.
+    const recase = (f: (s: string) => string): string[] =>
+      [...CORPUS, ...HELD_OUT].filter((m) => f(m).length === m.length).map((m) => f(m).replace(/\[\[([a-z_]+):/gi, (_all, type: string) => `[[${type.toLowerCase()}:`));
+    expect(score(recase((s) => s.toLowerCase())).f1).toBeGreaterThanOrEqual(0.8);
+    expect(score(recase((s) => s.toUpperCase())).f1).toBeGreaterThanOrEqual(0.85);
+  });
+});

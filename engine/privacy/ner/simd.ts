@@ -1,0 +1,136 @@
+/**
+ * The NER model's hot loops as WebAssembly SIMD functions (4 float32 lanes per instruction), assembled from their
+ * opcodes (./wasm-asm.ts). Addresses are byte offsets into the imported memory.
+ *
+ *   gemm(w, x, y, nOut, nIn, nTok, xStride):  y[t·nOut + r] = Σ_k w[r·nIn + k] · x[t·xStride + k]
+ *     two weight rows × four tokens per pass (8 vector accumulators), ~8x the best scalar JavaScript here; nOut even,
+ *     nIn and nTok multiples of 4. gemm1 is the same one token per pass, for the last tokens. Rows of x may overlap
+ *     (xStride < nIn): the encoder's 3-token windows are read in place.
+ *
+ *   maxnorm(m, b, g, beta, out, tmp, nRows, residual):  per row of 288 piece-major products m (piece p of output o at
+ *     p·96 + o), the maxout over the 3 pieces plus bias b, then LayerNorm (mean, variance + 1e-8, gain g, bias beta)
+ *     into the row's 96 floats of out, added to them when `residual` is 1; tmp holds 96 floats of scratch.
+ */
+import * as A from './wasm-asm';
+
+const { get, set, i32, mem, loopWhileBelow, addTo, laneSum, zeroV128 } = A;
+
+/** The product, `tokens` (4 or 1) tokens per pass: 2 × tokens vector accumulators. */
+function gemm(tokens: 4 | 1): A.WasmFunction {
+  const [W, X, Y, N_OUT, N_IN, N_TOK, X_STRIDE] = [0, 1, 2, 3, 4, 5, 6];
+  const [T, R, K, NIN4, XS4, WR, YA] = [7, 8, 9, 10, 11, 12, 13];
+  const XS = [14, 15, 16, 17].slice(0, tokens); // the pass's token row addresses
+  const ACC = 18; // accumulators: ACC+j for weight row 0 and token j, ACC+tokens+j for row 1
+  const [W0, W1, XV] = [ACC + 2 * tokens, ACC + 2 * tokens + 1, ACC + 2 * tokens + 2];
+
+  // Over k (16 bytes at a time): two weight vectors, the tokens' vectors, 2 × tokens multiply-adds.
+  const kLoop: number[] = [...get(WR), ...get(K), A.I32_ADD, ...A.V128_LOAD, ...mem(0), ...set(W0)];
+  kLoop.push(...get(WR), ...get(NIN4), A.I32_ADD, ...get(K), A.I32_ADD, ...A.V128_LOAD, ...mem(0), ...set(W1));
+  XS.forEach((xj, j) => {
+    kLoop.push(...get(xj), ...get(K), A.I32_ADD, ...A.V128_LOAD, ...mem(0), ...set(XV));
+    kLoop.push(...get(ACC + j), ...get(W0), ...get(XV), ...A.F32X4_MUL, ...A.F32X4_ADD, ...set(ACC + j));
+    kLoop.push(...get(ACC + tokens + j), ...get(W1), ...get(XV), ...A.F32X4_MUL, ...A.F32X4_ADD, ...set(ACC + tokens + j));
+  });
+  kLoop.push(...addTo(K, 16));
+
+  // Over r (two weight rows at a time): zero the accumulators, run k, store y[(t + j)·nOut + r] and r + 1.
+  const rLoop: number[] = [...get(W), ...get(R), ...get(NIN4), A.I32_MUL, A.I32_ADD, ...set(WR)];
+  for (let a = 0; a < 2 * tokens; a++) rLoop.push(...zeroV128(), ...set(ACC + a));
+  rLoop.push(...i32(0), ...set(K), ...loopWhileBelow(K, NIN4, kLoop));
+  for (let j = 0; j < tokens; j++) {
+    rLoop.push(...get(T), ...i32(j), A.I32_ADD, ...get(N_OUT), A.I32_MUL, ...get(R), A.I32_ADD, ...i32(2), A.I32_SHL, ...get(Y), A.I32_ADD, ...set(YA));
+    rLoop.push(...get(YA), ...laneSum(ACC + j), A.F32_STORE, ...mem(0));
+    rLoop.push(...get(YA), ...laneSum(ACC + tokens + j), A.F32_STORE, ...mem(4));
+  }
+  rLoop.push(...addTo(R, 2));
+
+  // Over t (`tokens` at a time): their row addresses, then r.
+  const tLoop: number[] = [...get(X), ...get(T), ...get(XS4), A.I32_MUL, A.I32_ADD, ...set(XS[0])];
+  for (let j = 1; j < tokens; j++) tLoop.push(...get(XS[j - 1]), ...get(XS4), A.I32_ADD, ...set(XS[j]));
+  tLoop.push(...i32(0), ...set(R), ...loopWhileBelow(R, N_OUT, rLoop), ...addTo(T, tokens));
+
+  const code = [...get(N_IN), ...i32(2), A.I32_SHL, ...set(NIN4), ...get(X_STRIDE), ...i32(2), A.I32_SHL, ...set(XS4)];
+  code.push(...i32(0), ...set(T), ...loopWhileBelow(T, N_TOK, tLoop));
+  return {
+    name: tokens === 4 ? 'gemm' : 'gemm1',
+    params: 7,
+    locals: [
+      [11, A.I32],
+      [2 * tokens + 3, A.V128],
+    ],
+    code,
+  };
+}
+
+function maxnorm(): A.WasmFunction {
+  const [M, B, G, BETA, OUT, TMP, N_ROWS, RESIDUAL] = [0, 1, 2, 3, 4, 5, 6, 7];
+  const [I, O, MR, OR, END_O] = [8, 9, 10, 11, 12];
+  const [MU, INV] = [13, 14];
+  const [V, SUM] = [15, 16];
+  const WIDTH_BYTES = 96 * 4;
+  const at = (base: number, offset: number): number[] => [...get(base), ...get(O), A.I32_ADD, ...A.V128_LOAD, ...mem(offset)];
+
+  // Pass 1: the maxout of the three pieces (plus bias) into tmp, summed for the mean.
+  const pieces: number[] = [...at(MR, 0), ...at(B, 0), ...A.F32X4_ADD];
+  pieces.push(...at(MR, WIDTH_BYTES), ...at(B, WIDTH_BYTES), ...A.F32X4_ADD, ...A.F32X4_MAX);
+  pieces.push(...at(MR, 2 * WIDTH_BYTES), ...at(B, 2 * WIDTH_BYTES), ...A.F32X4_ADD, ...A.F32X4_MAX, ...set(V));
+  pieces.push(...get(TMP), ...get(O), A.I32_ADD, ...get(V), ...A.V128_STORE, ...mem(0));
+  pieces.push(...get(SUM), ...get(V), ...A.F32X4_ADD, ...set(SUM), ...addTo(O, 16));
+  // Pass 2: the squared deviations.
+  const deviations: number[] = [...at(TMP, 0), ...get(MU), ...A.F32X4_SPLAT, ...A.F32X4_SUB, ...set(V)];
+  deviations.push(...get(SUM), ...get(V), ...get(V), ...A.F32X4_MUL, ...A.F32X4_ADD, ...set(SUM), ...addTo(O, 16));
+  // Pass 3: (tmp - mu) · inv · g + beta, stored or added.
+  const normed = [...at(TMP, 0), ...get(MU), ...A.F32X4_SPLAT, ...A.F32X4_SUB, ...get(INV), ...A.F32X4_SPLAT, ...A.F32X4_MUL];
+  normed.push(...at(G, 0), ...A.F32X4_MUL, ...at(BETA, 0), ...A.F32X4_ADD);
+  const store = (add: boolean): number[] => [...get(OR), ...get(O), A.I32_ADD, ...normed, ...(add ? [...at(OR, 0), ...A.F32X4_ADD] : []), ...A.V128_STORE, ...mem(0), ...addTo(O, 16)];
+
+  const row: number[] = [...get(M), ...get(I), ...i32(288 * 4), A.I32_MUL, A.I32_ADD, ...set(MR)];
+  row.push(...get(OUT), ...get(I), ...i32(WIDTH_BYTES), A.I32_MUL, A.I32_ADD, ...set(OR));
+  row.push(...zeroV128(), ...set(SUM), ...i32(0), ...set(O), ...loopWhileBelow(O, END_O, pieces));
+  row.push(...laneSum(SUM), ...A.f32(96), A.F32_DIV, ...set(MU));
+  row.push(...zeroV128(), ...set(SUM), ...i32(0), ...set(O), ...loopWhileBelow(O, END_O, deviations));
+  row.push(...A.f32(1), ...laneSum(SUM), ...A.f32(96), A.F32_DIV, ...A.f32(1e-8), A.F32_ADD, A.F32_SQRT, A.F32_DIV, ...set(INV));
+  row.push(...i32(0), ...set(O), ...get(RESIDUAL), ...A.IF, ...loopWhileBelow(O, END_O, store(true)), A.ELSE, ...loopWhileBelow(O, END_O, store(false)), A.END);
+  row.push(...addTo(I, 1));
+
+  return {
+    name: 'maxnorm',
+    params: 8,
+    locals: [
+      [5, A.I32],
+      [2, A.F32],
+      [2, A.V128],
+    ],
+    code: [...i32(WIDTH_BYTES), ...set(END_O), ...i32(0), ...set(I), ...loopWhileBelow(I, N_ROWS, row)],
+  };
+}
+
+export type Gemm = (w: number, x: number, y: number, nOut: number, nIn: number, nTok: number, xStride: number) => void;
+export type MaxNorm = (m: number, b: number, g: number, beta: number, out: number, tmp: number, nRows: number, residual: number) => void;
+
+/** The slice of the WebAssembly API used here (the project compiles without the DOM typings that declare it). */
+export interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+  grow(pages: number): number;
+}
+interface WasmApi {
+  validate(bytes: Uint8Array): boolean;
+  Memory: new (d: { initial: number }) => WasmMemory;
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (m: object, imports: object) => { exports: Record<string, unknown> };
+}
+const WA = (globalThis as unknown as { WebAssembly?: WasmApi }).WebAssembly;
+
+export function simdModuleBytes(): Uint8Array<ArrayBuffer> {
+  return A.wasmModule([gemm(4), gemm(1), maxnorm()]);
+}
+
+/** A memory and the kernels over it, or undefined where the engine has no WebAssembly SIMD (it rejects the module). */
+export function simdKernels(initialPages: number): { memory: WasmMemory; gemm: Gemm; gemm1: Gemm; maxnorm: MaxNorm } | undefined {
+  const bytes = simdModuleBytes();
+  if (!WA || !WA.validate(bytes)) return undefined;
+  const memory = new WA.Memory({ initial: initialPages });
+  const instance = new WA.Instance(new WA.Module(bytes), { env: { memory } });
+  const e = instance.exports;
+  return { memory, gemm: e.gemm as Gemm, gemm1: e.gemm1 as Gemm, maxnorm: e.maxnorm as MaxNorm };
+}

@@ -1,0 +1,303 @@
+/**
+ * Street addresses as one block, in the formats of Europe, the UK, the US, Canada, Australia and Latin America.
+ *
+ * A street line is found first, in one of its orders: number first with an English street word after the name
+ * ("221B Baker Street", "1250 René-Lévesque Blvd W") or a Romance one before it ("12 rue de la Paix"); the street
+ * word first and the number after ("Calle Mayor 12", "Via Roma 10", "ul. Długa 5/7", "Carrera 7 #71-21"); a
+ * compound street name ("Hauptstraße 5", "Keizersgracht 123", "Drottninggatan 53"); a post-office box. A unit may
+ * come before it ("Flat 3, 14 Victoria Road"). Then the lines that follow it, separated by commas, new lines or
+ * dashes, are taken into the same span while each is a unit ("Apt 2B", "piso 3", "Wohnung 4"), a postcode of one of
+ * the main countries with or without its city ("28013 Madrid", "00-238 Warszawa", "1015 CJ Amsterdam"), a city with
+ * a state or postcode ("Sydney NSW 2000", "Montreal, QC H3B 4W8"), a region code or a country. A city nothing vouches
+ * for (no postcode, region or gazetteer entry) joins only when it ends the sentence or a known line follows it.
+ */
+import { fold, lexicon } from '../lexicon';
+import { define, NEEDS_DIGIT, NEEDS_LETTER, type RawMatch, type Recognizer } from './define';
+
+const L = '\\p{L}\\p{M}';
+/** A word in either case of its first letter ("rue"/"Rue"), or all in capitals. */
+/** The words of length four or more of an alternation, in lower case ("Street|St|Road" → "street|road"). */
+const lowerWords = (words: string): string =>
+  words
+    .split('|')
+    .filter((w) => w.replace(/\?|s\?/g, '').length >= 4)
+    .map((w) => w.toLowerCase())
+    .join('|');
+const either = (words: string): string =>
+  words
+    .split('|')
+    .map((w) => (/^\p{Ll}/u.test(w) ? `[${w[0]}${w[0].toUpperCase()}]${w.slice(1)}|${w.toUpperCase()}` : `${w}|${w.toUpperCase()}`))
+    .join('|');
+
+/** A capitalized word, or a short abbreviation with its full stop ("Col.", "Mt."). */
+const CAP_WORD = `(?:\\p{Lu}\\p{Ll}{1,3}\\.(?=[\\s,])|\\p{Lu}[${L}'’\\-]*)`;
+/** The first word of a street name may be a number or an ordinal ("Calle 50", "5th Avenue"). */
+const NAME_WORD = `(?:${CAP_WORD}|\\d{1,3}(?:st|nd|rd|th|º|ª|°)?(?![\\d${L}]))`;
+const PARTICLE = "(?:de|del|de la|de las|de los|des|du|di|da|do|dos|das|della|delle|dei|degli|la|le|les|los|las|el|van|von|der|den|the|of|y|e|und|am|an|auf|zum|zur|im|d’|d')";
+const NAME_SEQ = `${NAME_WORD}(?:\\s+(?:${PARTICLE}\\s+)*${CAP_WORD}){0,4}`;
+/** An English street name: capitalized words, the first of them may be an ordinal ("5th Avenue", "West 42nd Street"). */
+const NAME_SEQ_EN = `(?:${CAP_WORD}|\\d{1,3}(?:st|nd|rd|th)(?![\\d${L}]))(?:\\s+(?:${PARTICLE}\\s+)*${CAP_WORD}){0,4}`;
+/** A house number after the street name: at most four digits, so a postcode after it is not taken for one. */
+const HOUSE_AFTER = `\\d{1,4}[A-Za-z]?(?:[-/]\\d{1,4}[A-Za-z]?)?(?![\\d${L}])`;
+const NUMBER = `\\d{1,5}[A-Za-z]?(?:\\s?(?:bis|ter|BIS|TER))?(?:[-/]\\d{1,5}[A-Za-z]?)?(?![\\d${L}])`;
+const DIRECTION = '(?:N|S|E|W|NE|NW|SE|SW|North|South|East|West|Nord|Sud|Est|Ouest)\\.?';
+
+const ENGLISH_STREET =
+  'Street|St|Avenue|Ave|Av|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|Way|Place|Pl|Terrace|Ter|Tce|Circle|Cir|Parkway|Pkwy|Highway|Hwy|Square|Sq|Trail|Trl|Close|Crescent|Cres|Row|Walk|Gardens|Gdns|Plaza|Alley|Mews|Grove|Hill|Park|Green|Rise|Vale|View|Wharf|Quay|Esplanade|Parade|Pde|Promenade|Broadway|Causeway|Crossing|Expressway|Freeway|Loop|Path|Pike|Ridge|Turnpike|Wynd|Yard|Embankment|Circus|Approach|Strand|Heights|Hts';
+/**
+ * The rest of the USPS street suffixes (and those of British address books): a street line that ends in one of them
+ * is an address surely only with a city, postcode or address word near it ("0742 Wright Burgs Suite 953").
+ */
+const RARE_STREET =
+  'Annex|Arcade|Bayou|Beach|Bend|Bluffs?|Bottom|Branch|Bridge|Brooks?|Burgs?|Bypass|Camp|Canyon|Cape|Centers?|Centre|Circles|Cliffs?|Commons?|Corners?|Course|Courts|Coves?|Creek|Crest|Crossroads?|Curve|Dale|Dam|Divide|Drives|Estates?|Extensions?|Falls|Ferry|Fields?|Flats?|Fords?|Forest|Forges?|Forks?|Fort|Garden|Gateway|Glens?|Greens|Groves|Harbors?|Haven|Hills|Hollow|Inlet|Islands?|Isle|Junctions?|Keys?|Knolls?|Lakes?|Landing|Lights?|Locks?|Lodge|Mall|Manors?|Meadows?|Mills?|Mission|Motorway|Mount|Mountains?|Neck|Orchard|Oval|Overpass|Parks|Pass|Passage|Pines?|Plains?|Points?|Ports?|Prairie|Radial|Ramp|Ranch|Rapids?|Rest|Ridges|River|Roads|Route|Shoals?|Shores?|Skyway|Springs?|Spurs?|Squares|Station|Stravenue|Stream|Streets|Summit|Throughway|Trace|Track|Trafficway|Tunnel|Underpass|Unions?|Valleys?|Viaduct|Views|Villages?|Ville|Vista|Walks|Ways|Wells?';
+/** Every street suffix: capitalized, the full words also in lower case ("Jones walks") and the common ones in capitals. */
+const ANY_STREET = [ENGLISH_STREET, RARE_STREET, lowerWords(ENGLISH_STREET), lowerWords(RARE_STREET), lowerWords(ENGLISH_STREET).toUpperCase()].join('|');
+/** The common suffixes, capitalized: a street line ending in one is an address on its own. */
+const COMMON_STREET_END = new RegExp(`(?:${ENGLISH_STREET}|${lowerWords(ENGLISH_STREET).toUpperCase()})\\.?(?:\\s+${DIRECTION})?$`);
+/** Street words written before the name, after a house number ("12 rue de la Paix", "5 Chemin des Vignes"). */
+const ROMANCE_AFTER_NUMBER = either('rue|avenue|av|boulevard|bd|bld|place|allée|chemin|impasse|quai|route|cours|passage|square|esplanade|faubourg|via|viale|corso|piazza|calle|avenida|rua');
+/**
+ * Street words before the name with the number after it ("Calle Mayor 12", "ul. Długa 5/7"): capitalized (in lower
+ * case, "via DHL 3" is prose), or the lower-case abbreviations of Polish and Czech addresses.
+ */
+const STREET_FIRST =
+  'Calle|Avenida|Avda|Av|Paseo|Plaza|Pza|Camino|Carrera|Cra|Kra|Diagonal|Transversal|Jirón|Ronda|Travesía|Carretera|Ctra|Acceso|Bajada|Callejón|Cañada|Cuesta|Glorieta|Pasadizo|Pasaje|Rambla|Urbanización|Vía|Vial|Carrer|Avinguda|Passeig|Plaça|' +
+  'Rua|Travessa|Praça|Largo|Alameda|Estrada|Rodovia|Jardim|Ladeira|Parque|Quadra|Setor|Vila|Viela|Chácara|Condomínio|Conjunto|Loteamento|Residencial|Trevo|Vereda|' +
+  'Via|Viale|Piazza|Corso|Vicolo|Lungomare|Strada|Contrada|Borgo|Canale|Incrocio|Rotonda|Stretto|Rue|Avenue|Boulevard|Ulica|Ul|Aleja|Al|Plac|Osiedle|Calea|Str|Bulevardul|Piața|Odos|Sokak|Caddesi|Cad|Mahallesi|Rruga|Ulice|Náměstí|Třída|' +
+  'CALLE|AVENIDA|AVDA|AV|PASEO|RUA|VIA|VIALE|PIAZZA|CORSO|RUE|AVENUE|ULICA|UL|C/|ul(?=\\.)|al(?=\\.)|pl(?=\\.)|os(?=\\.)|nám(?=\\.)';
+/** Endings of one-word street names ("Hauptstraße", "Keizersgracht", "Drottninggatan"). */
+const COMPOUND =
+  'straße|strasse|str\\.|weg|gasse|platz|allee|damm|ufer|chaussee|steig|pfad|markt|graben|gracht|laan|straat|plein|kade|singel|dijk|steeg|vej|gade|gatan|gata|vägen|väg|veien|katu|kuja|utca|ulice|iela|gatvė';
+const UNIT_WORD =
+  either(
+    'apt|apartment|suite|ste|unit|flat|floor|fl|room|rm|level|lvl|bldg|building|block|shop|piso|planta|puerta|pta|dpto|depto|departamento|apto|apartamento|andar|sala|bloco|casa|interior|int|wohnung|whg|stock|etage|étage|appartement|appt|bâtiment|bât|escalier|esc|piano|scala|interno|appartamento|studio|oficina|local|lote|bloque|portal|escalera|lok|mieszkanie|m',
+  ) + '|#';
+
+const UNIT = `(?:(?:${UNIT_WORD})(?![${L}])\\.?\\s*(?:No\\.?\\s*)?#?\\s*[A-Za-z0-9º°ª][A-Za-z0-9º°ª\\-/]{0,5}(?:\\s*(?:izq|izda|dcha|der|drcha|esq|izquierda|derecha)\\.?)?|\\d{1,2}[º°ª]\\s*(?:[A-Za-z]{1,4}\\.?)?)`;
+const UNIT_FIRST = `(?:(?:${either('flat|apt|apartment|unit|suite|ste|level|floor|room|shop')})\\.?\\s*#?\\s*(?:\\d[A-Za-z0-9\\-]{0,4}|[A-Z](?![A-Za-z])),?\\s+)?`;
+
+const STREET_LINE = new RegExp(
+  `(?<![${L}\\d])(?:${UNIT_FIRST}(?:` +
+    // 1600 Amphitheatre Pkwy, 45 Queen Street West
+    `${NUMBER},?[ \\t]+(?:${DIRECTION}\\s+)?${NAME_SEQ_EN}\\s+(?:${ANY_STREET})(?![${L}])\\.?(?:\\s+${DIRECTION}(?![${L}]))?` +
+    // Flat 9\nVictoria Road: a unit, then a street without a house number
+    `|(?:${either('flat|apartment|apt|unit|suite|studio')})\\.?\\s*\\d{1,4}[A-Za-z]?,?\\s+${NAME_SEQ_EN}\\s+(?:${ANY_STREET})(?![${L}])\\.?` +
+    // US military mail: "USNS Miller", "PSC 1234, Box 5678", "Unit 1234 Box 5678" (then "FPO AP 12345")
+    `|(?:USNS|USNV|USS|USCGC)\\s+${CAP_WORD}|PSC\\s+\\d{4},?\\s+Box\\s+\\d{4}|Unit\\s+\\d{4},?\\s+Box\\s+\\d{4}` +
+    // 12 rue de la Paix
+    `|${NUMBER},?\\s+(?:${ROMANCE_AFTER_NUMBER})\\.?\\s+(?:${PARTICLE}\\s+)*${NAME_WORD}(?:\\s+(?:${PARTICLE}\\s+)*${NAME_WORD}){0,4}` +
+    // Calle Mayor 12, ul. Długa 5/7, Carrera 7 #71-21
+    `|(?:${STREET_FIRST})\\.?\\s+(?:${PARTICLE}\\s+)*${NAME_SEQ},?\\s+(?:[Nn][º°o]\\.?\\s*|No\\.?\\s*|[Nn]r\\.?\\s*|#\\s*)?${HOUSE_AFTER}` +
+    // Hauptstraße 5, Am Markt 3
+    `|\\p{Lu}[${L}\\-]*?(?:${COMPOUND})\\s+${HOUSE_AFTER}|(?:Am|An der|Auf der|Im|In der|Zum|Zur|Unter den)\\s+${CAP_WORD}\\s+${HOUSE_AFTER}` +
+    `)|(?:P\\.?\\s?O\\.?\\s?Box|Post Office Box|GPO Box|Apartado(?: Postal| de Correos)?|Caixa Postal|Casilla(?: de Correo)?|Postfach|Boîte Postale|B\\.P\\.)\\s+\\d{1,6}` +
+    // lower case after an address cue: "i live at 42 baker street"
+    `|(?<=\\b(?:live at|lives at|living at|address is|moved to|ship to|deliver to|send to|located at)\\s)\\d{1,5}[a-z]?\\s+(?:[a-z]+\\s+){1,3}(?:street|avenue|road|lane|drive|boulevard|court|place|terrace|way|close|crescent)(?![${L}])` +
+    ')',
+  'gu',
+);
+
+const POSTCODE =
+  '(?:[A-Z]{1,2}\\d[A-Z\\d]? ?\\d[A-Z]{2}' + // UK
+  '|[A-Z]\\d[A-Z] ?\\d[A-Z]\\d' + // Canada
+  '|\\d{5}-\\d{4}' + // US ZIP+4
+  '|\\d{5}-\\d{3}|\\d{4}-\\d{3}' + // Brazil, Portugal
+  '|\\d{2}-\\d{3}' + // Poland
+  '|[1-9]\\d{3} ?[A-Z]{2}(?![A-Za-z])' + // Netherlands
+  '|\\d{3} \\d{2}' + // Sweden, Czechia, Slovakia, Greece
+  '|[A-Z]\\d{4}(?:[A-Z]{3})?' + // Argentina
+  '|[A-Z]\\d{2} ?[A-Z0-9]{4}' + // Ireland (Eircode)
+  '|(?:[A-Z]{1,2}-)?\\d{4,6})'; // 4-6 digits: US, DE, FR, ES, IT, MX, AU, CH, AT, BE, DK, NO, IN...
+/** Words of one line: a city does not run on over a line break ("London\\nSW1A 2AA" is two lines). */
+const H = '[ \\t]+';
+const CITY_WORD = `(?:\\p{Lu}\\p{Ll}{1,3}\\.(?=[\\s,])|\\p{Lu}[${L}'’\\-]*(?![\\d${L}]))`;
+const CITY = `${CITY_WORD}(?:${H}(?:${PARTICLE}${H})*${CITY_WORD}){0,3}`;
+const REGION = '(?:[A-Z]{2,4}|[A-Z]\\.[A-Z]\\.(?:[A-Z]\\.)?)';
+const END = `(?![${L}\\d])`;
+
+/** One line of an address after the street, anchored where the previous one ended. */
+const UNIT_LINE = new RegExp(`${UNIT}${END}`, 'uy');
+const POSTCODE_LINE = new RegExp(`${POSTCODE}${END}(?:${H}(${CITY}))?(?:${H}(?:[-–/]${H})?(\\(?${REGION}\\)?)${END})?`, 'uy');
+const CITY_LINE = new RegExp(`(${CITY})(?:,?${H}(${REGION})${END})?(?:,?${H}(${POSTCODE})${END}|${H}(\\d{1,2})${END})?`, 'uy');
+const SEPARATOR = /\s*(?:,|\n|;(?=\s*\n))\s*|\s+[-–/]\s+|\s+/y;
+
+type Line = { end: number; strong: boolean; city: boolean; postcodeLast: boolean };
+
+function knownPlace(words: string): boolean {
+  const lex = lexicon();
+  const key = fold(words.replace(/\.$/, ''));
+  return lex.places.has(key) || lex.places.has(key.replace(/^(?:col|colonia|bairro|barrio)\.?\s+/, ''));
+}
+
+/** The address line starting at `pos` (after a separator), or undefined. */
+function line(text: string, pos: number, spaceOnly: boolean, afterPostcode: boolean): Line | undefined {
+  UNIT_LINE.lastIndex = pos;
+  let m = UNIT_LINE.exec(text);
+  if (m) return { end: pos + m[0].length, strong: true, city: false, postcodeLast: false };
+  POSTCODE_LINE.lastIndex = pos;
+  m = POSTCODE_LINE.exec(text);
+  if (m) return { end: pos + m[0].length, strong: true, city: false, postcodeLast: !m[1] && !m[2] };
+  CITY_LINE.lastIndex = pos;
+  m = CITY_LINE.exec(text);
+  if (!m) return undefined;
+  const [, city, region, postcode, district] = m;
+  // After a bare space only a region or postcode may follow ("Sydney NSW 2000" is one line, "Smith said" is not),
+  // or the city of a postcode ("Col. Juárez, 06600 Ciudad de México").
+  if (spaceOnly && !afterPostcode) return undefined;
+  const lex = lexicon();
+  const words = city.split(/\s+/);
+  // A line of common words ("Please", "Thanks Anna") is the sentence going on, not a city.
+  const known = knownPlace(city);
+  if (!known && words.every((w) => lex.common.has(fold(w)))) return undefined;
+  const strong = !!(region || postcode || district) || known;
+  return { end: pos + m[0].length, strong: strong || afterPostcode, city: true, postcodeLast: !!postcode };
+}
+
+/** The lines after a street line that belong to the same address; returns the end of the block. */
+function extend(text: string, from: number): { end: number; lines: number } {
+  let end = from;
+  let lines = 0;
+  let pos = from;
+  let pendingCity = -1;
+  let postcodeLast = false;
+  for (let n = 0; n < 7; n++) {
+    SEPARATOR.lastIndex = pos;
+    const sep = SEPARATOR.exec(text);
+    if (!sep) break;
+    const spaceOnly = !/[,\n\-–;/]/.test(sep[0]);
+    const l = line(text, pos + sep[0].length, spaceOnly, postcodeLast && spaceOnly);
+    if (!l) break;
+    pos = l.end;
+    postcodeLast = l.postcodeLast;
+    if (l.strong) {
+      end = l.end;
+      lines = n + 1;
+      pendingCity = -1;
+    } else if (pendingCity < 0) pendingCity = l.end;
+    else break;
+  }
+  // A last city nothing vouches for joins when the sentence ends right after it.
+  if (pendingCity > end && /^\s*(?:$|[.!?;)\]\n]|\s+(?:by|before|after|on|in|at|for|with|and|antes|bis)\b)/.test(text.slice(pendingCity, pendingCity + 10))) end = pendingCity;
+  return { end, lines };
+}
+
+/** The street lines and their blocks in one reading of a text. */
+function scan(text: string, out: RawMatch[], needBlock: boolean): void {
+  STREET_LINE.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = STREET_LINE.exec(text)) !== null) {
+    const start = m.index;
+    let end = start + m[0].length;
+    // A street line ends at a word: drop a trailing full stop that ends the sentence ("... Baker Street.").
+    if (text[end - 1] === '.' && /^\s*(?:$|\n|[A-Z])/.test(text.slice(end, end + 3)) && !/\b(?:St|Ave|Rd|Blvd|Dr|Ln|Ct|Pl|Pkwy|Hwy|Sq)\.$/.test(text.slice(start, end))) end--;
+    const line = text.slice(start, end);
+    const block = extend(text, end);
+    STREET_LINE.lastIndex = Math.max(end, block.end);
+    if (needBlock && block.lines === 0) continue;
+    end = Math.max(end, block.end);
+    // A line that ends in a rare or lower-case street word ("Wright Burgs", "Jones walks") needs its block or an
+    // address word near it; the others stand alone.
+    const alone = !/^\d/.test(line) || COMMON_STREET_END.test(line.replace(/\.$/, '')) ? 0.85 : 0.45;
+    out.push({ start, end, score: block.lines > 0 ? 0.92 : alone, evidence: block.lines > 0 ? ['pattern', 'address_block'] : ['pattern'] });
+  }
+}
+
+const HAS_UPPER = /\p{Lu}/u;
+const HAS_LOWER = /\p{Ll}/u;
+const RECASE_WORD = /[\p{L}\p{M}\d'’]+/gu;
+/** Words that go on a sentence, not an address line: they stay lower case in the re-cased reading. */
+const FUNCTION_WORDS = new Set(
+  'a an and are as at be before after but by for from has have he her his i if in into is it its me my no not of on or our out she so than that the their them then there they this to until was we were when which while who will with you your please thanks thank asap today tomorrow soon now again also just only here antes bis'.split(
+    ' ',
+  ),
+);
+/** State, province and territory codes written after a city (US, Canada, Australia, Brazil, Mexico, Italy). */
+const REGION_CODES = new Set(
+  (
+    'al ak az ar ca co ct de fl ga hi id il in ia ks ky la me md ma mi mn ms mo mt ne nv nh nj nm ny nc nd oh ok or pa ri sc sd tn tx ut vt va wa wv wi wy dc ' +
+    'ab bc mb nb nl ns nt nu on pe qc sk yt nsw vic qld tas act sp rj mg rs pr sc ba pe ce df cdmx jal rm na to ge bo fi bs bg ve vr pd ts ct pa'
+  ).split(' '),
+);
+
+/**
+ * A text written all in lower case or all in capitals is read a second time as an address book would write it
+ * ("calle mayor 12, 28013 madrid" → "Calle Mayor 12, 28013 Madrid", "nw1 6xe" → "NW1 6XE", "or 97477" → "OR
+ * 97477"); there a street line counts only with the city, postcode or region lines after it, since case no longer
+ * tells names from prose.
+ */
+function recased(text: string): string | undefined {
+  const upper = HAS_UPPER.test(text);
+  const lower = HAS_LOWER.test(text);
+  if (upper && lower) return undefined;
+  const base = upper ? text.toLowerCase() : text;
+  const out = base.replace(RECASE_WORD, (w: string, at: number) => {
+    if (/\d/.test(w)) return w.toUpperCase();
+    const next = /^[ \t]+(\S+)|^\s*(?:$|[,\n])/.exec(base.slice(at + w.length, at + w.length + 12));
+    if (REGION_CODES.has(w) && next && (!next[1] || /\d/.test(next[1]))) return w.toUpperCase();
+    if (FUNCTION_WORDS.has(w)) return w;
+    return w[0].toUpperCase() + w.slice(1);
+  });
+  return out.length === text.length ? out : undefined;
+}
+
+export function findAddresses(text: string): RawMatch[] {
+  const out: RawMatch[] = [];
+  const other = recased(text);
+  // In capitals every word looks like a name: the re-cased reading alone tells "ITALY" from "BEFORE FRIDAY".
+  if (other !== undefined && !HAS_LOWER.test(text)) {
+    scan(other, out, false);
+    return out;
+  }
+  scan(text, out, false);
+  if (other !== undefined) {
+    const more: RawMatch[] = [];
+    scan(other, more, true);
+    for (const m of more) {
+      // The re-cased reading may see the block a lower-case street line could not ("..., springfield, or 97477").
+      const clash = out.filter((o) => o.start < m.end && m.start < o.end);
+      if (clash.every((o) => o.start >= m.start && o.end <= m.end && o.end - o.start < m.end - m.start)) {
+        for (const o of clash) out.splice(out.indexOf(o), 1);
+        out.push(m);
+      }
+    }
+    out.sort((a, b) => a.start - b.start);
+  }
+  return out;
+}
+
+export const ADDRESS_RECOGNIZERS: Recognizer[] = [
+  define({
+    id: 'address',
+    name: 'Street address',
+    category: 'geography',
+    find: findAddresses,
+    matchCell: (v) => {
+      const t = v.trim();
+      const found = findAddresses(t);
+      return found.length === 1 && found[0].start === 0 && found[0].end >= t.length - 1 ? { start: 0, end: v.length, score: found[0].score, evidence: found[0].evidence } : null;
+    },
+    evidence: 'format',
+    score: 0.88,
+    contextScore: 0.95,
+    context: [
+      'address',
+      'lives at',
+      'live at',
+      'resides',
+      'ship to',
+      'mail to',
+      'located at',
+      'street',
+      'deliver to',
+      'send to',
+      'dirección',
+      'adresse',
+      'endereço',
+      'indirizzo',
+      'adres',
+      'domicilio',
+    ],
+    columnHint: 'address|street|addr',
+    needs: NEEDS_DIGIT | NEEDS_LETTER,
+  }),
+];

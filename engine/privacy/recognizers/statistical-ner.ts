@@ -1,0 +1,168 @@
+/**
+ * The statistical named-entity model (spaCy en_core_web_sm, ../ner) as a source of person, organization, place and
+ * nationality/religious/political-group spans beside the rules: PERSON → name, ORG → organization, GPE/LOC/FAC →
+ * location, NORP → nrp. Its detections carry the evidence `model` (detect-text merges them with the rules' spans of
+ * the same entity) and `ner:<LABEL>`.
+ *
+ * The model reads case: it was trained on edited text, so a line in capitals or all in lower case is shown to it
+ * re-cased (./recase.ts), and what it finds there scores lower. The model runs once per text: the four recognizers
+ * that read it share one memoised result.
+ */
+import { nerEntities } from '../ner';
+import { textFlags, type RawMatch, type Recognizer } from './define';
+import { STOP_WORDS, recaseForModel, type Recased } from './recase';
+
+/** The PII type of each OntoNotes label the privacy engine cares about, and its confidence when the model is sure. */
+const LABELS: Record<string, { type: string; base: number }> = {
+  PERSON: { type: 'name', base: 0.85 },
+  ORG: { type: 'organization', base: 0.8 },
+  GPE: { type: 'location', base: 0.85 },
+  LOC: { type: 'location', base: 0.8 },
+  FAC: { type: 'location', base: 0.75 },
+  NORP: { type: 'nrp', base: 0.8 },
+};
+export const MODEL_TYPES: ReadonlySet<string> = new Set(Object.values(LABELS).map((l) => l.type));
+
+/** How much an unsure model takes off: the span's least confident move probability p costs (1 - p) × this. */
+const DOUBT = 0.3;
+/** What a span found in re-cased text costs: the model saw text it was not trained on. */
+const RECASED = 0.1;
+/** What a lone 2-4 letter acronym read as an organization costs: the model calls most of them organizations. */
+const SHORT_ORG = 0.2;
+
+interface ModelSpan extends RawMatch {
+  type: string;
+}
+
+/** A leading article is not part of an organization's or a facility's name ("the World Health Organization"); "The Hague" keeps it. */
+const ARTICLE = /^(?:the|The|THE)\s+/;
+
+/**
+ * Field labels and units written in capitals, which the model (trained on news) takes for organizations: "DOB
+ * 1985-03-14", "SSN: ...", "IBAN DE89...", "in EUR". A span holding one is not an entity.
+ */
+const FORM_LABELS = new Set(
+  (
+    'ID DOB SSN SIN NIN NINO TIN EIN ITIN NPI DEA MRN VAT IBAN BIC SWIFT CVV CVC PIN PUK IMEI VIN ZIP PO URL IP MAC API OTP ' +
+    'EUR USD GBP JPY CHF CAD AUD INR CNY SEK NOK DKK PLN BRL MXN ETA ASAP FYI RE FW FWD CC BCC TEL FAX MOB DL DNI NIE NIF CPF CNPJ RUT PESEL BSN AHV PPS'
+  ).split(' '),
+);
+const WORDS = /[\p{L}\p{N}]+/gu;
+const SHORT_ACRONYM = /^\p{Lu}{2,4}$/u;
+
+/**
+ * Nouns of people: a nationality or group before one ("Chinese engineer", "Muslim community") speaks of persons;
+ * before another noun ("Chinese food", "Hindu festival") it does not, and the span is held below the threshold
+ * unless context words around it raise it.
+ */
+const PERSON_NOUN =
+  /^(?:citizen|national|man|men|woman|women|boy|girl|child|children|kid|people|person|family|families|parent|mother|father|wife|husband|son|daughter|brother|sister|grandmother|grandfather|relative|friend|neighbou?r|colleague|engineer|student|doctor|nurse|patient|worker|employee|staff|tourist|visitor|traveller|traveler|community|communities|immigrant|migrant|refugee|descent|origin|background|heritage|ancestry|nationality|passport|resident|voter|member|monk|nun|priest|imam|rabbi|pilgrim|believer|convert|minority|minorities|population|group|leader|politician|minister|official|officer|soldier|player|athlete|artist|writer|author|actor|actress|singer|entrepreneur|businessman|businesswoman|owner|teacher|professor|scientist|expat|expatriate|descendant|diaspora|speaker|client|customer|applicant|candidate|delegation|delegate|ambassador|diplomat|president|prime|king|queen|prince|princess)s?$/;
+const NEXT_WORD = /^\s+(\p{Ll}[\p{L}'’-]*)/u;
+const NORP_OBJECT_CAP = 0.45;
+
+/** Label words of forms and letters in the languages the engine meets ("Meine Adresse:", "Nowy adres:"). */
+const LABEL_WORD =
+  'address|adresse|adres|adresa|adresas|adrese|anschrift|dirección|direccion|domicilio|indirizzo|endereço|endereco|morada|osoite|cím|naslov|name|namn|nome|nombre|nom|naam|imię|nazwisko|phone|telefon|telefone|teléfono|telefono|téléphone|email|e-mail|date|datum|fecha|data|geburtsdatum|city|stadt|ciudad|città|ville|miasto|country|land|país|paese|pays|kraj';
+/** A span that ends a field label, or that the label's last word follows: "Meine Adresse: …", "Nowy adres: …". */
+const LABEL_AFTER = new RegExp(`^[^\\S\\n]*(?:\\p{L}+[^\\S\\n]+)?(?:${LABEL_WORD})[^\\S\\n]*:`, 'iu');
+const LABEL_END = new RegExp(`(?:^|\\s)(?:${LABEL_WORD})$`, 'iu');
+
+/** Whether the model span [start, end) of `text` is part of a field label ("Meine Adresse:"). */
+function partOfLabel(text: string, start: number, end: number): boolean {
+  const after = text.slice(end, end + 40);
+  return LABEL_AFTER.test(after) || (/^\s*:/.test(after) && LABEL_END.test(text.slice(start, end)));
+}
+
+/** Whether a model span is a field label, a number or otherwise no entity at all. */
+function notAnEntity(span: string): boolean {
+  const words = span.match(WORDS) ?? [];
+  if (words.some((w) => FORM_LABELS.has(w))) return true;
+  const digits = span.replace(/\P{N}/gu, '').length;
+  const alnum = words.join('').length;
+  return digits > 0 && digits >= 0.4 * alnum;
+}
+
+/**
+ * The spans of the texts seen last: the four recognizers of one text share them, and table cells repeat (a city
+ * column). Long texts are not kept.
+ */
+const memo = new Map<string, ModelSpan[]>();
+/**
+ * Characters of one text the model reads (~1 s of one core); the rest of a longer text is left to the rules, so one
+ * huge value cannot hold a synchronous caller (an API request, a streamed row) for long.
+ */
+export const MODEL_MAX_CHARS = 100_000;
+const MEMO_ENTRIES = 256;
+const MEMO_MAX_CHARS = 2000;
+
+/** The model's spans of a text, typed and scored (memoised for the recognizers that share them). */
+export function modelSpans(text: string, recase: (t: string) => Recased = recaseForModel): ModelSpan[] {
+  const memoise = recase === recaseForModel && text.length <= MEMO_MAX_CHARS;
+  const known = memoise ? memo.get(text) : undefined;
+  if (known) {
+    // Most recently used last, so the oldest is dropped first.
+    memo.delete(text);
+    memo.set(text, known);
+    return known;
+  }
+  const out: ModelSpan[] = [];
+  if (/\p{L}/u.test(text)) {
+    const seen = recase(text.length > MODEL_MAX_CHARS ? text.slice(0, MODEL_MAX_CHARS) : text);
+    for (const e of nerEntities(seen.text)) {
+      const label = LABELS[e.label];
+      if (!label) continue;
+      let start = e.start;
+      const article = ARTICLE.exec(text.slice(start, e.end));
+      if (article && e.label !== 'PERSON' && e.label !== 'GPE') start += article[0].length;
+      if (start >= e.end) continue;
+      // Judged as written: re-casing turns a label "BIC" into "Bic".
+      const span = text.slice(start, e.end);
+      if (notAnEntity(span) || partOfLabel(text, start, e.end)) continue;
+      const recased = seen.changed(start, e.end);
+      let score = label.base - DOUBT * (1 - e.score) - (recased ? RECASED : 0);
+      if (e.label === 'ORG' && SHORT_ACRONYM.test(span)) score -= SHORT_ORG;
+      if (e.label === 'NORP') {
+        const next = NEXT_WORD.exec(seen.text.slice(e.end, e.end + 40));
+        if (next && !STOP_WORDS.has(next[1].toLowerCase()) && !PERSON_NOUN.test(next[1].toLowerCase())) score = Math.min(score, NORP_OBJECT_CAP);
+      }
+      const evidence = ['model', `ner:${e.label}`];
+      if (recased) evidence.push('recased');
+      out.push({ type: label.type, start, end: e.end, score: Math.round(score * 1000) / 1000, evidence });
+    }
+  }
+  if (memoise) {
+    if (memo.size >= MEMO_ENTRIES) memo.delete(memo.keys().next().value as string);
+    memo.set(text, out);
+  }
+  return out;
+}
+
+/**
+ * The registry's recognizer for a type the model also finds: the rule recognizer's matches and the model's, in
+ * text order. The rules keep their own character needs; the model runs on any text with a letter (a name in lower
+ * case or in another script has none of the capitals the rules need).
+ */
+export function withModel(rule: Recognizer): Recognizer {
+  if (!MODEL_TYPES.has(rule.id)) return rule;
+  const ruleFind = rule.find;
+  const rulePattern = rule.pattern;
+  if (!ruleFind && rulePattern) throw new Error(`withModel: ${rule.id} is a pattern recognizer`);
+  const ruleRuns = (text: string): boolean => (rule.needs & textFlags(text)) === rule.needs;
+  const ruleCell = rule.matchCell;
+  return {
+    ...rule,
+    needs: 0,
+    matchCell: ruleCell && ((value) => (ruleRuns(value) ? ruleCell(value) : null)),
+    find: (text) => {
+      const rules = ruleFind && ruleRuns(text) ? ruleFind(text) : [];
+      const model = modelSpans(text).filter((s) => s.type === rule.id);
+      if (model.length === 0) return rules;
+      return [...rules, ...model.map(({ start, end, score, evidence }) => ({ start, end, score, evidence }))].sort((a, b) => a.start - b.start);
+    },
+  };
+}
+
+/** The registry with the model joined to the rule recognizers of the types it finds. */
+export function withStatisticalNer(recognizers: readonly Recognizer[]): Recognizer[] {
+  return recognizers.map(withModel);
+}

@@ -1,0 +1,81 @@
+/**
+ * Titles: honorifics before a name ("Dr.", "Mrs", "Sir", found with the names in named-entities.ts) and job titles
+ * ("Chief Financial Officer", "Head of Marketing", "Senior Software Engineer", "CEO"). A job title is a capitalized
+ * phrase ending in a head word of the lexicon's list ("officer", "engineer", "manager"...), an executive acronym, or a
+ * lower-case phrase after words that announce a job ("works as a", "position:").
+ */
+import { lexicon } from '../lexicon';
+import { JOB_HEADS } from './lexicon-data';
+import { define, NEEDS_LETTER, type RawMatch, type Recognizer } from './define';
+import { entities } from './named-entities';
+
+const MODIFIER = '(?:Chief|Senior|Sr\\.?|Junior|Jr\\.?|Lead|Principal|Head|Vice|Executive|Assistant|Associate|Deputy|Managing|General|Regional|Global|Group|Staff|Acting|Interim|Founding|Co-)';
+const CAP_WORD = "\\p{Lu}[\\p{Ll}'’\\-]+";
+const capitalize = (w: string): string => w[0].toUpperCase() + w.slice(1);
+const heads = JOB_HEADS.split(/\s+/).filter((w) => w.length > 0);
+const HEAD = `(?:${heads.map(capitalize).join('|')})`;
+const LOWER_HEAD = `(?:${heads.join('|')})`;
+const OF_PART = `(?:\\s+(?:of|for)\\s+(?:the\\s+)?${CAP_WORD}(?:\\s+(?:and|&)\\s+${CAP_WORD}|\\s+${CAP_WORD}){0,2})`;
+/** A capitalized job title: modifiers, up to three field words, a head word and an optional "of X". */
+const CAP_TITLE = new RegExp(`(?<![\\p{L}\\p{M}])(?:(?:${MODIFIER}\\s+)*(?:${CAP_WORD}\\s+){0,3}${HEAD}${OF_PART}?|(?:Head|Director|VP|Vice President|Chief)${OF_PART})(?![\\p{L}\\p{M}])`, 'gu');
+const ACRONYM = /(?<![\p{L}\p{M}])(?:CEO|CFO|CTO|COO|CIO|CMO|CISO|CDO|CPO|CHRO|CRO|SVP|EVP|VP)(?![\p{L}\p{M}])/gu;
+/** A lower-case job title after the words that announce one. */
+const LOWER_TITLE = new RegExp(
+  `(?<=\\b(?:works? as|working as|worked as|employed as|hired as|job title|position|role|occupation|profession|title|is an?|am an?|was an?|as an?)\\b\\s*(?:is|:|-)?\\s*(?:an?\\s+|the\\s+)?)(?!(?:an?|the)\\s)(?:(?:senior|junior|lead|chief|head|assistant|associate|deputy)\\s+)?(?:[a-z]+\\s+){0,2}${LOWER_HEAD}\\b`,
+  'gi',
+);
+/** Words a capitalized title does not start with: they are the sentence's, not the title's. */
+const LEADING = /^(?:The|A|An|Our|My|Your|His|Her|Their|This|That|New|Former|Dear|Hi|Hello|Thanks|Please|Welcome|Signed|Regards|Best)\s+/u;
+const TITLE_CUE = /(?:,\s*|\bas (?:an?|the)\s+|\bour (?:new\s+)?|\bnew\s+|(?:title|position|role|job|occupation)\s*[:-]?\s*)$/i;
+
+function jobTitles(text: string): RawMatch[] {
+  const out: RawMatch[] = [];
+  const lex = lexicon();
+  CAP_TITLE.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = CAP_TITLE.exec(text)) !== null) {
+    let start = m.index;
+    let raw = m[0];
+    for (let lead = LEADING.exec(raw); lead; lead = LEADING.exec(raw)) {
+      start += lead[0].length;
+      raw = raw.slice(lead[0].length);
+    }
+    const words = raw.split(/\s+/);
+    const first = words[0].toLowerCase();
+    // "James Dean", "Anna Baker": a known name before the head word makes the phrase a person, not a title.
+    if (lex.firstNames.has(first) && !/^(?:chief|head|senior|lead|principal|vice|executive|general)$/.test(first)) continue;
+    const cued = TITLE_CUE.test(text.slice(Math.max(0, start - 25), start));
+    if (words.length < 2 && !cued) continue;
+    out.push({ start, end: start + raw.length, score: cued ? 0.85 : 0.8, evidence: ['job_title'] });
+  }
+  ACRONYM.lastIndex = 0;
+  while ((m = ACRONYM.exec(text)) !== null) out.push({ start: m.index, end: m.index + m[0].length, score: 0.8, evidence: ['job_title'] });
+  LOWER_TITLE.lastIndex = 0;
+  while ((m = LOWER_TITLE.exec(text)) !== null) out.push({ start: m.index, end: m.index + m[0].length, score: 0.75, evidence: ['job_title', 'context'] });
+  return out;
+}
+
+function findTitles(text: string): RawMatch[] {
+  const honorifics = entities(text).filter((e) => e.kind === 'title');
+  const found = [...honorifics, ...jobTitles(text)];
+  return found.sort((a, b) => a.start - b.start);
+}
+
+export const TITLE_RECOGNIZERS: Recognizer[] = [
+  define({
+    id: 'title',
+    name: 'Title, honorific or job title',
+    category: 'personal',
+    find: findTitles,
+    matchCell: (v) => {
+      const t = v.trim();
+      return t.length > 1 && t.length <= 60 && findTitles(t).some((m) => m.start === 0 && m.end === t.length) ? { start: 0, end: v.length, score: 0.8 } : null;
+    },
+    evidence: 'gazetteer',
+    score: 0.8,
+    contextScore: 0.9,
+    context: ['title', 'job title', 'position', 'role', 'occupation', 'honorific', 'salutation'],
+    columnHint: '(^|_)(title|honorific|salutation|prefix|job|job_?title|position|role|occupation|designation)($|_)',
+    needs: NEEDS_LETTER,
+  }),
+];
