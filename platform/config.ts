@@ -168,6 +168,8 @@ export interface Config {
     gpuScheduleToStartSecs: number;
   };
   taskQueues: { cpu: string; gpu: string; io: string };
+  /** The light queue of the jobs' status writes and admission checks, which every worker process polls. */
+  statusTaskQueue: string;
   /** AutoML training: its own task queue (polled by cpu workers with `slots` concurrency) and the models in flight per experiment. */
   training: { taskQueue: string; parallelism: number; slots: number };
   artifactDir: string;
@@ -282,6 +284,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       gpuScheduleToStartSecs: e.GPU_SCHEDULE_TO_START_SECS,
     },
     taskQueues: { cpu: `${prefix}ml-cpu`, gpu: `${prefix}ml-gpu`, io: `${prefix}io` },
+    statusTaskQueue: `${prefix}job-status`,
     training: { taskQueue: `${prefix}ml-train`, parallelism: e.TRAINING_PARALLELISM, slots: e.TRAINING_SLOTS },
     artifactDir: path.resolve(e.ARTIFACT_DIR ?? path.join(dataDir, 'artifacts')),
     artifactStore: {

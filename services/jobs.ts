@@ -1,7 +1,7 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import { isInfrastructureOutage } from '../platform/outage';
 import type { DataSource, EntityManager } from 'typeorm';
-import { Job, JOB_KINDS, JobKind, JobStatus, TERMINAL_JOB_STATUSES } from '../entities';
+import { Job, JobKind, JobStatus, TERMINAL_JOB_STATUSES } from '../entities';
 import type { ArtifactStore } from '../platform/artifact-store';
 import type { Config } from '../platform/config';
 import type { Logger } from '../platform/logger';
@@ -13,7 +13,7 @@ import type { JobProgress } from '../workflows/progress';
 import { Access, MEMBER_PROJECTS_SQL } from './access';
 import { BusyError, ConflictError } from './errors';
 import { assertStorageRoom } from './quotas';
-import { JOB_KINDS_REGISTRY, jobWriteScope } from './job-kinds';
+import { JOB_KINDS_REGISTRY, jobWriteScope, REGISTERED_JOB_KINDS } from './job-kinds';
 import { assertScopes } from './scopes';
 import { JobOutcome, writeJobStatus } from './job-status';
 import { likePattern, ListQuery, Page } from './lists';
@@ -131,7 +131,7 @@ export class JobService {
    * unreachable the job stays queued and the reconciler starts it later.
    */
   async start(job: Job): Promise<void> {
-    const input: JobWorkflowInput = { jobId: job.id, projectId: job.projectId, queues: this.config.taskQueues, ...job.input };
+    const input: JobWorkflowInput = { jobId: job.id, projectId: job.projectId, queues: this.config.taskQueues, statusQueue: this.config.statusTaskQueue, ...job.input };
     try {
       const client = await this.temporal.get();
       const handle = await client.workflow.start(JOB_KINDS_REGISTRY[job.kind].workflowType, {
@@ -276,7 +276,7 @@ export class JobService {
       "SELECT kind, status, count(*)::int AS n FROM jobs WHERE status IN ('queued', 'running') GROUP BY kind, status",
     );
     const counts = new Map(rows.map((r) => [`${r.kind}/${r.status}`, r.n]));
-    const kinds = [...new Set<string>([...JOB_KINDS, ...rows.map((r) => r.kind)])];
+    const kinds = [...new Set<string>([...REGISTERED_JOB_KINDS, ...rows.map((r) => r.kind)])];
     return kinds.flatMap((kind) => (['queued', 'running'] as const).map((status) => ({ kind, status, count: counts.get(`${kind}/${status}`) ?? 0 })));
   }
 

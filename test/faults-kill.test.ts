@@ -176,7 +176,8 @@ describe('a process killed mid-work', () => {
     const stack = await startStack({
       adminDatabaseUrl: pg.url,
       workers: [],
-      env: { RECONCILE_INTERVAL_SECS: '0', SYNTHGEN_CHECKPOINT_SECS: '2', RATE_LIMIT_TRAIN: '1000', ...(process.env.OUTAGE_WAIT_SECS ? { OUTAGE_WAIT_SECS: process.env.OUTAGE_WAIT_SECS } : {}) },
+      // Two of the user's ml-cpu jobs (the synthgen training and the privacy transform) run through the outage at once.
+      env: { RECONCILE_INTERVAL_SECS: '0', SYNTHGEN_CHECKPOINT_SECS: '2', RATE_LIMIT_TRAIN: '1000', MAX_RUNNING_JOBS_PER_USER: '2', ...(process.env.OUTAGE_WAIT_SECS ? { OUTAGE_WAIT_SECS: process.env.OUTAGE_WAIT_SECS } : {}) },
     });
     cleanups.push(() => stack.stop());
     const worker = startWorker(stack, ['io', 'cpu']);

@@ -86,5 +86,15 @@ export async function createWorkers(opts: WorkerSetOptions): Promise<{ workers: 
       );
     }
   }
+  // Every worker process, whatever its families, serves the job status queue: a deployment that runs only cpu (or
+  // gpu) workers still gets its jobs' status writes and admission checks, and they never wait behind heavy work.
+  workers.push(
+    await Worker.create({
+      ...common,
+      taskQueue: config.statusTaskQueue,
+      activities: { admitJob: activities.admitJob, markJobRunning: activities.markJobRunning, markJobFinished: activities.markJobFinished },
+      maxConcurrentActivityTaskExecutions: 20,
+    }),
+  );
   return { workers, connection, trainingPool, metrics };
 }

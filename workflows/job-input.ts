@@ -15,6 +15,8 @@ export interface JobWorkflowInput {
   projectId: string;
   /** Concrete task queue names (prefixed per deployment); workflows read no config. */
   queues: Record<QueueFamily, string>;
+  /** The light queue every worker process polls, for the status writes and admission check; absent: `queues.io`. */
+  statusQueue?: string;
 }
 
 /**

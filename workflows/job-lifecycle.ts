@@ -10,7 +10,7 @@ const STATUS_WRITES: ActivityOptions = {
 };
 
 /**
- * Patch id: status writes go to the light `io` queue ahead of its backlog, and a job of a fair-share kind waits for its
+ * Patch id: status writes go to the light status queue ahead of any backlog, and a job of a fair-share kind waits for its
  * user's share of the workers before its work. Histories recorded before it wrote status on the job's own queue (where
  * they waited behind heavy work) and started at once.
  */
@@ -30,8 +30,10 @@ export async function runJob<T extends Record<string, unknown>>(input: JobWorkfl
   const state: JobProgress = { status: 'running', step: 'starting', progress: 0 };
   setHandler(progressQuery, () => state);
   const light = patched(LIGHT_STATUS_AND_FAIR_SHARE);
-  // On io (twenty slots, no heavy work) at the highest priority: a job's status never waits for a CPU slot.
-  const jobs = proxyActivities<JobLifecycleActivities>(light ? { ...STATUS_WRITES, taskQueue: input.queues.io, priority: { priorityKey: 1 } } : STATUS_WRITES);
+  // On the status queue (every worker process polls it, twenty slots, no heavy work) at the highest priority: a job's
+  // status never waits for a CPU slot.
+  const statusQueue = input.statusQueue ?? input.queues.io;
+  const jobs = proxyActivities<JobLifecycleActivities>(light ? { ...STATUS_WRITES, taskQueue: statusQueue, priority: { priorityKey: 1 } } : STATUS_WRITES);
   let woken = false;
   setHandler(admissionWake, () => void (woken = true));
   try {
