@@ -5,6 +5,10 @@ import { builtinModules } from 'node:module';
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 const layer = (...names) => names.flatMap((n) => [`**/${n}`, `**/${n}/*`, `**/${n}/**`]);
+// Worker threads start only through platform/threads (ThreadHost), which knows the rules: terminate only outside native
+// sections, cancel at the next batch, await at process exit, ignore a stopped thread's events.
+const threadsOnly = 'Worker threads start and run through platform/threads (startThread, threadContext): see platform/threads/host.ts.';
+const workerThreadsImport = 'ImportDeclaration[source.value=/^(node:)?worker_threads$/]';
 // Outside engine/, each engine package is reached through its index only.
 const enginePrivate = { group: ['**/engine/*/*', '**/engine/*/**'], message: 'Import engine packages through their index (engine/automl, engine/data, engine/serving).' };
 
@@ -28,12 +32,32 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [enginePrivate] }] },
   },
   {
+    files: ['**/*.ts'],
+    ignores: ['platform/threads/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: `${workerThreadsImport} ImportSpecifier[imported.name=/^(Worker|parentPort|workerData)$/]`, message: threadsOnly },
+        { selector: `${workerThreadsImport} ImportNamespaceSpecifier`, message: threadsOnly },
+        { selector: `${workerThreadsImport} ImportDefaultSpecifier`, message: threadsOnly },
+        { selector: "CallExpression[callee.name='require'][arguments.0.value=/^(node:)?worker_threads$/]", message: threadsOnly },
+        { selector: "NewExpression[callee.name='Worker'], NewExpression[callee.property.name='Worker']", message: threadsOnly },
+      ],
+    },
+  },
+  {
     // The engine is pure: no HTTP, no database, no Temporal, nothing of the layers above it.
     files: ['engine/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: layer('api', 'services', 'activities', 'platform', 'entities', 'workflows', 'workers'), message: 'engine/ imports nothing from the layers above it.' }] },
+        {
+          patterns: [
+            { group: layer('api', 'services', 'activities', 'entities', 'workflows', 'workers'), message: 'engine/ imports nothing from the layers above it.' },
+            // platform/threads is the exception: it imports nothing but Node, and the engine's threads start through it.
+            { group: ['**/platform/*', '!**/platform/threads', '**/platform/*/**'], message: 'engine/ imports nothing from platform/ but platform/threads, through its index.' },
+          ],
+        },
       ],
     },
   },
@@ -42,6 +66,22 @@ export default tseslint.config(
     files: ['services/**/*.ts', 'activities/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ group: layer('api'), message: 'services/ and activities/ do not import api/.' }, enginePrivate] }],
+    },
+  },
+  {
+    // Activities are built on the services, never the reverse: a job's worker side lives in activities/ alone.
+    files: ['services/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: layer('api'), message: 'services/ and activities/ do not import api/.' },
+            { group: layer('activities'), message: 'services/ does not import activities/ (activities are built on the services).' },
+            enginePrivate,
+          ],
+        },
+      ],
     },
   },
   {

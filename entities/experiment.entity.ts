@@ -1,5 +1,5 @@
-import { Column, Entity, Index, UpdateDateColumn } from 'typeorm';
-import { BaseEntity } from './base.entity';
+import { Column, Entity, Index } from 'typeorm';
+import { JobTrackedEntity } from './job-tracked.entity';
 import type { JsonMap } from './job.entity';
 
 export const EXPERIMENT_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'canceled'] as const;
@@ -7,7 +7,7 @@ export type ExperimentStatus = (typeof EXPERIMENT_STATUSES)[number];
 
 /** An AutoML run on one dataset version; its status moves with its `automl_train` job. */
 @Entity('experiments')
-export class Experiment extends BaseEntity {
+export class Experiment extends JobTrackedEntity<ExperimentStatus> {
   @Index()
   @Column('uuid', { name: 'project_id' })
   projectId: string;
@@ -29,9 +29,6 @@ export class Experiment extends BaseEntity {
   @Column('text', { name: 'problem_kind' })
   problemKind: string;
 
-  @Column('text')
-  status: ExperimentStatus;
-
   /** The normalized AutoML config (every key filled). */
   @Column('jsonb')
   config: JsonMap;
@@ -45,22 +42,10 @@ export class Experiment extends BaseEntity {
   @Column('uuid', { name: 'best_model_id', nullable: true })
   bestModelId: string | null;
 
-  @Column('text', { nullable: true })
-  error: string | null;
-
   /** Live progress: models done, current algorithm, elapsed vs budget. */
   @Column('jsonb', { default: {} })
   progress: JsonMap;
 
   @Column('uuid', { name: 'created_by', nullable: true })
   createdBy: string | null;
-
-  @Column('timestamptz', { name: 'started_at', nullable: true })
-  startedAt: Date | null;
-
-  @Column('timestamptz', { name: 'finished_at', nullable: true })
-  finishedAt: Date | null;
-
-  @UpdateDateColumn({ type: 'timestamptz', name: 'updated_at' })
-  updatedAt: Date;
 }

@@ -60,6 +60,7 @@ export * from './report.entity';
 export * from './experiment-log.entity';
 export * from './inference-log.entity';
 export * from './job.entity';
+export * from './job-tracked.entity';
 export * from './model.entity';
 export * from './privacy-policy.entity';
 export * from './privacy-result.entity';

@@ -1,5 +1,5 @@
-import { Column, Entity, Index, UpdateDateColumn } from 'typeorm';
-import { BaseEntity } from './base.entity';
+import { Column, Entity, Index } from 'typeorm';
+import { JobTrackedEntity } from './job-tracked.entity';
 
 /**
  * The job kinds this service runs. A kind is added together with its workflow, its activities
@@ -32,7 +32,8 @@ export const TERMINAL_JOB_STATUSES: readonly JobStatus[] = ['succeeded', 'failed
  * job id (`job-<id>`), so starting it twice is idempotent.
  */
 @Entity('jobs')
-export class Job extends BaseEntity {
+@Index(['status'])
+export class Job extends JobTrackedEntity<JobStatus> {
   @Index()
   @Column('uuid', { name: 'project_id' })
   projectId: string;
@@ -43,18 +44,11 @@ export class Job extends BaseEntity {
   @Column('uuid', { name: 'entity_id', nullable: true })
   entityId: string | null;
 
-  @Index()
-  @Column('text')
-  status: JobStatus;
-
   @Column('integer', { default: 0 })
   progress: number;
 
   @Column('text', { nullable: true })
   message: string | null;
-
-  @Column('text', { nullable: true })
-  error: string | null;
 
   /** Input given to the workflow (ids only) so the reconciler can start it again. */
   @Column('jsonb', { default: {} })
@@ -78,16 +72,7 @@ export class Job extends BaseEntity {
   @Column('uuid', { name: 'created_by', nullable: true })
   createdBy: string | null;
 
-  @Column('timestamptz', { name: 'started_at', nullable: true })
-  startedAt: Date | null;
-
   /** When the job was let run its work under its user's share of the workers (null while it waits). */
   @Column('timestamptz', { name: 'admitted_at', nullable: true })
   admittedAt: Date | null;
-
-  @Column('timestamptz', { name: 'finished_at', nullable: true })
-  finishedAt: Date | null;
-
-  @UpdateDateColumn({ type: 'timestamptz', name: 'updated_at' })
-  updatedAt: Date;
 }

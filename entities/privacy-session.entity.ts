@@ -1,5 +1,5 @@
-import { Column, Entity, Index, UpdateDateColumn } from 'typeorm';
-import { BaseEntity } from './base.entity';
+import { Column, Entity, Index } from 'typeorm';
+import { JobTrackedEntity } from './job-tracked.entity';
 
 /**
  * `created` until a job runs; `detecting` → `detected` (privacy_detect), `transforming` → `completed`
@@ -14,7 +14,7 @@ export type PrivacySessionStatus = (typeof PRIVACY_SESSION_STATUSES)[number];
  */
 @Entity('privacy_sessions')
 @Index(['projectId', 'createdAt'])
-export class PrivacySession extends BaseEntity {
+export class PrivacySession extends JobTrackedEntity<PrivacySessionStatus> {
   @Column('uuid', { name: 'project_id' })
   projectId: string;
 
@@ -34,12 +34,6 @@ export class PrivacySession extends BaseEntity {
 
   @Column('boolean', { name: 'deep_scan', default: false })
   deepScan: boolean;
-
-  @Column('text')
-  status: PrivacySessionStatus;
-
-  @Column('text', { nullable: true })
-  error: string | null;
 
   @Column('integer', { name: 'rows_scanned', default: 0 })
   rowsScanned: number;
@@ -72,13 +66,4 @@ export class PrivacySession extends BaseEntity {
 
   @Column('uuid', { name: 'created_by', nullable: true })
   createdBy: string | null;
-
-  @Column('timestamptz', { name: 'started_at', nullable: true })
-  startedAt: Date | null;
-
-  @Column('timestamptz', { name: 'finished_at', nullable: true })
-  finishedAt: Date | null;
-
-  @UpdateDateColumn({ type: 'timestamptz', name: 'updated_at' })
-  updatedAt: Date;
 }

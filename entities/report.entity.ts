@@ -1,5 +1,5 @@
-import { Column, Entity, Index, UpdateDateColumn } from 'typeorm';
-import { BaseEntity } from './base.entity';
+import { Column, Entity, Index } from 'typeorm';
+import { JobTrackedEntity } from './job-tracked.entity';
 import type { JsonMap } from './job.entity';
 
 export const REPORT_KINDS = ['experiment', 'model', 'project', 'deployment', 'synthgen'] as const;
@@ -14,7 +14,7 @@ export type ReportStatus = (typeof REPORT_STATUSES)[number];
  */
 @Entity('reports')
 @Index(['projectId', 'createdAt'])
-export class Report extends BaseEntity {
+export class Report extends JobTrackedEntity<ReportStatus> {
   @Column('uuid', { name: 'project_id' })
   projectId: string;
 
@@ -23,9 +23,6 @@ export class Report extends BaseEntity {
 
   @Column('uuid', { name: 'entity_id' })
   entityId: string;
-
-  @Column('text')
-  status: ReportStatus;
 
   /** The options it was asked with (format, title, comments, include_* switches, llm_insights). */
   @Column('jsonb')
@@ -41,18 +38,6 @@ export class Report extends BaseEntity {
   @Column('uuid', { name: 'job_id', nullable: true })
   jobId: string | null;
 
-  @Column('text', { nullable: true })
-  error: string | null;
-
   @Column('uuid', { name: 'created_by', nullable: true })
   createdBy: string | null;
-
-  @Column('timestamptz', { name: 'started_at', nullable: true })
-  startedAt: Date | null;
-
-  @Column('timestamptz', { name: 'finished_at', nullable: true })
-  finishedAt: Date | null;
-
-  @UpdateDateColumn({ type: 'timestamptz', name: 'updated_at' })
-  updatedAt: Date;
 }

@@ -1,5 +1,5 @@
-import { Column, Entity, Index, UpdateDateColumn } from 'typeorm';
-import { BaseEntity } from './base.entity';
+import { Column, Entity, Index } from 'typeorm';
+import { JobTrackedEntity } from './job-tracked.entity';
 import type { JsonMap } from './job.entity';
 
 /** The spec's synthgen job statuses (and list filter values); a canceled job is `failed` with the error `Canceled`. */
@@ -16,7 +16,7 @@ export type SynthgenJobType = (typeof SYNTHGEN_JOB_TYPES)[number];
  */
 @Entity('synthgen_jobs')
 @Index(['projectId', 'createdAt'])
-export class SynthgenJob extends BaseEntity {
+export class SynthgenJob extends JobTrackedEntity<SynthgenJobStatus> {
   @Column('uuid', { name: 'project_id' })
   projectId: string;
 
@@ -27,15 +27,9 @@ export class SynthgenJob extends BaseEntity {
   @Column('text', { name: 'job_type' })
   jobType: SynthgenJobType;
 
-  @Column('text')
-  status: SynthgenJobStatus;
-
   /** Generation: {num_rows, seed, conditions}; training: the model's config. */
   @Column('jsonb', { default: {} })
   config: JsonMap;
-
-  @Column('text', { nullable: true })
-  error: string | null;
 
   /** The CSV output (what `download` sends by default). */
   @Column('uuid', { name: 'output_artifact_id', nullable: true })
@@ -61,13 +55,4 @@ export class SynthgenJob extends BaseEntity {
 
   @Column('uuid', { name: 'created_by', nullable: true })
   createdBy: string | null;
-
-  @Column('timestamptz', { name: 'started_at', nullable: true })
-  startedAt: Date | null;
-
-  @Column('timestamptz', { name: 'finished_at', nullable: true })
-  finishedAt: Date | null;
-
-  @UpdateDateColumn({ type: 'timestamptz', name: 'updated_at' })
-  updatedAt: Date;
 }

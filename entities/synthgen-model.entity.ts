@@ -1,5 +1,5 @@
-import { Column, Entity, Index, UpdateDateColumn } from 'typeorm';
-import { BaseEntity } from './base.entity';
+import { Column, Entity, Index } from 'typeorm';
+import { JobTrackedEntity } from './job-tracked.entity';
 import type { JsonMap } from './job.entity';
 
 /** The spec's model statuses: `pending` while its `synthgen_train` job is queued or running, then `ready` or `failed`. */
@@ -17,7 +17,7 @@ export type SynthgenModelType = (typeof SYNTHGEN_MODEL_TYPES)[number];
  */
 @Entity('synthgen_models')
 @Index(['projectId', 'createdAt'])
-export class SynthgenModel extends BaseEntity {
+export class SynthgenModel extends JobTrackedEntity<SynthgenModelStatus> {
   @Column('uuid', { name: 'project_id' })
   projectId: string;
 
@@ -34,9 +34,6 @@ export class SynthgenModel extends BaseEntity {
   @Column('text', { name: 'model_type' })
   modelType: SynthgenModelType;
 
-  @Column('text')
-  status: SynthgenModelStatus;
-
   /** The model type's options with the defaults filled in (what training used). */
   @Column('jsonb', { default: {} })
   config: JsonMap;
@@ -44,9 +41,6 @@ export class SynthgenModel extends BaseEntity {
   /** Train a neural model on the GPU queue when a GPU worker takes it in time. */
   @Column('boolean', { name: 'use_gpu', default: false })
   useGpu: boolean;
-
-  @Column('text', { nullable: true })
-  error: string | null;
 
   /** The serialized model, once trained. */
   @Column('uuid', { name: 'artifact_id', nullable: true })
@@ -78,13 +72,4 @@ export class SynthgenModel extends BaseEntity {
 
   @Column('uuid', { name: 'created_by', nullable: true })
   createdBy: string | null;
-
-  @Column('timestamptz', { name: 'started_at', nullable: true })
-  startedAt: Date | null;
-
-  @Column('timestamptz', { name: 'finished_at', nullable: true })
-  finishedAt: Date | null;
-
-  @UpdateDateColumn({ type: 'timestamptz', name: 'updated_at' })
-  updatedAt: Date;
 }

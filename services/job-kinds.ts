@@ -1,23 +1,48 @@
 import type { EntityManager } from 'typeorm';
-import type { JobKind, JobStatus, SynthgenJobStatus, SynthgenModelStatus } from '../entities';
+import {
+  Experiment,
+  type JobKind,
+  type JobStatus,
+  type JobTrackedEntity,
+  PrivacySession,
+  type PrivacySessionStatus,
+  Report,
+  SynthgenJob,
+  type SynthgenJobStatus,
+  SynthgenModel,
+  type SynthgenModelStatus,
+} from '../entities';
 import type * as Workflows from '../workflows';
 import type { QueueFamily } from '../workflows/job-input';
 import type { RequiredScope, ScopeResource } from './scopes';
 import { unlinkCheckpoint } from './synthgen/checkpoints';
 
 /**
- * The resource a job moves (an experiment, a report, ...): its table keeps `status`, `error`,
- * `started_at`, `finished_at` and `updated_at` in step with the job, in the resource's own
- * spelling of the status.
+ * The resource a job moves (an experiment, a report, ...): an entity class whose status, error and timestamps
+ * (`JobTrackedEntity`) `services/job-status.ts` keeps in step with the job, in the resource's own spelling of the
+ * status. Named by its class, so a typo or a removed entity is a compile error, and written through its metadata.
  */
-export interface JobResource {
-  table: string;
+export interface JobResource<E extends JobTrackedEntity = JobTrackedEntity> {
+  entity: new () => E;
   /** The resource's status for a job status; the job's own spelling when omitted. */
-  statusOf?: (status: JobStatus) => string;
+  statusOf?: (status: JobStatus) => E['status'];
   /** Which id names the row: the job's `entity_id` (default), or the job's own id (a row that shares it). */
   key?: 'entity' | 'job';
   /** The resource's `error` when the job is canceled (a spelling without `canceled` says why it failed). */
   canceledError?: string;
+}
+
+type ResourceOptions<E extends JobTrackedEntity> = Omit<JobResource<E>, 'entity'>;
+
+/**
+ * A resource entry, checked against its entity: `statusOf` spells every job status as one of the entity's statuses,
+ * and may be left out only when the entity's statuses include all of the job's.
+ */
+function moves<E extends JobTrackedEntity>(
+  entity: new () => E,
+  ...options: JobStatus extends E['status'] ? [ResourceOptions<E>?] : [ResourceOptions<E> & Required<Pick<ResourceOptions<E>, 'statusOf'>>]
+): JobResource {
+  return { entity, ...options[0] } as JobResource;
 }
 
 export interface JobKindDef {
@@ -45,29 +70,28 @@ export interface JobKindDef {
 }
 
 /**
- * Every job kind, registered once. Typed against the `JobKind` union, so a kind without an entry
- * does not compile. Adding a job kind: its workflow file under `workflows/` (exported from
- * `workflows/index.ts`), its activities file under `activities/` with the same name, and an entry here.
+ * Every job kind, registered once. Typed against the `JobKind` union, so a kind without an entry (or an entry without
+ * a kind) does not compile. What else a kind takes: README, "Adding a job kind".
  */
 export const JOB_KINDS_REGISTRY: Record<JobKind, JobKindDef> = {
   project_export: { workflowType: 'projectExportWorkflow', queue: 'io', scopeResource: 'projects' },
-  automl_train: { workflowType: 'automlTrainWorkflow', queue: 'cpu', resource: { table: 'experiments' }, scopeResource: 'experiments' },
+  automl_train: { workflowType: 'automlTrainWorkflow', queue: 'cpu', resource: moves(Experiment), scopeResource: 'experiments' },
   dataset_profile: { workflowType: 'datasetProfileWorkflow', queue: 'cpu', scopeResource: 'datasets', fairShare: true },
   drift_compute: { workflowType: 'driftComputeWorkflow', queue: 'cpu', scopeResource: 'deployments', fairShare: true },
-  report_generate: { workflowType: 'reportGenerateWorkflow', queue: 'io', resource: { table: 'reports' }, scopeResource: 'reports' },
+  report_generate: { workflowType: 'reportGenerateWorkflow', queue: 'io', resource: moves(Report), scopeResource: 'reports' },
   // A privacy session moves through both kinds, each in its own words: open is `detecting` / `transforming`,
   // success `detected` / `completed` (the spec's), and a finished detection does not stop a later transform.
   privacy_detect: {
     workflowType: 'privacyDetectWorkflow',
     queue: 'cpu',
-    resource: { table: 'privacy_sessions', statusOf: (s) => ({ queued: 'detecting', running: 'detecting', succeeded: 'detected' })[s as string] ?? s },
+    resource: moves(PrivacySession, { statusOf: (s) => PRIVACY_DETECT_STATUS[s] }),
     scopeResource: 'privacy',
     fairShare: true,
   },
   privacy_transform: {
     workflowType: 'privacyTransformWorkflow',
     queue: 'cpu',
-    resource: { table: 'privacy_sessions', statusOf: (s) => ({ queued: 'transforming', running: 'transforming', succeeded: 'completed' })[s as string] ?? s },
+    resource: moves(PrivacySession, { statusOf: (s) => PRIVACY_TRANSFORM_STATUS[s] }),
     scopeResource: 'privacy',
     fairShare: true,
   },
@@ -78,8 +102,8 @@ export const JOB_KINDS_REGISTRY: Record<JobKind, JobKindDef> = {
     workflowType: 'synthgenTrainWorkflow',
     queue: 'cpu',
     resource: [
-      { table: 'synthgen_models', statusOf: (s) => SYNTHGEN_MODEL_STATUS[s], canceledError: 'Canceled' },
-      { table: 'synthgen_jobs', key: 'job', statusOf: (s) => SYNTHGEN_JOB_STATUS[s], canceledError: 'Canceled' },
+      moves(SynthgenModel, { statusOf: (s) => SYNTHGEN_MODEL_STATUS[s], canceledError: 'Canceled' }),
+      moves(SynthgenJob, { key: 'job', statusOf: (s) => SYNTHGEN_JOB_STATUS[s], canceledError: 'Canceled' }),
     ],
     scopeResource: 'synthgen',
     fairShare: true,
@@ -91,19 +115,24 @@ export const JOB_KINDS_REGISTRY: Record<JobKind, JobKindDef> = {
   synthgen_generate: {
     workflowType: 'synthgenGenerateWorkflow',
     queue: 'cpu',
-    resource: { table: 'synthgen_jobs', key: 'job', statusOf: (s) => SYNTHGEN_JOB_STATUS[s], canceledError: 'Canceled' },
+    resource: moves(SynthgenJob, { key: 'job', statusOf: (s) => SYNTHGEN_JOB_STATUS[s], canceledError: 'Canceled' }),
     scopeResource: 'synthgen',
     fairShare: true,
   },
 };
 
+const PRIVACY_DETECT_STATUS: Record<JobStatus, PrivacySessionStatus> = { queued: 'detecting', running: 'detecting', succeeded: 'detected', failed: 'failed', canceled: 'canceled' };
+const PRIVACY_TRANSFORM_STATUS: Record<JobStatus, PrivacySessionStatus> = { queued: 'transforming', running: 'transforming', succeeded: 'completed', failed: 'failed', canceled: 'canceled' };
 const SYNTHGEN_MODEL_STATUS: Record<JobStatus, SynthgenModelStatus> = { queued: 'pending', running: 'pending', succeeded: 'ready', failed: 'failed', canceled: 'failed' };
 const SYNTHGEN_JOB_STATUS: Record<JobStatus, SynthgenJobStatus> = { queued: 'pending', running: 'running', succeeded: 'completed', failed: 'failed', canceled: 'failed' };
+
+/** Every registered kind, in registry order: the jobs route's `kind` filter and so its OpenAPI enum follow the registry. */
+export const REGISTERED_JOB_KINDS = Object.keys(JOB_KINDS_REGISTRY) as [JobKind, ...JobKind[]];
 
 /** A kind's resources as a list (none, one or several). */
 export function jobResources(kind: JobKind): readonly JobResource[] {
   const r = JOB_KINDS_REGISTRY[kind].resource;
-  return r === undefined ? [] : 'table' in r ? [r as JobResource] : (r as readonly JobResource[]);
+  return r === undefined ? [] : 'entity' in r ? [r as JobResource] : (r as readonly JobResource[]);
 }
 
 /** The scope an API key needs to cancel a job of this kind: a write on what the job acts on. */

@@ -1,6 +1,6 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import { type DataSource, type EntityManager, In, Not } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { Job, JobStatus, JsonMap, TERMINAL_JOB_STATUSES } from '../entities';
+import { Job, JobStatus, type JobTrackedEntity, JsonMap, TERMINAL_JOB_STATUSES } from '../entities';
 import type { ArtifactStore } from '../platform/artifact-store';
 import { JOB_KINDS_REGISTRY, jobResources } from './job-kinds';
 
@@ -53,20 +53,27 @@ export async function writeJobStatus(ds: DataSource, store: Pick<ArtifactStore, 
   return moved;
 }
 
-/** The job's resources follow its status, each in its own spelling; a finished resource stays finished. */
+/**
+ * The job's resources follow its status, each in its own spelling; a finished resource stays finished. Written through
+ * each resource's entity (its table and `JobTrackedEntity` columns from the metadata), so no table name is spelled here.
+ */
 async function moveResource(em: EntityManager, kind: Job['kind'], jobId: string, entityId: string | null, status: JobStatus, error: string | null): Promise<void> {
   for (const resource of jobResources(kind)) {
     const id = resource.key === 'job' ? jobId : entityId;
     if (!id) continue;
     const spelled = (s: JobStatus) => resource.statusOf?.(s) ?? s;
-    const started = status === 'running' ? ', started_at = COALESCE(started_at, now())' : '';
-    const finished = TERMINAL_JOB_STATUSES.includes(status) ? ', finished_at = now()' : '';
-    const err = status === 'canceled' && resource.canceledError ? resource.canceledError : error;
-    await em.query(`UPDATE ${resource.table} SET status = $2, error = $3, updated_at = now()${started}${finished} WHERE id = $1 AND status <> ALL($4)`, [
-      id,
-      spelled(status),
-      err,
-      TERMINAL_JOB_STATUSES.map(spelled),
-    ]);
+    const patch: QueryDeepPartialEntity<JobTrackedEntity> = {
+      status: spelled(status),
+      error: status === 'canceled' && resource.canceledError ? resource.canceledError : error,
+      updatedAt: () => 'now()',
+    };
+    if (status === 'running') patch.startedAt = () => 'COALESCE(started_at, now())';
+    if (TERMINAL_JOB_STATUSES.includes(status)) patch.finishedAt = () => 'now()';
+    await em
+      .createQueryBuilder()
+      .update(resource.entity)
+      .set(patch)
+      .where({ id, status: Not(In(TERMINAL_JOB_STATUSES.map(spelled))) })
+      .execute();
   }
 }

@@ -177,7 +177,13 @@ describe('a process killed mid-work', () => {
       adminDatabaseUrl: pg.url,
       workers: [],
       // Two of the user's ml-cpu jobs (the synthgen training and the privacy transform) run through the outage at once.
-      env: { RECONCILE_INTERVAL_SECS: '0', SYNTHGEN_CHECKPOINT_SECS: '2', RATE_LIMIT_TRAIN: '1000', MAX_RUNNING_JOBS_PER_USER: '2', ...(process.env.OUTAGE_WAIT_SECS ? { OUTAGE_WAIT_SECS: process.env.OUTAGE_WAIT_SECS } : {}) },
+      env: {
+        RECONCILE_INTERVAL_SECS: '0',
+        SYNTHGEN_CHECKPOINT_SECS: '2',
+        RATE_LIMIT_TRAIN: '1000',
+        MAX_RUNNING_JOBS_PER_USER: '2',
+        ...(process.env.OUTAGE_WAIT_SECS ? { OUTAGE_WAIT_SECS: process.env.OUTAGE_WAIT_SECS } : {}),
+      },
     });
     cleanups.push(() => stack.stop());
     const worker = startWorker(stack, ['io', 'cpu']);

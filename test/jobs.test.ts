@@ -1,4 +1,5 @@
 import { ChildProcess, execFileSync } from 'node:child_process';
+import { jobWriteScope, REGISTERED_JOB_KINDS } from '../services/job-kinds';
 import { addMember, ApiClient, createProject, eventually, signUp } from './support/client';
 import { seedArtifacts } from './support/seed';
 import { spawnWorkerProcess, startStack, TestStack } from './support/stack';
@@ -193,6 +194,19 @@ describe('jobs API access', () => {
       expect((await b.client.post(`/api/jobs/${r.body.id}/cancel`)).status).toBe(403);
     }
     await eventually(async () => ((await job(a.client, r.body.id)).status === 'succeeded' ? true : undefined));
+  });
+
+  it('takes its kinds from the job-kind registry: the kind filter, its OpenAPI enum and the cancel scope rule', async () => {
+    const { client } = await signUp(stack.baseUrl, stack.mail);
+    for (const kind of REGISTERED_JOB_KINDS) expect((await client.get(`/api/jobs?kind=${kind}`)).status).toBe(200);
+    const doc = (await client.get('/api/openapi.json')).body;
+    const kindParam = doc.paths['/api/jobs'].get.parameters.find((p: { name: string }) => p.name === 'kind');
+    expect(kindParam.schema.enum).toEqual([...REGISTERED_JOB_KINDS]);
+    const rule: string = doc.paths['/api/jobs/{job_id}/cancel'].post['x-scope-rule'];
+    for (const kind of REGISTERED_JOB_KINDS) {
+      const kinds = rule.match(new RegExp(`${jobWriteScope(kind)} \\(([^)]*)\\)`))?.[1].split(', ');
+      expect(kinds).toContain(kind);
+    }
   });
 
   it('the reconciler starts a job whose workflow never started', async () => {

@@ -6,7 +6,7 @@ import { MetricsServer, serveMetrics } from '../platform/metrics';
 import { scratchParents, sweepScratch } from '../platform/scratch';
 import type { QueueFamily } from '../workflows/job-input';
 import { createWorkers } from './worker-factory';
-import { fitThreadsEnded } from '../engine/synth';
+import { threadsEnded } from '../platform/threads';
 
 /** After the grace period, what Temporal's shutdown and closing the connections may take before the process exits anyway. */
 const EXIT_AFTER_GRACE_MS = 15_000;
@@ -62,8 +62,9 @@ export async function runWorkerProcess(families: QueueFamily[]): Promise<void> {
   }
   await Promise.all(workers.map((w) => w.run()));
   await trainingPool.close();
-  // Cancelled synthgen fits end their last batch first (exiting would stop them inside a native call).
-  await fitThreadsEnded();
+  // Stopping threads (a cancelled synthgen fit ending its last batch, a checks thread finishing its DuckDB read) end
+  // first: exiting would stop them inside a native call.
+  await threadsEnded();
   await metricsServer?.close();
   await connection.close();
   await ds.destroy();

@@ -1,7 +1,9 @@
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
-import { createNativeGate, terminateOutsideNative } from '../../platform/native-gate';
-import type { ThreadRequest } from './training-thread';
+import { startThread, threadScript, type ThreadHost } from '../../platform/threads';
+import type { ThreadReply, ThreadRequest } from './training-thread';
+
+/** training-thread.ts: requests in, progress and one answer per request out. */
+export const TRAINING_THREAD = threadScript<null, ThreadRequest, ThreadReply>(path.join(__dirname, 'training-thread.js'));
 
 type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void; onProgress?: (f: number, m: string) => void };
 
@@ -16,32 +18,33 @@ export class ThreadError extends Error {
 }
 
 class TrainingThread {
-  private worker: Worker;
-  /** The current thread's gate: it is terminated outside its DuckDB read (platform/native-gate.ts). */
-  private gate = createNativeGate();
+  private thread: ThreadHost<ThreadRequest>;
   private pending = new Map<number, Pending>();
   busy = false;
   readonly experiments = new Set<string>();
 
   constructor() {
-    this.worker = this.spawn();
+    this.thread = this.spawn();
   }
 
-  private spawn(): Worker {
-    this.gate = createNativeGate();
-    const w = new Worker(path.join(__dirname, 'training-thread.js'), { workerData: { gate: this.gate } });
-    w.on('message', (m: { id: number; type: string; result?: unknown; fraction?: number; message?: string; name?: string }) => {
-      const p = this.pending.get(m.id);
-      if (!p) return;
-      if (m.type === 'progress') return p.onProgress?.(m.fraction ?? 0, m.message ?? '');
-      this.pending.delete(m.id);
-      if (m.type === 'result') p.resolve(m.result);
-      else p.reject(new ThreadError(m.name ?? 'Error', m.message ?? 'training failed'));
+  private spawn(): ThreadHost<ThreadRequest> {
+    // A replaced thread (reset) is stopped, so its late messages, error and exit reach nothing (platform/threads).
+    return startThread(TRAINING_THREAD, null, {
+      messages: {
+        progress: (m) => this.pending.get(m.id)?.onProgress?.(m.fraction, m.message),
+        result: (m) => this.settle(m.id)?.resolve(m.result),
+        error: (m) => this.settle(m.id)?.reject(new ThreadError(m.name, m.message)),
+      },
+      error: (err) => this.failAll(err),
+      exit: (code) => code !== 0 && this.failAll(new Error(`training thread exited with code ${code}`)),
     });
-    // A replaced thread (reset) ends after its successor started: its end must not fail the successor's requests.
-    w.on('error', (err) => w === this.worker && this.failAll(err));
-    w.on('exit', (code) => w === this.worker && code !== 0 && this.failAll(new Error(`training thread exited with code ${code}`)));
-    return w;
+  }
+
+  /** The request's pending entry, removed (it is answered). */
+  private settle(id: number): Pending | undefined {
+    const p = this.pending.get(id);
+    this.pending.delete(id);
+    return p;
   }
 
   private failAll(err: Error): void {
@@ -52,22 +55,24 @@ class TrainingThread {
   run(req: ThreadRequest, onProgress?: Pending['onProgress']): Promise<unknown> {
     return new Promise((resolve, reject) => {
       this.pending.set(req.id, { resolve, reject, onProgress });
-      this.worker.postMessage(req);
+      this.thread.post(req);
     });
   }
 
   /** Stops whatever runs now (cancellation); the thread is replaced and its cache lost. */
   async reset(): Promise<void> {
-    const old = this.worker;
-    const oldGate = this.gate;
+    const old = this.thread;
     this.failAll(new Error('training canceled'));
     this.experiments.clear();
-    this.worker = this.spawn();
-    await terminateOutsideNative(old, oldGate);
+    this.thread = this.spawn();
+    // Terminated outside its DuckDB read (platform/threads).
+    await old.stop();
   }
 
   async close(): Promise<void> {
-    await terminateOutsideNative(this.worker, this.gate);
+    // A stopped thread's exit reaches nobody: what it still owed fails here.
+    this.failAll(new Error('training thread closed'));
+    await this.thread.stop();
   }
 }
 

@@ -3,13 +3,13 @@
  * heartbeats flow and cancellation is prompt) and caches each experiment's prepared data, so
  * the data is read and binned once per thread, not once per model.
  */
-import { parentPort, workerData } from 'node:worker_threads';
-import { nativeSection, useNativeGate } from '../../platform/native-gate';
+import { describeError, nativeSection, threadContext } from '../../platform/threads';
 import { AutoMLConfig, CandidateResult, ModelSpec, planModels, prepareExperiment, PreparedExperiment, readParquetFrameWithin, trainCandidate, trainStackedEnsembles } from '../../engine/automl';
 import { initDeepLearningBackend } from '../../engine/automl';
 import { selectRows } from '../../engine/automl';
 import type { RequestedKind } from '../../engine/automl';
 import { modelFromJSON, ScoringModel } from '../../engine/automl';
+import type { TRAINING_THREAD } from './training-pool';
 
 export interface PrepareRequest {
   type: 'prepare';
@@ -38,6 +38,13 @@ export interface EnsembleRequest extends Omit<PrepareRequest, 'type'> {
 }
 
 export type ThreadRequest = (PrepareRequest | TrainRequest | EnsembleRequest) & { id: number };
+
+/** What the thread sends back: progress of a request, then its result or its error. */
+export type ThreadReply =
+  { type: 'progress'; id: number; fraction: number; message: string } | { type: 'result'; id: number; result: unknown } | { type: 'error'; id: number; name: string; message: string };
+
+// The pool's thread host: it stops this thread (a cancel) only outside the DuckDB read.
+const thread = threadContext<typeof TRAINING_THREAD>();
 
 const dlBackend = initDeepLearningBackend();
 const cache = new Map<string, PreparedExperiment>();
@@ -85,7 +92,7 @@ function withArtifacts<T extends Pick<CandidateResult, 'model'>>(result: T, pe: 
 async function handle(req: ThreadRequest): Promise<unknown> {
   await dlBackend;
   const pe = await prepared(req);
-  const progress = (fraction: number, message: string) => parentPort!.postMessage({ id: req.id, type: 'progress', fraction, message });
+  const progress = (fraction: number, message: string) => thread.post({ id: req.id, type: 'progress', fraction, message });
   if (req.type === 'prepare') {
     return { kind: pe.data.kind, rows: pe.data.target.y.length, features: pe.data.features.names, log: pe.log, plan: planModels(pe.config, pe.data.kind) };
   }
@@ -95,12 +102,9 @@ async function handle(req: ThreadRequest): Promise<unknown> {
   return withArtifacts(trainCandidate(pe, req.spec, { deadlineMs: req.deadlineMs, onProgress: progress }), pe);
 }
 
-// The pool's gate: it terminates this thread (a cancel) only outside the DuckDB read.
-useNativeGate((workerData as { gate: SharedArrayBuffer }).gate);
-
-parentPort!.on('message', (req: ThreadRequest) => {
+thread.onMessage((req) => {
   handle(req).then(
-    (result) => parentPort!.postMessage({ id: req.id, type: 'result', result }),
-    (err: Error) => parentPort!.postMessage({ id: req.id, type: 'error', name: err.name, message: err.message }),
+    (result) => thread.post({ id: req.id, type: 'result', result }),
+    (err: unknown) => thread.post({ id: req.id, type: 'error', ...describeError(err) }),
   );
 });

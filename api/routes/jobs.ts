@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { JOB_KINDS, JOB_STATUSES } from '../../entities';
+import { JOB_STATUSES } from '../../entities';
+import { jobWriteScope, REGISTERED_JOB_KINDS } from '../../services/job-kinds';
 import { JOB_SORT_FIELDS } from '../../services/jobs';
 import { callerId, keyScopes, type RouteDeps } from '../context';
 import { presentJob } from '../presenters/job';
@@ -22,7 +23,7 @@ export function jobRoutes({ services }: RouteDeps): RouteDef[] {
       summary: 'Jobs, filtered by project, kind, status or entity',
       query: listQuery(JOB_SORT_FIELDS).extend({
         project_id: uuidParam.optional(),
-        kind: z.enum(JOB_KINDS).optional(),
+        kind: z.enum(REGISTERED_JOB_KINDS).optional(),
         status: z.enum(JOB_STATUSES).optional(),
         entity_id: uuidParam.optional(),
       }),
@@ -51,8 +52,7 @@ export function jobRoutes({ services }: RouteDeps): RouteDef[] {
       path: '/api/jobs/:job_id/cancel',
       tag,
       auth: 'user',
-      scopeRule:
-        'The write scope of what the job acts on: write:experiments (automl_train), write:datasets (dataset_profile), write:projects (project_export), write:deployments (drift_compute), write:reports (report_generate), write:privacy (privacy_detect, privacy_transform), write:synthgen (synthgen_train, synthgen_generate)',
+      scopeRule: `The write scope of what the job acts on: ${cancelScopes()}`,
       summary: 'Cancel a queued or running job (editor or above); it ends `canceled`',
       params: jobParams,
       responses: { 200: { description: '{ok}' }, 404: { description: 'Job not found' }, 409: { description: 'Job already finished' } },
@@ -62,4 +62,14 @@ export function jobRoutes({ services }: RouteDeps): RouteDef[] {
       },
     }),
   ];
+}
+
+/** Each kind's cancel scope, from the registry: `write:<resource> (<kinds>)`, kinds sharing a scope listed together. */
+function cancelScopes(): string {
+  const byScope = new Map<string, string[]>();
+  for (const kind of REGISTERED_JOB_KINDS) {
+    const scope = jobWriteScope(kind);
+    byScope.set(scope, [...(byScope.get(scope) ?? []), kind]);
+  }
+  return [...byScope].map(([scope, kinds]) => `${scope} (${kinds.join(', ')})`).join(', ');
 }

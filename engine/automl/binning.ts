@@ -10,9 +10,9 @@
  * Categorical features: one bin per level that occurs, the most frequent `maxBins - 1` levels kept
  * and the rarer ones merged into one shared bin, plus the missing bin.
  */
-import { Worker } from 'worker_threads';
+import { startThread, type ThreadHost } from '../../platform/threads';
 import { Frame } from './frame';
-import { HELPER_SCRIPT } from './trees/helper-script';
+import { HELPER_THREAD } from './trees/helper-script';
 
 export interface BinnedFeature {
   name: string;
@@ -147,14 +147,13 @@ function startHelperBinning(frame: Frame, listed: number[], maxBins: number): { 
     nrows: n,
     maxBins,
   };
-  let worker: Worker | null = null;
+  let helper: ThreadHost<never> | null = null;
   try {
-    worker = new Worker(HELPER_SCRIPT, { workerData: task });
-    worker.unref();
-    // A helper that fails before claiming leaves its features to this thread (see finish).
-    worker.on('error', () => undefined);
+    // A helper that fails before claiming leaves its features to this thread (see finish). A daemon: JavaScript only,
+    // it never keeps the process alive.
+    helper = startThread(HELPER_THREAD, task, { messages: {}, error: () => undefined }, { daemon: true });
   } catch {
-    worker = null;
+    helper = null;
   }
   const owned = new Set(listed);
   const finish = (out: (BinnedFeature | null)[]): void => {
@@ -166,7 +165,7 @@ function startHelperBinning(frame: Frame, listed: number[], maxBins: number): { 
         throw new Error('binning helper thread did not answer within 60 s');
       }
     }
-    if (worker) void worker.terminate();
+    if (helper) void helper.stop();
     const nb = new Int32Array(task.nbins);
     listed.forEach((j, q) => {
       const upper = Float64Array.from(new Float64Array(task.upper, 8 * maxBins * q, nb[q]));

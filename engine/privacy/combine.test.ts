@@ -53,6 +53,59 @@ describe('rules and model combined', () => {
     ]);
   });
 
+  it('gives a one-word list name, a shape guess and a place-like suffix the type the model is sure of', () => {
+    let text = 'Are you enjoying Houston this week?';
+    let out = resolveOverlaps([det(text, 'name', 'Houston', 0.9, ['gazetteer']), det(text, 'location', 'Houston', 0.85, ['model', 'ner:GPE', 'ner_sure'])], text);
+    expect(view(out)).toEqual([['location', 'Houston', false]]);
+    text = "We are going to Del Frisco's for dinner.";
+    out = resolveOverlaps([det(text, 'name', 'Del Frisco', 0.85, ['shape']), det(text, 'location', "Del Frisco's", 0.84, ['model', 'ner:GPE', 'ner_sure'])], text);
+    expect(view(out)).toEqual([['location', "Del Frisco's", false]]);
+    // A shape guess gives way to a model span of another type even when it is the longer one and the model unsure.
+    text = 'Access to Enron On-Line was cut off.';
+    out = resolveOverlaps([det(text, 'name', 'Enron On-Line', 0.85, ['shape']), det(text, 'organization', 'Enron', 0.73, ['model', 'ner:ORG'])], text);
+    expect(view(out)).toEqual([['organization', 'Enron', false]]);
+    text = 'He visited the West Bank town of Ramallah.';
+    out = resolveOverlaps([det(text, 'organization', 'West Bank', 0.85, ['org_suffix']), det(text, 'location', 'West Bank', 0.85, ['model', 'ner:GPE', 'ner_sure'])], text);
+    expect(view(out)).toEqual([['location', 'West Bank', false]]);
+  });
+
+  it('keeps a known full name, a known organization and a company suffix against a sure model', () => {
+    let text = 'Giulia Bianchi and Marco Esposito are on leave.';
+    let out = resolveOverlaps([det(text, 'name', 'Giulia Bianchi', 0.95, ['gazetteer']), det(text, 'organization', 'Giulia Bianchi', 0.8, ['model', 'ner:ORG', 'ner_sure'])], text);
+    expect(view(out)).toEqual([['name', 'Giulia Bianchi', false]]);
+    text = 'I have been employed by Petrobras for six years.';
+    out = resolveOverlaps([det(text, 'organization', 'Petrobras', 0.85, ['gazetteer']), det(text, 'name', 'Petrobras', 0.84, ['model', 'ner:PERSON', 'ner_sure'])], text);
+    expect(view(out)).toEqual([['organization', 'Petrobras', false]]);
+    text = 'It says Wayne Enterprises in the attachment.';
+    out = resolveOverlaps([det(text, 'organization', 'Wayne Enterprises', 0.85, ['org_suffix']), det(text, 'name', 'Wayne Enterprises', 0.84, ['model', 'ner:PERSON', 'ner_sure'])], text);
+    expect(view(out)).toEqual([['organization', 'Wayne Enterprises', false]]);
+  });
+
+  it('keeps the rule type, raised, when an unsure model calls the same words something else', () => {
+    const text = "I heard it from Jason ' s friend.";
+    const out = resolveOverlaps([det(text, 'name', 'Jason', 0.65, ['gazetteer']), det(text, 'organization', "Jason '", 0.71, ['model', 'ner:ORG'])], text);
+    expect(view(out)).toEqual([['name', 'Jason', true]]);
+    expect(out[0].confidence).toBeCloseTo(0.76);
+  });
+
+  it('takes in the capitalized words of a model span beyond the rule span, not the common words', () => {
+    let text = 'Rockets were fired from the Gaza Strip again.';
+    let out = resolveOverlaps([det(text, 'location', 'Gaza', 0.8, ['gazetteer']), det(text, 'location', 'the Gaza Strip', 0.85, ['model', 'ner:GPE', 'ner_sure'])], text);
+    expect(view(out)).toEqual([['location', 'Gaza Strip', true]]);
+    text = 'Applicant Chinedu Eze signed the form.';
+    out = resolveOverlaps([det(text, 'name', 'Chinedu Eze', 0.88, ['gazetteer']), det(text, 'name', 'Applicant Chinedu Eze', 0.8, ['model', 'ner:PERSON'])], text);
+    expect(view(out)).toEqual([['name', 'Chinedu Eze', true]]);
+  });
+
+  it('does not take a country or state code in capitals for a shouted common word', () => {
+    const text = 'The storm hit a quarter of US oil operations near Baltimore, MD.';
+    const out = resolveOverlaps([det(text, 'location', 'US', 0.85, ['model', 'ner:GPE', 'ner_sure']), det(text, 'location', 'MD', 0.85, ['model', 'ner:GPE', 'ner_sure'])], text);
+    expect(out.map((d) => [d.text, d.confidence >= 0.5])).toEqual([
+      ['US', true],
+      ['MD', true],
+    ]);
+  });
+
   it('resolves rules alone as before when no model has spoken', () => {
     const text = 'Call Anna at 555';
     const a = det(text, 'name', 'Anna', 0.7, ['gazetteer']);

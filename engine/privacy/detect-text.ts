@@ -3,7 +3,11 @@
  * is registered, a statistical model whose detections carry the evidence `model`), each candidate is validated (check
  * digits, dates) and scored (context words near it raise a weak pattern, words like "order" lower a card-like
  * number), then overlapping spans are resolved: model and rule proposals of one entity become one span, an address
- * takes in its parts, and the best-supported span wins, a longer one on a tie.
+ * takes in its parts, and the best-supported span wins, a longer one on a tie. Where the model and a gazetteer rule
+ * give the same words different entity types, the model's reading in context wins when it is sure (`ner_sure`) and
+ * the rule knew the words only as a lone name or by their shape; a list's full answer (a known first name and
+ * surname, a known organization or place) wins otherwise. A model span is lost only on evidence against it: a
+ * validator's other type, a field label, a doubtful shape.
  */
 import { compact, textFlags, type Recognizer } from './recognizers/define';
 import { fold, lexicon, surnameShaped } from './lexicon';
@@ -124,15 +128,27 @@ function combineWithModel(found: Detection[], text: string | undefined): Detecti
   for (const m of found.filter(fromModel)) {
     if (rules.some((r) => validated(r) && r.type !== m.type && overlap(r, m))) continue;
     if (text !== undefined && isFieldLabel(m, text, rules)) continue;
+    // The model and a list rule found the same words but call them different things ("Kathleen," an organization
+    // to the model, a given name to the lists): the entity is confirmed, and an unsure model's type is the weaker.
+    const retype =
+      text === undefined || m.evidence.includes('ner_sure')
+        ? -1
+        : rules.findIndex((r) => r.type !== m.type && ENTITY_TYPES.has(r.type) && listOnly(r) && r.evidence.includes('gazetteer') && sameWords(text, r, m));
+    if (retype >= 0) {
+      const r = rules[retype];
+      rules[retype] = { ...r, confidence: Math.min(0.99, Math.max(r.confidence, m.confidence) + AGREEMENT), evidence: [...new Set([...r.evidence, ...m.evidence, 'agreement'])] };
+      continue;
+    }
     let merged = m;
     for (let i = 0; i < rules.length; i++) {
       const r = rules[i];
       if (r.type !== merged.type || !overlap(r, merged)) continue;
       let start = Math.min(r.start, merged.start);
       let end = Math.max(r.end, merged.end);
-      // Words the rules left out on purpose stay out ("Applicant Chinedu Eze" is Chinedu Eze): common words.
-      if (text !== undefined && start < r.start && onlyCommonWords(text.slice(start, r.start))) start = r.start;
-      if (text !== undefined && end > r.end && onlyCommonWords(text.slice(r.end, end))) end = r.end;
+      // Words the rules left out on purpose stay out ("Applicant Chinedu Eze" is Chinedu Eze): cue words and words
+      // written as common words; a capitalized word inside the model's span is part of the name ("the Gaza Strip").
+      if (text !== undefined && start < r.start && onlyCommonWords(text.slice(start, r.start), atSentenceStart(text, start))) start = r.start;
+      if (text !== undefined && end > r.end && onlyCommonWords(text.slice(r.end, end), false)) end = r.end;
       merged = {
         type: r.type,
         start,
@@ -152,20 +168,73 @@ function combineWithModel(found: Detection[], text: string | undefined): Detecti
       }
     }
     if (!merged.evidence.includes('agreement') && text !== undefined && doubtfulShape(merged, text)) merged = { ...merged, confidence: merged.confidence - SHAPE_DOUBT };
+    // The model read the words in their sentence; a rule of another entity type that read them only against a list
+    // or by their shape ("Houston" a surname, "West Bank" a bank, "Del Frisco" an unknown name) gives way to it.
+    if (merged.confidence >= MODEL_PREVAILS) {
+      for (let i = 0; i < rules.length; i++) if (yieldsToModel(rules[i], merged)) rules.splice(i--, 1);
+    }
     out.push(merged);
   }
   return [...rules, ...out];
 }
 
-/** Whether a stretch of text holds only common words or cue words that name nothing ("Applicant ", "the "). */
-function onlyCommonWords(stretch: string): boolean {
+/** Entity types the model and the gazetteer rules both propose. */
+const ENTITY_TYPES: ReadonlySet<string> = new Set(['name', 'organization', 'location', 'nrp']);
+/** Evidence of rules that know a span from lists or its shape, not from the words around it. */
+const LIST_EVIDENCE: ReadonlySet<string> = new Set(['gazetteer', 'org_suffix', 'shape']);
+/** A model span this confident (the default threshold) settles the type of the words it covers against list rules. */
+const MODEL_PREVAILS = 0.5;
+
+/**
+ * Whether rule span `r` gives way to model span `m` of another entity type over the same words. A shape-only guess
+ * gives way wherever the two overlap ("Enron On-Line" an unknown name against the model's "Enron"); a one-word name
+ * or an organization-suffix reading that the rules found by their lists alone (no cue word, title or context) gives
+ * way to a span the model is sure of (`ner_sure`) that takes it in. A less sure model is often wrong about names in
+ * informal text ("My name is Nathan" an organization), where a known first name says more.
+ */
+function yieldsToModel(r: Detection, m: Detection): boolean {
+  if (r.type === m.type || !ENTITY_TYPES.has(r.type) || !overlap(r, m)) return false;
+  if (!listOnly(r)) return false;
+  if (r.evidence.every((e) => e === 'shape')) return true;
+  if (!m.evidence.includes('ner_sure') || r.start < m.start || r.end > m.end) return false;
+  // A known organization or place, or a known first name with a known surname ("Giulia Bianchi"), is a list's
+  // answer for these very words; a lone name word ("Houston") is a guess, and so is an organization suffix that
+  // also names places ("West Bank", "Oval Office"; "Wayne Enterprises" stays a company against a PERSON).
+  return (r.evidence.includes('org_suffix') && m.type === 'location') || (r.type === 'name' && !/\s/.test(r.text));
+}
+
+/** A rule span found by lists or shape alone, without a cue word, title or context. */
+const listOnly = (r: Detection): boolean => r.evidence.every((e) => LIST_EVIDENCE.has(e));
+
+/** The words of a span without punctuation around them or a possessive ("Jason '" and "Jason’s" are "jason"). */
+function words(text: string, d: Detection): string {
+  return fold(text.slice(d.start, d.end))
+    .replace(/\s*['’]\s*s?$/u, '')
+    .replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
+}
+
+/** Whether two spans hold the same words. */
+const sameWords = (text: string, a: Detection, b: Detection): boolean => overlap(a, b) && words(text, a) === words(text, b);
+
+/** Whether `at` begins a sentence (or the text): a capital there says nothing about a name. */
+function atSentenceStart(text: string, at: number): boolean {
+  return /(?:^|[.!?:\n]\s*|^\s*)["“(\-•*]?\s*$/.test(text.slice(Math.max(0, at - 4), at)) || /^\s*$/.test(text.slice(0, at));
+}
+
+/**
+ * Whether a stretch of text holds only cue words that name nothing ("Applicant ") or common words written as such:
+ * in lower case, or capitalized only because a sentence starts there ("The ").
+ */
+function onlyCommonWords(stretch: string, sentenceStart: boolean): boolean {
   const lex = lexicon();
   const words = stretch.split(/[^\p{L}\p{M}'’-]+/u).filter((w) => w.length > 0);
   return (
     words.length > 0 &&
-    words.every((w) => {
+    words.every((w, i) => {
       const k = fold(w);
-      return (lex.common.has(k) || isCueWord(k)) && !lex.firstNames.has(k) && !lex.lastNames.has(k) && !lex.places.has(k) && !lex.organizations.has(k);
+      if (lex.firstNames.has(k) || lex.lastNames.has(k) || lex.places.has(k) || lex.organizations.has(k)) return false;
+      if (isCueWord(k)) return true;
+      return lex.common.has(k) && (w === w.toLowerCase() || (i === 0 && sentenceStart));
     })
   );
 }
@@ -193,9 +262,13 @@ function isFieldLabel(m: Detection, text: string, rules: Detection[]): boolean {
 /** What may stand between a field's name and its value: "number", "no.", "ID", "-Nummer", "INSEE", "MBI". */
 const LABEL_WORDS = /^(?:[\s\-#.]*(?:number|no|nr|num|id|code|card|mbi|nummer|numero|numéro|insee|nino|pin|#))*[\s.#]*$/i;
 
+const PLACE_CODE = /^\p{Lu}{2,3}$/u;
+const SHORT_CAPS = /^\p{Lu}{2,4}$/u;
+
 /**
- * A span the model proposes alone, in a shape the gazetteers argue against: a short all-capitals "organization" they
- * do not know ("API", "DOB"), one common word ("Meeting", "Copied"), a tool or card network named in passing.
+ * A span the model proposes alone, in a shape the gazetteers argue against: one common word ("Meeting", "Copied",
+ * "FREE"), a handle or a code, a short all-capitals "organization" neither they know nor the model is sure of ("DUI",
+ * "API"), a tool or card network named in passing, a guess in a re-cased line.
  */
 function doubtfulShape(d: Detection, text: string): boolean {
   const span = text.slice(d.start, d.end);
@@ -203,15 +276,21 @@ function doubtfulShape(d: Detection, text: string): boolean {
   const key = fold(span);
   // Names and places are words: a span with digits, an underscore or an @ is a handle or a code.
   if (/[_@]/.test(span) || (d.type !== 'organization' && /\d/.test(span))) return true;
-  if (d.type === 'organization' && (notAnOrganization(key) || (/^[A-Z]{2,4}$/.test(span) && !lex.organizations.has(key)))) return true;
+  if (d.type === 'organization' && notAnOrganization(key)) return true;
+  // Most 2-4 capitals the model is unsure of are abbreviations of things ("DUI", "VHS"); one it is sure of is more
+  // often a body ("the UN", "HANO") than not.
+  if (d.type === 'organization' && SHORT_CAPS.test(span) && !lex.organizations.has(key) && !d.evidence.includes('ner_sure')) return true;
+  // A place written as a code in capitals mid-text ("the US", "Baltimore, MD") is no shouted word ("us", "md").
+  if (d.type === 'location' && PLACE_CODE.test(span) && !d.evidence.includes('recased')) return false;
   // In a line the model saw re-cased (all capitals or all lower case), case no longer told it a name from a word:
   // alone, a span none of whose words the gazetteers know is a guess.
   if (d.evidence.includes('recased')) {
     const words = key.split(/[^\p{L}\p{M}'’-]+/u).filter((w) => w.length > 0);
-    const known = words.some((w) => lex.firstNames.has(w) || lex.lastNames.has(w) || lex.places.has(w) || lex.organizations.has(w) || lex.groups.has(w) || surnameShaped(w));
+    const known = words.some((w) => ((lex.firstNames.has(w) || lex.lastNames.has(w)) && !lex.common.has(w)) || lex.places.has(w) || lex.organizations.has(w) || lex.groups.has(w) || surnameShaped(w));
     if (!known && !lex.places.has(key) && !lex.organizations.has(key)) return true;
   }
-  return !span.includes(' ') && lex.common.has(key) && !lex.firstNames.has(key) && !lex.lastNames.has(key) && !lex.places.has(key) && !lex.organizations.has(key) && !lex.groups.has(key);
+  // One common word: a given name that is also a word ("Bill", "Ray") is spared, a surname that is one ("White") not.
+  return !span.includes(' ') && lex.common.has(key) && !lex.firstNames.has(key) && !lex.places.has(key) && !lex.organizations.has(key) && !lex.groups.has(key);
 }
 
 /**

@@ -2,10 +2,12 @@
  * Gazetteers for names, organizations, places and groups: the lexicon of `compromise` (an English NLP library whose
  * tagger and lexicon ship inside its npm package: ~3,100 first names, ~900 surnames, ~350 organizations, ~1,000
  * places, the words that end organization names, and the common words that start sentences) merged with this
- * project's international lists (recognizers/lexicon-data.ts). Every entry is folded (lower case, no diacritics), as
+ * project's international lists (recognizers/lexicon-data.ts) and the US census's frequent given names
+ * (recognizers/census-names.ts). Every entry is folded (lower case, no diacritics), as
  * the words of a text are before a lookup, so "Müller", "MULLER" and "muller" meet. Loading costs ~0.5 s once.
  */
 import nlp from 'compromise';
+import { CENSUS_GIVEN_NAMES } from './recognizers/census-names';
 import * as data from './recognizers/lexicon-data';
 
 export type GroupKind = 'nationality' | 'religion' | 'political';
@@ -136,6 +138,12 @@ const TAG_SETS: Record<string, 'firstNames' | 'lastNames' | 'people' | 'organiza
   Region: 'places',
 };
 
+/**
+ * Tags of proper nouns outside the sets above: such a word is a name of something, not a common word (an abbreviation
+ * among them, "st", "ave", stays one).
+ */
+const PROPER_TAGS = new Set(['Place', 'ProperNoun', 'SportsTeam', 'Demonym']);
+
 const SPECIAL: Record<string, string> = { ł: 'l', đ: 'd', ø: 'o', æ: 'ae', œ: 'oe', ß: 'ss', ı: 'i', þ: 'th', ð: 'd', ħ: 'h', ŀ: 'l', ʼ: "'", '’': "'" };
 const BEYOND_ASCII = /[^\u0020-\u007e]/;
 const MARKS = /\p{M}/gu;
@@ -206,14 +214,18 @@ export function lexicon(): Lexicon {
       if (set) {
         lex[set].add(fold(word));
         named = true;
-      }
+      } else if (PROPER_TAGS.has(tag) && !tags.includes('Abbreviation')) named = true;
     }
+    // compromise files many places under `Place` alone ("asia", "baltimore"); its abbreviations ("st", "fla") are not.
+    if (tags.includes('Place') && !tags.includes('Abbreviation') && word.length >= 4) lex.places.add(fold(word));
+    if (tags.includes('SportsTeam')) lex.organizations.add(fold(word));
     if (!named && !word.includes(' ')) lex.common.add(word);
   }
   // Abbreviations the lexicon files under Organization/Place ("co", "st") are suffixes, not names on their own.
   for (const w of ['dept', 'univ', 'assn', 'inc', 'ltd', 'co']) lex.organizations.delete(w);
   addWords(lex.firstNames, data.GIVEN_NAMES);
   addWords(lex.lastNames, data.SURNAMES);
+  addWords(lex.firstNames, CENSUS_GIVEN_NAMES);
   addWords(lex.jobHeads, data.JOB_HEADS);
   for (const p of phrases(data.PLACES)) lex.places.add(p);
   for (const p of phrases(data.ORGANIZATIONS)) lex.organizations.add(p);

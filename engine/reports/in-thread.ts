@@ -1,8 +1,11 @@
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { startThread, threadScript } from '../../platform/threads';
 import type { ReportDocument, ReportFormat } from './document';
 
-type FromThread = { ok: true; bytes: Uint8Array; contentType: string; extension: ReportFormat } | { ok: false; message: string };
+type FromThread = { type: 'result'; bytes: Uint8Array; contentType: string; extension: ReportFormat } | { type: 'error'; message: string };
+
+/** render-thread.ts: one document in, its file (transferred) or the error's message out. */
+export const RENDER_THREAD = threadScript<{ doc: ReportDocument; format: ReportFormat }, never, FromThread>(path.join(__dirname, 'render-thread.js'));
 
 /**
  * {@link renderReport} in a worker thread of its own: drawing the charts and laying out a PDF
@@ -12,18 +15,24 @@ type FromThread = { ok: true; bytes: Uint8Array; contentType: string; extension:
  */
 export function renderReportInThread(doc: ReportDocument, format: ReportFormat): Promise<{ bytes: Buffer; contentType: string; extension: ReportFormat }> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(path.join(__dirname, 'render-thread.js'), { workerData: { doc, format } });
     let settled = false;
     const settle = (fn: () => void) => {
       if (settled) return;
       settled = true;
       fn();
-      void worker.terminate();
+      void thread.stop();
     };
-    worker.once('message', (m: FromThread) =>
-      settle(() => (m.ok ? resolve({ bytes: Buffer.from(m.bytes.buffer, m.bytes.byteOffset, m.bytes.byteLength), contentType: m.contentType, extension: m.extension }) : reject(new Error(m.message)))),
+    const thread = startThread(
+      RENDER_THREAD,
+      { doc, format },
+      {
+        messages: {
+          result: (m) => settle(() => resolve({ bytes: Buffer.from(m.bytes.buffer, m.bytes.byteOffset, m.bytes.byteLength), contentType: m.contentType, extension: m.extension })),
+          error: (m) => settle(() => reject(new Error(m.message))),
+        },
+        error: (err) => settle(() => reject(err)),
+        exit: (code) => settle(() => reject(new Error(`report rendering thread exited with code ${code}`))),
+      },
     );
-    worker.once('error', (err) => settle(() => reject(err)));
-    worker.once('exit', (code) => settle(() => reject(new Error(`report rendering thread exited with code ${code}`))));
   });
 }

@@ -10,5 +10,5 @@ export { fitSynthesizer, sampleSynthesizerBatches, serializeSynthesizer, deseria
 export { fitGaussianCopula, sampleGaussianCopula, sampleGaussianCopulaBatches, fitMarginal, marginalFromJSON, marginalToJSON, Marginal, MarginalJSON } from './copula';
 export { evaluateQuality, privacyCheck, QualityOptions, PrivacyOptions } from './quality';
 // CTGAN, TVAE and CopulaGAN (neural/README.md).
-export { fitNeural, fitThreadsEnded, sampleNeuralBatches, serializeNeural, deserializeNeural, isNeuralModel, NeuralFitError, CTGAN_DEFAULTS, TVAE_DEFAULTS } from './neural';
+export { fitNeural, sampleNeuralBatches, serializeNeural, deserializeNeural, isNeuralModel, NeuralFitError, CTGAN_DEFAULTS, TVAE_DEFAULTS } from './neural';
 export type { NeuralModel, NeuralParams, NeuralModelType } from './neural';

@@ -1,8 +1,7 @@
 import { Readable } from 'node:stream';
-import { parentPort, workerData } from 'node:worker_threads';
-import type { ProjectSecrets } from '../../engine/privacy';
-import type { PrivacyRule } from '../../entities';
+import { threadContext } from '../../platform/threads';
 import { effectiveRules } from './effective-rules';
+import type { STREAM_THREAD } from './stream';
 import { anonymizeCsvLines, UnreadableCsv } from './stream-pipeline';
 
 /**
@@ -11,18 +10,18 @@ import { anonymizeCsvLines, UnreadableCsv } from './stream-pipeline';
  * off the API's event loop. Input is asked for (`more`) only as the parser wants it; output is
  * sent one chunk per `pull`.
  */
-const data = workerData as { profile: string; rules: PrivacyRule[]; secrets: ProjectSecrets; deepScan: boolean };
-const port = parentPort!;
+const port = threadContext<typeof STREAM_THREAD>();
+const data = port.data;
 let pulls = 0;
 let wake: (() => void) | null = null;
 
 const input = new Readable({
   read() {
-    port.postMessage({ type: 'more' });
+    port.post({ type: 'more' });
   },
 });
 
-port.on('message', (m: { type: 'chunk'; data: Uint8Array } | { type: 'end' } | { type: 'pull' }) => {
+port.onMessage((m) => {
   if (m.type === 'chunk') input.push(Buffer.from(m.data.buffer, m.data.byteOffset, m.data.byteLength));
   else if (m.type === 'end') input.push(null);
   else {
@@ -34,16 +33,16 @@ port.on('message', (m: { type: 'chunk'; data: Uint8Array } | { type: 'end' } | {
 async function run(): Promise<void> {
   try {
     const { columns, lines } = await anonymizeCsvLines(input, { ruleOf: effectiveRules({ profile: data.profile as never }, data.rules), secrets: data.secrets, deepScan: data.deepScan });
-    port.postMessage({ type: 'columns', columns });
+    port.post({ type: 'columns', columns });
     for await (const chunk of lines) {
       while (pulls === 0) await new Promise<void>((r) => (wake = r));
       wake = null;
       pulls--;
-      port.postMessage({ type: 'out', chunk });
+      port.post({ type: 'out', chunk });
     }
-    port.postMessage({ type: 'done' });
+    port.post({ type: 'done' });
   } catch (err) {
-    port.postMessage({ type: err instanceof UnreadableCsv ? 'unreadable' : 'failed', message: err instanceof Error ? err.message : String(err) });
+    port.post({ type: err instanceof UnreadableCsv ? 'unreadable' : 'failed', message: err instanceof Error ? err.message : String(err) });
   }
 }
 

@@ -1,7 +1,9 @@
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { Worker } from 'node:worker_threads';
 import type { DataSource } from 'typeorm';
+import type { ProjectSecrets } from '../../engine/privacy';
+import type { PrivacyRule } from '../../entities';
+import { startThread, threadScript } from '../../platform/threads';
 import type { Access } from '../access';
 import { ValidationError } from '../errors';
 import type { PrivacyPolicyService } from './policies';
@@ -23,6 +25,10 @@ export interface StreamOptions {
 
 type FromThread =
   { type: 'more' } | { type: 'columns'; columns: FoundColumn[] } | { type: 'out'; chunk: string } | { type: 'done' } | { type: 'unreadable'; message: string } | { type: 'failed'; message: string };
+type ToThread = { type: 'chunk'; data: Uint8Array } | { type: 'end' } | { type: 'pull' };
+
+/** stream-thread.ts: the policy in; body chunks and pulls to it; columns, output chunks and the end back. */
+export const STREAM_THREAD = threadScript<{ profile: string; rules: PrivacyRule[]; secrets: ProjectSecrets; deepScan: boolean }, ToThread, FromThread>(path.join(__dirname, 'stream-thread.js'));
 
 /**
  * `POST /api/anonymize/stream`: a CSV sent through a policy and answered as transformed CSV while
@@ -44,56 +50,48 @@ export class AnonymizeStream {
     const policy = await this.access.privacyPolicy(userId, policyId);
     const rules = await this.policies.rulesOf(policy.id);
     const secrets = await projectSecrets(this.ds, policy.projectId);
-    const worker = new Worker(path.join(__dirname, 'stream-thread.js'), { workerData: { profile: policy.profile, rules, secrets, deepScan: o.deepScan }, resourceLimits: THREAD_LIMITS });
     const chunks = body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
     let output: Readable | undefined;
-    const stop = (err?: Error) => {
-      void worker.terminate();
-      if (err) output?.destroy(err);
-    };
 
     return new Promise((resolve, reject) => {
       const fail = (err: Error) => {
-        if (output) stop(err);
-        else {
-          stop();
-          reject(err);
-        }
+        void thread.stop();
+        if (output) output.destroy(err);
+        else reject(err);
       };
-      worker.on('error', fail);
-      worker.on('message', (m: FromThread) => {
-        switch (m.type) {
-          case 'more':
-            chunks.next().then(
-              (r) => worker.postMessage(r.done ? { type: 'end' } : { type: 'chunk', data: r.value }),
-              (err: Error) => fail(err),
-            );
-            break;
-          case 'columns':
-            output = new Readable({
-              read() {
-                worker.postMessage({ type: 'pull' });
-              },
-            });
-            // A client that goes away stops the thread (and so the reading of its body).
-            output.on('close', () => void worker.terminate());
-            resolve({ stream: output, columns: m.columns });
-            break;
-          case 'out':
-            output?.push(m.chunk);
-            break;
-          case 'done':
-            output?.push(null);
-            void worker.terminate();
-            break;
-          case 'unreadable':
-            fail(new ValidationError(m.message));
-            break;
-          case 'failed':
-            fail(new Error(m.message));
-            break;
-        }
-      });
+      const thread = startThread(
+        STREAM_THREAD,
+        { profile: policy.profile, rules, secrets, deepScan: o.deepScan },
+        {
+          messages: {
+            more: () => {
+              chunks.next().then(
+                (r) => thread.post(r.done ? { type: 'end' } : { type: 'chunk', data: r.value }),
+                (err: Error) => fail(err),
+              );
+            },
+            columns: (m) => {
+              output = new Readable({
+                read() {
+                  thread.post({ type: 'pull' });
+                },
+              });
+              // A client that goes away stops the thread (and so the reading of its body).
+              output.on('close', () => void thread.stop());
+              resolve({ stream: output, columns: m.columns });
+            },
+            out: (m) => output?.push(m.chunk),
+            done: () => {
+              output?.push(null);
+              void thread.stop();
+            },
+            unreadable: (m) => fail(new ValidationError(m.message)),
+            failed: (m) => fail(new Error(m.message)),
+          },
+          error: fail,
+        },
+        { resourceLimits: THREAD_LIMITS },
+      );
     });
   }
 }

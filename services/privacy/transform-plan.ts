@@ -48,7 +48,10 @@ export function applyStep(step: ColumnStep | undefined, value: string | null, se
   if (!step || value === null || value === '') return value;
   if (step.whole) return applyAction(step.whole.action.action, value, step.whole.piiType, step.whole.action.config, secrets).value;
   if (!step.cellTypes.length) return value;
-  const found = detectText(value, { types: step.cellTypes });
+  // Detected as the session's detection does (every type, its threshold), then only the spans of types with a rule
+  // change: a run restricted to those types would resolve overlaps differently ("Houston" the model's place would
+  // become a gazetteer's name), so the text would not lose exactly the spans the findings and their figures count.
+  const found = detectText(value);
   return found.length ? transformText(value, found, step.cellRules, secrets).text : value;
 }
 

@@ -1,9 +1,8 @@
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { readParquetFrame, selectRows } from '../../engine/automl';
 import { evaluateQuality, privacyCheck, type SynthConditions } from '../../engine/synth';
 import type { JsonMap } from '../../entities';
-import { createNativeGate, nativeSection, terminateOutsideNative } from '../../platform/native-gate';
+import { nativeSection, startThread, threadScript } from '../../platform/threads';
 import { distributions, rowsMeeting } from './frames';
 
 /** With conditions, real rows meeting them are the quality report's reference when at least this many exist. */
@@ -54,39 +53,36 @@ export async function computeChecks(input: ChecksInput): Promise<{ quality: Json
   return { quality, privacy };
 }
 
-/** What checks-thread.ts receives. */
-export interface ChecksThreadData {
-  input: ChecksInput;
-  gate: SharedArrayBuffer;
-}
+type Checks = { quality: JsonMap; privacy: JsonMap };
 
-type ThreadAnswer = { ok: true; result: { quality: JsonMap; privacy: JsonMap } } | { ok: false; name: string; message: string };
+/** checks-thread.ts: the input in, the checks or the error's name and message out. */
+export const CHECKS_THREAD = threadScript<ChecksInput, never, { type: 'result'; result: Checks } | { type: 'error'; name: string; message: string }>(path.join(__dirname, 'checks-thread.js'));
 
 /**
  * {@link computeChecks} in a worker thread (checks-thread.ts): the metrics are synchronous and can hold a thread for
  * seconds, which would stall the worker's heartbeats (and, where the API shares the process, its requests). An abort
- * terminates the thread, outside its DuckDB reads (platform/native-gate.ts).
+ * stops the thread, outside its DuckDB reads (platform/threads).
  */
-export function computeChecksInThread(input: ChecksInput, signal?: AbortSignal): Promise<{ quality: JsonMap; privacy: JsonMap }> {
+export function computeChecksInThread(input: ChecksInput, signal?: AbortSignal): Promise<Checks> {
   return new Promise((resolve, reject) => {
-    const gate = createNativeGate();
-    const worker = new Worker(path.join(__dirname, 'checks-thread.js'), { workerData: { input, gate } satisfies ChecksThreadData });
     let settled = false;
-    const finish = (err: unknown, result?: { quality: JsonMap; privacy: JsonMap }) => {
+    const finish = (err: unknown, result?: Checks) => {
       if (settled) return;
       settled = true;
       signal?.removeEventListener('abort', onAbort);
-      void terminateOutsideNative(worker, gate);
+      void thread.stop();
       if (err) reject(err);
       else resolve(result!);
     };
     const onAbort = () => finish(signal?.reason ?? new Error('aborted'));
-    signal?.addEventListener('abort', onAbort, { once: true });
-    worker.on('message', (m: ThreadAnswer) => {
-      if (m.ok) finish(null, m.result);
-      else finish(Object.assign(new Error(m.message), { name: m.name }));
+    const thread = startThread(CHECKS_THREAD, input, {
+      messages: {
+        result: (m) => finish(null, m.result),
+        error: (m) => finish(Object.assign(new Error(m.message), { name: m.name })),
+      },
+      error: (err) => finish(err),
+      exit: (code) => finish(new Error(`the quality thread exited with code ${code}`)),
     });
-    worker.on('error', (err) => finish(err));
-    worker.on('exit', (code) => finish(new Error(`the quality thread exited with code ${code}`)));
+    signal?.addEventListener('abort', onAbort, { once: true });
   });
 }

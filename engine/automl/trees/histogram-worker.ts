@@ -6,52 +6,19 @@
  * created after the thread started arrive on `port` (see HistogramBuilder.attach). binFrame starts
  * the same script for a binning task (binning.ts binClaimed).
  */
-import { MessagePort, parentPort, receiveMessageOnPort, workerData } from 'worker_threads';
-import { BinningTask, binClaimed } from '../binning';
-import { AttachedRange, claimPart, spinWhile, runChunk, runChunkArena, runChunkSlots } from './histogram';
-import { instantiateKernels, KernelArena } from './histogram-kernel';
+import { receiveMessageOnPort } from 'node:worker_threads';
+import { inHostThread, threadContext } from '../../../platform/threads';
+import { binClaimed } from '../binning';
+import { instantiateKernels } from './histogram-kernel';
+import { runChunk, runChunkArena, runChunkSlots } from './histogram-paths';
+import { ARG, ATTACHED, AttachedRange, claimPart, COUNTS, DONE, HistogramHelperInit, JOB, NFEAT, NROWS, PARTS, SEQ, spinWhile, STOP } from './histogram-threads';
+import type { HELPER_THREAD } from './helper-script';
 import { JOB_GRADIENTS, JOB_HISTOGRAM, JOB_MARGINS, JOB_PARTITION, addLeafValuesPart, gradientsPart, partRange, partitionPart } from './row-jobs';
-
-interface WorkerInit {
-  control: SharedArrayBuffer;
-  rowMajor: SharedArrayBuffer;
-  /** 16-bit slot offsets (HistogramBuilder's slot-index path), or null for the byte path. */
-  slotIdx: SharedArrayBuffer | null;
-  /** Interleaved gradient/hessian pairs of the slot-index path. */
-  gh: SharedArrayBuffer;
-  /** The WebAssembly kernel's arena (slot indices, gradients, rows, chunk histograms), or null. */
-  kernel: (KernelArena & { nrows: number; histLen: number }) | null;
-  rows: SharedArrayBuffer;
-  gs: SharedArrayBuffer;
-  hs: SharedArrayBuffer;
-  features: SharedArrayBuffer;
-  slot: SharedArrayBuffer;
-  slotLen: SharedArrayBuffer;
-  /** Partial buffers of chunks 1..chunks-1. */
-  partials: SharedArrayBuffer[];
-  p: number;
-  chunks: number;
-  /** Column bins of every feature (row jobs: partition). */
-  bins: SharedArrayBuffer[];
-  port: MessagePort;
-}
-
-// Indices into the control array; keep in sync with histogram.ts.
-const SEQ = 0;
-const NROWS = 1;
-const NFEAT = 2;
-const DONE = 3;
-const STOP = 4;
-const COUNTS = 5;
-const JOB = 7;
-const PARTS = 8;
-const ARG = 9;
-const ATTACHED = 15;
 
 /** How long a helper polls for the next job before it sleeps (see spinWhile): longer than most gaps between jobs within a tree. */
 const SPIN_MICROS = 2000;
 
-function main(init: WorkerInit): void {
+function main(init: HistogramHelperInit): void {
   const control = new Int32Array(init.control);
   const rowMajor = new Uint8Array(init.rowMajor);
   const k = init.kernel;
@@ -129,7 +96,8 @@ function main(init: WorkerInit): void {
 }
 
 // The same script serves binFrame's short-lived binning helper (binning.ts).
-if (parentPort) {
-  if ((workerData as BinningTask).task === 'bin') binClaimed(workerData as BinningTask);
-  else main(workerData as WorkerInit);
+if (inHostThread()) {
+  const task = threadContext<typeof HELPER_THREAD>().data;
+  if (task.task === 'bin') binClaimed(task);
+  else main(task);
 }

@@ -16,6 +16,8 @@
  */
 import { fold, lexicon, surnameShaped } from '../lexicon';
 import { define, NEEDS_LETTER, wordsRegex, type RawMatch, type Recognizer } from './define';
+import { GIVEN_NAMES_THAT_ARE_WORDS } from './census-names';
+import { STOP_WORDS } from './recase';
 
 export type EntityKind = 'name' | 'organization' | 'location' | 'nrp' | 'title';
 
@@ -484,6 +486,21 @@ function uncasedPerson(toks: Tok[], i: number, text: string, shape: Shape, cued:
   return n;
 }
 
+const WORD_NAMES: ReadonlySet<string> = new Set(GIVEN_NAMES_THAT_ARE_WORDS.split(/\s+/).filter((w) => w.length > 0));
+
+/** A word glued to an underscore, an @, a digit or a dot before letters is part of a handle, an address or a file. */
+const HANDLE_EDGE = /^[_@\p{N}.]|^.? (?:[_@\p{N}]|\.\p{L})/u;
+
+/** Confidence of a lone lower-case given name without a cue word. */
+const LONE_LOWER_NAME = 0.6;
+
+/** A lower-case word that is a given name and nothing else the lexicon knows (no common word, place or group). */
+function loneGivenName(t: Tok): boolean {
+  const lex = lexicon();
+  const k = t.base;
+  return k.length >= 3 && lex.firstNames.has(k) && !lex.common.has(k) && !WORD_NAMES.has(k) && !STOP_WORDS.has(k) && !lex.places.has(k) && !lex.organizations.has(k) && !lex.groups.has(k);
+}
+
 /** A group word is no nationality when it names a language, a cuisine or a thing ("speaks French", "Chinese food"). */
 function groupReading(text: string, start: number, end: number): boolean {
   return !GROUP_NEGATIVE_BEFORE.test(text.slice(Math.max(0, start - 20), start)) && !GROUP_NEGATIVE_AFTER.test(text.slice(end, end + 20));
@@ -541,6 +558,13 @@ function uncased(text: string, toks: Tok[], used: boolean[], out: EntityMatch[])
       out.push({ start: t.start, end: toks[i + n - 1].end, score: cuedName ? 0.8 : 0.65, evidence: ['gazetteer'], kind: 'name' });
       for (let j = i; j < i + n; j++) used[j] = true;
       i += n - 1;
+      continue;
+    }
+    // People who write in lower case write names so too ("tell brad", "poor emily"): a given name that is no word
+    // of the language (not "will", "mark", "june") is one, weakly, without a cue.
+    if (loneGivenName(t) && !HANDLE_EDGE.test(text.slice(Math.max(0, t.start - 1), t.start) + ' ' + text.slice(t.end, t.end + 2))) {
+      out.push({ start: t.start, end: t.end, score: LONE_LOWER_NAME, evidence: ['gazetteer'], kind: 'name' });
+      used[i] = true;
       continue;
     }
     if (!lex.phraseStarts.has(t.key)) continue;

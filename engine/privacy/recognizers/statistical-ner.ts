@@ -2,7 +2,9 @@
  * The statistical named-entity model (spaCy en_core_web_sm, ../ner) as a source of person, organization, place and
  * nationality/religious/political-group spans beside the rules: PERSON → name, ORG → organization, GPE/LOC/FAC →
  * location, NORP → nrp. Its detections carry the evidence `model` (detect-text merges them with the rules' spans of
- * the same entity) and `ner:<LABEL>`.
+ * the same entity), `ner:<LABEL>` and, when every move of the span had a probability of at least 0.9, `ner_sure`
+ * (detect-text then lets its type settle words a gazetteer reads otherwise). Spans that are no entity by their form
+ * are dropped (chat words, elongated spellings, file and host names, symbols only) and symbols around one trimmed.
  *
  * The model reads case: it was trained on edited text, so a line in capitals or all in lower case is shown to it
  * re-cased (./recase.ts), and what it finds there scores lower. The model runs once per text: the four recognizers
@@ -25,6 +27,8 @@ export const MODEL_TYPES: ReadonlySet<string> = new Set(Object.values(LABELS).ma
 
 /** How much an unsure model takes off: the span's least confident move probability p costs (1 - p) × this. */
 const DOUBT = 0.3;
+/** The least move probability of a span the model is sure of (evidence `ner_sure`: its type beats a gazetteer's). */
+const SURE = 0.9;
 /** What a span found in re-cased text costs: the model saw text it was not trained on. */
 const RECASED = 0.1;
 /** What a lone 2-4 letter acronym read as an organization costs: the model calls most of them organizations. */
@@ -36,6 +40,8 @@ interface ModelSpan extends RawMatch {
 
 /** A leading article is not part of an organization's or a facility's name ("the World Health Organization"); "The Hague" keeps it. */
 const ARTICLE = /^(?:the|The|THE)\s+/;
+/** Nor of a place's, where it is written in lower case ("the West Bank", "the US"). */
+const LOWER_ARTICLE = /^the\s+/;
 
 /**
  * Field labels and units written in capitals, which the model (trained on news) takes for organizations: "DOB
@@ -47,7 +53,25 @@ const FORM_LABELS = new Set(
     'EUR USD GBP JPY CHF CAD AUD INR CNY SEK NOK DKK PLN BRL MXN ETA ASAP FYI RE FW FWD CC BCC TEL FAX MOB DL DNI NIE NIF CPF CNPJ RUT PESEL BSN AHV PPS'
   ).split(' '),
 );
+/**
+ * Chat abbreviations and interjections written in capitals, which the model takes for organizations ("LOL", "OMG",
+ * "SMH"): a span that is one of them is not an entity.
+ */
+const CHAT_WORDS = new Set(
+  (
+    'lol lols lmao lmfao rofl roflmao omg omfg wtf wth smh tbh tbf imo imho idk idc ikr btw brb afaik irl jk nvm thx ty tyvm pls plz af fml ftw gg iirc tldr ' +
+    'yolo fomo bff nsfw ama til eli5 ootd lmk hmu ngl istg fr np ppl ya yea yeah yay yup nope ugh ahh aww haha hahaha hehe xd xoxo wow omw rip ps pps nb'
+  ).split(' '),
+);
 const WORDS = /[\p{L}\p{N}]+/gu;
+const LETTER = /\p{L}/u;
+/** A file name, a host or newsgroup name, a URL scheme: "TEXT.htm", "alt.animals.cat", "https". */
+const CODE_LIKE = /\p{L}\.\p{L}{2,}|^(?:https?|www|ftp)$/iu;
+/** A letter three times over: chat spelling ("LMAOO", "Aaawww", "VERYYY"), not a name. */
+const ELONGATED = /(\p{L})\1\1/iu;
+/** Symbols around a span's words (emoji, "&", a lone quote) belong to the sentence, not to the entity. */
+const LEADING_SYMBOLS = /^(?:[^\p{L}\p{N}\s]+\s+)+/u;
+const TRAILING_SYMBOLS = /(?:\s+[^\p{L}\p{N}\s]+)+$/u;
 const SHORT_ACRONYM = /^\p{Lu}{2,4}$/u;
 
 /**
@@ -76,7 +100,9 @@ function partOfLabel(text: string, start: number, end: number): boolean {
 /** Whether a model span is a field label, a number or otherwise no entity at all. */
 function notAnEntity(span: string): boolean {
   const words = span.match(WORDS) ?? [];
+  if (!LETTER.test(span) || CODE_LIKE.test(span) || ELONGATED.test(span)) return true;
   if (words.some((w) => FORM_LABELS.has(w))) return true;
+  if (words.length === 1 && CHAT_WORDS.has(words[0].toLowerCase())) return true;
   const digits = span.replace(/\P{N}/gu, '').length;
   const alnum = words.join('').length;
   return digits > 0 && digits >= 0.4 * alnum;
@@ -112,22 +138,28 @@ export function modelSpans(text: string, recase: (t: string) => Recased = recase
       const label = LABELS[e.label];
       if (!label) continue;
       let start = e.start;
-      const article = ARTICLE.exec(text.slice(start, e.end));
-      if (article && e.label !== 'PERSON' && e.label !== 'GPE') start += article[0].length;
-      if (start >= e.end) continue;
+      const article = (e.label === 'GPE' ? LOWER_ARTICLE : ARTICLE).exec(text.slice(start, e.end));
+      if (article && e.label !== 'PERSON') start += article[0].length;
+      let end = e.end;
+      const lead = LEADING_SYMBOLS.exec(text.slice(start, end));
+      if (lead) start += lead[0].length;
+      const trail = TRAILING_SYMBOLS.exec(text.slice(start, end));
+      if (trail) end -= trail[0].length;
+      if (start >= end) continue;
       // Judged as written: re-casing turns a label "BIC" into "Bic".
-      const span = text.slice(start, e.end);
-      if (notAnEntity(span) || partOfLabel(text, start, e.end)) continue;
-      const recased = seen.changed(start, e.end);
+      const span = text.slice(start, end);
+      if (notAnEntity(span) || partOfLabel(text, start, end)) continue;
+      const recased = seen.changed(start, end);
       let score = label.base - DOUBT * (1 - e.score) - (recased ? RECASED : 0);
       if (e.label === 'ORG' && SHORT_ACRONYM.test(span)) score -= SHORT_ORG;
       if (e.label === 'NORP') {
-        const next = NEXT_WORD.exec(seen.text.slice(e.end, e.end + 40));
+        const next = NEXT_WORD.exec(seen.text.slice(end, end + 40));
         if (next && !STOP_WORDS.has(next[1].toLowerCase()) && !PERSON_NOUN.test(next[1].toLowerCase())) score = Math.min(score, NORP_OBJECT_CAP);
       }
       const evidence = ['model', `ner:${e.label}`];
+      if (e.score >= SURE) evidence.push('ner_sure');
       if (recased) evidence.push('recased');
-      out.push({ type: label.type, start, end: e.end, score: Math.round(score * 1000) / 1000, evidence });
+      out.push({ type: label.type, start, end, score: Math.round(score * 1000) / 1000, evidence });
     }
   }
   if (memoise) {

@@ -2,7 +2,8 @@ import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import type { Frame } from '../../automl';
 import { checkpointEpoch } from './fit-core';
-import { CANCEL_GRACE_MS, fitNeural, fitThreadsEnded } from './fit-neural';
+import { threadsEnded } from '../../../platform/threads';
+import { CANCEL_GRACE_MS, fitNeural } from './fit-neural';
 import { NeuralModel, serializeNeural } from './model';
 import { sampleNeuralBatches } from './sample';
 import { collect, mixedFrame } from './testutil';
@@ -80,7 +81,7 @@ describe('fitNeural (worker thread)', () => {
     await expect(fit).rejects.toBe(reason);
     expect(Date.now() - abortedAt).toBeLessThan(1000);
     // The cancelled thread ends itself at its next batch, well before the grace period would terminate it.
-    await fitThreadsEnded();
+    await threadsEnded();
     expect(Date.now() - abortedAt).toBeLessThan(CANCEL_GRACE_MS / 3);
     await expect(fitNeural('ctgan', frame, SMALL, { signal: controller.signal })).rejects.toBe(reason);
   });

@@ -4,17 +4,17 @@
  * runs the fit and posts progress, checkpoints and the serialized model back. Cancel is a shared flag the fit checks
  * between batches; the thread then ends by itself (fit-neural.ts says why the parent does not terminate it).
  */
-import { parentPort, workerData } from 'node:worker_threads';
 import os from 'node:os';
 import { getThreadsCount as wasmThreads } from '@tensorflow/tfjs-backend-wasm';
 import { initDeepLearningBackend, loadNativeBackend } from '../../automl';
-import type { FitThreadInput, FitThreadMessage } from './fit-neural';
+import { describeError, stopRequested, threadContext } from '../../../platform/threads';
+import type { FIT_THREAD, FitThreadInput, FitThreadMessage } from './fit-neural';
 import { fitNeuralCore } from './fit-core';
 import { useOrtProducts } from './kernels';
 import { OrtProducts } from './ort-products';
 import { serializeNeural } from './model';
 
-/** Thrown inside the thread when the parent raised the cancel flag. */
+/** Thrown inside the thread when its host asked it to stop (a cancel). */
 class FitCancelled extends Error {
   readonly name = 'FitCancelled';
 }
@@ -27,8 +27,10 @@ function backendNote(backend: string, products: OrtProducts | null, threads: num
   return products ? ` (products on ONNX Runtime, ${plural(threads, 'thread')})` : ` (${plural(wasmThreads(), 'thread')})`;
 }
 
+const thread = threadContext<typeof FIT_THREAD>();
+
 async function main(input: FitThreadInput): Promise<void> {
-  const post = (m: FitThreadMessage, transfer: ArrayBuffer[] = []) => parentPort!.postMessage(m, transfer);
+  const post = (m: FitThreadMessage, transfer: ArrayBuffer[] = []) => thread.post(m, transfer);
   // More threads than cores only adds switching (and SYNTHGEN_THREADS has no upper bound of its own).
   const cores = os.availableParallelism();
   const threads = input.threads === 0 ? cores : Math.min(input.threads, cores);
@@ -42,7 +44,7 @@ async function main(input: FitThreadInput): Promise<void> {
     resumeFrom: input.resumeFrom,
     checkpointEveryMs: input.checkpointEveryMs,
     checkCancel: () => {
-      if (Atomics.load(input.cancel, 0) !== 0) throw new FitCancelled('fit cancelled');
+      if (stopRequested()) throw new FitCancelled('fit cancelled');
     },
     onEpoch: (epoch, epochs, message) => post({ type: 'progress', fraction: epoch / epochs, message }),
     onNote: (message) => post({ type: 'progress', fraction: 0, message }),
@@ -52,4 +54,4 @@ async function main(input: FitThreadInput): Promise<void> {
   post({ type: 'result', bytes }, [bytes.buffer as ArrayBuffer]);
 }
 
-main(workerData as FitThreadInput).catch((err: Error) => parentPort!.postMessage({ type: 'error', name: err.name, message: err.message } satisfies FitThreadMessage));
+main(thread.data).catch((err: unknown) => thread.post({ type: 'error', ...describeError(err) }));

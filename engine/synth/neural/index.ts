@@ -2,7 +2,7 @@
  * engine/synth/neural: CTGAN, TVAE and CopulaGAN on TensorFlow.js (the DeepLearning backend policy). The synth
  * package's index re-exports what callers use; modules here import each other's files directly.
  */
-export { fitNeural, fitThreadsEnded, NeuralFitError, FIT_THREAD_SCRIPT } from './fit-neural';
+export { fitNeural, NeuralFitError, FIT_THREAD_SCRIPT } from './fit-neural';
 export { fitNeuralCore, checkpointEpoch } from './fit-core';
 export { sampleNeuralBatches, DEFAULT_BATCH_ROWS } from './sample';
 export { serializeNeural, deserializeNeural, isNeuralModel } from './model';
