@@ -9,6 +9,14 @@ const layer = (...names) => names.flatMap((n) => [`**/${n}`, `**/${n}/*`, `**/${
 // sections, cancel at the next batch, await at process exit, ignore a stopped thread's events.
 const threadsOnly = 'Worker threads start and run through platform/threads (startThread, threadContext): see platform/threads/host.ts.';
 const workerThreadsImport = 'ImportDeclaration[source.value=/^(node:)?worker_threads$/]';
+const threadRules = [
+  { selector: `${workerThreadsImport} ImportSpecifier[imported.name=/^(Worker|parentPort|workerData)$/]`, message: threadsOnly },
+  { selector: `${workerThreadsImport} ImportNamespaceSpecifier`, message: threadsOnly },
+  { selector: `${workerThreadsImport} ImportDefaultSpecifier`, message: threadsOnly },
+  { selector: "CallExpression[callee.name='require'][arguments.0.value=/^(node:)?worker_threads$/]", message: threadsOnly },
+  { selector: "NewExpression[callee.name='Worker'], NewExpression[callee.property.name='Worker']", message: threadsOnly },
+];
+const heartbeatsFromWork = 'Activities heartbeat from inside their work (jobActivity progress, activities/job-activity.ts), not from a timer.';
 // Outside engine/, each engine package is reached through its index only.
 const enginePrivate = { group: ['**/engine/*/*', '**/engine/*/**'], message: 'Import engine packages through their index (engine/automl, engine/data, engine/serving).' };
 
@@ -34,15 +42,14 @@ export default tseslint.config(
   {
     files: ['**/*.ts'],
     ignores: ['platform/threads/**'],
+    rules: { 'no-restricted-syntax': ['error', ...threadRules] },
+  },
+  {
+    // A job's activity heartbeats from inside its work (jobActivity's progress), never from a timer that beats whether
+    // the work moves or not (README "Adding a job kind").
+    files: ['activities/**/*.ts'],
     rules: {
-      'no-restricted-syntax': [
-        'error',
-        { selector: `${workerThreadsImport} ImportSpecifier[imported.name=/^(Worker|parentPort|workerData)$/]`, message: threadsOnly },
-        { selector: `${workerThreadsImport} ImportNamespaceSpecifier`, message: threadsOnly },
-        { selector: `${workerThreadsImport} ImportDefaultSpecifier`, message: threadsOnly },
-        { selector: "CallExpression[callee.name='require'][arguments.0.value=/^(node:)?worker_threads$/]", message: threadsOnly },
-        { selector: "NewExpression[callee.name='Worker'], NewExpression[callee.property.name='Worker']", message: threadsOnly },
-      ],
+      'no-restricted-syntax': ['error', ...threadRules, { selector: "CallExpression[callee.name='setInterval'], CallExpression[callee.property.name='setInterval']", message: heartbeatsFromWork }],
     },
   },
   {

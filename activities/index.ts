@@ -1,43 +1,55 @@
-import type { Services } from '../services';
-import { createAutomlTrainActivities, TrainingPool } from './automl-train';
-import { configureOutageWait, OutageWait } from './failures';
-import { createDatasetProfileActivities } from './dataset-profile';
-import { createDriftComputeActivities } from './drift-compute';
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { REGISTERED_JOB_KINDS } from '../services/job-kinds';
+import { TrainingPool } from './automl-train/training-pool';
+import type { ActivityDeps } from './deps';
+import { configureOutageWait } from './failures';
 import { createJobLifecycleActivities } from './job-lifecycle';
-import { createPrivacyDetectActivities } from './privacy-detect';
-import { createPrivacyTransformActivities } from './privacy-transform';
-import { createProjectExportActivities } from './project-export';
-import { createReportGenerateActivities } from './report-generate';
-import { createSynthgenGenerateActivities } from './synthgen-generate';
-import { createSynthgenTrainActivities } from './synthgen-train';
 
-export interface ActivityDeps {
-  /** The application layer: activities persist through the same services the routes use. */
-  services: Services;
-  /** Worker threads for CPU-bound training, one per concurrent training activity. */
-  trainingPool: TrainingPool;
-  /** How an activity hit by an infrastructure outage waits for the database before its next attempt. */
-  outageWait?: OutageWait;
-}
-
+export type { ActivityDeps };
 export { TrainingPool };
 
+/** An activity as the worker registers it. */
+type Activity = (...args: never[]) => Promise<unknown>;
+
+/** What a kind's folder exports: `export const activities = create<Kind>Activities`. */
+interface KindModule {
+  activities?: (deps: ActivityDeps) => object;
+}
+
 /**
- * All activities, built from injected dependencies (one set of services per worker process).
- * One file (or folder) per job kind, named like its workflow.
+ * The folder under activities/ of each job kind (`drift_compute` → `drift-compute/`): the one home of its worker
+ * side. Every registered kind must have one, and every folder is a kind's, so a kind's activities are registered by
+ * adding its folder, and a folder without a registry entry (or the reverse) stops the worker at its start.
  */
-export function createActivities(deps: ActivityDeps) {
+function kindFolders(): string[] {
+  const folders = readdirSync(__dirname, { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
+  const expected = REGISTERED_JOB_KINDS.map((k) => k.replace(/_/g, '-')).sort();
+  if (folders.join() !== expected.join()) {
+    throw new Error(`activities/ holds one folder per registered job kind: expected ${expected.join(', ')}; found ${folders.join(', ')}`);
+  }
+  return folders;
+}
+
+/**
+ * All activities, built from injected dependencies (one set per worker process): the job lifecycle's status writes,
+ * then each kind folder's. The folder's index is required by its full path, so a stale `<kind>.js` left in a build
+ * folder from before the kind became a folder is never loaded instead.
+ */
+export function createActivities(deps: ActivityDeps): Record<string, Activity> {
   if (deps.outageWait) configureOutageWait(deps.outageWait);
-  return {
-    ...createJobLifecycleActivities(deps.services),
-    ...createProjectExportActivities(deps.services),
-    ...createDatasetProfileActivities(deps.services),
-    ...createAutomlTrainActivities(deps.services, deps.trainingPool),
-    ...createDriftComputeActivities(deps.services),
-    ...createReportGenerateActivities(deps.services),
-    ...createPrivacyDetectActivities(deps.services),
-    ...createPrivacyTransformActivities(deps.services),
-    ...createSynthgenTrainActivities(deps.services),
-    ...createSynthgenGenerateActivities(deps.services),
-  };
+  const all: Record<string, Activity> = { ...createJobLifecycleActivities(deps.services) };
+  for (const folder of kindFolders()) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the kinds are the folders, found at start
+    const kind = require(path.join(__dirname, folder, 'index')) as KindModule;
+    if (typeof kind.activities !== 'function') throw new Error(`activities/${folder}/index exports no \`activities\` factory`);
+    for (const [name, fn] of Object.entries(kind.activities(deps))) {
+      if (name in all) throw new Error(`activity ${name} is defined twice (activities/${folder})`);
+      all[name] = fn as Activity;
+    }
+  }
+  return all;
 }

@@ -56,19 +56,14 @@ const ROUTE_MODULES = [
   synthgenRoutes,
 ];
 
-/**
- * Builds the Koa application from its dependencies. Per route, in order: client-address
- * limit (public auth routes), authentication, CSRF, per-user limit, scope, body, validation.
- */
-export function createApp(deps: AppDeps): Koa<AppState> {
-  const app = new Koa<AppState>({ proxy: deps.config.trustProxy });
-  const services = deps.services ?? createServices(deps);
-  const metrics = deps.metrics ?? new ApiMetrics(services, deps.log);
-  const limiter = deps.limiter ?? new RateLimiter(deps.ds, deps.config.rateLimits, (bucket) => metrics.rateLimited(bucket));
-  const keyCache = deps.keyCache ?? new KeyCache();
-  const routeDeps: RouteDeps = { config: deps.config, services, keyCache, ds: deps.ds, temporal: deps.temporal, metrics };
-  const defs: RouteDef[] = ROUTE_MODULES.flatMap((m) => m(routeDeps));
-  const openapi = buildOpenApi(
+/** Every route of the API, defined from its dependencies (nothing is called on them until a request comes). */
+export function routeDefs(routeDeps: RouteDeps): RouteDef[] {
+  return ROUTE_MODULES.flatMap((m) => m(routeDeps));
+}
+
+/** The OpenAPI document of these routes and of itself; scripts/api-types.ts builds it without a server. */
+export function openApiDocument(defs: RouteDef[]): Record<string, unknown> {
+  return buildOpenApi(
     [
       ...defs,
       route({
@@ -84,6 +79,21 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     ],
     VERSION,
   );
+}
+
+/**
+ * Builds the Koa application from its dependencies. Per route, in order: client-address
+ * limit (public auth routes), authentication, CSRF, per-user limit, scope, body, validation.
+ */
+export function createApp(deps: AppDeps): Koa<AppState> {
+  const app = new Koa<AppState>({ proxy: deps.config.trustProxy });
+  const services = deps.services ?? createServices(deps);
+  const metrics = deps.metrics ?? new ApiMetrics(services, deps.log);
+  const limiter = deps.limiter ?? new RateLimiter(deps.ds, deps.config.rateLimits, (bucket) => metrics.rateLimited(bucket));
+  const keyCache = deps.keyCache ?? new KeyCache();
+  const routeDeps: RouteDeps = { config: deps.config, services, keyCache, ds: deps.ds, temporal: deps.temporal, metrics };
+  const defs = routeDefs(routeDeps);
+  const openapi = openApiDocument(defs);
 
   const bodyLimits = { maxBytes: deps.config.limits.maxJsonBodyBytes, timeoutMs: deps.config.limits.bodyTimeoutMs };
   const jsonBody = bodyParser(bodyLimits);

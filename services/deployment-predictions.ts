@@ -1,5 +1,4 @@
-import type { Deployment, Model } from '../entities';
-import type { ServingTarget } from './deployments';
+import type { RoutedRequest } from './deployment-routing';
 import type { InputRow, ModelServing, PredictionOut } from './model-serving';
 import { anonymizeText, DEFAULT_PRIVACY_THRESHOLD } from './payload-privacy';
 
@@ -11,13 +10,6 @@ export interface DeploymentPredictOptions {
   privacy_policy_id?: string;
   anonymize_logs?: boolean;
   anonymize_response?: boolean;
-}
-
-/** Which deployment serves a request, and which was addressed. */
-export interface RoutedRequest {
-  requested: Deployment;
-  deployment: Deployment;
-  model: Model;
 }
 
 /** How a binary label is decided from the positive class's probability. */
@@ -35,24 +27,6 @@ export interface DeploymentPrediction {
   decision_threshold?: number | null;
   positive_class?: string | null;
   predicted_positive?: boolean | null;
-}
-
-/**
- * Bucket 0-99 of a request id (FNV-1a), so a request id is always routed the same way: a staging
- * deployment asking for p% of production's traffic takes the requests whose bucket is below p.
- */
-export function trafficBucket(requestId: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < requestId.length; i++) {
-    h ^= requestId.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h % 100;
-}
-
-export function routeRequest(t: ServingTarget, requestId: string): RoutedRequest {
-  if (t.canary && trafficBucket(requestId) < t.canary.deployment.trafficPercent) return { requested: t.deployment, ...t.canary };
-  return { requested: t.deployment, deployment: t.deployment, model: t.model };
 }
 
 /**

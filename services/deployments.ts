@@ -1,19 +1,17 @@
-import type { DataSource, EntityManager } from 'typeorm';
-import { Deployment, DeploymentStage, DeploymentTransition, JsonMap, Model } from '../entities';
+import type { DataSource } from 'typeorm';
+import { ColumnSchema, Deployment, DeploymentStage, DeploymentTransition, JsonMap, Model } from '../entities';
 import { setOwn } from '../engine/own-keys';
 import { piiTypes } from '../engine/privacy';
-import { TtlCache } from '../platform/ttl-cache';
-import { Access, DEPLOYMENT_NOT_FOUND } from './access';
-import { ConflictError, FieldIssue, NotFoundError, ValidationError } from './errors';
+import type { Access } from './access';
+import { FieldIssue, ValidationError } from './errors';
 import type { DatasetVersions } from './dataset-versions';
-import { DeploymentPredictOptions, predictDeployment, routeRequest, RoutedRequest } from './deployment-predictions';
+import { DeploymentPredictOptions, predictDeployment } from './deployment-predictions';
+import { routeRequest, RoutedRequest } from './deployment-routing';
+import { DeploymentStages } from './deployment-stages';
+import { ServingTarget, ServingTargets } from './deployment-targets';
 import type { Page, PageQuery } from './lists';
 import type { InputRow, ModelServing } from './model-serving';
 import { TrainingExample, TrainingExamples } from './training-example';
-
-/** The partial unique index that allows one active production deployment per project. */
-const ONE_PRODUCTION_INDEX = 'uq_deployments_one_production';
-const TARGET_CACHE_MS = 5_000;
 
 /**
  * The spec's privacy options of a deployment (services/payload-privacy.ts): `privacy_column_map`
@@ -51,17 +49,6 @@ export interface RollbackTarget {
   reason?: string;
 }
 
-/**
- * What serves a predict request addressed to a deployment: the deployment and its model, and,
- * for a production deployment, the staging deployment of the project that takes a share of its
- * traffic (if any).
- */
-export interface ServingTarget {
-  deployment: Deployment;
-  model: Model;
-  canary: { deployment: Deployment; model: Model } | null;
-}
-
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The engine's PII type ids, by their lower-case spelling (a map names `EMAIL` or `email` alike). */
@@ -69,20 +56,22 @@ const PII_TYPE_IDS = new Map(piiTypes().map((t) => [t.id.toLowerCase(), t.id]));
 
 const OPTION_KEYS: (keyof DeploymentOptions)[] = ['privacy_policy_id', 'privacy_anonymize_logs', 'privacy_anonymize_response', 'privacy_column_map', 'privacy_threshold', 'store_payload'];
 
+/** What a deployment's predict documentation is made of (api/ renders it as an OpenAPI fragment). */
+export interface PredictDocsSource {
+  deployment: Deployment;
+  model: Model;
+  columns: ColumnSchema[];
+  example: TrainingExample;
+}
+
 /**
- * Deployments: the stage machine of the spec (create, promote, rollback, deactivate), each move
- * written as an append-only transition row in the same transaction, and the models'
- * is_production / is_staging flags kept in step. The database allows one active production
- * deployment per project; a move that loses a race against another gets a 409, never two
- * production deployments.
+ * Deployments: the commands and queries requests use. Stage moves go through the stage machine
+ * ({@link DeploymentStages}), predict requests through the serving cache ({@link ServingTargets})
+ * and the traffic split ({@link routeRequest}); this class checks access and input first.
  */
 export class DeploymentService {
-  /**
-   * (user, deployment) → what serves it, for TARGET_CACHE_MS: predict pays no database round
-   * trip. Every transition made through this process forgets all entries at once; other API
-   * processes notice within TARGET_CACHE_MS.
-   */
-  private readonly targets = new TtlCache<string, ServingTarget>(TARGET_CACHE_MS);
+  private readonly targets: ServingTargets;
+  private readonly stages: DeploymentStages;
   private readonly examples: TrainingExamples;
 
   constructor(
@@ -91,7 +80,9 @@ export class DeploymentService {
     private readonly serving: ModelServing,
     datasetVersions: DatasetVersions,
   ) {
-    serving.onForget(() => this.targets.clear());
+    this.targets = new ServingTargets(ds, access);
+    this.stages = new DeploymentStages(ds, () => this.targets.forget());
+    serving.onForget(() => this.targets.forget());
     this.examples = new TrainingExamples(ds, serving, datasetVersions);
   }
 
@@ -101,13 +92,7 @@ export class DeploymentService {
     await this.access.project(userId, projectId, 'editor');
     const model = await this.projectModel(projectId, p.model_id);
     const config = await this.checkedOptions(model, pickOptions(p));
-    return this.transition(projectId, async (em) => {
-      if (stage === 'production') await this.archiveProduction(em, projectId, userId, `replaced by new deployment ${p.name}`);
-      const d = em.getRepository(Deployment).create({ projectId, modelId: model.id, name: p.name, stage, isActive: true, trafficPercent: p.traffic_percent, config, createdBy: userId });
-      await em.getRepository(Deployment).insert(d);
-      await this.record(em, d, null, userId, 'created');
-      return d;
-    });
+    return this.stages.create(userId, { projectId, modelId: model.id, name: p.name, stage, trafficPercent: p.traffic_percent, config });
   }
 
   async list(userId: string, projectId: string, q: PageQuery): Promise<Page<Deployment>> {
@@ -127,17 +112,7 @@ export class DeploymentService {
   async promote(userId: string, id: string, toStage: string, reason?: string): Promise<Deployment> {
     if (toStage !== 'production') throw new ValidationError("to_stage must be 'production'");
     const found = await this.access.deployment(userId, id, 'editor');
-    return this.transition(found.projectId, async (em) => {
-      const d = await this.lockDeployment(em, id);
-      if (d.stage === 'production') throw new ConflictError('Deployment is already in production');
-      if (d.stage === 'archived') throw new ConflictError('An archived deployment returns to production by rollback (to_deployment_id), not by promote');
-      await this.archiveProduction(em, d.projectId, userId, `replaced by promoted deployment ${d.name}`);
-      const from = d.stage;
-      await em.getRepository(Deployment).update({ id: d.id }, { stage: 'production', isActive: true });
-      Object.assign(d, { stage: 'production', isActive: true });
-      await this.record(em, d, from, userId, reason ?? 'promoted');
-      return d;
-    });
+    return this.stages.promote(userId, found.projectId, id, reason);
   }
 
   /**
@@ -149,51 +124,25 @@ export class DeploymentService {
     const current = await this.access.deployment(userId, id, 'editor');
     const projectId = current.projectId;
     if (t.to_deployment_id) {
-      const toId = t.to_deployment_id;
-      return this.transition(projectId, async (em) => {
-        const target = await em.getRepository(Deployment).findOne({ where: { id: toId }, lock: { mode: 'pessimistic_write' } });
-        if (!target || target.projectId !== projectId) throw new ValidationError('to_deployment_id must be a deployment of the same project');
-        if (t.to_model_id && t.to_model_id !== target.modelId) throw new ValidationError('to_model_id does not match the model of to_deployment_id');
-        if (target.stage === 'production') throw new ConflictError('Deployment is already in production');
-        await this.archiveProduction(em, projectId, userId, `rolled back to deployment ${target.name}`);
-        const from = target.stage;
-        await em.getRepository(Deployment).update({ id: target.id }, { stage: 'production', isActive: true });
-        Object.assign(target, { stage: 'production', isActive: true });
-        await this.record(em, target, from, userId, t.reason ?? `rollback from deployment ${current.id}`);
-        return target;
-      });
+      return this.stages.rollbackToDeployment(userId, projectId, t.to_deployment_id, t.to_model_id, t.reason ?? `rollback from deployment ${current.id}`);
     }
     const model = await this.projectModel(projectId, t.to_model_id as string);
-    return this.transition(projectId, async (em) => {
-      await this.archiveProduction(em, projectId, userId, `rolled back to model ${model.name}`);
-      const d = em.getRepository(Deployment).create({
-        projectId,
-        modelId: model.id,
-        name: `${current.name} (rollback to ${model.name})`,
-        stage: 'production',
-        isActive: true,
-        trafficPercent: 100,
-        config: current.config,
-        createdBy: userId,
-      });
-      await em.getRepository(Deployment).insert(d);
-      await this.record(em, d, null, userId, t.reason ?? `rollback from deployment ${current.id} to model ${model.id}`);
-      return d;
-    });
+    const fields = {
+      projectId,
+      modelId: model.id,
+      modelName: model.name,
+      name: `${current.name} (rollback to ${model.name})`,
+      stage: 'production' as const,
+      trafficPercent: 100,
+      config: current.config,
+    };
+    return this.stages.rollbackToModel(userId, fields, t.reason ?? `rollback from deployment ${current.id} to model ${model.id}`);
   }
 
   /** Stops serving: the deployment is archived and nothing replaces it. Deactivating twice is a no-op. */
   async deactivate(userId: string, id: string, reason?: string): Promise<void> {
     const found = await this.access.deployment(userId, id, 'editor');
-    await this.transition(found.projectId, async (em) => {
-      const d = await this.lockDeployment(em, id);
-      if (!d.isActive) return d;
-      const from = d.stage;
-      await em.getRepository(Deployment).update({ id: d.id }, { stage: 'archived', isActive: false });
-      Object.assign(d, { stage: 'archived', isActive: false });
-      await this.record(em, d, from, userId, reason ?? 'deactivated');
-      return d;
-    });
+    await this.stages.deactivate(userId, found.projectId, id, reason);
   }
 
   /** Replaces the privacy options (and `store_payload`) of a deployment; what is not sent is kept. */
@@ -202,7 +151,7 @@ export class DeploymentService {
     const model = await this.ds.getRepository(Model).findOneByOrFail({ id: d.modelId });
     const config = { ...d.config, ...(await this.checkedOptions(model, pickOptions(options))) };
     await this.ds.getRepository(Deployment).update({ id }, { config });
-    this.targets.clear();
+    this.targets.forget();
     d.config = config;
     return d;
   }
@@ -242,30 +191,8 @@ export class DeploymentService {
    * What serves a predict request: an active deployment the user may use, from the short-lived
    * cache. 404 `Deployment not found or inactive` otherwise.
    */
-  async target(userId: string, id: string): Promise<ServingTarget> {
-    return this.targets.getOrLoad(`${userId}:${id}`, async () => {
-      let deployment: Deployment;
-      try {
-        deployment = await this.access.deployment(userId, id);
-      } catch (err) {
-        if (err instanceof NotFoundError) throw new NotFoundError(DEPLOYMENT_NOT_FOUND);
-        throw err;
-      }
-      if (!deployment.isActive) throw new NotFoundError(DEPLOYMENT_NOT_FOUND);
-      const model = await this.ds.getRepository(Model).findOneByOrFail({ id: deployment.modelId });
-      let canary: ServingTarget['canary'] = null;
-      if (deployment.stage === 'production') {
-        // The newest active staging deployment asking for a share (under 100%) takes it.
-        const c = await this.ds
-          .getRepository(Deployment)
-          .createQueryBuilder('d')
-          .where("d.project_id = :p AND d.stage = 'staging' AND d.is_active AND d.traffic_percent < 100", { p: deployment.projectId })
-          .orderBy('d.created_at', 'DESC')
-          .getOne();
-        if (c) canary = { deployment: c, model: await this.ds.getRepository(Model).findOneByOrFail({ id: c.modelId }) };
-      }
-      return { deployment, model, canary };
-    });
+  target(userId: string, id: string): Promise<ServingTarget> {
+    return this.targets.get(userId, id);
   }
 
   /** Which deployment serves this request (a staging deployment may take a share of production's). */
@@ -282,63 +209,17 @@ export class DeploymentService {
     return this.examples.of(deployment, model);
   }
 
-  /** An OpenAPI 3.1 fragment for this deployment's predict request, from the model's input schema. */
-  async apiDocs(userId: string, id: string) {
+  /** What the deployment's predict documentation shows: the model's input columns and an example row. */
+  async predictDocs(userId: string, id: string): Promise<PredictDocsSource> {
     const { deployment, model } = await this.get(userId, id);
-    const schema = await this.serving.schema(model);
+    const columns = await this.serving.schema(model);
     const example = await this.trainingExample(deployment, model);
-    const properties = Object.fromEntries(schema.map((c) => [c.name, jsonSchemaOf(c.dtype)]));
-    const row = { type: 'object', properties, additionalProperties: true };
-    const path = `/api/mlops/deployments/${deployment.id}/predict`;
-    return {
-      openapi: '3.1.0',
-      info: { title: `Deployment ${deployment.name}`, version: String(model.id) },
-      paths: {
-        [path]: {
-          post: {
-            summary: `Predict with ${model.name} (${model.algo})`,
-            'x-required-scope': 'predict:deployments',
-            requestBody: {
-              required: true,
-              content: {
-                'application/json': {
-                  schema: {
-                    type: 'object',
-                    required: ['inputs'],
-                    properties: {
-                      inputs: { oneOf: [{ $ref: '#/components/schemas/InputRow' }, { type: 'array', items: { $ref: '#/components/schemas/InputRow' }, minItems: 1 }] },
-                      options: {
-                        type: 'object',
-                        properties: {
-                          include_contributions: { type: 'boolean', default: false },
-                          store_payload: { type: 'boolean' },
-                          privacy_policy_id: { type: 'string' },
-                          anonymize_logs: { type: 'boolean' },
-                          anonymize_response: { type: 'boolean' },
-                        },
-                      },
-                    },
-                  },
-                  example: { inputs: example.row, options: { include_contributions: false } },
-                },
-              },
-            },
-            responses: {
-              200: { description: '{predictions, decision_policy, contributions?}' },
-              404: { description: 'Deployment not found or inactive' },
-              422: { description: 'An input does not match the schema' },
-            },
-          },
-        },
-      },
-      components: { schemas: { InputRow: row } },
-      'x-example-source': example.source,
-    };
+    return { deployment, model, columns, example };
   }
 
   /** Forget cached serving targets (a transition, a membership change). */
   forgetTargets(): void {
-    this.targets.clear();
+    this.targets.forget();
   }
 
   /** A model of the project, or 422 with the spec's text. */
@@ -377,83 +258,10 @@ export class DeploymentService {
     }
     return options as JsonMap;
   }
-
-  /**
-   * Runs a stage change in one transaction, then keeps the project's models' flags in step and
-   * forgets cached serving targets. A unique violation of the one-production index means another
-   * move made a different deployment production first: 409 with a readable text.
-   */
-  private async transition(projectId: string, body: (em: EntityManager) => Promise<Deployment>): Promise<Deployment> {
-    try {
-      return await this.ds.transaction(async (em) => {
-        const d = await body(em);
-        await syncModelFlags(em, projectId);
-        return d;
-      });
-    } catch (err) {
-      const e = err as { code?: string; constraint?: string; driverError?: { constraint?: string } };
-      if (e.code === '23505' && (e.constraint ?? e.driverError?.constraint) === ONE_PRODUCTION_INDEX) {
-        throw new ConflictError('Another deployment of this project became production at the same time; reload and try again');
-      }
-      throw err;
-    } finally {
-      this.targets.clear();
-    }
-  }
-
-  private async lockDeployment(em: EntityManager, id: string): Promise<Deployment> {
-    const d = await em.getRepository(Deployment).findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
-    if (!d) throw new NotFoundError(DEPLOYMENT_NOT_FOUND);
-    return d;
-  }
-
-  /**
-   * Archives the project's active production deployment, row-locked. Under READ COMMITTED a
-   * concurrent move that already archived it makes the lock skip the row, and this move's own
-   * write into production then meets the other's in the unique index (409).
-   */
-  private async archiveProduction(em: EntityManager, projectId: string, actor: string, reason: string): Promise<void> {
-    const current = await em
-      .getRepository(Deployment)
-      .createQueryBuilder('d')
-      .setLock('pessimistic_write')
-      .where("d.project_id = :projectId AND d.stage = 'production' AND d.is_active", { projectId })
-      .getMany();
-    for (const d of current) {
-      await em.getRepository(Deployment).update({ id: d.id }, { stage: 'archived', isActive: false });
-      Object.assign(d, { stage: 'archived', isActive: false });
-      await this.record(em, d, 'production', actor, reason);
-    }
-  }
-
-  private async record(em: EntityManager, d: Deployment, from: DeploymentStage | null, actor: string, reason: string): Promise<void> {
-    await em.getRepository(DeploymentTransition).insert({ deploymentId: d.id, projectId: d.projectId, fromStage: from, toStage: d.stage, modelId: d.modelId, actorId: actor, reason });
-  }
-}
-
-/** JSON Schema of an input column, by its dataset dtype. */
-function jsonSchemaOf(dtype: string): Record<string, unknown> {
-  if (dtype === 'int64') return { type: ['integer', 'null'] };
-  if (dtype === 'float64') return { type: ['number', 'null'] };
-  if (dtype === 'bool') return { type: ['boolean', 'null'] };
-  if (dtype === 'datetime64') return { type: ['string', 'null'], format: 'date-time' };
-  return { type: ['string', 'null'] };
 }
 
 function pickOptions(p: DeploymentOptions): DeploymentOptions {
   const out: Record<string, unknown> = {};
   for (const k of OPTION_KEYS) if (p[k] !== undefined) out[k] = p[k];
   return out as DeploymentOptions;
-}
-
-/** A model is in production (staging) while an active deployment of that stage serves it. */
-async function syncModelFlags(em: EntityManager, projectId: string): Promise<void> {
-  await em.query(
-    `UPDATE models m SET
-       is_production = EXISTS (SELECT 1 FROM deployments d WHERE d.model_id = m.id AND d.is_active AND d.stage = 'production'),
-       is_staging = EXISTS (SELECT 1 FROM deployments d WHERE d.model_id = m.id AND d.is_active AND d.stage = 'staging'),
-       staging_deployment_id = (SELECT d.id FROM deployments d WHERE d.model_id = m.id AND d.is_active AND d.stage = 'staging' ORDER BY d.created_at DESC LIMIT 1)
-     WHERE m.project_id = $1`,
-    [projectId],
-  );
 }

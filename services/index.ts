@@ -86,7 +86,7 @@ export function createServices(deps: ServiceDeps) {
     artifactSweep: new ArtifactSweep(ds, store, log, config.artifactSweep.graceSecs),
     deployments,
     inferenceLogs,
-    drift: new DriftService(ds, access, jobs, serving, datasetVersions, inferenceLogs),
+    drift: new DriftService(ds, access, jobs, inferenceLogs),
     studio: new StudioService(ds, access, serving, deployments, config.studio),
     reports: new ReportService(ds, access, jobs, store, experiments, config),
     privacyPolicies,

@@ -1,3 +1,4 @@
+import { fullUserSchema } from '../api/presenters/user.schema';
 import { ApiClient, eventually, signUp, uniqueEmail } from './support/client';
 import { linkIn } from './support/smtp-sink';
 import { startStack, TestStack } from './support/stack';
@@ -47,6 +48,8 @@ describe('registration and email verification', () => {
     expect(me.status).toBe(200);
     expect(me.body.user).toMatchObject({ email, name: 'Ada', is_superuser: false });
     expect(typeof me.body.user.email_verified_at).toBe('string');
+    // The shape the OpenAPI document (and the web UI's generated types) state.
+    expect(fullUserSchema.safeParse(me.body.user).error).toBeUndefined();
   });
 
   it('rejects a duplicate email with 409 whatever its case', async () => {

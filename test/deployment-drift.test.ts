@@ -1,3 +1,4 @@
+import { driftResultSchema } from '../api/presenters/deployment.schema';
 import { ApiClient, createProject, eventually, signUp } from './support/client';
 import { startStack, TestStack } from './support/stack';
 import { syntheticRows, trainQuickModels } from './support/trained-models';
@@ -89,6 +90,8 @@ describe('deployment drift', () => {
     expect(r.body.features.x1.psi).toBeGreaterThan(0.25);
     expect(job.result).toEqual({ drift_result_id: expect.any(String), overall_status: 'high', max_psi: r.body.max_psi, inference_rows: 300 });
     expect(Date.parse(r.body.computed_at)).toBeLessThanOrEqual(Date.now());
+    // The shape the OpenAPI document (and the web UI's generated types) states.
+    expect(driftResultSchema.safeParse(r.body).error).toBeUndefined();
   });
 
   it('unshifted inputs stay low; masked columns are left out', async () => {

@@ -1,7 +1,9 @@
 import { Access } from '../services/access';
-import { trafficBucket } from '../services/deployment-predictions';
+import { trafficBucket } from '../services/deployment-routing';
 import { InferenceLogs } from '../services/inference-logs';
 import { ApiMetrics } from '../api/metrics';
+import { deploymentModelSchema, deploymentSchema, deploymentSummarySchema, inferenceLogSchema, transitionSchema } from '../api/presenters/deployment.schema';
+import { pageOf } from '../api/presenters/page.schema';
 import { Deployment, Model } from '../entities';
 import type { InputRow } from '../services/model-serving';
 import { createLogger } from '../platform/logger';
@@ -197,6 +199,18 @@ describe('deployment predict', () => {
     expect(Object.keys(example.inputs).sort()).toEqual(['color', 'x1', 'x2']);
     expect(docs['x-example-source']).toBe('training_statistics');
     expect((await owner.client.post(`${M}/deployments/${prod}/predict`, example)).status).toBe(200);
+  });
+
+  it('answers bodies that fit the response schemas the OpenAPI document (and the web UI) states', async () => {
+    const fits = (schema: { safeParse(v: unknown): { success: boolean; error?: unknown } }, body: unknown) => expect(schema.safeParse(body).error).toBeUndefined();
+    const detail = (await owner.client.get(`${M}/deployments/${prod}`)).body;
+    fits(deploymentSchema, detail.deployment);
+    fits(deploymentModelSchema, detail.model);
+    fits(pageOf(deploymentSummarySchema), (await owner.client.get(`${M}/projects/${projectId}/deployments`)).body);
+    fits(pageOf(transitionSchema), (await owner.client.get(`${M}/deployments/${prod}/rollback-history`)).body);
+    const logs = (await owner.client.get(`${M}/deployments/${prod}/inference-logs?limit=50`)).body;
+    expect(logs.items.length).toBeGreaterThan(0);
+    fits(pageOf(inferenceLogSchema), logs);
   });
 
   it("answers 404 to another user's deployment and, at once, to a deactivated one", async () => {

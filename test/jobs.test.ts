@@ -1,4 +1,6 @@
 import { ChildProcess, execFileSync } from 'node:child_process';
+import { jobSchema } from '../api/presenters/job.schema';
+import { pageOf } from '../api/presenters/page.schema';
 import { jobWriteScope, REGISTERED_JOB_KINDS } from '../services/job-kinds';
 import { addMember, ApiClient, createProject, eventually, signUp } from './support/client';
 import { seedArtifacts } from './support/seed';
@@ -92,6 +94,9 @@ describe('project export jobs', () => {
     const list = await client.get(`/api/jobs?project_id=${projectId}&status=succeeded&kind=project_export`);
     expect(list.body.total).toBe(1);
     expect(list.body.items[0].id).toBe(r.body.id);
+    // The shapes the OpenAPI document (and the web UI's generated types) state.
+    expect(pageOf(jobSchema).safeParse(list.body).error).toBeUndefined();
+    expect(jobSchema.safeParse(await job(client, r.body.id)).error).toBeUndefined();
   });
 
   it('fails with a readable error when an artifact is missing, without retrying', async () => {

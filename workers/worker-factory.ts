@@ -47,7 +47,7 @@ export async function createWorkers(opts: WorkerSetOptions): Promise<{ workers: 
     temporal: new TemporalGateway(config.temporal.address ?? '', config.temporal.namespace),
     mailer: createMailer(config.mail, log),
   });
-  const activities = createActivities({ services, trainingPool, outageWait: { probe: () => opts.dataSource.query('SELECT 1'), waitMs: config.outageWaitSecs * 1000 } });
+  const activities = createActivities({ services, dataSource: opts.dataSource, trainingPool, outageWait: { probe: () => opts.dataSource.query('SELECT 1'), waitMs: config.outageWaitSecs * 1000 } });
   const metrics = new WorkerMetrics();
   // Bundle the workflows once per process, not once per worker.
   const needsWorkflows = opts.families.some((f) => f !== 'gpu');

@@ -1,6 +1,5 @@
 import { proxyActivities } from '@temporalio/workflow';
-import type { DriftComputeActivities } from '../activities/drift-compute';
-import type { DriftJobResult } from '../services/drift';
+import type { DriftComputeActivities, DriftJobResult } from '../activities/drift-compute';
 import { JobWorkflowInput, NON_RETRYABLE_ERROR_TYPES } from './job-input';
 import { runJob } from './job-lifecycle';
 

@@ -1,14 +1,14 @@
 import { Context } from '@temporalio/activity';
-import { ApplicationFailure } from '@temporalio/common';
 import type { Experiment } from '../../entities';
 import type { AutoMLConfig, CandidateResult, ModelSpec } from '../../engine/automl';
 import { metricKey } from '../../engine/automl';
 import type { RequestedKind } from '../../engine/automl';
-import type { Services } from '../../services';
+import { DataError } from '../../services/errors';
+import type { ActivityDeps } from '../deps';
 import { domainFailures } from '../failures';
 import { decodeHoldout, encodeHoldout } from './holdout';
-import { ThreadError, TrainingPool } from './training-pool';
-import type { EnsembleBase } from './training-thread';
+import { ModelBudgetError, ThreadError, TrainingDataError, TrainingPool } from './training-pool';
+import type { EnsembleBase, TrainedModel } from './training-thread';
 
 export { TrainingPool };
 
@@ -27,13 +27,6 @@ export interface TrainOutcome {
   modelId?: string;
   message?: string;
 }
-
-/** What a training thread returns for one model: the candidate plus its ONNX graph and SHAP summary. */
-type Trained = Pick<CandidateResult, 'model' | 'metrics' | 'holdout' | 'roc' | 'varimp' | 'parameters' | 'scoringHistory' | 'trainingTimeMs' | 'predictTimePerRowMs' | 'events'> & {
-  spec: { name: string };
-  onnx: Uint8Array;
-  shapSummary: unknown;
-};
 
 export interface TrainModelInput {
   experimentId: string;
@@ -58,10 +51,26 @@ export interface AutomlTrainActivities {
   logExperiment(input: { experimentId: string; lines: string[]; level?: 'info' | 'warn' }): Promise<void>;
 }
 
-/** Engine errors named DataError (raised in the training thread) are the user's data: do not retry. */
-function classifyThreadError(err: unknown): never {
-  if (err instanceof ThreadError && err.errorName === 'DataError') throw ApplicationFailure.nonRetryable(err.message, 'DataError');
+/** The engine's DataError (raised in the training thread) is the user's data: a domain DataError, not retried. */
+function asDomainError(err: unknown): never {
+  if (err instanceof TrainingDataError) throw new DataError(err.message);
   throw err;
+}
+
+/**
+ * The frame of an AutoML activity: domain errors translated (`domainFailures`), and a heartbeat for each progress the
+ * training thread reports, which it repeats from inside the engine's loops while a model trains (each tree, mini-batch,
+ * solver sweep; engine/automl/pulse.ts; about every two seconds). So a model that trains keeps its attempt alive and
+ * one that hangs lets it time out; a cancel reaches the body through `signal`, which stops the thread. Not
+ * `jobActivity`: these activities act on an experiment and carry no job id (the workflow writes the job's status).
+ */
+function trainingActivity<T>(first: string, body: (beat: (fraction: number, message: string) => void, signal: AbortSignal, ctx: Context) => Promise<T>): Promise<T> {
+  return domainFailures(() => {
+    const ctx = Context.current();
+    const beat = (fraction: number, message: string) => ctx.heartbeat({ fraction, message });
+    beat(0, first);
+    return body(beat, ctx.cancellationSignal, ctx);
+  });
 }
 
 /**
@@ -69,7 +78,7 @@ function classifyThreadError(err: unknown): never {
  * thread, so heartbeats flow and a cancel stops it at once), the stacked ensembles, and choosing
  * the best model. Persistence goes through the experiment and model services.
  */
-export function createAutomlTrainActivities(services: Services, pool: TrainingPool): AutomlTrainActivities {
+export function createAutomlTrainActivities({ services, trainingPool: pool }: ActivityDeps): AutomlTrainActivities {
   const { experiments, models } = services;
 
   async function load(experimentId: string) {
@@ -86,7 +95,7 @@ export function createAutomlTrainActivities(services: Services, pool: TrainingPo
   }
 
   /** Records a trained model with its files, then its engine events in the experiment's log. */
-  async function record(exp: Experiment, name: string, algo: string, sequence: number, result: Trained): Promise<string> {
+  async function record(exp: Experiment, name: string, algo: string, sequence: number, result: TrainedModel): Promise<string> {
     const modelId = await models.recordTrained(exp.id, {
       name,
       algo,
@@ -116,65 +125,55 @@ export function createAutomlTrainActivities(services: Services, pool: TrainingPo
 
   return {
     prepareExperimentData: ({ experimentId }) =>
-      domainFailures(async () => {
+      trainingActivity('preparing', async (beat, signal) => {
         const { exp, base } = await load(experimentId);
-        const ctx = Context.current();
-        const beat = setInterval(() => ctx.heartbeat({ step: 'preparing' }), 2000);
-        try {
-          const out = (await pool.run({ type: 'prepare', ...base }, { signal: ctx.cancellationSignal }).catch(classifyThreadError)) as { kind: string; rows: number; log: string[]; plan: ModelSpec[] };
-          const config = exp.config as AutoMLConfig;
-          await experiments.appendLog(experimentId, 'engine', out.log);
-          await experiments.appendLog(experimentId, 'service', [
-            `data prepared: ${out.rows} rows, problem kind ${out.kind}; planned ${out.plan.length} models: ${out.plan.map((p) => p.name).join(', ')}`,
-          ]);
-          await experiments.mergeProgress(experimentId, { models_done: 0, models_planned: out.plan.length, current: null, budget_secs: config.max_runtime_secs, elapsed_secs: 0 });
-          return {
-            kind: out.kind,
-            rows: out.rows,
-            plan: out.plan,
-            maxRuntimeSecs: config.max_runtime_secs,
-            maxModels: config.max_models,
-            perModelSecs: config.max_runtime_secs_per_model,
-            excludeEnsembles: config.exclude_algos.includes('StackedEnsemble'),
-          };
-        } finally {
-          clearInterval(beat);
-        }
+        const out = await pool.run({ type: 'prepare', ...base }, { signal, onProgress: beat }).catch(asDomainError);
+        const config = exp.config as AutoMLConfig;
+        await experiments.appendLog(experimentId, 'engine', out.log);
+        await experiments.appendLog(experimentId, 'service', [
+          `data prepared: ${out.rows} rows, problem kind ${out.kind}; planned ${out.plan.length} models: ${out.plan.map((p) => p.name).join(', ')}`,
+        ]);
+        await experiments.mergeProgress(experimentId, { models_done: 0, models_planned: out.plan.length, current: null, budget_secs: config.max_runtime_secs, elapsed_secs: 0 });
+        return {
+          kind: out.kind,
+          rows: out.rows,
+          plan: out.plan,
+          maxRuntimeSecs: config.max_runtime_secs,
+          maxModels: config.max_models,
+          perModelSecs: config.max_runtime_secs_per_model,
+          excludeEnsembles: config.exclude_algos.includes('StackedEnsemble'),
+        };
       }),
 
     trainModel: ({ experimentId, spec, sequence, deadlineMs: scheduledDeadline, budgetDeadlineMs, perModelMs }) =>
-      domainFailures(async () => {
+      trainingActivity('starting', async (beat, signal, ctx): Promise<TrainOutcome> => {
         const deadlineMs = budgetDeadlineMs !== undefined && perModelMs !== undefined ? Math.min(budgetDeadlineMs, Date.now() + perModelMs) : scheduledDeadline;
         const existing = await experiments.findModel(experimentId, spec.name);
         if (existing) return { status: 'trained', modelId: existing.id, message: 'already recorded' };
         const { exp, base } = await load(experimentId);
-        const ctx = Context.current();
-        let last = { fraction: 0, message: 'starting' };
-        const beat = setInterval(() => ctx.heartbeat(last), 2000);
         await experiments.mergeProgress(experimentId, { current: spec.name, current_algo: spec.algo });
         await experiments.appendLog(experimentId, 'service', [`training ${spec.name} (${spec.algo}), model ${sequence}, on task queue ${ctx.info.taskQueue}`]);
-        let result: Trained;
+        let result: TrainedModel;
         try {
-          result = (await pool.run({ type: 'train', ...base, spec, deadlineMs }, { signal: ctx.cancellationSignal, onProgress: (fraction, message) => (last = { fraction, message }) })) as Trained;
+          result = await pool.run({ type: 'train', ...base, spec, deadlineMs }, { signal, onProgress: beat });
         } catch (err) {
-          if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason ?? err;
-          if (err instanceof ThreadError && err.errorName === 'ModelBudgetExceeded') {
+          if (signal.aborted) throw signal.reason ?? err;
+          if (err instanceof ModelBudgetError) {
             await experiments.appendLog(experimentId, 'service', [`${spec.name} stopped: time budget exhausted`], 'warn');
             return { status: 'skipped', message: err.message };
           }
+          // Any other engine error fails this model only; the experiment goes on with the next.
           if (err instanceof ThreadError) {
             await experiments.appendLog(experimentId, 'service', [`${spec.name} failed: ${err.message}`], 'warn');
             return { status: 'failed', message: err.message };
           }
           throw err;
-        } finally {
-          clearInterval(beat);
         }
         return { status: 'trained', modelId: await record(exp, spec.name, spec.algo, sequence, result) };
       }),
 
     trainEnsembles: ({ experimentId, deadlineMs }) =>
-      domainFailures(async () => {
+      trainingActivity('stacking', async (beat, signal) => {
         const { exp, base } = await load(experimentId);
         const trained = (await experiments.trainedModels(experimentId)).filter((m) => m.algo !== 'StackedEnsemble');
         if (trained.length < 2) return { trained: 0 };
@@ -190,19 +189,10 @@ export function createAutomlTrainActivities(services: Services, pool: TrainingPo
             holdout: decodeHoldout(holdout),
             predictTimePerRowMs: m.predictTimePerRowMs,
           });
+          beat(0, 'reading the base models');
         }
-        const ctx = Context.current();
-        let last = { fraction: 0, message: 'stacking' };
-        const beat = setInterval(() => ctx.heartbeat(last), 2000);
         await experiments.mergeProgress(experimentId, { current: 'StackedEnsemble', current_algo: 'StackedEnsemble' });
-        let results: Trained[];
-        try {
-          results = (await pool
-            .run({ type: 'ensemble', ...base, bases, deadlineMs }, { signal: ctx.cancellationSignal, onProgress: (fraction, message) => (last = { fraction, message }) })
-            .catch(classifyThreadError)) as Trained[];
-        } finally {
-          clearInterval(beat);
-        }
+        const results = await pool.run({ type: 'ensemble', ...base, bases, deadlineMs }, { signal, onProgress: beat }).catch(asDomainError);
         let sequence = trained.reduce((mx, m) => Math.max(mx, m.sequence), 0);
         for (const r of results) {
           if (await experiments.findModel(experimentId, r.spec.name)) continue;
@@ -215,9 +205,7 @@ export function createAutomlTrainActivities(services: Services, pool: TrainingPo
     finishExperiment: ({ experimentId, outcome }) =>
       domainFailures(async () => {
         const { best, count, sortMetric } = await experiments.chooseBestModel(experimentId);
-        if (!best && outcome === 'succeeded') {
-          throw ApplicationFailure.nonRetryable('No model could be trained within the time and model budget', 'DataError');
-        }
+        if (!best && outcome === 'succeeded') throw new DataError('No model could be trained within the time and model budget');
         await experiments.appendLog(experimentId, 'service', [best ? `leader: ${best.name} (${sortMetric} ${best.metrics[metricKey(sortMetric)]}) of ${count} models` : `no models (${outcome})`]);
         return { best_model_id: best?.id ?? null, model_count: count };
       }),
@@ -225,3 +213,6 @@ export function createAutomlTrainActivities(services: Services, pool: TrainingPo
     logExperiment: ({ experimentId, lines, level }) => domainFailures(() => experiments.appendLog(experimentId, 'service', lines, level ?? 'info')),
   };
 }
+
+/** This kind's activities, as activities/index.ts registers every kind folder's. */
+export const activities = createAutomlTrainActivities;

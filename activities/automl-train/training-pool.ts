@@ -1,20 +1,32 @@
 import path from 'node:path';
 import { startThread, threadScript, type ThreadHost } from '../../platform/threads';
-import type { ThreadReply, ThreadRequest } from './training-thread';
+import type { ThreadReply, ThreadRequest, ThreadResults } from './training-thread';
 
 /** training-thread.ts: requests in, progress and one answer per request out. */
 export const TRAINING_THREAD = threadScript<null, ThreadRequest, ThreadReply>(path.join(__dirname, 'training-thread.js'));
 
 type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void; onProgress?: (f: number, m: string) => void };
 
-/** An error raised inside the training thread, with the engine's error name kept. */
+/** An error raised inside the training thread (only its name and message cross the thread boundary). */
 export class ThreadError extends Error {
-  constructor(
-    readonly errorName: string,
-    message: string,
-  ) {
-    super(message);
-  }
+  readonly name: string = 'ThreadError';
+}
+
+/** The engine's DataError in the thread: the user's data cannot train (retrying will not help). */
+export class TrainingDataError extends ThreadError {
+  readonly name = 'TrainingDataError';
+}
+
+/** The engine's ModelBudgetExceeded in the thread: the model's time budget ran out before it finished. */
+export class ModelBudgetError extends ThreadError {
+  readonly name = 'ModelBudgetError';
+}
+
+/** The engine's errors that callers tell apart, by the name the thread reports: classes again on this side, once. */
+const THREAD_ERRORS: Record<string, new (message: string) => ThreadError> = { DataError: TrainingDataError, ModelBudgetExceeded: ModelBudgetError };
+
+function threadError(name: string, message: string): ThreadError {
+  return new (THREAD_ERRORS[name] ?? ThreadError)(message);
 }
 
 class TrainingThread {
@@ -33,7 +45,7 @@ class TrainingThread {
       messages: {
         progress: (m) => this.pending.get(m.id)?.onProgress?.(m.fraction, m.message),
         result: (m) => this.settle(m.id)?.resolve(m.result),
-        error: (m) => this.settle(m.id)?.reject(new ThreadError(m.name, m.message)),
+        error: (m) => this.settle(m.id)?.reject(threadError(m.name, m.message)),
       },
       error: (err) => this.failAll(err),
       exit: (code) => code !== 0 && this.failAll(new Error(`training thread exited with code ${code}`)),
@@ -88,7 +100,12 @@ type Unnumbered<T> = T extends unknown ? Omit<T, 'id'> : never;
 export class TrainingPool {
   private threads: TrainingThread[] = [];
 
-  async run(req: Unnumbered<ThreadRequest>, opts: { onProgress?: (f: number, m: string) => void; signal?: AbortSignal } = {}): Promise<unknown> {
+  /**
+   * Runs a request on a thread: progress (from inside the training loops, at least every couple of seconds while a
+   * model trains) goes to `onProgress`, a cancel (`signal`) stops the thread. Rejects with a {@link ThreadError} (or
+   * one of its classes) for an error raised in the thread.
+   */
+  async run<R extends Unnumbered<ThreadRequest>>(req: R, opts: { onProgress?: (f: number, m: string) => void; signal?: AbortSignal } = {}): Promise<ThreadResults[R['type']]> {
     const thread = this.acquire(req.experimentId);
     thread.busy = true;
     const onAbort = () => void thread.reset();
@@ -96,7 +113,8 @@ export class TrainingPool {
     try {
       const out = await thread.run({ ...req, id: nextId++ } as ThreadRequest, opts.onProgress);
       thread.experiments.add(req.experimentId);
-      return out;
+      // The thread answers a request of each type with its ThreadResults entry (training-thread.ts, `handle`).
+      return out as ThreadResults[R['type']];
     } finally {
       opts.signal?.removeEventListener('abort', onAbort);
       thread.busy = false;

@@ -4,6 +4,7 @@ import { requestMeta, type AppContext, type RouteDeps } from '../context';
 import { clearSessionCookies, setSessionCookies } from '../cookies';
 import { presentSession } from '../presenters/account';
 import { presentUser } from '../presenters/user';
+import { fullUserSchema } from '../presenters/user.schema';
 import { route, RouteDef } from '../route';
 import { htmlPage } from './pages';
 import { emailAddress, nonBlank, pageQuery, uuidParam } from '../validation';
@@ -86,7 +87,7 @@ export function authRoutes({ services, config, keyCache }: RouteDeps): RouteDef[
       auth: 'user',
       scopeRule: 'Any key: it reads only the account the key belongs to',
       summary: 'The caller',
-      responses: { 200: { description: '{user}' } },
+      responses: { 200: { description: '{user}', schema: z.object({ user: fullUserSchema }) } },
       handler: async (ctx) => ({ user: presentUser(ctx.state.principal!.user, true) }),
     }),
     route({

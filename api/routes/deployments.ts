@@ -3,13 +3,16 @@ import type { InputWarning } from '../../services/model-serving';
 import { callerId, type RouteDeps } from '../context';
 import { classifyError } from '../middleware/error-handler';
 import { presentDeployment, presentDeploymentModel, presentDeploymentSummary, presentDriftResult, presentInferenceLog, presentTransition } from '../presenters/deployment';
+import { deploymentModelSchema, deploymentSchema, deploymentSummarySchema, driftResultSchema, inferenceLogSchema, transitionSchema } from '../presenters/deployment.schema';
+import { pageOf } from '../presenters/page.schema';
+import { predictDocs } from '../predict-docs';
 import { route, RouteDef } from '../route';
 import { nonBlank, pageQuery, timestampParam, uuidParam } from '../validation';
+import { deploymentPredictBody } from './deployment-predict.schema';
 
 const projectParams = z.object({ project_id: uuidParam });
 const deploymentParams = z.object({ deployment_id: uuidParam });
 const reason = nonBlank(500).optional();
-const MAX_INLINE_ROWS = 10_000;
 const timeWindow = { since: timestampParam.optional(), until: timestampParam.optional() };
 
 /** The spec's privacy options, shared by create and `PATCH …/privacy`. */
@@ -64,7 +67,7 @@ export function deploymentRoutes({ services }: RouteDeps): RouteDef[] {
       params: projectParams,
       summary: "The project's deployments, newest first",
       query: pageQuery(200),
-      responses: { 200: { description: 'List envelope of deployments' } },
+      responses: { 200: { description: 'List envelope of deployments', schema: pageOf(deploymentSummarySchema) } },
       handler: async (ctx, { params, query }) => {
         const page = await deployments.list(callerId(ctx), params.project_id, query);
         return { ...page, items: page.items.map(presentDeploymentSummary) };
@@ -93,7 +96,10 @@ export function deploymentRoutes({ services }: RouteDeps): RouteDef[] {
       scope: 'read:deployments',
       params: deploymentParams,
       summary: 'A deployment and its model',
-      responses: { 200: { description: '{deployment, model}' }, 404: { description: 'Deployment not found or inactive' } },
+      responses: {
+        200: { description: '{deployment, model}', schema: z.object({ deployment: deploymentSchema, model: deploymentModelSchema }) },
+        404: { description: 'Deployment not found or inactive' },
+      },
       handler: async (ctx, { params }) => {
         const { deployment, model } = await deployments.get(callerId(ctx), params.deployment_id);
         return { deployment: presentDeployment(deployment), model: presentDeploymentModel(model) };
@@ -157,7 +163,7 @@ export function deploymentRoutes({ services }: RouteDeps): RouteDef[] {
       params: deploymentParams,
       summary: "The deployment's stage transitions (who, when, from, to, model, reason), newest first",
       query: pageQuery(500),
-      responses: { 200: { description: 'List envelope of transitions' } },
+      responses: { 200: { description: 'List envelope of transitions', schema: pageOf(transitionSchema) } },
       handler: async (ctx, { params, query }) => {
         const page = await deployments.transitions(callerId(ctx), params.deployment_id, query);
         return { ...page, items: page.items.map(presentTransition) };
@@ -188,18 +194,7 @@ export function deploymentRoutes({ services }: RouteDeps): RouteDef[] {
       params: deploymentParams,
       summary:
         'Predict one row (object) or many (array) with the deployed model; every request is logged (inputs only with store_payload: the input columns of the model). A row sharing no column with the training schema is refused; keys that are not inputs are ignored and absent features scored as missing, both named in `warnings`',
-      body: z.object({
-        inputs: z.union([z.record(z.string(), z.unknown()), z.array(z.record(z.string(), z.unknown())).min(1).max(MAX_INLINE_ROWS)]),
-        options: z
-          .object({
-            include_contributions: z.boolean().default(false),
-            store_payload: z.boolean().optional(),
-            privacy_policy_id: z.string().min(1).max(200).optional(),
-            anonymize_logs: z.boolean().optional(),
-            anonymize_response: z.boolean().optional(),
-          })
-          .default({ include_contributions: false }),
-      }),
+      body: deploymentPredictBody,
       responses: {
         200: {
           description:
@@ -286,7 +281,7 @@ export function deploymentRoutes({ services }: RouteDeps): RouteDef[] {
       scope: 'read:deployments',
       params: deploymentParams,
       summary: "The deployment's latest drift result: PSI and status per feature (below 0.1 low, 0.1 to 0.25 moderate, above high) and the worst overall",
-      responses: { 200: { description: 'Drift result' }, 404: { description: 'No drift result yet' } },
+      responses: { 200: { description: 'Drift result', schema: driftResultSchema }, 404: { description: 'No drift result yet' } },
       handler: async (ctx, { params }) => presentDriftResult(await drift.latest(callerId(ctx), params.deployment_id)),
     }),
     route({
@@ -298,7 +293,7 @@ export function deploymentRoutes({ services }: RouteDeps): RouteDef[] {
       params: deploymentParams,
       summary: "The deployment's predict requests, newest first; since/until are exclusive bounds",
       query: pageQuery(500).extend(timeWindow),
-      responses: { 200: { description: 'List envelope of inference logs' } },
+      responses: { 200: { description: 'List envelope of inference logs', schema: pageOf(inferenceLogSchema) } },
       handler: async (ctx, { params, query }) => {
         const page = await inferenceLogs.list(callerId(ctx), params.deployment_id, query);
         return { ...page, items: page.items.map(presentInferenceLog) };
@@ -325,7 +320,7 @@ export function deploymentRoutes({ services }: RouteDeps): RouteDef[] {
       params: deploymentParams,
       summary: "OpenAPI 3.1 fragment for this deployment's predict request, from the model's input schema, with an example row from its training data",
       responses: { 200: { description: 'OpenAPI 3.1 document' } },
-      handler: async (ctx, { params }) => deployments.apiDocs(callerId(ctx), params.deployment_id),
+      handler: async (ctx, { params }) => predictDocs(await deployments.predictDocs(callerId(ctx), params.deployment_id)),
     }),
   ];
 }

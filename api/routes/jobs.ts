@@ -3,7 +3,9 @@ import { JOB_STATUSES } from '../../entities';
 import { jobWriteScope, REGISTERED_JOB_KINDS } from '../../services/job-kinds';
 import { JOB_SORT_FIELDS } from '../../services/jobs';
 import { callerId, keyScopes, type RouteDeps } from '../context';
+import { pageOf } from '../presenters/page.schema';
 import { presentJob } from '../presenters/job';
+import { jobSchema } from '../presenters/job.schema';
 import { route, RouteDef } from '../route';
 import { listQuery, uuidParam } from '../validation';
 
@@ -27,7 +29,7 @@ export function jobRoutes({ services }: RouteDeps): RouteDef[] {
         status: z.enum(JOB_STATUSES).optional(),
         entity_id: uuidParam.optional(),
       }),
-      responses: { 200: { description: 'List envelope of jobs' } },
+      responses: { 200: { description: 'List envelope of jobs', schema: pageOf(jobSchema) } },
       handler: async (ctx, { query }) => {
         const page = await jobs.list(callerId(ctx), query);
         return { ...page, items: page.items.map((j) => presentJob(j, { temporal_ui_url: jobs.temporalUiUrl(j) })) };
@@ -41,7 +43,7 @@ export function jobRoutes({ services }: RouteDeps): RouteDef[] {
       scope: 'read:projects',
       summary: 'One job with live workflow progress and its Temporal UI link',
       params: jobParams,
-      responses: { 200: { description: '{job}' }, 404: { description: 'Job not found' } },
+      responses: { 200: { description: '{job}', schema: z.object({ job: jobSchema.extend({ live: z.unknown().optional() }) }) }, 404: { description: 'Job not found' } },
       handler: async (ctx, { params }) => {
         const { job, live } = await jobs.get(callerId(ctx), params.job_id);
         return { job: presentJob(job, { temporal_ui_url: jobs.temporalUiUrl(job), live }) };

@@ -13,6 +13,7 @@
 import { startThread, type ThreadHost } from '../../platform/threads';
 import { Frame } from './frame';
 import { HELPER_THREAD } from './trees/helper-script';
+import { trainingPulse } from './pulse';
 
 export interface BinnedFeature {
   name: string;
@@ -62,6 +63,7 @@ export function binFrame(frame: Frame, opts: BinningOptions = {}): BinnedData {
   const onHelper = helperFeatures(frame, opts.threads ?? 1);
   const shared = onHelper.length ? startHelperBinning(frame, onHelper, maxBins) : null;
   const features: (BinnedFeature | null)[] = frame.columns.map((c, j) => {
+    trainingPulse();
     if (shared && shared.owns(j)) return null;
     if (c.kind === 'numeric') return binNumeric(frame.names[j], c.values, maxBins);
     if (c.kind === 'categorical') return binCategorical(frame.names[j], c.codes, c.levels, maxBins);

@@ -22,6 +22,7 @@ import {
   partRange,
   sampleFeatures,
 } from './trees';
+import { trainingPulse } from './pulse';
 
 export interface BoostingConfig {
   algo: Algo;
@@ -96,6 +97,7 @@ function boost(d: TrainingData, cfg: BoostingConfig, learner: TreeLearner): Tree
   let bestIter = -1;
 
   for (let iter = 0; iter < cfg.ntrees; iter++) {
+    trainingPulse();
     const sample = cfg.sampleRate < 1 ? pick(rows, Math.max(1, Math.round(cfg.sampleRate * rows.length)), rng) : rows;
     if (sample !== rows) {
       inSample.fill(0);

@@ -10,6 +10,7 @@ import { ScoringEvent, TreeEnsembleModel } from './model';
 import { Rng, sampleWithoutReplacement } from './random';
 import { TrainingData, ValidationMargins, resolveThreads, eventMetrics, h2oShouldStop, resolveData, resolveStoppingMetric, scoreTreeInterval } from './training';
 import { DEFAULT_TREE_PARAMS, Tree, TreeLearner, leafOfBinnedRow, sampleFeatures } from './trees';
+import { trainingPulse } from './pulse';
 
 export interface DRFParams {
   ntrees?: number;
@@ -103,6 +104,7 @@ function grow(data: TrainingData, p: Required<DRFParams>, learner: TreeLearner, 
   const sampleSize = Math.max(1, Math.round(p.sample_rate * rows.length));
 
   for (let iter = 0; iter < p.ntrees; iter++) {
+    trainingPulse();
     const pos = sampleWithoutReplacement(rows.length, sampleSize, rng);
     const sample = new Uint32Array(pos.length);
     for (let i = 0; i < pos.length; i++) sample[i] = rows[pos[i]];

@@ -8,6 +8,7 @@ export * from './metrics';
 export { Tree, TreeParams, TreeLearner, DEFAULT_TREE_PARAMS, leafOfRow, nextNode } from './trees';
 export * from './model';
 export { TrainingData, featureSpecs, resolveThreads } from './training';
+export { onTrainingPulse } from './pulse';
 export { trainGBM, GBMParams, GBM_DEFAULTS } from './gbm';
 export { trainXGBoost, XGBoostParams, XGBObjective } from './xgboost';
 export { trainDRF, DRFParams, DRF_DEFAULTS } from './drf';

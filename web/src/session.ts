@@ -1,13 +1,8 @@
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
+import type { GetBody } from './api';
 
-export interface User {
-  id: string;
-  email: string;
-  name: string;
-  is_superuser?: boolean;
-  email_verified_at?: string | null;
-}
+export type User = GetBody<'/api/auth/me'>['user'];
 
 /** The logged-in user and a way to load it again (after a rename). */
 export const SessionContext = createContext<{ user: User; refresh: () => void } | null>(null);

@@ -23,6 +23,7 @@ import { Rng } from '../random';
 import { TrainingData, allRows, featureSpecs } from '../training';
 import { encodeMatrix, fitDesign } from '../encoding/design';
 import { Activation, DeepLearningJSON, DeepLearningModel, isTanh } from './model';
+import { trainingPulse } from '../pulse';
 
 // Production mode only silences tfjs' console warnings. The one they print here is the cpu backend's advice, at its
 // first write, to install tfjs-node, which the service already prefers when installed (loadNativeBackend).
@@ -223,6 +224,7 @@ export function trainDeepLearning(data: TrainingData, params: DeepLearningParams
   for (let epoch = 0; epoch < p.epochs; epoch++) {
     rng.shuffle(order);
     for (let s = 0; s < n; s += B) {
+      trainingPulse();
       const m = Math.min(B, n - s);
       const xb = new Float32Array(m * width);
       const yb = new Float32Array(m * K);

@@ -18,6 +18,7 @@
  * (projected coordinate descent), used by the stacked-ensemble metalearner.
  */
 import { Family } from './family';
+import { trainingPulse } from '../pulse';
 
 export interface SolverOptions {
   alpha: number;
@@ -111,6 +112,7 @@ function coordinateDescent(G: Float64Array, c: Float64Array, b: Float64Array, la
     g[j] = s;
   }
   for (let sweep = 0; sweep < CD_MAX_SWEEPS; sweep++) {
+    trainingPulse();
     let maxMove = 0;
     for (let j = 0; j < m; j++) {
       const gjj = G[j * m + j];

@@ -1,44 +1,16 @@
 import { useState } from 'preact/hooks';
 import { openReport } from './report';
-import { get, post, qs, type Page } from '../api';
+import { get, post, qs, type GetBody, type ListItem, type Page } from '../api';
 import { BarsChart } from '../chart';
 import { Link, navigate, useLocation } from '../router';
 import type { DeploymentRow } from './projects';
 import { ErrorBox, Field, fmtDate, fmtNum, Loading, Section, Select, Status, Table, Tabs, useAction, useAsync, usePaged, usePoll, useTitle } from '../ui';
 
-interface Deployment {
-  id: string;
-  project_id: string;
-  model_id: string;
-  name: string;
-  stage: string;
-  is_active: boolean;
-  config: { traffic_percent?: number; store_payload?: boolean };
-  created_at: string;
-}
-interface Transition {
-  id: string;
-  from_stage: string | null;
-  to_stage: string;
-  model_id: string;
-  reason: string | null;
-  at: string;
-}
-interface InferenceLog {
-  id: string;
-  prediction: unknown;
-  latency_ms: number;
-  status_code: number;
-  created_at: string;
-}
-interface Drift {
-  overall_status: string;
-  max_psi: number;
-  features: Record<string, { psi: number; status: string }>;
-  computed_at: string;
-  inference_rows: number;
-  reference_rows: number;
-}
+type Deployment = GetBody<'/api/mlops/deployments/{deployment_id}'>['deployment'];
+type DeploymentModel = GetBody<'/api/mlops/deployments/{deployment_id}'>['model'];
+type Transition = ListItem<'/api/mlops/deployments/{deployment_id}/rollback-history'>;
+type InferenceLog = ListItem<'/api/mlops/deployments/{deployment_id}/inference-logs'>;
+type Drift = GetBody<'/api/mlops/deployments/{deployment_id}/drift'>;
 
 const TABS: [string, string][] = [
   ['overview', 'Overview'],
@@ -50,7 +22,7 @@ const TABS: [string, string][] = [
 export function DeploymentPage({ id }: { id: string }) {
   const { query } = useLocation();
   const tab = query.get('tab') ?? 'overview';
-  const d = useAsync(() => get<{ deployment: Deployment; model: { id: string; name: string; algo: string } }>(`/api/mlops/deployments/${id}`), [id]);
+  const d = useAsync(() => get<{ deployment: Deployment; model: DeploymentModel }>(`/api/mlops/deployments/${id}`), [id]);
   useTitle(d.data ? `Deployment ${d.data.deployment.name}` : 'Deployment');
   if (d.error) return <ErrorBox error={d.error} />;
   if (!d.data) return <Loading />;

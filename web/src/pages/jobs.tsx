@@ -1,22 +1,9 @@
 import { useState } from 'preact/hooks';
-import { get, post, qs, type Page } from '../api';
+import { get, post, qs, type ListItem, type Page } from '../api';
 import { useLocation } from '../router';
 import { ErrorBox, fmtDate, Loading, Progress, Section, Select, Status, Table, useAction, usePaged, usePoll, useTitle } from '../ui';
 
-interface Job {
-  id: string;
-  project_id: string | null;
-  kind: string;
-  entity_id: string | null;
-  status: string;
-  progress: number;
-  message: string | null;
-  error: string | null;
-  workflow_id: string | null;
-  created_at: string;
-  finished_at: string | null;
-  temporal_ui_url: string | null;
-}
+type Job = ListItem<'/api/jobs'>;
 const ACTIVE = ['queued', 'running'];
 
 export function JobsPage() {

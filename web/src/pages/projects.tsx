@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { openReport } from './report';
-import { ApiError, del, get, NO_PAGE, post, qs, upload, type Page } from '../api';
+import { ApiError, del, get, NO_PAGE, post, qs, upload, type ListItem, type Page } from '../api';
 import { Link, navigate, useLocation } from '../router';
 import { useUser } from '../session';
 import { PrivacyTab } from './privacy';
@@ -316,14 +316,7 @@ function ModelsTab({ projectId }: { projectId: string }) {
   );
 }
 
-export interface DeploymentRow {
-  id: string;
-  name: string;
-  stage: string;
-  is_active: boolean;
-  model_id: string;
-  created_at: string;
-}
+export type DeploymentRow = ListItem<'/api/mlops/projects/{project_id}/deployments'>;
 
 function DeploymentsTab({ projectId }: { projectId: string }) {
   const list = usePaged(({ limit, offset }) => get<Page<DeploymentRow>>(`/api/mlops/projects/${projectId}/deployments${qs({ limit, offset })}`), [projectId]);

@@ -1,7 +1,6 @@
-import { Context } from '@temporalio/activity';
-import type { Services } from '../services';
-import type { SynthTrainResult } from '../services/synthgen/runs';
-import { jobActivity } from './job-activity';
+import type { ActivityDeps } from '../deps';
+import type { SynthTrainResult } from '../../services/synthgen/runs';
+import { jobActivity } from '../job-activity';
 
 export interface SynthgenTrainActivities {
   /**
@@ -16,12 +15,14 @@ export interface SynthgenTrainActivities {
  * thread, so this event loop keeps heartbeating; a cancel aborts the fit between batches, and a retried attempt
  * (a killed worker) resumes from the latest checkpoint.
  */
-export function createSynthgenTrainActivities({ jobs, synthgenRuns }: Services): SynthgenTrainActivities {
+export function createSynthgenTrainActivities({ services: { jobs, synthgenRuns } }: ActivityDeps): SynthgenTrainActivities {
   return {
     trainSynthesizer: ({ jobId, modelId, gpuFallbackSecs }) =>
-      jobActivity(jobs, jobId, 'reading the training data', (progress) => {
-        const ctx = Context.current();
-        return synthgenRuns.train(jobId, modelId, { attempt: ctx.info.attempt, taskQueue: ctx.info.taskQueue, gpuFallbackSecs, signal: ctx.cancellationSignal, progress });
-      }),
+      jobActivity(jobs, jobId, 'reading the training data', (progress, { attempt, signal, taskQueue }) =>
+        synthgenRuns.train(jobId, modelId, { attempt, taskQueue, gpuFallbackSecs, signal, progress }),
+      ),
   };
 }
+
+/** This kind's activities, as activities/index.ts registers every kind folder's. */
+export const activities = createSynthgenTrainActivities;

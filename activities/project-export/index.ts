@@ -1,36 +1,27 @@
-import { Context } from '@temporalio/activity';
 import { PassThrough } from 'node:stream';
-import type { Services } from '../services';
-import { domainFailures } from './failures';
+import type { ActivityDeps } from '../deps';
+import { jobActivity } from '../job-activity';
 
 export interface ProjectExportActivities {
   buildProjectExport(input: { jobId: string; projectId: string }): Promise<{ artifact_id: string; size_bytes: number; files: number }>;
 }
 
-/** The project export job: the ZIP streamed into the artifact store, progress by bytes. */
-export function createProjectExportActivities({ jobs, projects, artifacts }: Services): ProjectExportActivities {
+/** The project export job: the ZIP streamed into the artifact store, progress by bytes; a cancel stops the stream and stores nothing. */
+export function createProjectExportActivities({ services: { jobs, projects, artifacts } }: ActivityDeps): ProjectExportActivities {
   return {
     buildProjectExport: ({ jobId, projectId }) =>
-      domainFailures(async () => {
-        const ctx = Context.current();
+      jobActivity(jobs, jobId, 'archiving', async (progress, { signal }) => {
         const project = await projects.byId(projectId);
-        await jobs.recordAttempt(jobId, ctx.info.attempt);
-        const report = jobs.progressWriter(jobId, (d) => ctx.heartbeat(d));
-        await report(0, `attempt ${ctx.info.attempt}: archiving`, true);
-
-        const abort = new AbortController();
-        const onCancel = () => abort.abort();
-        ctx.cancellationSignal.addEventListener('abort', onCancel);
         const sink = new PassThrough();
         const filename = `${project.name.replace(/[^A-Za-z0-9_-]+/g, '_') || 'project'}-export.zip`;
         const stored = artifacts.store(projectId, filename, sink);
         try {
           const { files } = await projects.writeArchive(projectId, sink, {
-            signal: abort.signal,
+            signal,
             onProgress: (p) => {
               const pct = p.bytesTotal > 0 ? (99 * p.bytesDone) / p.bytesTotal : 50;
-              // A lost progress write is harmless; it must not become an unhandled rejection.
-              report(pct, `archived ${p.filesDone}/${p.filesTotal} files`).catch(() => undefined);
+              // A lost progress write is harmless (and a cancel stops the archive through `signal`); it must not become an unhandled rejection.
+              progress(pct, `archived ${p.filesDone}/${p.filesTotal} files`).catch(() => undefined);
             },
           });
           const artifact = await artifacts.record(
@@ -40,13 +31,15 @@ export function createProjectExportActivities({ jobs, projects, artifacts }: Ser
           );
           return { artifact_id: artifact.id, size_bytes: artifact.sizeBytes, files };
         } catch (err) {
+          // Nothing half-written: the partial upload is dropped (cleanup on cancel too).
           sink.destroy();
           await stored.catch(() => undefined);
-          if (abort.signal.aborted) throw ctx.cancellationSignal.reason ?? err;
+          if (signal.aborted) throw signal.reason ?? err;
           throw err;
-        } finally {
-          ctx.cancellationSignal.removeEventListener('abort', onCancel);
         }
       }),
   };
 }
+
+/** This kind's activities, as activities/index.ts registers every kind folder's. */
+export const activities = createProjectExportActivities;

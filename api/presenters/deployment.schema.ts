@@ -1,0 +1,92 @@
+import { z } from 'zod';
+
+/**
+ * The JSON shapes of api/presenters/deployment.ts, for the OpenAPI document (and through it the web UI's generated
+ * types, web/src/api-types.ts). Timestamps are ISO strings as JSON writes them. Objects stay open (`loose`): a
+ * client must ignore fields it does not know, and the shapes grow.
+ */
+
+const timestamp = z.iso.datetime({ offset: true });
+const id = z.string();
+
+/** `config` as the spec shows it: name and traffic share, with the stored options beside them. */
+const deploymentConfig = z
+  .object({
+    name: z.string(),
+    traffic_percent: z.number().int(),
+    store_payload: z.boolean().optional(),
+    privacy_policy_id: z.string().nullable().optional(),
+    privacy_anonymize_logs: z.boolean().optional(),
+    privacy_anonymize_response: z.boolean().optional(),
+    privacy_column_map: z.record(z.string(), z.string()).optional(),
+    privacy_threshold: z.number().optional(),
+  })
+  .loose();
+
+const stage = z.string().meta({ enum: ['staging', 'production', 'archived'] });
+
+export const deploymentSchema = z
+  .object({
+    id: id,
+    project_id: id,
+    model_id: id,
+    name: z.string(),
+    stage,
+    is_active: z.boolean(),
+    config: deploymentConfig,
+    created_by: id.nullable(),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .loose();
+
+export const deploymentSummarySchema = z.object({ id: id, model_id: id, name: z.string(), stage, is_active: z.boolean(), config: deploymentConfig, created_at: timestamp }).loose();
+
+export const deploymentModelSchema = z.object({ id: id, name: z.string(), algo: z.string() }).loose();
+
+export const transitionSchema = z
+  .object({
+    id: z.string(),
+    deployment_id: id,
+    project_id: id,
+    from_stage: z.string().nullable(),
+    to_stage: z.string(),
+    model_id: id,
+    actor_id: id.nullable(),
+    reason: z.string(),
+    at: timestamp,
+  })
+  .loose();
+
+export const inferenceLogSchema = z
+  .object({
+    id: z.string(),
+    deployment_id: id,
+    requested_deployment_id: id,
+    model_id: id,
+    request_id: z.string(),
+    inputs: z.unknown(),
+    prediction: z.unknown(),
+    latency_ms: z.number().int(),
+    latency_ms_exact: z.number(),
+    status_code: z.number().int(),
+    warnings: z.array(z.unknown()),
+    created_at: timestamp,
+  })
+  .loose();
+
+export const driftResultSchema = z
+  .object({
+    deployment_id: id,
+    overall_status: z.string(),
+    max_psi: z.number(),
+    features: z.record(z.string(), z.object({ psi: z.number(), status: z.string() }).loose()),
+    computed_at: timestamp,
+    inference_rows: z.number().int(),
+    reference_rows: z.number().int(),
+    model_id: id,
+    dataset_version_id: id,
+    window: z.object({ start: timestamp.nullable(), end: timestamp.nullable() }),
+    job_id: id.nullable(),
+  })
+  .loose();

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { JOB_STATUSES } from '../../entities';
+import { REGISTERED_JOB_KINDS } from '../../services/job-kinds';
+
+/**
+ * The JSON shape of api/presenters/job.ts with the link the routes add, for the OpenAPI document (and through it the
+ * web UI's generated types). Timestamps are ISO strings; the object stays open (a client ignores what it does not
+ * know; `GET /api/jobs/:id` adds `live`).
+ */
+const timestamp = z.iso.datetime({ offset: true });
+
+export const jobSchema = z
+  .object({
+    id: z.string(),
+    project_id: z.string(),
+    kind: z.enum(REGISTERED_JOB_KINDS),
+    entity_id: z.string().nullable(),
+    status: z.enum(JOB_STATUSES),
+    progress: z.number().int(),
+    message: z.string().nullable(),
+    error: z.string().nullable(),
+    result: z.record(z.string(), z.unknown()).nullable(),
+    workflow_id: z.string(),
+    run_id: z.string().nullable(),
+    task_queue: z.string(),
+    attempt: z.number().int(),
+    created_at: timestamp,
+    started_at: timestamp.nullable(),
+    finished_at: timestamp.nullable(),
+    updated_at: timestamp,
+    temporal_ui_url: z.string(),
+  })
+  .loose();
