@@ -10,6 +10,9 @@ module.exports = {
   globalSetup: '<rootDir>/dist/test/support/global-setup.js',
   globalTeardown: '<rootDir>/dist/test/support/global-teardown.js',
   testTimeout: 120000,
+  // A test that leaves a Temporal worker polling (its stack's stop timed out) would keep Jest alive after the global
+  // teardown stopped the server: end the run once it is reported (Jest names the forced exit).
+  forceExit: true,
   verbose: true,
   reporters: ['default', '<rootDir>/dist/test/support/summary-reporter.js'],
 };

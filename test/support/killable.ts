@@ -6,6 +6,7 @@ import { processAlive } from '../../platform/scratch';
 import { DevServer, freePort, startTemporalDevServer } from '../../platform/temporal-dev';
 import { eventually } from './client';
 import { startLocalPostgres, startPostgresServer, stopLocalPostgres } from './local-postgres';
+import { childrenOf } from './processes';
 
 /**
  * Servers of a test's own, which it kills with SIGKILL (no shutdown, no flush: what a crash or the OOM killer does)
@@ -19,23 +20,6 @@ export function killHard(child: ChildProcess): Promise<void> {
     child.once('exit', () => resolve());
     child.kill('SIGKILL');
   });
-}
-
-/** The ids of the processes whose parent is `pid` (from /proc). */
-function childrenOf(pid: number): number[] {
-  const out: number[] = [];
-  for (const name of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      // Field 4 of /proc/<pid>/stat, after the command name in parentheses (which may hold spaces).
-      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid === pid) out.push(Number(name));
-    } catch {
-      /* gone meanwhile */
-    }
-  }
-  return out;
 }
 
 export interface OwnTemporal {

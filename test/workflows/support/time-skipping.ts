@@ -78,6 +78,7 @@ async function startTestServer(launcher: string): Promise<TestWorkflowEnvironmen
   });
   const teardown = env.teardown.bind(env);
   env.teardown = async () => {
+    await stopLiveWorkers();
     await teardown();
     server.kill('SIGKILL');
   };
@@ -122,11 +123,26 @@ export async function createWorker(
   };
 }
 
-function oneWorker(
+/**
+ * Workers of this file that may still run. A test that times out leaves its `runUntil` pending and so its workers
+ * running: they would poll the stopped server for the rest of the Jest process, log an error a second and keep Jest
+ * from exiting. The environment's teardown stops them first.
+ */
+const liveWorkers = new Set<Worker>();
+
+async function stopLiveWorkers(): Promise<void> {
+  const running = [...liveWorkers].filter((w) => w.getState() === 'RUNNING');
+  for (const w of running) w.shutdown();
+  const deadline = Date.now() + 15_000;
+  while (running.some((w) => !['STOPPED', 'FAILED'].includes(w.getState())) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  liveWorkers.clear();
+}
+
+async function oneWorker(
   env: TestWorkflowEnvironment,
   opts: { taskQueue: string; activities: object; bundle?: WorkflowBundle } & Pick<WorkerOptions, 'maxHeartbeatThrottleInterval' | 'interceptors'>,
 ): Promise<Worker> {
-  return Worker.create({
+  const worker = await Worker.create({
     connection: env.nativeConnection,
     namespace: env.namespace ?? 'default',
     taskQueue: opts.taskQueue,
@@ -139,6 +155,8 @@ function oneWorker(
     debugMode: true,
     shutdownGraceTime: '1s',
   });
+  liveWorkers.add(worker);
+  return worker;
 }
 
 export interface Call {
