@@ -92,6 +92,17 @@ export default tseslint.config(
     },
   },
   {
+    // The entities are the bottom of the application: Job.kind is typed by the job-kind registry through
+    // RegisteredJobKinds, which services/job-kinds.ts fills in, never by importing it (README "Adding a job kind").
+    files: ['entities/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: layer('api', 'services', 'activities', 'workflows', 'workers'), message: 'entities/ imports nothing from the layers above it.' }, enginePrivate] },
+      ],
+    },
+  },
+  {
     // Routes parse, call a service and present: no SQL, no TypeORM.
     files: ['api/routes/**/*.ts'],
     rules: {

@@ -9,6 +9,7 @@ import { RateLimiter } from './middleware/rate-limit';
 import { requestContext, securityHeaders } from './middleware/request-context';
 import { ApiMetrics } from './metrics';
 import { buildOpenApi } from './openapi';
+import { ruleMetrics } from './rule-metrics';
 import { mount, route, RouteDef } from './route';
 import { accountRoutes } from './routes/account';
 import { apiKeyRoutes } from './routes/api-keys';
@@ -17,6 +18,8 @@ import { authRoutes } from './routes/auth';
 import { datasetRoutes } from './routes/datasets';
 import { deploymentRoutes } from './routes/deployments';
 import { experimentRoutes } from './routes/experiments';
+import { alertRoutes } from './routes/alerts';
+import { feedbackRoutes } from './routes/feedback';
 import { invitationRoutes } from './routes/invitations';
 import { jobRoutes } from './routes/jobs';
 import { modelRoutes } from './routes/models';
@@ -46,6 +49,8 @@ const ROUTE_MODULES = [
   experimentRoutes,
   modelRoutes,
   deploymentRoutes,
+  feedbackRoutes,
+  alertRoutes,
   jobRoutes,
   artifactRoutes,
   pageRoutes,
@@ -87,7 +92,7 @@ export function openApiDocument(defs: RouteDef[]): Record<string, unknown> {
  */
 export function createApp(deps: AppDeps): Koa<AppState> {
   const app = new Koa<AppState>({ proxy: deps.config.trustProxy });
-  const services = deps.services ?? createServices(deps);
+  const services = deps.services ?? createServices({ ...deps, ruleMetrics });
   const metrics = deps.metrics ?? new ApiMetrics(services, deps.log);
   const limiter = deps.limiter ?? new RateLimiter(deps.ds, deps.config.rateLimits, (bucket) => metrics.rateLimited(bucket));
   const keyCache = deps.keyCache ?? new KeyCache();

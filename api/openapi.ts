@@ -145,7 +145,13 @@ export function buildOpenApi(defs: RouteDef[], version: string): Json {
         .replace(/[^A-Za-z0-9]+/g, '_')
         .replace(/^_|_$/g, '')}`,
       parameters: [...parametersOf(def.params, 'path'), ...parametersOf(def.query, 'query')],
-      responses: Object.fromEntries(Object.entries(responses).map(([code, r]) => [code, { description: r.description, content: contentOf(Number(code), r) }])),
+      responses: Object.fromEntries(
+        // `contentType: []`: an answer with no body (a 204), documented without content.
+        Object.entries(responses).map(([code, r]) => [
+          code,
+          Array.isArray(r.contentType) && r.contentType.length === 0 ? { description: r.description } : { description: r.description, content: contentOf(Number(code), r) },
+        ]),
+      ),
       security: securityOf(def),
       'x-required-scope': def.auth === 'user' ? (def.scope ?? null) : null,
       ...(def.auth === 'user' && def.scopeRule ? { 'x-scope-rule': def.scopeRule } : {}),

@@ -1,6 +1,7 @@
 import type { Router, RouterMiddleware } from '@koa/router';
 import { z } from 'zod';
 import type { AppContext, RouteDeps } from './context';
+import type { Closed } from './presenters/common.schema';
 import { parseOrThrow, rejectUnfitInput } from './validation';
 import type { RequiredScope } from '../services/scopes';
 import type { RateBucket } from './middleware/rate-limit';
@@ -19,15 +20,22 @@ export interface RouteInput<P, Q, B> {
   body: B;
 }
 
-export interface RouteResponse {
+export interface RouteResponse<R = unknown> {
   description: string;
   /** Content type(s) of the answer when not JSON (downloads, HTML pages). */
   contentType?: string | string[];
-  /** The JSON body's shape when not simply an object (a bare array, say). */
-  schema?: z.ZodType;
+  /**
+   * The JSON body's shape, published in the OpenAPI document (its output side: what JSON holds) and through it the
+   * web UI's types. The handler must return its input side (`z.input`: Dates where the document says date-time), so
+   * the compiler keeps the handler and its documented answer together.
+   */
+  schema?: z.ZodType<unknown, R>;
 }
 
-export interface RouteDef<P = unknown, Q = unknown, B = unknown> {
+/** The body a handler returns for a response schema whose input type is `R` (see `Presented`). */
+type Returned<R> = unknown extends R ? unknown : Closed<R>;
+
+export interface RouteDef<P = unknown, Q = unknown, B = unknown, R = unknown> {
   method: HttpMethod;
   /** Koa path with `:param` segments. */
   path: string;
@@ -58,8 +66,9 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown> {
    */
   form?: z.ZodType;
   /** Success and route-specific answers; the errors every route can give are added by the document. */
-  responses: Record<number, RouteResponse>;
-  handler: (ctx: AppContext, input: RouteInput<P, Q, B>) => Promise<unknown>;
+  responses: Record<number, RouteResponse<R>>;
+  /** Its return value is the JSON body (of the schema's input type where a response declares one); undefined when it wrote the answer itself. */
+  handler: (ctx: AppContext, input: RouteInput<P, Q, B>) => Promise<NoInfer<Returned<R>> | undefined>;
   /**
    * Called with the refusal when the request fails validation, before it is answered: for a route
    * that must account for bad requests too (a deployment's predict logs them). Its own failures are
@@ -69,7 +78,7 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown> {
 }
 
 /** Keeps the generic types of a route definition while collecting it in a list. */
-export function route<P = Record<string, never>, Q = Record<string, never>, B = undefined>(def: RouteDef<P, Q, B>): RouteDef {
+export function route<P = Record<string, never>, Q = Record<string, never>, B = undefined, R = unknown>(def: RouteDef<P, Q, B, R>): RouteDef {
   return def as unknown as RouteDef;
 }
 

@@ -4,6 +4,7 @@ import type { Duplex } from 'node:stream';
 import { createServices } from '../services';
 import type { AppDeps } from './context';
 import { createApp } from './app';
+import { ruleMetrics } from './rule-metrics';
 import { ApiMetrics } from './metrics';
 import { RateLimiter } from './middleware/rate-limit';
 
@@ -21,7 +22,7 @@ export interface RunningApi {
 
 /** Listens on `port` (0: any free port) and runs the job reconciler and the artifact sweep on their intervals. */
 export async function startApi(deps: AppDeps, port: number, host: string): Promise<RunningApi> {
-  const services = deps.services ?? createServices(deps);
+  const services = deps.services ?? createServices({ ...deps, ruleMetrics });
   const metrics = deps.metrics ?? new ApiMetrics(services, deps.log);
   const limiter = deps.limiter ?? new RateLimiter(deps.ds, deps.config.rateLimits, (bucket) => metrics.rateLimited(bucket));
   const app = createApp({ ...deps, services, metrics, limiter });
@@ -52,7 +53,13 @@ export async function startApi(deps: AppDeps, port: number, host: string): Promi
   });
   const actual = (server.address() as { port: number }).port;
 
-  const sweep = () => services.jobs.reconcile().catch((err) => deps.log.warn({ err }, 'job reconciler failed'));
+  const sweep = async () => {
+    await services.jobs.reconcile().catch((err) => deps.log.warn({ err }, 'job reconciler failed'));
+    await services
+      .reconcileAlertSchedules()
+      .then((r) => (r.created || r.deleted) && deps.log.info(r, 'alert schedules reconciled'))
+      .catch((err) => deps.log.warn({ err }, 'alert schedule reconciler failed'));
+  };
   const timer = deps.config.reconcileIntervalSecs > 0 ? setInterval(sweep, deps.config.reconcileIntervalSecs * 1000) : undefined;
   timer?.unref();
   if (deps.config.reconcileIntervalSecs > 0) void sweep();

@@ -1,4 +1,11 @@
 import { AccountEvent } from './account-event.entity';
+import { Alert } from './alert.entity';
+import { AlertChannel } from './alert-channel.entity';
+import { AlertDelivery } from './alert-delivery.entity';
+import { AlertEvent } from './alert-event.entity';
+import { AlertNotification } from './alert-notification.entity';
+import { AlertRule } from './alert-rule.entity';
+import { AlertSuppression } from './alert-suppression.entity';
 import { ApiKey } from './api-key.entity';
 import { Artifact } from './artifact.entity';
 import { AuthSession } from './auth-session.entity';
@@ -10,6 +17,7 @@ import { DriftResult } from './drift-result.entity';
 import { EmailToken } from './email-token.entity';
 import { Experiment } from './experiment.entity';
 import { ExperimentLog } from './experiment-log.entity';
+import { InferenceFeedback } from './inference-feedback.entity';
 import { InferenceLog } from './inference-log.entity';
 import { Job } from './job.entity';
 import { InitialSchema1732300000000 } from './migrations/1732300000000-initial-schema';
@@ -27,6 +35,8 @@ import { InferenceLogWarnings1732410000000 } from './migrations/1732410000000-in
 import { ReportOnceMailThrottle1732420000000 } from './migrations/1732420000000-report-once-mail-throttle';
 import { JobAdmission1732430000000 } from './migrations/1732430000000-job-admission';
 import { ArtifactStorageKey1732435000000 } from './migrations/1732435000000-artifact-storage-key';
+import { Alerts1732440000000 } from './migrations/1732440000000-alerts';
+import { InferenceLogTrafficIndex1732445000000 } from './migrations/1732445000000-inference-log-traffic-index';
 import { Model } from './model.entity';
 import { PrivacyPolicy } from './privacy-policy.entity';
 import { PrivacyResult } from './privacy-result.entity';
@@ -46,6 +56,14 @@ import { SynthgenModel } from './synthgen-model.entity';
 import { User } from './user.entity';
 
 export * from './account-event.entity';
+export * from './alert.entity';
+export * from './alert-channel.entity';
+export * from './alert-delivery.entity';
+export * from './alert-event.entity';
+export * from './alert-notification.entity';
+export * from './alert-rule.entity';
+export * from './alert-suppression.entity';
+export * from './alert-values';
 export * from './api-key.entity';
 export * from './artifact.entity';
 export * from './auth-session.entity';
@@ -58,6 +76,7 @@ export * from './email-token.entity';
 export * from './experiment.entity';
 export * from './report.entity';
 export * from './experiment-log.entity';
+export * from './inference-feedback.entity';
 export * from './inference-log.entity';
 export * from './job.entity';
 export * from './job-tracked.entity';
@@ -110,6 +129,14 @@ export const ENTITIES = [
   SynthgenModel,
   SynthgenJob,
   AccountEvent,
+  AlertChannel,
+  AlertDelivery,
+  AlertRule,
+  Alert,
+  AlertEvent,
+  AlertNotification,
+  AlertSuppression,
+  InferenceFeedback,
 ];
 export const MIGRATIONS = [
   InitialSchema1732300000000,
@@ -127,4 +154,6 @@ export const MIGRATIONS = [
   ReportOnceMailThrottle1732420000000,
   JobAdmission1732430000000,
   ArtifactStorageKey1732435000000,
+  Alerts1732440000000,
+  InferenceLogTrafficIndex1732445000000,
 ];

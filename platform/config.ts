@@ -144,6 +144,12 @@ const EnvSchema = z.object({
   TRAINING_SLOTS: int(1, 1),
   /** Where the named-entity model (spaCy en_core_web_sm, converted by scripts/ensure-ner-model) lives; default ~/.cache/mlsvc/ner (MLSVC_CACHE_DIR/ner). */
   NER_MODEL_DIR: z.string().optional(),
+  /** Alert channels may send to hosts that resolve to loopback, private or link-local addresses (off: the SSRF guard refuses them). */
+  ALERT_ALLOW_PRIVATE_TARGETS: bool.default(false),
+  /** Failed deliveries in a row after which an alert channel is marked failing (a success clears it). */
+  ALERT_CHANNEL_FAILING_AFTER: int(3, 1),
+  /** Seconds between two evaluations of a project's alert rules (its Temporal Schedule's interval; tests use a few). */
+  ALERT_EVAL_INTERVAL_SECS: int(60, 1),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -244,6 +250,10 @@ export interface Config {
   inferenceLogFlushMs: number;
   /** The named-entity model's directory (engine/privacy/ner reads it from NER_MODEL_DIR with the same default). */
   nerModelDir: string;
+  /** Alert channels: whether they may reach private addresses, and after how many failures in a row one is failing. */
+  alertChannels: { allowPrivateTargets: boolean; failingAfter: number };
+  /** The interval of each project's alert evaluation schedule. */
+  alertEvalIntervalSecs: number;
 }
 
 export class ConfigError extends Error {}
@@ -358,5 +368,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     inferenceLogFlushMs: e.INFERENCE_LOG_FLUSH_MS,
     // The same default as engine/privacy/ner (defaultNerModelDir), which reads the variable in every process and thread.
     nerModelDir: path.resolve(e.NER_MODEL_DIR ?? path.join(source.MLSVC_CACHE_DIR ?? path.join(os.homedir(), '.cache', 'mlsvc'), 'ner')),
+    alertChannels: { allowPrivateTargets: e.ALERT_ALLOW_PRIVATE_TARGETS, failingAfter: e.ALERT_CHANNEL_FAILING_AFTER },
+    alertEvalIntervalSecs: e.ALERT_EVAL_INTERVAL_SECS,
   };
 }

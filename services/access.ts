@@ -1,5 +1,9 @@
 import type { DataSource, EntityManager, EntityTarget } from 'typeorm';
 import {
+  Alert,
+  AlertChannel,
+  AlertRule,
+  AlertSuppression,
   Artifact,
   Dataset,
   DatasetVersion,
@@ -138,6 +142,22 @@ export class Access {
 
   synthgenJob(userId: string, id: string, minRole: ProjectRole = 'viewer', em?: EntityManager): Promise<SynthgenJob> {
     return this.owned(SynthgenJob, id, 'Job not found', userId, minRole, em);
+  }
+
+  alertChannel(userId: string, id: string, minRole: ProjectRole = 'viewer', em?: EntityManager): Promise<AlertChannel> {
+    return this.owned(AlertChannel, id, 'Channel not found', userId, minRole, em);
+  }
+
+  alertRule(userId: string, id: string, minRole: ProjectRole = 'viewer', em?: EntityManager): Promise<AlertRule> {
+    return this.owned(AlertRule, id, 'Alert rule not found', userId, minRole, em);
+  }
+
+  alert(userId: string, id: string, minRole: ProjectRole = 'viewer', em?: EntityManager): Promise<Alert> {
+    return this.owned(Alert, id, 'Alert not found', userId, minRole, em);
+  }
+
+  alertSuppression(userId: string, id: string, minRole: ProjectRole = 'viewer', em?: EntityManager): Promise<AlertSuppression> {
+    return this.owned(AlertSuppression, id, 'Suppression not found', userId, minRole, em);
   }
 
   private async owned<T extends ProjectOwned>(entity: EntityTarget<T>, id: string, notFoundText: string, userId: string, minRole: ProjectRole, em: EntityManager = this.ds.manager): Promise<T> {

@@ -7,6 +7,13 @@ import { throttledMailer } from '../platform/mail-throttle';
 import type { TemporalGateway } from '../platform/temporal-client';
 import { Access } from './access';
 import { AccountActivity } from './account-activity';
+import { FeedbackService } from './alerts/feedback';
+import { AlertService } from './alerts/alerts';
+import { AlertChannelService } from './alerts/channels';
+import type { RuleMetrics } from './alerts/rule-test';
+import { AlertRuleService } from './alerts/rules';
+import { reconcileAlertSchedules, syncAlertSchedule } from './alerts/schedule';
+import { SuppressionService } from './alerts/suppression-service';
 import { Accounts } from './accounts';
 import { ApiKeyService } from './api-keys';
 import { ArtifactService } from './artifacts';
@@ -31,7 +38,6 @@ import { Plans } from './plans';
 import { ProjectService } from './projects';
 import { ReportService } from './reports/service';
 import { StudioService } from './studio';
-import { SynthgenRuns } from './synthgen/runs';
 import { SynthgenService } from './synthgen/service';
 
 /** What the application layer is built from: one of each per process. */
@@ -43,6 +49,8 @@ export interface ServiceDeps {
   /** Connected on first use; processes that start no workflows never connect. */
   temporal: TemporalGateway;
   mailer: Mailer;
+  /** The evaluator's metrics, for rule tests (handed in by the API, since services do not import activities). */
+  ruleMetrics?: RuleMetrics;
 }
 
 export type Services = ReturnType<typeof createServices>;
@@ -64,7 +72,7 @@ export function createServices(deps: ServiceDeps) {
   const inferenceLogs = new InferenceLogs(ds, access, log, config.inferenceLogFlushMs, (m) => serving.inputColumns(m));
   const deployments = new DeploymentService(ds, access, serving, datasetVersions);
   const privacyPolicies = new PrivacyPolicyService(ds, access);
-  const privacySessions = new PrivacySessionService(ds, access, jobs, store, datasetVersions, privacyPolicies);
+  const privacySessions = new PrivacySessionService(ds, access, jobs);
   const activity = new AccountActivity(ds, log, config.accountActivityRetentionDays);
   return {
     access,
@@ -76,7 +84,7 @@ export function createServices(deps: ServiceDeps) {
     apiKeys: new ApiKeyService(ds, activity),
     plans: new Plans(ds, config),
     invitations,
-    projects: new ProjectService(ds, store, access, jobs, config),
+    projects: new ProjectService(ds, store, access, config),
     datasetVersions,
     datasets: new DatasetService(ds, store, access, datasetVersions, jobs, config, log),
     experiments,
@@ -87,14 +95,22 @@ export function createServices(deps: ServiceDeps) {
     deployments,
     inferenceLogs,
     drift: new DriftService(ds, access, jobs, inferenceLogs),
+    feedback: new FeedbackService(ds, access, inferenceLogs),
+    alertChannels: new AlertChannelService(ds, access, mailer, { ...config.alertChannels, appBaseUrl: config.appBaseUrl }),
+    alertRules: new AlertRuleService(ds, access, (projectId) => syncAlertSchedule({ ds, temporal: deps.temporal, config }, projectId), { metrics: deps.ruleMetrics, serving, datasetVersions }),
+    /** Schedules made to agree with the rules (run with the job reconciler). */
+    reconcileAlertSchedules: () => reconcileAlertSchedules({ ds, temporal: deps.temporal, config }),
+    alerts: new AlertService(ds, access),
+    alertSuppressions: new SuppressionService(ds, access),
+    /** The throttled mailer, for alert deliveries made outside a request (activities). */
+    mailer,
     studio: new StudioService(ds, access, serving, deployments, config.studio),
-    reports: new ReportService(ds, access, jobs, store, experiments, config),
+    reports: new ReportService(ds, access, jobs, store),
     privacyPolicies,
     anonymizeStream: new AnonymizeStream(ds, access, privacyPolicies),
     privacySessions,
     privacyReports: new PrivacySessionReports(ds, store, privacySessions, privacyPolicies, config),
     synthgen: new SynthgenService(ds, access, jobs, store, config, log),
-    synthgenRuns: new SynthgenRuns(ds, store, datasetVersions, config),
   };
 }
 

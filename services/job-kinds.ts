@@ -12,7 +12,6 @@ import {
   SynthgenModel,
   type SynthgenModelStatus,
 } from '../entities';
-import type * as Workflows from '../workflows';
 import type { QueueFamily } from '../workflows/job-input';
 import type { RequiredScope, ScopeResource } from './scopes';
 import { unlinkCheckpoint } from './synthgen/checkpoints';
@@ -46,8 +45,11 @@ function moves<E extends JobTrackedEntity>(
 }
 
 export interface JobKindDef {
-  /** The workflow function's exported name: a typo or a removed workflow is a compile error. */
-  workflowType: keyof typeof Workflows;
+  /**
+   * The workflow function's exported name, checked against its module: `'xWorkflow' satisfies WorkflowIn<typeof
+   * import('../workflows/x')>`, so a typo or a removed workflow is a compile error.
+   */
+  workflowType: string;
   /** The task-queue family whose workers run the workflow. */
   queue: QueueFamily;
   /** What follows the job's status: one resource, or several (a synthgen training moves its model and its synthgen job). */
@@ -70,26 +72,33 @@ export interface JobKindDef {
 }
 
 /**
- * Every job kind, registered once. Typed against the `JobKind` union, so a kind without an entry (or an entry without
- * a kind) does not compile. What else a kind takes: README, "Adding a job kind".
+ * The workflows a module of workflows/ exports: its functions named `…Workflow`, which are what the workers register
+ * (workflows/index.ts bundles every module of the folder and registers exactly these; the worker checks the registry
+ * against them at start, `workers/workflow-check.ts`).
  */
-export const JOB_KINDS_REGISTRY: Record<JobKind, JobKindDef> = {
-  project_export: { workflowType: 'projectExportWorkflow', queue: 'io', scopeResource: 'projects' },
-  automl_train: { workflowType: 'automlTrainWorkflow', queue: 'cpu', resource: moves(Experiment), scopeResource: 'experiments' },
-  dataset_profile: { workflowType: 'datasetProfileWorkflow', queue: 'cpu', scopeResource: 'datasets', fairShare: true },
-  drift_compute: { workflowType: 'driftComputeWorkflow', queue: 'cpu', scopeResource: 'deployments', fairShare: true },
-  report_generate: { workflowType: 'reportGenerateWorkflow', queue: 'io', resource: moves(Report), scopeResource: 'reports' },
+export type WorkflowIn<M> = { [K in keyof M]: K extends `${string}Workflow` ? (M[K] extends (input: never) => Promise<unknown> ? K : never) : never }[keyof M];
+
+/**
+ * Every job kind, registered once: the one list of kinds. Its keys are the `JobKind` union (merged into
+ * `RegisteredJobKinds` below, which types `Job.kind`). What else a kind takes: README, "Adding a job kind".
+ */
+const REGISTRY = {
+  project_export: { workflowType: 'projectExportWorkflow' satisfies WorkflowIn<typeof import('../workflows/project-export')>, queue: 'io', scopeResource: 'projects' },
+  automl_train: { workflowType: 'automlTrainWorkflow' satisfies WorkflowIn<typeof import('../workflows/automl-train')>, queue: 'cpu', resource: moves(Experiment), scopeResource: 'experiments' },
+  dataset_profile: { workflowType: 'datasetProfileWorkflow' satisfies WorkflowIn<typeof import('../workflows/dataset-profile')>, queue: 'cpu', scopeResource: 'datasets', fairShare: true },
+  drift_compute: { workflowType: 'driftComputeWorkflow' satisfies WorkflowIn<typeof import('../workflows/drift-compute')>, queue: 'cpu', scopeResource: 'deployments', fairShare: true },
+  report_generate: { workflowType: 'reportGenerateWorkflow' satisfies WorkflowIn<typeof import('../workflows/report-generate')>, queue: 'io', resource: moves(Report), scopeResource: 'reports' },
   // A privacy session moves through both kinds, each in its own words: open is `detecting` / `transforming`,
   // success `detected` / `completed` (the spec's), and a finished detection does not stop a later transform.
   privacy_detect: {
-    workflowType: 'privacyDetectWorkflow',
+    workflowType: 'privacyDetectWorkflow' satisfies WorkflowIn<typeof import('../workflows/privacy-detect')>,
     queue: 'cpu',
     resource: moves(PrivacySession, { statusOf: (s) => PRIVACY_DETECT_STATUS[s] }),
     scopeResource: 'privacy',
     fairShare: true,
   },
   privacy_transform: {
-    workflowType: 'privacyTransformWorkflow',
+    workflowType: 'privacyTransformWorkflow' satisfies WorkflowIn<typeof import('../workflows/privacy-transform')>,
     queue: 'cpu',
     resource: moves(PrivacySession, { statusOf: (s) => PRIVACY_TRANSFORM_STATUS[s] }),
     scopeResource: 'privacy',
@@ -99,7 +108,7 @@ export const JOB_KINDS_REGISTRY: Record<JobKind, JobKindDef> = {
   // (the row sharing the job's id) is `pending`, `running`, then `completed` or `failed`. The spec has no canceled
   // status for either: a canceled job leaves both `failed`, with the error `Canceled`.
   synthgen_train: {
-    workflowType: 'synthgenTrainWorkflow',
+    workflowType: 'synthgenTrainWorkflow' satisfies WorkflowIn<typeof import('../workflows/synthgen-train')>,
     queue: 'cpu',
     resource: [
       moves(SynthgenModel, { statusOf: (s) => SYNTHGEN_MODEL_STATUS[s], canceledError: 'Canceled' }),
@@ -113,13 +122,21 @@ export const JOB_KINDS_REGISTRY: Record<JobKind, JobKindDef> = {
     },
   },
   synthgen_generate: {
-    workflowType: 'synthgenGenerateWorkflow',
+    workflowType: 'synthgenGenerateWorkflow' satisfies WorkflowIn<typeof import('../workflows/synthgen-generate')>,
     queue: 'cpu',
     resource: moves(SynthgenJob, { key: 'job', statusOf: (s) => SYNTHGEN_JOB_STATUS[s], canceledError: 'Canceled' }),
     scopeResource: 'synthgen',
     fairShare: true,
   },
-};
+} satisfies Record<string, JobKindDef>;
+
+declare module '../entities/job.entity' {
+  // The registry's keys are the job kinds (see RegisteredJobKinds): listing a kind here is all the entity needs.
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface RegisteredJobKinds extends Record<keyof typeof REGISTRY, true> {}
+}
+
+export const JOB_KINDS_REGISTRY: Readonly<Record<JobKind, JobKindDef>> = REGISTRY;
 
 const PRIVACY_DETECT_STATUS: Record<JobStatus, PrivacySessionStatus> = { queued: 'detecting', running: 'detecting', succeeded: 'detected', failed: 'failed', canceled: 'canceled' };
 const PRIVACY_TRANSFORM_STATUS: Record<JobStatus, PrivacySessionStatus> = { queued: 'transforming', running: 'transforming', succeeded: 'completed', failed: 'failed', canceled: 'canceled' };

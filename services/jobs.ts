@@ -1,7 +1,7 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import { isInfrastructureOutage } from '../platform/outage';
 import type { DataSource, EntityManager } from 'typeorm';
-import { Job, JobKind, JobStatus, TERMINAL_JOB_STATUSES } from '../entities';
+import { Job, JobKind, JobStatus, type ProjectRole, TERMINAL_JOB_STATUSES } from '../entities';
 import type { ArtifactStore } from '../platform/artifact-store';
 import type { Config } from '../platform/config';
 import type { Logger } from '../platform/logger';
@@ -48,6 +48,12 @@ export const OPEN_JOBS_OF_PROJECT = `jobs WHERE project_id = $1 AND status IN ('
 /** The reason a running job whose workflow Temporal no longer knows ends with. */
 export const WORKFLOW_LOST =
   'The workflow of this job no longer exists in Temporal (its history was lost, e.g. the Temporal server restarted without its database), so the job cannot finish; start it again';
+
+/**
+ * What a job started by {@link JobService.startFor} acts on: a project, or a resource of one by the name of its access
+ * loader (`deployment`, `dataset`, `experiment`, …: every loader of a project-owned row).
+ */
+export type JobTarget = 'project' | { [K in keyof Access]: Access[K] extends (userId: string, id: string, minRole?: ProjectRole) => Promise<{ projectId: string }> ? K : never }[keyof Access];
 
 /** Whose share of the workers a job uses: the user who started it, or its project for jobs no user started. */
 export function tenantKey(job: Pick<Job, 'createdBy' | 'projectId'>): string {
@@ -124,6 +130,17 @@ export class JobService {
     const job = await this.ds.transaction((em) => this.create(em, p));
     await this.start(job);
     return job;
+  }
+
+  /**
+   * The whole command of a kind that needs no more: the caller must be an editor of the project of what the job acts
+   * on (`on`, the name of its access loader, and `id`, which becomes the job's `entity_id`); the job is written and its
+   * workflow started. A route of such a kind calls it directly, so the kind takes no service file (README, "Adding a
+   * job kind"); a kind with checks of its own keeps a command in its service (`DriftService.start`).
+   */
+  async startFor(userId: string, p: { kind: JobKind; on: JobTarget; id: string; input?: Record<string, unknown> }): Promise<Job> {
+    const projectId = p.on === 'project' ? (await this.access.project(userId, p.id, 'editor')).project.id : (await this.access[p.on](userId, p.id, 'editor')).projectId;
+    return this.createAndStart({ kind: p.kind, projectId, entityId: p.id, createdBy: userId, input: p.input });
   }
 
   /**

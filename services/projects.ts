@@ -5,7 +5,6 @@ import type { ArtifactStore } from '../platform/artifact-store';
 import type { Config } from '../platform/config';
 import { Access, assertCanGrantRole } from './access';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from './errors';
-import type { JobService } from './jobs';
 import { likePattern, ListQuery, Page, PageQuery, sqlDirection } from './lists';
 import { ArchiveProgress, writeProjectArchive } from './project-archive';
 
@@ -55,13 +54,12 @@ export function cleanProjectName(name: string): string {
   return trimmed;
 }
 
-/** Projects: membership and roles, the timeline, deletion and exports. */
+/** Projects: membership and roles, the timeline, deletion and exports (the export job starts through `JobService.startFor`). */
 export class ProjectService {
   constructor(
     private readonly ds: DataSource,
     private readonly store: ArtifactStore,
     private readonly access: Access,
-    private readonly jobs: JobService,
     private readonly config: Config,
   ) {}
 
@@ -249,15 +247,6 @@ export class ProjectService {
   /** Writes the project's ZIP (manifest and every artifact) to `out`; the export job uses it too. */
   writeArchive(projectId: string, out: Writable, opts: { onProgress?: (p: ArchiveProgress) => void; signal?: AbortSignal } = {}) {
     return writeProjectArchive(this.ds, this.store, projectId, out, opts);
-  }
-
-  /**
-   * Starts a `project_export` job (editor or above: it writes an artifact into the project);
-   * the ZIP is built in the background and lands as an artifact.
-   */
-  async startExport(userId: string, projectId: string) {
-    await this.access.project(userId, projectId, 'editor');
-    return this.jobs.createAndStart({ kind: 'project_export', projectId, entityId: projectId, createdBy: userId });
   }
 }
 

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { trainSynthesizer } from '../activities/synthgen-train/train';
 import { createLogger } from '../platform/logger';
 import { TemporalGateway } from '../platform/temporal-client';
 import { createServices, Services } from '../services';
@@ -187,8 +188,9 @@ describe('races and faults leave consistent state', () => {
     const jobId = (await stack.ds.query('SELECT train_job_id FROM synthgen_models WHERE id = $1', [modelId]))[0].train_job_id as string;
     const ctx = (attempt: number) => ({ attempt, taskQueue: 'ml-cpu', signal: new AbortController().signal, progress: async () => undefined });
     // Attempt 1 trains and stores the model; its result is lost (as when Temporal is down when it completes).
-    const first = await services.synthgenRuns.train(jobId, modelId, ctx(1));
-    const second = await services.synthgenRuns.train(jobId, modelId, ctx(2));
+    const deps = { ds: stack.ds, store: stack.store, datasetVersions: services.datasetVersions, config: stack.config };
+    const first = await trainSynthesizer(deps, jobId, modelId, ctx(1));
+    const second = await trainSynthesizer(deps, jobId, modelId, ctx(2));
     expect(second.artifact_id).toBe(first.artifact_id);
     expect(second.training_rows).toBe(first.training_rows);
     const artifacts = await stack.ds.query("SELECT id FROM artifacts WHERE owner_id = $1 AND kind = 'synthgen_model'", [modelId]);

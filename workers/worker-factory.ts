@@ -9,6 +9,7 @@ import { createMailer } from '../platform/mail';
 import { TemporalGateway } from '../platform/temporal-client';
 import { WorkerMetrics } from './metrics';
 import { routeTemporalLogs } from './temporal-logging';
+import { assertRegisteredWorkflows } from './workflow-check';
 import { createServices } from '../services';
 import type { QueueFamily } from '../workflows/job-input';
 
@@ -47,10 +48,18 @@ export async function createWorkers(opts: WorkerSetOptions): Promise<{ workers: 
     temporal: new TemporalGateway(config.temporal.address ?? '', config.temporal.namespace),
     mailer: createMailer(config.mail, log),
   });
-  const activities = createActivities({ services, dataSource: opts.dataSource, trainingPool, outageWait: { probe: () => opts.dataSource.query('SELECT 1'), waitMs: config.outageWaitSecs * 1000 } });
+  const activities = createActivities({
+    services,
+    dataSource: opts.dataSource,
+    store,
+    config,
+    trainingPool,
+    outageWait: { probe: () => opts.dataSource.query('SELECT 1'), waitMs: config.outageWaitSecs * 1000 },
+  });
   const metrics = new WorkerMetrics();
   // Bundle the workflows once per process, not once per worker.
   const needsWorkflows = opts.families.some((f) => f !== 'gpu');
+  if (needsWorkflows) assertRegisteredWorkflows();
   const workflowSource: Pick<WorkerOptions, 'workflowBundle'> = opts.workflowBundlePath
     ? { workflowBundle: { codePath: opts.workflowBundlePath } }
     : needsWorkflows

@@ -1,6 +1,5 @@
 import { proxyActivities } from '@temporalio/workflow';
-import type { PrivacyDetectActivities } from '../activities/privacy-detect';
-import type { PrivacyDetectResult } from '../services/privacy/sessions';
+import type { PrivacyDetectActivities, PrivacyDetectResult } from '../activities/privacy-detect';
 import { JobWorkflowInput, NON_RETRYABLE_ERROR_TYPES } from './job-input';
 import { runJob } from './job-lifecycle';
 

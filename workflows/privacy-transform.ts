@@ -1,6 +1,5 @@
 import { proxyActivities } from '@temporalio/workflow';
-import type { PrivacyTransformActivities } from '../activities/privacy-transform';
-import type { PrivacyTransformResult } from '../services/privacy/sessions';
+import type { PrivacyTransformActivities, PrivacyTransformResult } from '../activities/privacy-transform';
 import { JobWorkflowInput, NON_RETRYABLE_ERROR_TYPES } from './job-input';
 import { runJob } from './job-lifecycle';
 

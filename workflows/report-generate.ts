@@ -1,6 +1,5 @@
 import { proxyActivities } from '@temporalio/workflow';
-import type { ReportGenerateActivities } from '../activities/report-generate';
-import type { ReportJobResult } from '../services/reports/service';
+import type { ReportGenerateActivities, ReportJobResult } from '../activities/report-generate';
 import { JobWorkflowInput, NON_RETRYABLE_ERROR_TYPES } from './job-input';
 import { runJob } from './job-lifecycle';
 

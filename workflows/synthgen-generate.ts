@@ -1,6 +1,5 @@
 import { proxyActivities } from '@temporalio/workflow';
-import type { SynthgenGenerateActivities } from '../activities/synthgen-generate';
-import type { SynthGenerateResult } from '../services/synthgen/runs';
+import type { SynthgenGenerateActivities, SynthGenerateResult } from '../activities/synthgen-generate';
 import { JobWorkflowInput, NON_RETRYABLE_ERROR_TYPES } from './job-input';
 import { runJob } from './job-lifecycle';
 

@@ -1,6 +1,5 @@
 import { ActivityFailure, proxyActivities, RetryPolicy, TimeoutFailure } from '@temporalio/workflow';
-import type { SynthgenTrainActivities } from '../activities/synthgen-train';
-import type { SynthTrainResult } from '../services/synthgen/runs';
+import type { SynthgenTrainActivities, SynthTrainResult } from '../activities/synthgen-train';
 import { JobWorkflowInput, NON_RETRYABLE_ERROR_TYPES } from './job-input';
 import { runJob } from './job-lifecycle';
 

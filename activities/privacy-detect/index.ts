@@ -1,15 +1,21 @@
 import type { ActivityDeps } from '../deps';
-import type { PrivacyDetectResult } from '../../services/privacy/sessions';
 import { jobActivity } from '../job-activity';
+import { detectPii, type PrivacyDetectResult } from './detect';
+
+export type { PrivacyDetectResult };
 
 export interface PrivacyDetectActivities {
   detectPii(input: { jobId: string; sessionId: string }): Promise<PrivacyDetectResult>;
 }
 
-/** The `privacy_detect` job's activity (see `PrivacySessionService.runDetect`); a canceled run stops between columns and stores nothing. */
-export function createPrivacyDetectActivities({ services: { jobs, privacySessions } }: ActivityDeps): PrivacyDetectActivities {
+/**
+ * The `privacy_detect` job's worker side (`PrivacySessionService.detect` queues it; the work is detect.ts): a canceled
+ * run stops between columns and stores nothing.
+ */
+export function createPrivacyDetectActivities({ services, dataSource }: ActivityDeps): PrivacyDetectActivities {
+  const deps = { ds: dataSource, datasetVersions: services.datasetVersions, policies: services.privacyPolicies };
   return {
-    detectPii: ({ jobId, sessionId }) => jobActivity(jobs, jobId, 'reading the dataset', (progress) => privacySessions.runDetect(jobId, sessionId, progress)),
+    detectPii: ({ jobId, sessionId }) => jobActivity(services.jobs, jobId, 'reading the dataset', (progress) => detectPii(deps, jobId, sessionId, progress)),
   };
 }
 

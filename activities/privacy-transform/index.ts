@@ -1,15 +1,21 @@
 import type { ActivityDeps } from '../deps';
-import type { PrivacyTransformResult } from '../../services/privacy/sessions';
 import { jobActivity } from '../job-activity';
+import { transformPii, type PrivacyTransformResult } from './transform';
+
+export type { PrivacyTransformResult };
 
 export interface PrivacyTransformActivities {
   transformPii(input: { jobId: string; sessionId: string }): Promise<PrivacyTransformResult>;
 }
 
-/** The `privacy_transform` job's activity (see `PrivacySessionService.runTransform`); a canceled run stops between batches and keeps no file. */
-export function createPrivacyTransformActivities({ services: { jobs, privacySessions } }: ActivityDeps): PrivacyTransformActivities {
+/**
+ * The `privacy_transform` job's worker side (`PrivacySessionService.transform` queues it; the work is transform.ts): a
+ * canceled run stops between batches and keeps no file.
+ */
+export function createPrivacyTransformActivities({ services, dataSource, store }: ActivityDeps): PrivacyTransformActivities {
+  const deps = { ds: dataSource, store, datasetVersions: services.datasetVersions, policies: services.privacyPolicies };
   return {
-    transformPii: ({ jobId, sessionId }) => jobActivity(jobs, jobId, 'reading the dataset', (progress) => privacySessions.runTransform(jobId, sessionId, progress)),
+    transformPii: ({ jobId, sessionId }) => jobActivity(services.jobs, jobId, 'reading the dataset', (progress) => transformPii(deps, jobId, sessionId, progress)),
   };
 }
 

@@ -1,15 +1,18 @@
 import type { ActivityDeps } from '../deps';
-import type { ReportJobResult } from '../../services/reports/service';
 import { jobActivity } from '../job-activity';
+import { generateReport, type ReportJobResult } from './generate';
+
+export type { ReportJobResult };
 
 export interface ReportGenerateActivities {
   generateReport(input: { jobId: string; reportId: string }): Promise<ReportJobResult>;
 }
 
-/** The `report_generate` job's activity (see `ReportService.generate`); a canceled run stores nothing. */
-export function createReportGenerateActivities({ services: { jobs, reports } }: ActivityDeps): ReportGenerateActivities {
+/** The `report_generate` job's worker side (`ReportService.create` queues it; the work is generate.ts): a canceled run stores nothing. */
+export function createReportGenerateActivities({ services, dataSource, store, config }: ActivityDeps): ReportGenerateActivities {
+  const deps = { ds: dataSource, store, experiments: services.experiments, config };
   return {
-    generateReport: ({ jobId, reportId }) => jobActivity(jobs, jobId, 'starting', (progress) => reports.generate(reportId, progress)),
+    generateReport: ({ jobId, reportId }) => jobActivity(services.jobs, jobId, 'starting', (progress) => generateReport(deps, reportId, progress)),
   };
 }
 

@@ -1,15 +1,21 @@
 import type { ActivityDeps } from '../deps';
-import type { SynthGenerateResult } from '../../services/synthgen/runs';
 import { jobActivity } from '../job-activity';
+import { generateSynthetic, type SynthGenerateResult } from './generate';
+
+export type { SynthGenerateResult };
 
 export interface SynthgenGenerateActivities {
   generateSynthetic(input: { jobId: string }): Promise<SynthGenerateResult>;
 }
 
-/** The `synthgen_generate` job's activity (see `SynthgenRuns.generate`); a canceled run stops between batches and stores nothing. */
-export function createSynthgenGenerateActivities({ services: { jobs, synthgenRuns } }: ActivityDeps): SynthgenGenerateActivities {
+/**
+ * The `synthgen_generate` job's worker side (`SynthgenService.generate` queues it; the work is generate.ts): a
+ * canceled run stops between batches, or stops its scoring thread, and stores nothing.
+ */
+export function createSynthgenGenerateActivities({ services, dataSource, store, config }: ActivityDeps): SynthgenGenerateActivities {
+  const deps = { ds: dataSource, store, datasetVersions: services.datasetVersions, config };
   return {
-    generateSynthetic: ({ jobId }) => jobActivity(jobs, jobId, 'loading the model', (progress, { signal }) => synthgenRuns.generate(jobId, progress, signal)),
+    generateSynthetic: ({ jobId }) => jobActivity(services.jobs, jobId, 'loading the model', (progress, { signal }) => generateSynthetic(deps, jobId, progress, signal)),
   };
 }
 

@@ -1,6 +1,8 @@
 import type { ActivityDeps } from '../deps';
-import type { SynthTrainResult } from '../../services/synthgen/runs';
 import { jobActivity } from '../job-activity';
+import { trainSynthesizer, type SynthTrainResult } from './train';
+
+export type { SynthTrainResult };
 
 export interface SynthgenTrainActivities {
   /**
@@ -11,15 +13,16 @@ export interface SynthgenTrainActivities {
 }
 
 /**
- * The `synthgen_train` job's activity (see `SynthgenRuns.train`). Neural models fit in the engine's own worker
- * thread, so this event loop keeps heartbeating; a cancel aborts the fit between batches, and a retried attempt
- * (a killed worker) resumes from the latest checkpoint.
+ * The `synthgen_train` job's worker side (`SynthgenService.create` queues it; the work is train.ts). Neural models fit
+ * in the engine's own worker thread, so this event loop keeps heartbeating on the fit's progress and pulses; a cancel
+ * aborts the fit between batches, and a retried attempt (a killed worker) resumes from the latest checkpoint.
  */
-export function createSynthgenTrainActivities({ services: { jobs, synthgenRuns } }: ActivityDeps): SynthgenTrainActivities {
+export function createSynthgenTrainActivities({ services, dataSource, store, config }: ActivityDeps): SynthgenTrainActivities {
+  const deps = { ds: dataSource, store, datasetVersions: services.datasetVersions, config };
   return {
     trainSynthesizer: ({ jobId, modelId, gpuFallbackSecs }) =>
-      jobActivity(jobs, jobId, 'reading the training data', (progress, { attempt, signal, taskQueue }) =>
-        synthgenRuns.train(jobId, modelId, { attempt, taskQueue, gpuFallbackSecs, signal, progress }),
+      jobActivity(services.jobs, jobId, 'reading the training data', (progress, { attempt, signal, taskQueue, keepAlive }) =>
+        trainSynthesizer(deps, jobId, modelId, { attempt, taskQueue, gpuFallbackSecs, signal, progress, keepAlive }),
       ),
   };
 }

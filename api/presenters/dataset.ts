@@ -1,12 +1,17 @@
 import type { DatasetVersion } from '../../entities';
 import type { DatasetSummary } from '../../services/datasets';
+import type { Presented } from './common.schema';
+import type { datasetSchema, qualitySchema, uploadQualitySchema, versionSchema } from './dataset.schema';
+
+/** The quality report stored with a version (engine/data/quality.ts); reports stored before `target` and `sample_rows` lack them. */
+type StoredQuality = Pick<Presented<typeof qualitySchema>, 'overall_score' | 'checks'> & { target?: string | null; sample_rows?: number | null };
 
 /** A dataset with its latest version's size, as lists and `GET /api/datasets/{id}` show it. */
-export function presentDataset(r: DatasetSummary) {
+export function presentDataset(r: DatasetSummary): Presented<typeof datasetSchema> {
   return { ...r, rows: Number(r.rows), columns: Number(r.columns), created_at: new Date(r.created_at).toISOString(), updated_at: new Date(r.updated_at).toISOString() };
 }
 
-export function presentVersion(v: DatasetVersion, createdByName: string | null = null) {
+export function presentVersion(v: DatasetVersion, createdByName: string | null = null): Presented<typeof versionSchema> {
   return {
     id: v.id,
     dataset_id: v.datasetId,
@@ -23,14 +28,14 @@ export function presentVersion(v: DatasetVersion, createdByName: string | null =
 }
 
 /** The quality report stored with a version, in the shape uploads answer it (`issues` are the checks). */
-export function presentUploadQuality(v: DatasetVersion) {
-  const q = v.quality as { overall_score: number; checks: unknown[] };
+export function presentUploadQuality(v: DatasetVersion): Presented<typeof uploadQualitySchema> {
+  const q = v.quality as StoredQuality;
   return { overall_score: q.overall_score, issues: q.checks };
 }
 
 /** The full quality report of a version (`GET /api/datasets/{id}/quality`). */
-export function presentQuality(v: DatasetVersion) {
-  const q = v.quality as { overall_score: number; checks: unknown[]; target?: string | null; sample_rows?: number | null };
+export function presentQuality(v: DatasetVersion): Presented<typeof qualitySchema> {
+  const q = v.quality as StoredQuality;
   // sample_rows: rows the estimated checks read on a large table, null when every check read it all.
   return { overall_score: q.overall_score, checks: q.checks, target: q.target ?? null, sample_rows: q.sample_rows ?? null, version: v.version };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dateTimestamp as timestamp } from './common.schema';
 
 /**
  * The JSON shapes of api/presenters/deployment.ts, for the OpenAPI document (and through it the web UI's generated
@@ -6,7 +7,6 @@ import { z } from 'zod';
  * client must ignore fields it does not know, and the shapes grow.
  */
 
-const timestamp = z.iso.datetime({ offset: true });
 const id = z.string();
 
 /** `config` as the spec shows it: name and traffic share, with the stored options beside them. */

@@ -1,6 +1,8 @@
 import type { ExperimentSummary } from '../../services/experiments';
+import type { Presented } from './common.schema';
+import type { experimentSchema } from './experiment.schema';
 
-export function presentExperiment(r: ExperimentSummary) {
+export function presentExperiment(r: ExperimentSummary): Presented<typeof experimentSchema> {
   const c = r.config;
   return {
     id: r.id,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dateTimestamp as timestamp } from './common.schema';
 import { JOB_STATUSES } from '../../entities';
 import { REGISTERED_JOB_KINDS } from '../../services/job-kinds';
 
@@ -7,7 +8,6 @@ import { REGISTERED_JOB_KINDS } from '../../services/job-kinds';
  * web UI's generated types). Timestamps are ISO strings; the object stays open (a client ignores what it does not
  * know; `GET /api/jobs/:id` adds `live`).
  */
-const timestamp = z.iso.datetime({ offset: true });
 
 export const jobSchema = z
   .object({

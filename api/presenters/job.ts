@@ -1,6 +1,7 @@
 import type { Job } from '../../entities';
 
-export function presentJob(job: Job, extra: Record<string, unknown> = {}) {
+/** `extra`: what a route adds beside the row (its Temporal UI link, a live view). */
+export function presentJob<E extends Record<string, unknown> = Record<never, never>>(job: Job, extra: E = {} as E) {
   return {
     id: job.id,
     project_id: job.projectId,

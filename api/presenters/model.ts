@@ -1,6 +1,11 @@
 import type { Model } from '../../entities';
+import type { Presented } from './common.schema';
+import type { artifactLinkSchema, modelExplainSchema, modelSchema } from './model.schema';
 
-export function presentModel(m: Model, extra: Record<string, unknown> = {}) {
+type Explain = Presented<typeof modelExplainSchema>;
+
+/** `names`: its experiment's and project's, where the answer carries them. */
+export function presentModel(m: Model, names: { experiment_name?: string; project_name?: string } = {}): Presented<typeof modelSchema> {
   return {
     id: m.id,
     name: m.name,
@@ -17,7 +22,7 @@ export function presentModel(m: Model, extra: Record<string, unknown> = {}) {
     training_time_ms: m.trainingTimeMs,
     predict_time_per_row_ms: m.predictTimePerRowMs,
     created_at: m.createdAt,
-    ...extra,
+    ...names,
   };
 }
 
@@ -27,7 +32,7 @@ export function presentModelSummary(m: Model) {
 }
 
 /** Where a model's native (JSON) artifact and ONNX file are downloaded. */
-export function modelArtifactLinks(m: Model) {
+export function modelArtifactLinks(m: Model): Presented<typeof artifactLinkSchema>[] {
   return [
     { artifact_id: m.artifactId, owner_type: 'model', owner_id: m.id, label: `${m.name} model (JSON)` },
     ...(m.onnxArtifactId ? [{ artifact_id: m.onnxArtifactId, owner_type: 'model', owner_id: m.id, label: `${m.name} ONNX` }] : []),
@@ -35,16 +40,17 @@ export function modelArtifactLinks(m: Model) {
 }
 
 /** `GET /api/models/{id}/explain`: importance, SHAP summary, confusion matrix, ROC and scoring history. */
-export function presentModelExplain(m: Model) {
+export function presentModelExplain(m: Model): Explain {
   const vi = (m.explain.variable_importance ?? []) as { variable: string; percentage: number; scaled_importance: number }[];
   const history = (m.explain.scoring_history ?? []) as { number_of_trees: number; training: Record<string, number>; validation?: Record<string, number> }[];
   return {
     model_id: m.id,
     algo: m.algo,
     variable_importance: vi.map((v) => ({ variable: v.variable, percentage: v.percentage, scaled_importance: v.scaled_importance })),
-    shap_summary: m.explain.shap_summary ?? null,
-    confusion_matrix: m.metrics.confusion_matrix ?? null,
-    roc_curve: m.explain.roc_curve ?? null,
+    // Stored by the training activity in these shapes (activities/automl-train); models trained before one existed lack it.
+    shap_summary: (m.explain.shap_summary ?? null) as Explain['shap_summary'],
+    confusion_matrix: (m.metrics.confusion_matrix ?? null) as Explain['confusion_matrix'],
+    roc_curve: (m.explain.roc_curve ?? null) as Explain['roc_curve'],
     scoring_history: history.map((h) => ({
       number_of_trees: h.number_of_trees,
       timestamp: null,

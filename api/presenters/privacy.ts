@@ -1,9 +1,11 @@
 import type { PrivacyResult, PrivacyRule } from '../../entities';
 import type { PolicyView } from '../../services/privacy/policies';
 import type { SessionView } from '../../services/privacy/sessions';
+import type { Presented } from './common.schema';
+import type { policySchema, resultSchema, ruleSchema, sessionSchema, sessionSummarySchema } from './privacy.schema';
 
 /** The spec's privacy policy with its compliance figures (see services/privacy/effective-rules.ts). */
-export function presentPolicy(v: PolicyView) {
+export function presentPolicy(v: PolicyView): Presented<typeof policySchema> {
   const p = v.policy;
   return {
     id: p.id,
@@ -22,17 +24,17 @@ export function presentPolicy(v: PolicyView) {
 }
 
 /** The spec's rule; `enabled` echoes `is_enabled` as rule lists do. */
-export function presentRule(r: PrivacyRule) {
+export function presentRule(r: PrivacyRule): Presented<typeof ruleSchema> {
   return { id: r.id, policy_id: r.policyId, pii_type: r.piiType, action: r.action, is_enabled: r.isEnabled, enabled: r.isEnabled, priority: r.priority, config: r.config, created_at: r.createdAt };
 }
 
 /** A session as lists show it. */
-export function presentSessionSummary(v: SessionView) {
+export function presentSessionSummary(v: SessionView): Presented<typeof sessionSummarySchema> {
   return { id: v.session.id, policy_name: v.policyName, dataset_name: v.datasetName, status: v.session.status, pii_found: v.piiFound, transformed: v.transformed, created_at: v.session.createdAt };
 }
 
 /** The spec's privacy session; progress and its message are those of the job now (or last) moving it. */
-export function presentSession(v: SessionView) {
+export function presentSession(v: SessionView): Presented<typeof sessionSchema> {
   const s = v.session;
   return {
     ...presentSessionSummary(v),
@@ -59,7 +61,7 @@ export function presentSession(v: SessionView) {
 }
 
 /** The spec's detection result: `sample` is the first masked sample. */
-export function presentResult(r: PrivacyResult) {
+export function presentResult(r: PrivacyResult): Presented<typeof resultSchema> {
   return {
     id: r.id,
     column: r.column,

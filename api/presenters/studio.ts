@@ -1,13 +1,15 @@
 import type { StudioScenario, StudioSession } from '../../entities';
 import type { DeploymentSchema } from '../../services/studio';
+import type { Presented } from './common.schema';
+import type { deploymentSchemaSchema, scenarioSchema, studioSessionSchema, studioSessionSummarySchema } from './studio.schema';
 
 /** A session as lists show it. */
-export function presentStudioSessionSummary(s: StudioSession) {
+export function presentStudioSessionSummary(s: StudioSession): Presented<typeof studioSessionSummarySchema> {
   return { id: s.id, project_id: s.projectId, deployment_id: s.deploymentId, created_at: s.createdAt };
 }
 
 /** The spec's studio session, with its scenarios. */
-export function presentStudioSession(s: StudioSession, scenarios: StudioScenario[]) {
+export function presentStudioSession(s: StudioSession, scenarios: StudioScenario[]): Presented<typeof studioSessionSchema> {
   return {
     id: s.id,
     project_id: s.projectId,
@@ -23,7 +25,7 @@ export function presentStudioSession(s: StudioSession, scenarios: StudioScenario
 }
 
 /** The spec's scenario; output and contributions are null until a run succeeds. */
-export function presentScenario(s: StudioScenario) {
+export function presentScenario(s: StudioScenario): Presented<typeof scenarioSchema> {
   return {
     id: s.id,
     session_id: s.sessionId,
@@ -41,7 +43,7 @@ export function presentScenario(s: StudioScenario) {
 }
 
 /** `GET /api/studio/deployments/{id}/schema`. */
-export function presentDeploymentSchema(s: DeploymentSchema) {
+export function presentDeploymentSchema(s: DeploymentSchema): Presented<typeof deploymentSchemaSchema> {
   return {
     deployment_id: s.deployment.id,
     project_id: s.deployment.projectId,

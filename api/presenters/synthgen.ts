@@ -1,8 +1,13 @@
 import type { SynthgenJob } from '../../entities';
 import type { JobView, ModelView } from '../../services/synthgen/service';
+import type { Presented } from './common.schema';
+import type { synthJobSchema, synthJobSummarySchema, synthModelSchema } from './synthgen.schema';
+
+type SynthModelJson = Presented<typeof synthModelSchema>;
+type SynthJobJson = Presented<typeof synthJobSchema>;
 
 /** The spec's SynthGen model (id, name, model_type, status, config, dataset_name, dataset_version, dataset_id, created_at) and what training recorded. */
-export function presentSynthModel(v: ModelView) {
+export function presentSynthModel(v: ModelView): SynthModelJson {
   const m = v.model;
   return {
     id: m.id,
@@ -24,7 +29,8 @@ export function presentSynthModel(v: ModelView) {
     holdout_rows: m.holdoutRows,
     training_secs: m.trainingSecs,
     checkpoint_epoch: m.checkpointEpoch,
-    columns: m.columns,
+    // Stored by training as engine/synth's SynthColumnMeta[].
+    columns: m.columns as SynthModelJson['columns'],
     created_at: m.createdAt,
     started_at: m.startedAt,
     finished_at: m.finishedAt,
@@ -33,7 +39,7 @@ export function presentSynthModel(v: ModelView) {
 }
 
 /** A job as a model's detail lists it. */
-export function presentSynthJobSummary(j: SynthgenJob) {
+export function presentSynthJobSummary(j: SynthgenJob): Presented<typeof synthJobSummarySchema> {
   return { id: j.id, job_type: j.jobType, status: j.status, error: j.error, created_at: j.createdAt };
 }
 
@@ -42,7 +48,7 @@ export function presentSynthJobSummary(j: SynthgenJob) {
  * output_artifact_id, created_at); `job_id` is the same id (the `jobs` row), progress and its message are that
  * row's, and a completed generation carries its quality report and privacy check.
  */
-export function presentSynthJob(v: JobView) {
+export function presentSynthJob(v: JobView): SynthJobJson {
   const j = v.job;
   const done = j.status === 'completed';
   return {
@@ -64,8 +70,9 @@ export function presentSynthJob(v: JobView) {
     parquet_artifact_id: done ? j.parquetArtifactId : null,
     rows_generated: j.rowsGenerated,
     download_url: done && j.outputArtifactId ? `/api/synthgen/jobs/${j.id}/download` : null,
-    quality: j.quality,
-    privacy: j.privacy,
+    // Stored by the generation's checks (activities/synthgen-generate/checks.ts) in these shapes.
+    quality: j.quality as SynthJobJson['quality'],
+    privacy: j.privacy as SynthJobJson['privacy'],
     log: j.log,
     created_at: j.createdAt,
     started_at: j.startedAt,

@@ -1,7 +1,10 @@
 import { ACCOUNT_EVENT_TYPES } from '../../entities';
 import { TENANT_PROJECTS_MAX } from '../../services/plans';
 import { callerId, type RouteDeps } from '../context';
+import { z } from 'zod';
 import { presentAccountEvent } from '../presenters/account';
+import { accountEventSchema, planSchema, tenantInfoSchema } from '../presenters/account.schema';
+import { pageOf } from '../presenters/page.schema';
 import { presentUser } from '../presenters/user';
 import { route, RouteDef } from '../route';
 import { pageQuery } from '../validation';
@@ -21,7 +24,7 @@ export function accountRoutes({ services }: RouteDeps): RouteDef[] {
         "The caller's own security events, newest first, each with its time, client address and user agent: " +
         `${ACCOUNT_EVENT_TYPES.join(', ')}. Failed logins are those on this account. Never another user's events (session login; API keys are refused)`,
       query: pageQuery(100),
-      responses: { 200: { description: 'List envelope of {id, type, created_at, ip, user_agent, details}' } },
+      responses: { 200: { description: 'List envelope of {id, type, created_at, ip, user_agent, details}', schema: pageOf(accountEventSchema) } },
       handler: async (ctx, { query }) => {
         const page = await activity.list(callerId(ctx), query);
         return { ...page, items: page.items.map(presentAccountEvent) };
@@ -43,6 +46,7 @@ export function accountRoutes({ services }: RouteDeps): RouteDef[] {
         200: {
           description:
             '{plan: {name, display_name, quotas: {max_models, max_upload_bytes, max_dataset_columns, max_projects, max_open_jobs, max_synthgen_rows}, usage: {projects_owned, projects_member, datasets, experiments, models, storage_bytes, open_jobs}}}',
+          schema: z.object({ plan: planSchema }),
         },
       },
       handler: async (ctx) => ({ plan: await plans.plan(callerId(ctx)) }),
@@ -55,7 +59,7 @@ export function accountRoutes({ services }: RouteDeps): RouteDef[] {
       scope: 'read:projects',
       summary: `The account in one answer: the user, the plan, the projects with the caller's role in each (by name, at most ${TENANT_PROJECTS_MAX}; \`projects_total\` counts them all), the quotas, usage and rate limits (API keys: read:projects)`,
       responses: {
-        200: { description: '{tenant: {user, plan}, projects: [{id, name, role, created_at}], projects_total, limits: {quotas, rate_limits}, usage}' },
+        200: { description: '{tenant: {user, plan}, projects: [{id, name, role, created_at}], projects_total, limits: {quotas, rate_limits}, usage}', schema: tenantInfoSchema },
       },
       handler: async (ctx) => {
         const t = await plans.tenant(ctx.state.principal!.user);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { KNOWN_SCOPES } from '../../services/scopes';
 import { callerId, requestMeta, type RouteDeps } from '../context';
 import { presentApiKey } from '../presenters/account';
+import { apiKeySchema, createdApiKeySchema } from '../presenters/account.schema';
 import { route, RouteDef } from '../route';
 import { nonBlank, uuidParam } from '../validation';
 
@@ -23,7 +24,7 @@ export function apiKeyRoutes({ services, keyCache }: RouteDeps): RouteDef[] {
           .max(100)
           .meta({ minItems: 1 }),
       }),
-      responses: { 201: { description: '{id, key_id, prefix, api_key, scopes}; api_key is shown only here' } },
+      responses: { 201: { description: '{id, key_id, prefix, api_key, scopes}; api_key is shown only here', schema: createdApiKeySchema } },
       handler: async (ctx, { body }) => {
         const { key, token } = await apiKeys.create(callerId(ctx), body.name, body.scopes, requestMeta(ctx));
         ctx.status = 201;
@@ -39,7 +40,7 @@ export function apiKeyRoutes({ services, keyCache }: RouteDeps): RouteDef[] {
       responses: {
         200: {
           description: 'array of {id, name, prefix, scopes, last_used_at, created_at}',
-          schema: z.array(z.object({ id: z.uuid(), name: z.string(), prefix: z.string(), scopes: z.array(z.string()) }).loose()),
+          schema: z.array(apiKeySchema),
         },
       },
       handler: async (ctx) => (await apiKeys.live(callerId(ctx))).map(presentApiKey),

@@ -3,6 +3,8 @@ import { escapeHtml } from '../../platform/html';
 import { requestMeta, type AppContext, type RouteDeps } from '../context';
 import { clearSessionCookies, setSessionCookies } from '../cookies';
 import { presentSession } from '../presenters/account';
+import { authSessionSchema } from '../presenters/account.schema';
+import { pageOf } from '../presenters/page.schema';
 import { presentUser } from '../presenters/user';
 import { fullUserSchema } from '../presenters/user.schema';
 import { route, RouteDef } from '../route';
@@ -189,7 +191,7 @@ export function authRoutes({ services, config, keyCache }: RouteDeps): RouteDef[
       auth: 'session',
       summary: 'Live sessions of the account',
       query: pageQuery(100),
-      responses: { 200: { description: 'List envelope of sessions' } },
+      responses: { 200: { description: 'List envelope of sessions', schema: pageOf(authSessionSchema) } },
       handler: async (ctx, { query }) => {
         const p = ctx.state.principal!;
         const page = await accounts.liveSessions(p.user.id, query);

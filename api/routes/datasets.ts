@@ -1,7 +1,20 @@
 import { z } from 'zod';
 import type { DatasetVersion } from '../../entities';
 import { callerId, type AppContext, type RouteDeps } from '../context';
+import { columnSchema } from '../presenters/common.schema';
 import { presentDataset, presentQuality, presentUploadQuality, presentVersion } from '../presenters/dataset';
+import {
+  analyzeSchema,
+  comparisonSchema,
+  datasetDetailSchema,
+  datasetSchema,
+  qualitySchema,
+  sampleSchema,
+  uploadedDatasetSchema,
+  uploadedVersionSchema,
+  versionSchema,
+} from '../presenters/dataset.schema';
+import { pageOf } from '../presenters/page.schema';
 import { route, RouteDef } from '../route';
 import { DATASET_SORT_FIELDS } from '../../services/datasets';
 import { withoutPaths } from '../redact-paths';
@@ -56,7 +69,7 @@ export function datasetRoutes({ services, config }: RouteDeps): RouteDef[] {
       form: uploadFields.extend({ file: z.file() }),
       summary: 'Upload a CSV or Parquet file as a new dataset (version 0); delimiter, encoding and header are detected',
       responses: {
-        201: { description: '{id, dataset_id, dataset_version_id, artifact_id, quality: {overall_score, issues}}' },
+        201: { description: '{id, dataset_id, dataset_version_id, artifact_id, quality: {overall_score, issues}}', schema: uploadedDatasetSchema },
         ...contentRefusals,
       },
       handler: async (ctx) => {
@@ -98,7 +111,7 @@ export function datasetRoutes({ services, config }: RouteDeps): RouteDef[] {
       scope: 'read:datasets',
       summary: 'Datasets of one project, or of every accessible project',
       query: listQuery(DATASET_SORT_FIELDS).extend({ project_id: uuidParam.optional() }),
-      responses: { 200: { description: 'List envelope of datasets' } },
+      responses: { 200: { description: 'List envelope of datasets', schema: pageOf(datasetSchema) } },
       handler: async (ctx, { query }) => {
         const page = await datasets.list(callerId(ctx), query);
         return { ...page, items: page.items.map(presentDataset) };
@@ -112,7 +125,7 @@ export function datasetRoutes({ services, config }: RouteDeps): RouteDef[] {
       scope: 'read:datasets',
       summary: 'Number of accessible datasets, optionally in one project',
       query: z.object({ project_id: uuidParam.optional() }),
-      responses: { 200: { description: '{count}' } },
+      responses: { 200: { description: '{count}', schema: z.object({ count: z.number().int() }) } },
       handler: async (ctx, { query }) => ({ count: await datasets.count(callerId(ctx), query.project_id) }),
     }),
     route({
@@ -159,7 +172,7 @@ export function datasetRoutes({ services, config }: RouteDeps): RouteDef[] {
       scope: 'read:datasets',
       summary: 'A dataset with the first 20 rows of its latest version',
       params: datasetParams,
-      responses: { 200: { description: '{dataset, preview, preview_error}' }, 404: { description: 'Dataset not found' } },
+      responses: { 200: { description: '{dataset, preview, preview_error}', schema: datasetDetailSchema }, 404: { description: 'Dataset not found' } },
       handler: async (ctx, { params }) => {
         const d = await datasets.withPreview(callerId(ctx), params.dataset_id);
         return { dataset: { ...presentDataset(d.dataset), columns_schema: d.version.columns }, preview: d.rows, preview_error: d.error && withoutPaths(d.error) };
@@ -173,7 +186,7 @@ export function datasetRoutes({ services, config }: RouteDeps): RouteDef[] {
       scope: 'read:datasets',
       summary: 'Columns of the latest version',
       params: datasetParams,
-      responses: { 200: { description: '{columns: [{name, dtype}]}' } },
+      responses: { 200: { description: '{columns: [{name, dtype}]}', schema: z.object({ columns: z.array(columnSchema) }) } },
       handler: async (ctx, { params }) => ({ columns: (await datasets.latestForUser(callerId(ctx), params.dataset_id)).version.columns }),
     }),
     route({
@@ -216,7 +229,7 @@ export function datasetRoutes({ services, config }: RouteDeps): RouteDef[] {
       scope: 'read:datasets',
       summary: 'Column statistics, duplicates, memory and correlations of the latest version (computed once, kept)',
       params: datasetParams,
-      responses: { 200: { description: '{statistics, error}' } },
+      responses: { 200: { description: '{statistics, error}', schema: analyzeSchema } },
       handler: async (ctx, { params }) => {
         const analyzed = await datasets.analyze(callerId(ctx), params.dataset_id);
         return { ...analyzed, error: analyzed.error && withoutPaths(analyzed.error) };
@@ -230,7 +243,7 @@ export function datasetRoutes({ services, config }: RouteDeps): RouteDef[] {
       scope: 'read:datasets',
       summary: 'Quality report of the latest version, computed at upload',
       params: datasetParams,
-      responses: { 200: { description: '{quality: {overall_score, checks, target, sample_rows, version}}' } },
+      responses: { 200: { description: '{quality: {overall_score, checks, target, sample_rows, version}}', schema: z.object({ quality: qualitySchema }) } },
       handler: async (ctx, { params }) => ({ quality: presentQuality((await datasets.latestForUser(callerId(ctx), params.dataset_id)).version) }),
     }),
     route({
@@ -267,7 +280,7 @@ export function datasetRoutes({ services, config }: RouteDeps): RouteDef[] {
       summary: 'Versions in version order',
       params: datasetParams,
       query: pageQuery(100),
-      responses: { 200: { description: 'List envelope of dataset versions' } },
+      responses: { 200: { description: 'List envelope of dataset versions', schema: pageOf(versionSchema) } },
       handler: async (ctx, { params, query }) => {
         const page = await datasets.listVersions(callerId(ctx), params.dataset_id, query);
         return { ...page, items: page.items.map((v) => presentVersion(v.version, v.createdByName)) };
@@ -283,7 +296,7 @@ export function datasetRoutes({ services, config }: RouteDeps): RouteDef[] {
       params: datasetParams,
       form: z.object({ description: z.string().max(5000).meta({ pattern: NOT_BLANK }), file: z.file() }),
       summary: 'Upload a new version (multipart: description, file)',
-      responses: { 201: { description: '{id, dataset_version_id, version, row_count, column_count}' }, ...contentRefusals },
+      responses: { 201: { description: '{id, dataset_version_id, version, row_count, column_count}', schema: uploadedVersionSchema }, ...contentRefusals },
       handler: async (ctx) => {
         const params = datasetParams.parse(ctx.params);
         // Nobody's file is read into a dataset they cannot write to.
@@ -321,7 +334,7 @@ export function datasetRoutes({ services, config }: RouteDeps): RouteDef[] {
       params: datasetParams,
       summary: 'Compare two versions: schema changes and per-column shift with PSI',
       query: z.object({ v1: intParam(0), v2: intParam(0) }),
-      responses: { 200: { description: '{summary, column_diffs}' }, 404: { description: 'Dataset version not found' } },
+      responses: { 200: { description: '{summary, column_diffs}', schema: comparisonSchema }, 404: { description: 'Dataset version not found' } },
       handler: async (ctx, { params, query }) => datasets.compare(callerId(ctx), params.dataset_id, query.v1, query.v2),
     }),
     route({
@@ -332,7 +345,7 @@ export function datasetRoutes({ services, config }: RouteDeps): RouteDef[] {
       scope: 'read:datasets',
       summary: 'One dataset version',
       params: z.object({ dataset_version_id: uuidParam }),
-      responses: { 200: { description: '{id, dataset_id, version, row_count, column_count, columns, created_at}' } },
+      responses: { 200: { description: '{id, dataset_id, version, row_count, column_count, columns, created_at}', schema: versionSchema } },
       handler: async (ctx, { params }) => presentVersion((await services.access.version(callerId(ctx), params.dataset_version_id)).version),
     }),
     route({
@@ -344,7 +357,7 @@ export function datasetRoutes({ services, config }: RouteDeps): RouteDef[] {
       summary: 'A reproducible random sample of rows',
       params: z.object({ dataset_version_id: uuidParam }),
       query: z.object({ n: intParam(1, 10_000).default(100), seed: intParam(0).default(42) }),
-      responses: { 200: { description: '{dataset_version_id, rows, count}' } },
+      responses: { 200: { description: '{dataset_version_id, rows, count}', schema: sampleSchema } },
       handler: async (ctx, { params, query }) => {
         const { version, rows } = await datasets.sample(callerId(ctx), params.dataset_version_id, query.n, query.seed);
         return { dataset_version_id: version.id, rows, count: rows.length };

@@ -48,7 +48,7 @@ export function deploymentRoutes({ services }: RouteDeps): RouteDef[] {
         ...privacyOptions,
       }),
       responses: {
-        201: { description: '{id, deployment_id, stage, is_active}' },
+        201: { description: '{id, deployment_id, stage, is_active}', schema: z.object({ id: z.string(), deployment_id: z.string(), stage: z.string(), is_active: z.boolean() }) },
         409: { description: 'Another production deployment was set at the same time' },
         422: { description: 'model_id must belong to project; a privacy_column_map key is not an input of the model or its value not a PII type of GET /api/privacy/pii-types (named)' },
       },

@@ -4,6 +4,8 @@ import { EXPERIMENT_SORT_FIELDS } from '../../services/experiments';
 import { maxModelsCap, maxRuntimeSecsCap } from '../../services/plans';
 import { callerId, type RouteDeps } from '../context';
 import { presentExperiment } from '../presenters/experiment';
+import { capabilitiesSchema, experimentDetailSchema, experimentExplainSchema, experimentLogsSchema, experimentSchema, experimentStatusSchema } from '../presenters/experiment.schema';
+import { pageOf } from '../presenters/page.schema';
 import { presentJob } from '../presenters/job';
 import { modelArtifactLinks, presentModelSummary } from '../presenters/model';
 import { experimentNotebook } from '../presenters/notebook';
@@ -39,7 +41,7 @@ export function experimentRoutes({ services, config }: RouteDeps): RouteDef[] {
         use_gpu: z.boolean().default(false),
       }),
       responses: {
-        201: { description: '{id, experiment_id, job_id, status: queued}' },
+        201: { description: '{id, experiment_id, job_id, status: queued}', schema: z.object({ id: z.string(), experiment_id: z.string(), job_id: z.string(), status: z.string() }) },
         403: { description: 'Storage quota reached (max_storage_bytes, max_storage_bytes_per_project)' },
         429: { description: 'Too many open jobs (max_open_jobs, max_open_jobs_per_project of the plan); see Retry-After' },
         422: { description: 'target_column not found in dataset, Invalid problem_type, or a config key (max_models above the account quota among them)' },
@@ -62,7 +64,7 @@ export function experimentRoutes({ services, config }: RouteDeps): RouteDef[] {
         dataset_id: uuidParam.optional(),
         status: z.enum(['queued', 'running', 'succeeded', 'failed', 'canceled']).optional(),
       }),
-      responses: { 200: { description: 'List envelope of experiments' } },
+      responses: { 200: { description: 'List envelope of experiments', schema: pageOf(experimentSchema) } },
       handler: async (ctx, { query }) => {
         const page = await experiments.list(callerId(ctx), query);
         return { ...page, items: page.items.map(presentExperiment) };
@@ -87,7 +89,7 @@ export function experimentRoutes({ services, config }: RouteDeps): RouteDef[] {
       auth: 'user',
       scope: 'read:experiments',
       summary: 'Problem types, metrics, algorithms and config keys with their defaults',
-      responses: { 200: { description: 'capabilities' } },
+      responses: { 200: { description: 'capabilities', schema: capabilitiesSchema } },
       handler: async () => {
         // The keys a user sets; the rest are advanced (per-model budget, exploitation, distribution).
         const { max_runtime_secs_per_model: _perModel, exploitation_ratio: _exploitation, distribution: _distribution, ...configDefaults } = CONFIG_DEFAULTS;
@@ -111,7 +113,7 @@ export function experimentRoutes({ services, config }: RouteDeps): RouteDef[] {
       scope: 'read:experiments',
       summary: 'An experiment with its leaderboard',
       params: expParams,
-      responses: { 200: { description: '{experiment, models, artifact_links, best_model_id}' }, 404: { description: 'Experiment not found' } },
+      responses: { 200: { description: '{experiment, models, artifact_links, best_model_id}', schema: experimentDetailSchema }, 404: { description: 'Experiment not found' } },
       handler: async (ctx, { params }) => {
         const { experiment, summary, leaderboard } = await experiments.detail(callerId(ctx), params.experiment_id);
         return {
@@ -130,7 +132,7 @@ export function experimentRoutes({ services, config }: RouteDeps): RouteDef[] {
       scope: 'read:experiments',
       summary: 'Status and live progress (models done, current algorithm, elapsed vs budget)',
       params: expParams,
-      responses: { 200: { description: '{experiment_id, status, progress}' } },
+      responses: { 200: { description: '{experiment_id, status, progress}', schema: experimentStatusSchema } },
       handler: async (ctx, { params }) => {
         const { experiment, progress } = await experiments.status(callerId(ctx), params.experiment_id);
         return { experiment_id: experiment.id, status: experiment.status, progress, job_id: experiment.jobId, error: experiment.error };
@@ -145,7 +147,7 @@ export function experimentRoutes({ services, config }: RouteDeps): RouteDef[] {
       summary: 'Experiment log lines; include_h2o_logs toggles the detailed engine event log',
       params: expParams,
       query: z.object({ include_h2o_logs: queryBool.default(true) }),
-      responses: { 200: { description: '{experiment_id, logs, count}' } },
+      responses: { 200: { description: '{experiment_id, logs, count}', schema: experimentLogsSchema } },
       handler: async (ctx, { params, query }) => {
         const { experiment, lines } = await experiments.logs(callerId(ctx), params.experiment_id, query.include_h2o_logs);
         return { experiment_id: experiment.id, logs: lines, count: lines.length };
@@ -204,10 +206,12 @@ export function experimentRoutes({ services, config }: RouteDeps): RouteDef[] {
       scope: 'read:experiments',
       summary: 'Pareto front (metric vs training time) and the variable-importance heatmap across models',
       params: expParams,
-      responses: { 200: { description: '{explain: {pareto_front, varimp_heatmap}}' } },
+      responses: { 200: { description: '{explain: {pareto_front, varimp_heatmap}}', schema: experimentExplainSchema } },
       handler: async (ctx, { params }) => {
         const e = await experiments.explain(callerId(ctx), params.experiment_id);
-        return { explain: { sort_metric: e.sort_metric, pareto_front: { models: e.pareto_front }, varimp_heatmap: e.varimp_heatmap } };
+        // A model's metrics are numbers as training stored them (JSON null where one was not finite).
+        const front = e.pareto_front.map((m) => ({ ...m, metric: m.metric as number | null | undefined }));
+        return { explain: { sort_metric: e.sort_metric, pareto_front: { models: front }, varimp_heatmap: e.varimp_heatmap } };
       },
     }),
     route({

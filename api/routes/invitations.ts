@@ -2,9 +2,14 @@ import { z } from 'zod';
 import { PROJECT_ROLES } from '../../entities';
 import { EXPIRED_INVITATION_LINK, INVALID_INVITATION_LINK, INVITATION_TTL_DAYS } from '../../services/invitations';
 import { callerId, type RouteDeps } from '../context';
+import { pageOf } from '../presenters/page.schema';
 import { presentInvitation } from '../presenters/project';
+import { createdInvitationSchema, invitationSchema, receivedInvitationSchema } from '../presenters/project.schema';
 import { route, RouteDef } from '../route';
 import { emailAddress, pageQuery, uuidParam } from '../validation';
+
+/** The answer to an accepted invitation: the project joined and the role held there. */
+const joinedSchema = z.object({ ok: z.boolean(), project_id: z.string(), role: z.string() });
 
 /**
  * Invitations of people who may have no account yet: made and managed by project owners, mailed as a link whose
@@ -36,7 +41,10 @@ export function invitationRoutes({ services }: RouteDeps): RouteDef[] {
         role: z.enum(PROJECT_ROLES).default('editor').describe("The role the invitee gets on accepting; at most the caller's own"),
       }),
       responses: {
-        201: { description: '{id, invitation_id, invitation: {id, email, role, project_id, created_at, expires_at}}' },
+        201: {
+          description: '{id, invitation_id, invitation: {id, email, role, project_id, created_at, expires_at}}',
+          schema: z.object({ id: z.string(), invitation_id: z.string(), invitation: createdInvitationSchema }),
+        },
         403: { description: "Not the owner, or a role above the caller's own" },
         404: { description: 'Project not found' },
       },
@@ -56,7 +64,7 @@ export function invitationRoutes({ services }: RouteDeps): RouteDef[] {
         "Accept an invitation by its mailed link's token: the logged-in caller joins the project with the invited role (a member keeps their role), whatever the account's address; the link works once",
       body: z.object({ token: z.string().min(10).max(200).describe('The `token` parameter of the mailed link') }),
       responses: {
-        200: { description: '{ok, project_id, role}' },
+        200: { description: '{ok, project_id, role}', schema: joinedSchema },
         400: { description: `\`${INVALID_INVITATION_LINK}\`, or \`${EXPIRED_INVITATION_LINK}\`` },
       },
       handler: async (ctx, { body }) => joined(await invitations.acceptByToken(ctx.state.principal!.user, body.token)),
@@ -70,7 +78,7 @@ export function invitationRoutes({ services }: RouteDeps): RouteDef[] {
       summary: 'Pending invitations of the project (addresses and roles; owner only)',
       params: z.object({ project_id: uuidParam }),
       query: pageQuery(100),
-      responses: { 200: { description: 'List envelope of {id, email, role, created_at, expires_at}' }, 403: { description: 'Not the owner' } },
+      responses: { 200: { description: 'List envelope of {id, email, role, created_at, expires_at}', schema: pageOf(invitationSchema) }, 403: { description: 'Not the owner' } },
       handler: async (ctx, { params, query }) => invitations.forProject(callerId(ctx), params.project_id, query),
     }),
     route({
@@ -94,7 +102,7 @@ export function invitationRoutes({ services }: RouteDeps): RouteDef[] {
       auth: 'user',
       scope: 'read:projects',
       summary: "Invitations addressed to the caller's email that are still pending",
-      responses: { 200: { description: '{items: [{id, project_id, project_name, role, invited_by_name, created_at, expires_at}]}' } },
+      responses: { 200: { description: '{items: [{id, project_id, project_name, role, invited_by_name, created_at, expires_at}]}', schema: z.object({ items: z.array(receivedInvitationSchema) }) } },
       handler: async (ctx) => ({ items: await invitations.received(ctx.state.principal!.user) }),
     }),
     route({
@@ -105,7 +113,7 @@ export function invitationRoutes({ services }: RouteDeps): RouteDef[] {
       scope: 'write:projects',
       summary: "Accept an invitation addressed to the caller's email: join the project with the invited role",
       params: z.object({ invitation_id: uuidParam }),
-      responses: { 200: { description: '{ok, project_id, role}' }, 404: { description: 'Invitation not found (or expired, or addressed to someone else)' } },
+      responses: { 200: { description: '{ok, project_id, role}', schema: joinedSchema }, 404: { description: 'Invitation not found (or expired, or addressed to someone else)' } },
       handler: async (ctx, { params }) => joined(await invitations.accept(ctx.state.principal!.user, params.invitation_id)),
     }),
     route({

@@ -2,7 +2,10 @@ import { z } from 'zod';
 import { MODEL_SORT_KEYS } from '../../engine/automl';
 import { ValidationError } from '../../services/errors';
 import { callerId, type RouteDeps } from '../context';
+import { jsonObject } from '../presenters/common.schema';
 import { modelArtifactLinks, presentModel, presentModelExplain } from '../presenters/model';
+import { modelDetailSchema, modelExplainSchema, modelSchema, predictionsSchema } from '../presenters/model.schema';
+import { pageOf } from '../presenters/page.schema';
 import { route, RouteDef } from '../route';
 import { receiveUpload } from '../uploads';
 import { intParam, queryBool, uuidParam } from '../validation';
@@ -37,7 +40,7 @@ export function modelRoutes({ services, config }: RouteDeps): RouteDef[] {
         sort_metric: z.enum(MODEL_SORT_KEYS).optional(),
         sort_dir: z.enum(['asc', 'desc']).default('desc'),
       }),
-      responses: { 200: { description: 'List envelope of models' } },
+      responses: { 200: { description: 'List envelope of models', schema: pageOf(modelSchema) } },
       handler: async (ctx, { query }) => {
         const page = await models.list(callerId(ctx), query);
         return { ...page, items: page.items.map((n) => presentModel(n.model, { experiment_name: n.experimentName ?? undefined, project_name: n.projectName ?? undefined })) };
@@ -51,10 +54,10 @@ export function modelRoutes({ services, config }: RouteDeps): RouteDef[] {
       scope: 'read:models',
       summary: 'A model with its deployments and artifact links',
       params: modelParams,
-      responses: { 200: { description: '{model, deployments, artifact_links}' }, 404: { description: 'Model not found' } },
+      responses: { 200: { description: '{model, deployments, artifact_links, input_schema}', schema: modelDetailSchema }, 404: { description: 'Model not found' } },
       handler: async (ctx, { params }) => {
         const { named, inputSchema, deployments } = await models.detail(callerId(ctx), params.model_id);
-        const names = named.experimentName === null ? {} : { experiment_name: named.experimentName, project_name: named.projectName };
+        const names = named.experimentName === null ? {} : { experiment_name: named.experimentName, project_name: named.projectName ?? undefined };
         return { model: presentModel(named.model, names), deployments, artifact_links: modelArtifactLinks(named.model), input_schema: inputSchema };
       },
     }),
@@ -66,7 +69,7 @@ export function modelRoutes({ services, config }: RouteDeps): RouteDef[] {
       scope: 'read:models',
       summary: 'Training parameters: default and actual value of each',
       params: modelParams,
-      responses: { 200: { description: '{parameters}' } },
+      responses: { 200: { description: '{parameters}', schema: z.object({ parameters: jsonObject }) } },
       handler: async (ctx, { params }) => ({ parameters: (await models.forUser(callerId(ctx), params.model_id)).parameters }),
     }),
     route({
@@ -77,7 +80,7 @@ export function modelRoutes({ services, config }: RouteDeps): RouteDef[] {
       scope: 'read:models',
       summary: 'Variable importance, SHAP summary, confusion matrix, ROC curve, scoring history',
       params: modelParams,
-      responses: { 200: { description: '{explain}' } },
+      responses: { 200: { description: '{explain}', schema: z.object({ explain: modelExplainSchema }) } },
       handler: async (ctx, { params }) => ({ explain: presentModelExplain(await models.forUser(callerId(ctx), params.model_id)) }),
     }),
     route({
@@ -98,6 +101,7 @@ export function modelRoutes({ services, config }: RouteDeps): RouteDef[] {
         200: {
           description:
             '{predictions: [{prediction, probabilities}], contributions?, warnings?}; `warnings` ([{type: unknown_columns | missing_features, columns, rows, message}]) only when a row had keys that are not inputs of the model or lacked features',
+          schema: predictionsSchema,
         },
         422: {
           description:

@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { ACTIONS, piiTypes, profiles } from '../../engine/privacy';
 import { POLICY_STATUSES, PRIVACY_ACTIONS, PRIVACY_PROFILES } from '../../entities';
 import { callerId, type RouteDeps } from '../context';
+import { pageOf } from '../presenters/page.schema';
 import { presentPolicy, presentResult, presentRule, presentSession, presentSessionSummary } from '../presenters/privacy';
+import { actionSchema, piiTypeSchema, policySchema, profileSchema, resultSchema, ruleSchema, sessionReportSchema, sessionSchema, sessionSummarySchema } from '../presenters/privacy.schema';
 import { route, RouteDef } from '../route';
 import { freeJsonObject, INT4_MAX, nonBlank, pageQuery, queryBool, uuidParam } from '../validation';
 
@@ -51,7 +53,7 @@ export function privacyRoutes({ services }: RouteDeps): RouteDef[] {
         status: z.enum(POLICY_STATUSES).optional(),
         settings: settings.optional(),
       }),
-      responses: { 201: { description: '{id, policy_id}' }, 404: { description: 'Project not found' } },
+      responses: { 201: { description: '{id, policy_id}', schema: z.object({ id: z.string(), policy_id: z.string() }) }, 404: { description: 'Project not found' } },
       handler: async (ctx, { body }) => {
         const p = await policies.create(callerId(ctx), body);
         ctx.status = 201;
@@ -66,7 +68,7 @@ export function privacyRoutes({ services }: RouteDeps): RouteDef[] {
       scope: 'read:privacy',
       summary: 'Policies of a project, or of every project the caller is a member of; newest first, with compliance figures',
       query: pageQuery().extend({ project_id: uuidParam.optional(), status: z.enum(POLICY_STATUSES).optional() }),
-      responses: { 200: { description: 'List envelope of policies' }, 404: { description: 'Project not found' } },
+      responses: { 200: { description: 'List envelope of policies', schema: pageOf(policySchema) }, 404: { description: 'Project not found' } },
       handler: async (ctx, { query }) => {
         const page = await policies.list(callerId(ctx), query);
         return { ...page, items: page.items.map(presentPolicy) };
@@ -80,7 +82,10 @@ export function privacyRoutes({ services }: RouteDeps): RouteDef[] {
       scope: 'read:privacy',
       params: policyParams,
       summary: 'A policy with its rules (highest priority first)',
-      responses: { 200: { description: '{policy: {id, name, profile, project_name, rules_count, compliance_score, ...}, rules: [...]}' }, 404: policyNotFound },
+      responses: {
+        200: { description: '{policy: {id, name, profile, project_name, rules_count, compliance_score, ...}, rules: [...]}', schema: z.object({ policy: policySchema, rules: z.array(ruleSchema) }) },
+        404: policyNotFound,
+      },
       handler: async (ctx, { params }) => {
         const { view, rules } = await policies.get(callerId(ctx), params.policy_id);
         return { policy: presentPolicy(view), rules: rules.map(presentRule) };
@@ -130,7 +135,7 @@ export function privacyRoutes({ services }: RouteDeps): RouteDef[] {
       params: policyParams,
       summary: 'Add a rule: what to do with one PII type (the highest priority enabled rule of a type applies)',
       body: z.object({ pii_type: piiType, action: z.enum(PRIVACY_ACTIONS), is_enabled: z.boolean().optional(), priority: priority.optional(), config: ruleConfig.optional() }),
-      responses: { 201: { description: '{id, rule_id}' }, 404: policyNotFound, 422: badRule },
+      responses: { 201: { description: '{id, rule_id}', schema: z.object({ id: z.string(), rule_id: z.string() }) }, 404: policyNotFound, 422: badRule },
       handler: async (ctx, { params, body }) => {
         const r = await policies.addRule(callerId(ctx), params.policy_id, body);
         ctx.status = 201;
@@ -145,7 +150,7 @@ export function privacyRoutes({ services }: RouteDeps): RouteDef[] {
       scope: 'read:privacy',
       params: policyParams,
       summary: "A policy's rules, highest priority first",
-      responses: { 200: { description: '{rules: [...]}' }, 404: policyNotFound },
+      responses: { 200: { description: '{rules: [...]}', schema: z.object({ rules: z.array(ruleSchema) }) }, 404: policyNotFound },
       handler: async (ctx, { params }) => ({ rules: (await policies.listRules(callerId(ctx), params.policy_id)).map(presentRule) }),
     }),
     route({
@@ -157,7 +162,11 @@ export function privacyRoutes({ services }: RouteDeps): RouteDef[] {
       params: ruleParams,
       summary: 'Change any of pii_type, action, is_enabled, priority, config; a new action without config starts from none',
       body: z.object({ pii_type: piiType.optional(), action: z.enum(PRIVACY_ACTIONS).optional(), is_enabled: z.boolean().optional(), priority: priority.optional(), config: ruleConfig.optional() }),
-      responses: { 200: { description: '{ok, rule}' }, 404: { description: 'Policy not found, or Rule not found (not a rule of the policy)' }, 422: badRule },
+      responses: {
+        200: { description: '{ok, rule}', schema: z.object({ ok: z.boolean(), rule: ruleSchema }) },
+        404: { description: 'Policy not found, or Rule not found (not a rule of the policy)' },
+        422: badRule,
+      },
       handler: async (ctx, { params, body }) => ({ ok: true, rule: presentRule(await policies.updateRule(callerId(ctx), params.policy_id, params.rule_id, body)) }),
     }),
     route({
@@ -190,7 +199,7 @@ export function privacyRoutes({ services }: RouteDeps): RouteDef[] {
         deep_scan: z.boolean().optional(),
       }),
       responses: {
-        201: { description: '{id, session_id}' },
+        201: { description: '{id, session_id}', schema: z.object({ id: z.string(), session_id: z.string() }) },
         404: { description: 'Policy not found, Dataset not found or Dataset version not found' },
         422: { description: 'dataset_id or dataset_version_id is required; Dataset must belong to the same project as the policy' },
       },
@@ -208,7 +217,10 @@ export function privacyRoutes({ services }: RouteDeps): RouteDef[] {
       scope: 'read:privacy',
       summary: 'Sessions of a project or a policy (or of every project the caller is a member of), newest first',
       query: pageQuery().extend({ project_id: uuidParam.optional(), policy_id: uuidParam.optional() }),
-      responses: { 200: { description: 'List envelope of {id, policy_name, dataset_name, status, pii_found, transformed, created_at}' }, 404: { description: 'Project not found' } },
+      responses: {
+        200: { description: 'List envelope of {id, policy_name, dataset_name, status, pii_found, transformed, created_at}', schema: pageOf(sessionSummarySchema) },
+        404: { description: 'Project not found' },
+      },
       handler: async (ctx, { query }) => {
         const page = await sessions.list(callerId(ctx), query);
         return { ...page, items: page.items.map(presentSessionSummary) };
@@ -222,7 +234,7 @@ export function privacyRoutes({ services }: RouteDeps): RouteDef[] {
       scope: 'read:privacy',
       params: sessionParams,
       summary: 'A session: status, counts, the progress of its job, the output artifact once completed',
-      responses: { 200: { description: '{session: {...}}' }, 404: sessionNotFound },
+      responses: { 200: { description: '{session: {...}}', schema: z.object({ session: sessionSchema }) }, 404: sessionNotFound },
       handler: async (ctx, { params }) => ({ session: presentSession(await sessions.get(callerId(ctx), params.session_id)) }),
     }),
     route({
@@ -262,7 +274,10 @@ export function privacyRoutes({ services }: RouteDeps): RouteDef[] {
       params: sessionParams,
       query: z.object({ pii_type: piiType.optional(), confidence: z.enum(['high', 'medium', 'low']).optional() }),
       summary: 'Detection results, most confident first; `confidence` is a bucket: high (>= 0.9), medium (0.7-0.9), low (< 0.7). Samples are masked',
-      responses: { 200: { description: '{results: [{column, pii_type, confidence, instances, sample, samples, action, transformed}]}' }, 404: sessionNotFound },
+      responses: {
+        200: { description: '{results: [{column, pii_type, confidence, instances, sample, samples, action, transformed}]}', schema: z.object({ results: z.array(resultSchema) }) },
+        404: sessionNotFound,
+      },
       handler: async (ctx, { params, query }) => ({ results: (await sessions.results(callerId(ctx), params.session_id, query)).map(presentResult) }),
     }),
     route({
@@ -291,7 +306,7 @@ export function privacyRoutes({ services }: RouteDeps): RouteDef[] {
       params: sessionParams,
       query: z.object({ ai_insights: queryBool.optional() }),
       summary: "A PDF summary of a completed session (findings with masked samples, actions, the policy's compliance), stored as an artifact of the session",
-      responses: { 200: { description: '{artifact_id, download_url}' }, 404: { description: 'Session not found, or the session is not completed yet' } },
+      responses: { 200: { description: '{artifact_id, download_url}', schema: sessionReportSchema }, 404: { description: 'Session not found, or the session is not completed yet' } },
       handler: async (ctx, { params, query }) => services.privacyReports.make(callerId(ctx), params.session_id, query.ai_insights ?? false),
     }),
     route({
@@ -301,7 +316,7 @@ export function privacyRoutes({ services }: RouteDeps): RouteDef[] {
       auth: 'user',
       scope: 'read:privacy',
       summary: 'Every PII type the engine detects: id, name, category, country of national identifiers, strongest evidence',
-      responses: { 200: { description: '{types: [{id, name, category, country?, evidence}]}' } },
+      responses: { 200: { description: '{types: [{id, name, category, country?, evidence}]}', schema: z.object({ types: z.array(piiTypeSchema) }) } },
       handler: async () => ({ types: piiTypes() }),
     }),
     route({
@@ -311,7 +326,7 @@ export function privacyRoutes({ services }: RouteDeps): RouteDef[] {
       auth: 'user',
       scope: 'read:privacy',
       summary: 'The seven transformation actions',
-      responses: { 200: { description: '{actions: [{id, name, description}]}' } },
+      responses: { 200: { description: '{actions: [{id, name, description}]}', schema: z.object({ actions: z.array(actionSchema) }) } },
       handler: async () => ({ actions: ACTIONS }),
     }),
     route({
@@ -321,7 +336,9 @@ export function privacyRoutes({ services }: RouteDeps): RouteDef[] {
       auth: 'user',
       scope: 'read:privacy',
       summary: 'Compliance profiles: their PII types (one per identifier the regulation lists), default action and the clause of each identifier',
-      responses: { 200: { description: '{profiles: [{id, name, description, source, pii_types, covered_types, default_action, identifiers}]}' } },
+      responses: {
+        200: { description: '{profiles: [{id, name, description, source, pii_types, covered_types, default_action, identifiers}]}', schema: z.object({ profiles: z.array(profileSchema) }) },
+      },
       handler: async () => ({
         profiles: profiles().map((p) => ({
           id: p.id,

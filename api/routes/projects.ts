@@ -3,7 +3,9 @@ import { PROJECT_ROLES } from '../../entities';
 import { PROJECT_SORT_FIELDS } from '../../services/projects';
 import { PROJECT_ARCHIVE_SCOPES } from '../../services/scopes';
 import { callerId, type RouteDeps } from '../context';
+import { pageOf } from '../presenters/page.schema';
 import { presentMember, presentProject, presentProjectSummary } from '../presenters/project';
+import { memberSchema, projectSchema, projectSummarySchema, timelineEventSchema } from '../presenters/project.schema';
 import { route, RouteDef } from '../route';
 import { emailAddress, listQuery, NOT_BLANK, pageQuery, uuidParam } from '../validation';
 
@@ -14,7 +16,7 @@ const projectName = z.string().max(200).meta({ pattern: NOT_BLANK });
 
 /** Projects, members, timeline and exports (invitations: `invitations.ts`). */
 export function projectRoutes({ services }: RouteDeps): RouteDef[] {
-  const { projects } = services;
+  const { projects, jobs } = services;
   const tag = 'projects';
   return [
     route({
@@ -25,7 +27,7 @@ export function projectRoutes({ services }: RouteDeps): RouteDef[] {
       scope: 'read:projects',
       summary: 'Projects the caller is a member of',
       query: listQuery(PROJECT_SORT_FIELDS),
-      responses: { 200: { description: 'List envelope of project summaries' } },
+      responses: { 200: { description: 'List envelope of project summaries', schema: pageOf(projectSummarySchema) } },
       handler: async (ctx, { query }) => {
         const page = await projects.list(callerId(ctx), query);
         return { ...page, items: page.items.map(presentProjectSummary) };
@@ -39,7 +41,11 @@ export function projectRoutes({ services }: RouteDeps): RouteDef[] {
       scope: 'write:projects',
       summary: 'Create a project; the caller becomes its owner. A user owns at most `max_projects` of `GET /api/auth/plan` (MAX_PROJECTS_PER_USER; 409 past it)',
       body: z.object({ name: projectName, description }),
-      responses: { 201: { description: '{id, project_id, project}' }, 409: { description: 'Project quota reached' }, 422: { description: 'Project name must not be empty' } },
+      responses: {
+        201: { description: '{id, project_id, project}', schema: z.object({ id: z.string(), project_id: z.string(), project: projectSchema }) },
+        409: { description: 'Project quota reached' },
+        422: { description: 'Project name must not be empty' },
+      },
       handler: async (ctx, { body }) => {
         const p = await projects.create(callerId(ctx), body.name, body.description);
         ctx.status = 201;
@@ -54,7 +60,7 @@ export function projectRoutes({ services }: RouteDeps): RouteDef[] {
       scope: 'read:projects',
       summary: 'One project',
       params: projectParams,
-      responses: { 200: { description: '{project}' }, 404: { description: 'Project not found' } },
+      responses: { 200: { description: '{project}', schema: z.object({ project: projectSummarySchema }) }, 404: { description: 'Project not found' } },
       handler: async (ctx, { params }) => ({ project: presentProjectSummary(await projects.summary(callerId(ctx), params.project_id)) }),
     }),
     route({
@@ -66,7 +72,7 @@ export function projectRoutes({ services }: RouteDeps): RouteDef[] {
       summary: 'Rename or describe a project (editor or above)',
       params: projectParams,
       body: z.object({ name: projectName, description: z.string().max(5000).optional() }),
-      responses: { 200: { description: '{project}' }, 404: { description: 'Project not found' } },
+      responses: { 200: { description: '{project}', schema: z.object({ project: projectSchema }) }, 404: { description: 'Project not found' } },
       handler: async (ctx, { params, body }) => ({ project: presentProject(await projects.update(callerId(ctx), params.project_id, body), false) }),
     }),
     route({
@@ -93,8 +99,11 @@ export function projectRoutes({ services }: RouteDeps): RouteDef[] {
       summary: 'Members and their roles',
       params: projectParams,
       query: pageQuery(100),
-      responses: { 200: { description: 'List envelope of members' } },
-      handler: async (ctx, { params, query }) => projects.members(callerId(ctx), params.project_id, query),
+      responses: { 200: { description: 'List envelope of members', schema: pageOf(memberSchema) } },
+      handler: async (ctx, { params, query }) => {
+        const page = await projects.members(callerId(ctx), params.project_id, query);
+        return { ...page, items: page.items.map(presentMember) };
+      },
     }),
     route({
       method: 'post',
@@ -112,7 +121,7 @@ export function projectRoutes({ services }: RouteDeps): RouteDef[] {
         role: z.enum(PROJECT_ROLES).default('editor').describe("The role to give; at most the caller's own"),
       }),
       responses: {
-        201: { description: '{member: {user_id, email, name, role, created_at}}' },
+        201: { description: '{member: {user_id, email, name, role, created_at}}', schema: z.object({ member: memberSchema }) },
         403: { description: "Not the owner (`Only the project owner can manage members`), or a role above the caller's own (`Cannot assign a role above your own`)" },
         404: { description: '`Project not found`, or `User not found` (no account has this email)' },
         409: { description: 'A project must keep at least one owner' },
@@ -147,7 +156,7 @@ export function projectRoutes({ services }: RouteDeps): RouteDef[] {
       scope: 'read:projects',
       summary: 'Dataset and experiment events of the project, newest first',
       params: projectParams,
-      responses: { 200: { description: '{project_id, events}' } },
+      responses: { 200: { description: '{project_id, events}', schema: z.object({ project_id: z.string(), events: z.array(timelineEventSchema) }) } },
       handler: async (ctx, { params }) => ({ project_id: params.project_id, events: await projects.timeline(callerId(ctx), params.project_id) }),
     }),
     route({
@@ -178,7 +187,7 @@ export function projectRoutes({ services }: RouteDeps): RouteDef[] {
       params: projectParams,
       responses: { 201: { description: '{id, job_id, status: queued}' } },
       handler: async (ctx, { params }) => {
-        const job = await projects.startExport(callerId(ctx), params.project_id);
+        const job = await jobs.startFor(callerId(ctx), { kind: 'project_export', on: 'project', id: params.project_id });
         ctx.status = 201;
         return { id: job.id, job_id: job.id, status: 'queued' };
       },

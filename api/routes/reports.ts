@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { REPORT_KINDS } from '../../entities';
 import { INCLUDE_SWITCHES, REPORT_FORMATS } from '../../services/reports/options';
 import { callerId, type RouteDeps } from '../context';
+import { pageOf } from '../presenters/page.schema';
 import { presentReport } from '../presenters/report';
+import { reportSchema } from '../presenters/report.schema';
 import { RANGE_RESPONSES, sendStoredFile } from '../byte-range';
 import { route, RouteDef } from '../route';
 import { pageQuery, uuidParam } from '../validation';
@@ -45,7 +47,7 @@ export function reportRoutes({ services }: RouteDeps): RouteDef[] {
         options: reportOptions.optional(),
       }),
       responses: {
-        201: { description: '{id, report_id, job_id, status: queued}' },
+        201: { description: '{id, report_id, job_id, status: queued}', schema: z.object({ id: z.string(), report_id: z.string(), job_id: z.string(), status: z.string() }) },
         404: { description: 'Project, or the entity in the project, not found' },
         422: { description: 'Invalid kind, or an option of the wrong type' },
       },
@@ -63,7 +65,7 @@ export function reportRoutes({ services }: RouteDeps): RouteDef[] {
       scope: 'read:reports',
       summary: "A project's reports, newest first",
       query: pageQuery(500).extend({ project_id: uuidParam, kind: z.enum(REPORT_KINDS).optional(), entity_id: uuidParam.optional() }),
-      responses: { 200: { description: 'List envelope of reports' }, 404: { description: 'Project not found' } },
+      responses: { 200: { description: 'List envelope of reports', schema: pageOf(reportSchema) }, 404: { description: 'Project not found' } },
       handler: async (ctx, { query }) => {
         const page = await reports.list(callerId(ctx), query);
         return { ...page, items: page.items.map(presentReport) };
@@ -77,7 +79,10 @@ export function reportRoutes({ services }: RouteDeps): RouteDef[] {
       scope: 'read:reports',
       summary: 'A report with its status and, once made, its artifact',
       params: reportParams,
-      responses: { 200: { description: '{report: {id, project_id, kind, entity_id, status, summary, artifact_id, job_id}}' }, 404: { description: 'Report not found' } },
+      responses: {
+        200: { description: '{report: {id, project_id, kind, entity_id, status, summary, artifact_id, job_id}}', schema: z.object({ report: reportSchema }) },
+        404: { description: 'Report not found' },
+      },
       handler: async (ctx, { params }) => ({ report: presentReport(await reports.get(callerId(ctx), params.report_id)) }),
     }),
     route({

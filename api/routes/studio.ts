@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { callerId, type RouteDeps } from '../context';
+import { SCENARIO_STATUSES } from '../../entities';
+import { pageOf } from '../presenters/page.schema';
 import { presentDeploymentSchema, presentStudioSession, presentStudioSessionSummary } from '../presenters/studio';
+import { comparisonSchema, deploymentSchemaSchema, scenarioRunSchema, studioSessionSchema, studioSessionSummarySchema } from '../presenters/studio.schema';
 import { route, RouteDef } from '../route';
 import { nonBlank, pageQuery, uuidParam } from '../validation';
 import { MAX_SCENARIOS_PER_SESSION } from '../../services/studio';
@@ -44,7 +47,7 @@ export function studioRoutes({ services }: RouteDeps): RouteDef[] {
       summary: "Start a session: the baseline is scored at once by the project's active deployment and stored with the feature schema and contributions",
       body: z.object({ project_id: uuidParam, deployment_id: uuidParam, baseline_input: featureMap }),
       responses: {
-        201: { description: '{id, studio_session_id}' },
+        201: { description: '{id, studio_session_id}', schema: z.object({ id: z.string(), studio_session_id: z.string() }) },
         404: inactive,
         409: { description: 'The caller already holds MAX_STUDIO_SESSIONS_PER_USER sessions in the project (500 by default): delete some first' },
         422: { description: 'A key of baseline_input is not a feature of the deployed model, or a value does not fit its type (the key is named)' },
@@ -64,7 +67,7 @@ export function studioRoutes({ services }: RouteDeps): RouteDef[] {
       scope: 'read:studio',
       summary: "The project's studio sessions, newest first",
       query: pageQuery(100).extend({ project_id: uuidParam }),
-      responses: { 200: { description: 'List envelope of {id, project_id, deployment_id, created_at}' }, 404: { description: 'Project not found' } },
+      responses: { 200: { description: 'List envelope of {id, project_id, deployment_id, created_at}', schema: pageOf(studioSessionSummarySchema) }, 404: { description: 'Project not found' } },
       handler: async (ctx, { query }) => {
         const page = await studio.listSessions(callerId(ctx), query.project_id, query);
         return { ...page, items: page.items.map(presentStudioSessionSummary) };
@@ -79,7 +82,10 @@ export function studioRoutes({ services }: RouteDeps): RouteDef[] {
       params: sessionParams,
       summary: 'A studio session with its baseline and scenarios (oldest first)',
       responses: {
-        200: { description: '{session: {id, project_id, deployment_id, feature_schema, baseline_input, baseline_output, baseline_contributions, scenarios, created_at}}' },
+        200: {
+          description: '{session: {id, project_id, deployment_id, feature_schema, baseline_input, baseline_output, baseline_contributions, scenarios, created_at}}',
+          schema: z.object({ session: studioSessionSchema }),
+        },
         404: { description: 'Studio session not found' },
       },
       handler: async (ctx, { params }) => {
@@ -114,6 +120,7 @@ export function studioRoutes({ services }: RouteDeps): RouteDef[] {
         200: {
           description:
             '{deployment_id, project_id, model_id, experiment_id, dataset_version_id, target_column, feature_schema, example_input, example_source}; example_source is `training_statistics`, or `unavailable` (and example_input {}) when the training data is gone',
+          schema: deploymentSchemaSchema,
         },
         404: inactive,
       },
@@ -129,7 +136,7 @@ export function studioRoutes({ services }: RouteDeps): RouteDef[] {
       summary: `Add a scenario: the baseline with \`changes\` applied, pending until run (at most ${MAX_SCENARIOS_PER_SESSION} a session)`,
       body: z.object({ name: nonBlank(200), description: z.string().max(2000).nullable().optional(), changes: featureMap }),
       responses: {
-        201: { description: "{id, scenario_id, status: 'pending'}" },
+        201: { description: "{id, scenario_id, status: 'pending'}", schema: z.object({ id: z.string(), scenario_id: z.string(), status: z.enum(SCENARIO_STATUSES) }) },
         404: { description: "Studio session not found, or its deployment is no longer active ('Deployment not found or inactive')" },
         409: { description: `The session already holds ${MAX_SCENARIOS_PER_SESSION} scenarios` },
         422: { description: 'A key of changes is not a feature of the session (the key is named)' },
@@ -149,7 +156,7 @@ export function studioRoutes({ services }: RouteDeps): RouteDef[] {
       params: z.object({ scenario_id: uuidParam }),
       summary: "Score a scenario with the session's deployment; it ends `succeeded` with output and contributions, or `failed` with the error answered. Running again scores the same input again",
       responses: {
-        200: { description: "{ok, scenario_id, status: 'succeeded', output: {prediction, ...}, contributions}" },
+        200: { description: "{ok, scenario_id, status: 'succeeded', output: {prediction, ...}, contributions}", schema: scenarioRunSchema },
         404: { description: "Scenario not found, or the session's deployment is no longer active ('Deployment not found or inactive')" },
         422: { description: 'Scenario prediction failed: a value does not fit its feature (named); the scenario is `failed`' },
         500: { description: 'Scenario prediction failed' },
@@ -169,7 +176,10 @@ export function studioRoutes({ services }: RouteDeps): RouteDef[] {
       summary:
         'The baseline against every succeeded scenario: prediction delta (scenario minus baseline; null for class labels), probability delta for binary models, and the 10 largest contribution deltas',
       responses: {
-        200: { description: '{baseline: {output, contributions}, scenarios: [{id, name, output, delta: {prediction, probability, contributions: [{feature, delta}]}}]}' },
+        200: {
+          description: '{baseline: {output, contributions}, scenarios: [{id, name, output, delta: {prediction, probability, contributions: [{feature, delta}]}}]}',
+          schema: comparisonSchema,
+        },
         404: { description: 'Studio session not found' },
       },
       handler: async (ctx, { params }) => studio.compare(callerId(ctx), params.session_id),

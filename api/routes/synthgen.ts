@@ -3,7 +3,9 @@ import { SYNTHGEN_JOB_STATUSES, SYNTHGEN_MODEL_TYPES } from '../../entities';
 import { MODEL_TYPE_CATALOGUE, SYNTH_BOUNDS } from '../../services/synthgen/config';
 import { MAX_CONDITIONS } from '../../services/synthgen/service';
 import { callerId, type RouteDeps } from '../context';
+import { pageOf } from '../presenters/page.schema';
 import { presentSynthJob, presentSynthJobSummary, presentSynthModel } from '../presenters/synthgen';
+import { modelTypeSchema, synthJobSchema, synthJobSummarySchema, synthModelSchema } from '../presenters/synthgen.schema';
 import { RANGE_RESPONSES, sendStoredFile } from '../byte-range';
 import { route, RouteDef } from '../route';
 import { freeJsonObject, INT4_MAX, nonBlank, pageQuery, uuidParam } from '../validation';
@@ -56,7 +58,7 @@ export function synthgenRoutes({ services, config }: RouteDeps): RouteDef[] {
         use_gpu: z.boolean().optional().meta({ description: 'Train a neural model on the GPU queue when a GPU worker takes it in time (else the CPU queue)' }),
       }),
       responses: {
-        201: { description: "{id, model_id, job_id, status: 'pending'}" },
+        201: { description: "{id, model_id, job_id, status: 'pending'}", schema: z.object({ id: z.string(), model_id: z.string(), job_id: z.string(), status: z.string() }) },
         404: { description: 'Project not found, or Dataset version not found (missing or of another project)' },
         422: { description: 'Invalid model_type; a config option unknown to the type, of the wrong type or out of bounds, or pac not dividing batch_size (named)' },
       },
@@ -74,7 +76,7 @@ export function synthgenRoutes({ services, config }: RouteDeps): RouteDef[] {
       scope: 'read:synthgen',
       summary: 'Models of a project, or of every project the caller is a member of; newest first',
       query: pageQuery().extend({ project_id: uuidParam.optional() }),
-      responses: { 200: { description: 'List envelope of models' }, 404: { description: 'Project not found' } },
+      responses: { 200: { description: 'List envelope of models', schema: pageOf(synthModelSchema) }, 404: { description: 'Project not found' } },
       handler: async (ctx, { query }) => {
         const page = await synthgen.list(callerId(ctx), query);
         return { ...page, items: page.items.map(presentSynthModel) };
@@ -87,7 +89,7 @@ export function synthgenRoutes({ services, config }: RouteDeps): RouteDef[] {
       auth: 'user',
       scope: 'read:synthgen',
       summary: 'The four model types',
-      responses: { 200: { description: '{model_types: [{id, name, description}]}' } },
+      responses: { 200: { description: '{model_types: [{id, name, description}]}', schema: z.object({ model_types: z.array(modelTypeSchema) }) } },
       handler: async () => ({ model_types: MODEL_TYPE_CATALOGUE }),
     }),
     route({
@@ -98,7 +100,10 @@ export function synthgenRoutes({ services, config }: RouteDeps): RouteDef[] {
       scope: 'read:synthgen',
       params: modelParams,
       summary: 'A model with its jobs (oldest first)',
-      responses: { 200: { description: '{model: {...}, jobs: [{id, job_type, status, created_at}]}' }, 404: modelNotFound },
+      responses: {
+        200: { description: '{model: {...}, jobs: [{id, job_type, status, created_at}]}', schema: z.object({ model: synthModelSchema, jobs: z.array(synthJobSummarySchema) }) },
+        404: modelNotFound,
+      },
       handler: async (ctx, { params }) => {
         const { view, jobs } = await synthgen.get(callerId(ctx), params.model_id);
         return { model: presentSynthModel(view), jobs: jobs.map(presentSynthJobSummary) };
@@ -122,7 +127,7 @@ export function synthgenRoutes({ services, config }: RouteDeps): RouteDef[] {
         conditions: conditions.optional(),
       }),
       responses: {
-        200: { description: "{job_id, synthgen_job_id, status: 'pending'}" },
+        200: { description: "{job_id, synthgen_job_id, status: 'pending'}", schema: z.object({ job_id: z.string(), synthgen_job_id: z.string(), status: z.string() }) },
         400: { description: 'Model is not ready' },
         404: modelNotFound,
         422: { description: `num_rows must be between 1 and ${maxRows}; a condition on a column the model does not have, or a value the column never holds (named)` },
@@ -154,7 +159,7 @@ export function synthgenRoutes({ services, config }: RouteDeps): RouteDef[] {
       scope: 'read:synthgen',
       summary: 'Train and generate jobs, filtered by project, model or status; newest first',
       query: pageQuery().extend({ project_id: uuidParam.optional(), model_id: uuidParam.optional(), status: z.enum(SYNTHGEN_JOB_STATUSES).optional() }),
-      responses: { 200: { description: 'List envelope of jobs' }, 404: { description: 'Project not found or Model not found' } },
+      responses: { 200: { description: 'List envelope of jobs', schema: pageOf(synthJobSchema) }, 404: { description: 'Project not found or Model not found' } },
       handler: async (ctx, { query }) => {
         const page = await synthgen.listJobs(callerId(ctx), query);
         return { ...page, items: page.items.map(presentSynthJob) };
@@ -168,7 +173,7 @@ export function synthgenRoutes({ services, config }: RouteDeps): RouteDef[] {
       scope: 'read:synthgen',
       params: jobParams,
       summary: 'A job: status, progress, and for a completed generation its output, quality report and privacy check',
-      responses: { 200: { description: 'The job object' }, 404: jobNotFound },
+      responses: { 200: { description: 'The job object', schema: synthJobSchema }, 404: jobNotFound },
       handler: async (ctx, { params }) => presentSynthJob(await synthgen.getJob(callerId(ctx), params.job_id)),
     }),
     route({

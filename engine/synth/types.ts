@@ -60,6 +60,11 @@ export type FitCheckpoint = Uint8Array;
 
 export interface FitHooks {
   onProgress?: FitProgress;
+  /**
+   * Called from inside a neural fit's batch loop when a long epoch has reported nothing for a while (every two seconds
+   * at most): a host that must show it is alive (an activity's heartbeat) listens here.
+   */
+  onPulse?: () => void;
   /** Cooperative cancel: checked between epochs (and between batches); an aborted fit rejects with the signal's reason. */
   signal?: AbortSignal;
   /** A checkpoint saved by an earlier attempt of the same fit. */

@@ -59,7 +59,8 @@ export interface JobView {
 /**
  * SynthGen models and jobs: a model is trained by a `synthgen_train` job on one dataset version of its project,
  * then generates rows in `synthgen_generate` jobs. Each synthgen job shares its id with its `jobs` row, whose status
- * it follows in the spec's spelling (`services/job-kinds.ts`). The work itself is in `runs.ts`.
+ * it follows in the spec's spelling (`services/job-kinds.ts`). The jobs' work is in activities/synthgen-train/ and
+ * activities/synthgen-generate/.
  */
 export class SynthgenService {
   constructor(

@@ -86,6 +86,17 @@ const STATEFUL_REFUSALS: { path: string; method: string; statuses: number[]; why
     statuses: [400, 422],
     why: 'the model must be ready ("Model is not ready": the seeded one is never trained), and conditions must name its columns',
   },
+  { path: '/api/mlops/projects/{project_id}/channels', method: 'POST', statuses: [422], why: 'a URL must parse, be http(s) without credentials, and not resolve to a private address (SSRF guard)' },
+  { path: '/api/mlops/alerts/channels/{channel_id}', method: 'PATCH', statuses: [422], why: "config is checked against the channel's stored type, its URL by the SSRF guard" },
+  {
+    path: '/api/mlops/projects/{project_id}/alert-rules',
+    method: 'POST',
+    statuses: [422],
+    why: 'escalation_severity goes with escalation_minutes (both or neither) and must be above severity (a relation between fields)',
+  },
+  { path: '/api/mlops/alerts/rules/{rule_id}', method: 'PATCH', statuses: [422], why: 'the escalation is checked on the rule as it would be (stored fields with the sent ones)' },
+  { path: '/api/mlops/alerts/suppressions', method: 'POST', statuses: [422], why: 'ends_at must come after starts_at (a relation between fields)' },
+  { path: '/api/mlops/alerts/suppressions/{suppression_id}', method: 'PATCH', statuses: [422], why: 'ends_at must come after starts_at on the suppression as it would be' },
 ];
 
 function toml(value: unknown): string {

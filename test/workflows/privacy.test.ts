@@ -3,9 +3,8 @@ import { CancelledFailure } from '@temporalio/common';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { WorkflowBundle } from '@temporalio/worker';
 import type { JobLifecycleActivities } from '../../activities/job-lifecycle';
-import type { PrivacyDetectActivities } from '../../activities/privacy-detect';
-import type { PrivacyTransformActivities } from '../../activities/privacy-transform';
-import type { PrivacyDetectResult, PrivacyTransformResult } from '../../services/privacy/sessions';
+import type { PrivacyDetectActivities, PrivacyDetectResult } from '../../activities/privacy-detect';
+import type { PrivacyTransformActivities, PrivacyTransformResult } from '../../activities/privacy-transform';
 import { createWorker, HeartbeatsUntilCanceled, jobInput, maybeRecordHistory, recording, replaySavedHistories, startTimeSkipping, waitFor } from './support/time-skipping';
 
 /** The privacy_detect and privacy_transform workflows with mocked activities; the work itself is tested through HTTP in test/privacy.test.ts. */

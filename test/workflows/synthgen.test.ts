@@ -4,9 +4,8 @@ import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { WorkflowBundle } from '@temporalio/worker';
 import type { JobLifecycleActivities } from '../../activities/job-lifecycle';
-import type { SynthgenGenerateActivities } from '../../activities/synthgen-generate';
-import type { SynthgenTrainActivities } from '../../activities/synthgen-train';
-import type { SynthGenerateResult, SynthTrainResult } from '../../services/synthgen/runs';
+import type { SynthgenGenerateActivities, SynthGenerateResult } from '../../activities/synthgen-generate';
+import type { SynthgenTrainActivities, SynthTrainResult } from '../../activities/synthgen-train';
 import type { SynthgenTrainInput } from '../../workflows/synthgen-train';
 import { createWorker, HeartbeatsUntilCanceled, jobInput, maybeRecordHistory, recording, replaySavedHistories, startTimeSkipping, waitFor } from './support/time-skipping';
 

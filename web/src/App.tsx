@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useErrorBoundary, useState } from 'preact/hooks';
-import { ApiError, get, hasSession } from './api';
+import { ApiError, get, hasSession, type GetBody } from './api';
+import { AlertsPage } from './pages/alerts';
 import { ForgotPasswordPage, LoginPage, LogoutPage, RegisterPage } from './pages/auth';
 import { DatasetPage } from './pages/dataset';
 import { DeploymentPage } from './pages/deployment';
@@ -22,6 +23,7 @@ import { ErrorBox, Loading, useTitle } from './ui';
 const APP_ROUTES: [string, (p: Record<string, string>) => preact.JSX.Element][] = [
   ['/app/projects', () => <ProjectsPage />],
   ['/app/projects/:id', (p) => <ProjectPage id={p.id} />],
+  ['/app/projects/:id/alerts', (p) => <AlertsPage projectId={p.id} />],
   ['/app/datasets/:id', (p) => <DatasetPage id={p.id} />],
   ['/app/experiments/new', () => <NewExperimentPage />],
   ['/app/experiments/:id', (p) => <ExperimentPage id={p.id} />],
@@ -56,7 +58,7 @@ function Shell({ path }: { path: string }) {
     const login = () => navigate(`/login?next=${encodeURIComponent(location.pathname + location.search)}`, true);
     // Without the readable session cookie there is no session to ask about: no 401 in the console.
     if (!hasSession()) return login();
-    get<{ user: User }>('/api/auth/me').then(
+    get<GetBody<'/api/auth/me'>>('/api/auth/me').then(
       (r) => setUser(r.user),
       (err: unknown) => (err instanceof ApiError && err.status === 401 ? login() : setError((err as Error).message)),
     );

@@ -1444,6 +1444,287 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/mlops/deployments/{deployment_id}/feedback': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Report the actual outcomes of predictions, keyed by the request id predict answered (X-Request-Id): one `{request_id, actual}` or a batch `{items: [...]}`; `actual` is a label, a number or a boolean, or an array of them (one per row) for a batch predict request. Sending an id again replaces its outcome, so a batch may be retried. Ids with no inference log of the deployment are refused and listed */
+    post: operations['post_api_mlops_deployments_deployment_id_feedback'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/mlops/projects/{project_id}/channels': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The project's channels, newest first (credentials masked) */
+    get: operations['get_api_mlops_projects_project_id_channels'];
+    put?: never;
+    /** Add a notification channel: `email` (recipients, sent through the service SMTP), `slack` (an incoming-webhook https URL) or `webhook` (an http(s) URL, signed). Webhook deliveries are POSTs of `{id, type: "alert.<reason>", created_at, data}` with `Idempotency-Key` (the same on every retry), `X-Mlsvc-Timestamp` (unix seconds) and `X-Mlsvc-Signature: sha256=<hex HMAC-SHA256 of "<timestamp>.<raw body>" with the secret>`: verify it over the raw bytes, compare in constant time, refuse old timestamps. URLs with credentials, other schemes, or hosts resolving to private addresses are refused */
+    post: operations['post_api_mlops_projects_project_id_channels'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/mlops/alerts/channels/{channel_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A channel (credentials masked), with its delivery health */
+    get: operations['get_api_mlops_alerts_channels_channel_id'];
+    put?: never;
+    post?: never;
+    /** Delete a channel (it is taken out of the project's rules) */
+    delete: operations['delete_api_mlops_alerts_channels_channel_id'];
+    options?: never;
+    head?: never;
+    /** Rename, reconfigure (the whole config of the channel's type), rotate the secret (webhooks) or enable/disable a channel */
+    patch: operations['patch_api_mlops_alerts_channels_channel_id'];
+    trace?: never;
+  };
+  '/api/mlops/alerts/channels/{channel_id}/test': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Send a real test message (one attempt, 10 s timeout), recorded among the deliveries; a receiver that fails is an answer, not an error */
+    post: operations['post_api_mlops_alerts_channels_channel_id_test'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/mlops/alerts/channels/{channel_id}/deliveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The channel's delivery attempts (notifications and tests), newest first */
+    get: operations['get_api_mlops_alerts_channels_channel_id_deliveries'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/mlops/projects/{project_id}/alert-rules': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The project's alert rules, newest first (filters: metric, deployment_id, is_enabled) */
+    get: operations['get_api_mlops_projects_project_id_alert_rules'];
+    put?: never;
+    /** Add an alert rule: `metric` `operator` `threshold` over the last `window_minutes` (with at least `min_samples` observations), for one deployment or every deployment of the project; notifies its channels, at most once per `cooldown_minutes` while firing, and again raised to `escalation_severity` after `escalation_minutes` */
+    post: operations['post_api_mlops_projects_project_id_alert_rules'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/mlops/alerts/rules/{rule_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** An alert rule */
+    get: operations['get_api_mlops_alerts_rules_rule_id'];
+    put?: never;
+    post?: never;
+    /** Delete an alert rule with its alerts and their history */
+    delete: operations['delete_api_mlops_alerts_rules_rule_id'];
+    options?: never;
+    head?: never;
+    /** Change an alert rule (what is not sent is kept; null clears deployment_id and the escalation) */
+    patch: operations['patch_api_mlops_alerts_rules_rule_id'];
+    trace?: never;
+  };
+  '/api/mlops/alerts/rules/{rule_id}/test': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Evaluate the rule now, as the next evaluation would (nothing is written or sent): the value per deployment and whether it would fire */
+    post: operations['post_api_mlops_alerts_rules_rule_id_test'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/mlops/projects/{project_id}/alerts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The project's alerts, most recently seen first (filters: state, severity, deployment_id, rule_id) */
+    get: operations['get_api_mlops_projects_project_id_alerts'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/mlops/alerts/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A project's alert history (every change and notification), newest first (filters: alert_id, rule_id, event) */
+    get: operations['get_api_mlops_alerts_history'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/mlops/alerts/suppressions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A project's suppressions, newest first (filter: state now, pending, active or expired) */
+    get: operations['get_api_mlops_alerts_suppressions'];
+    put?: never;
+    /** Silence alerts: matchers on rule, deployment, metric, severity and labels (every one given must match), from starts_at (default now) to ends_at (open-ended without), optionally only inside a weekly window in an IANA time zone. Silenced alerts still change state; nobody is notified and the history says so */
+    post: operations['post_api_mlops_alerts_suppressions'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/mlops/alerts/suppressions/{suppression_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A suppression, with its state now */
+    get: operations['get_api_mlops_alerts_suppressions_suppression_id'];
+    put?: never;
+    post?: never;
+    /** Delete a suppression */
+    delete: operations['delete_api_mlops_alerts_suppressions_suppression_id'];
+    options?: never;
+    head?: never;
+    /** Change a suppression (what is not sent is kept; null clears ends_at or the recurrence) */
+    patch: operations['patch_api_mlops_alerts_suppressions_suppression_id'];
+    trace?: never;
+  };
+  '/api/mlops/alerts/{alert_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** An alert */
+    get: operations['get_api_mlops_alerts_alert_id'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/mlops/alerts/{alert_id}/acknowledge': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Acknowledge a firing alert: people are on it (it still resolves when the condition clears) */
+    post: operations['post_api_mlops_alerts_alert_id_acknowledge'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/mlops/alerts/{alert_id}/resolve': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Resolve a firing or acknowledged alert by hand (it fires again if the condition still holds at the next evaluation) */
+    post: operations['post_api_mlops_alerts_alert_id_resolve'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/mlops/alerts/{alert_id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** An alert's history (every change and notification), newest first */
+    get: operations['get_api_mlops_alerts_alert_id_history'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/jobs': {
     parameters: {
       query?: never;
@@ -3242,7 +3523,27 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            items: ({
+              id: string;
+              /** Format: date-time */
+              created_at: string;
+              /** Format: date-time */
+              expires_at: string;
+              last_seen_at: string | null;
+              user_agent: string | null;
+              ip: string | null;
+              remember: boolean;
+              current: boolean;
+            } & {
+              [key: string]: unknown;
+            })[];
+            total: number;
+            limit: number;
+            offset: number;
+          } & {
+            [key: string]: unknown;
+          };
         };
       };
       /** @description Missing or invalid credentials */
@@ -3533,7 +3834,40 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            items: ({
+              id: string;
+              /** @enum {string} */
+              type:
+                | 'registered'
+                | 'email_verified'
+                | 'login'
+                | 'login_failed'
+                | 'logout'
+                | 'logout_all'
+                | 'session_revoked'
+                | 'api_key_created'
+                | 'api_key_revoked'
+                | 'password_changed'
+                | 'password_reset_requested'
+                | 'password_reset'
+                | 'profile_updated';
+              /** Format: date-time */
+              created_at: string;
+              ip: string | null;
+              user_agent: string | null;
+              details: {
+                [key: string]: unknown;
+              };
+            } & {
+              [key: string]: unknown;
+            })[];
+            total: number;
+            limit: number;
+            offset: number;
+          } & {
+            [key: string]: unknown;
+          };
         };
       };
       /** @description Missing or invalid credentials */
@@ -3589,7 +3923,40 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            plan: {
+              name: string;
+              display_name: string;
+              quotas: {
+                max_models: number;
+                max_runtime_secs: number;
+                max_upload_bytes: number;
+                max_dataset_columns: number;
+                max_projects: number | null;
+                max_open_jobs: number | null;
+                max_open_jobs_per_project: number | null;
+                max_running_jobs: number | null;
+                max_storage_bytes: number | null;
+                max_storage_bytes_per_project: number | null;
+                max_synthgen_rows: number;
+              } & {
+                [key: string]: unknown;
+              };
+              usage: {
+                projects_owned: number;
+                projects_member: number;
+                datasets: number;
+                experiments: number;
+                models: number;
+                storage_bytes: number;
+                open_jobs: number;
+              } & {
+                [key: string]: unknown;
+              };
+            } & {
+              [key: string]: unknown;
+            };
+          };
         };
       };
       /** @description Missing or invalid credentials */
@@ -3636,7 +4003,72 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            tenant: {
+              user: {
+                id: string;
+                email: string;
+                name: string;
+              } & {
+                [key: string]: unknown;
+              };
+              plan: {
+                name: string;
+                display_name: string;
+              } & {
+                [key: string]: unknown;
+              };
+            } & {
+              [key: string]: unknown;
+            };
+            projects: ({
+              id: string;
+              name: string;
+              role: string;
+              /** Format: date-time */
+              created_at: string;
+            } & {
+              [key: string]: unknown;
+            })[];
+            projects_total: number;
+            limits: {
+              quotas: {
+                max_models: number;
+                max_runtime_secs: number;
+                max_upload_bytes: number;
+                max_dataset_columns: number;
+                max_projects: number | null;
+                max_open_jobs: number | null;
+                max_open_jobs_per_project: number | null;
+                max_running_jobs: number | null;
+                max_storage_bytes: number | null;
+                max_storage_bytes_per_project: number | null;
+                max_synthgen_rows: number;
+              } & {
+                [key: string]: unknown;
+              };
+              rate_limits: {
+                window_secs: number;
+              } & {
+                [key: string]: number;
+              };
+            } & {
+              [key: string]: unknown;
+            };
+            usage: {
+              projects_owned: number;
+              projects_member: number;
+              datasets: number;
+              experiments: number;
+              models: number;
+              storage_bytes: number;
+              open_jobs: number;
+            } & {
+              [key: string]: unknown;
+            };
+          } & {
+            [key: string]: unknown;
+          };
         };
       };
       /** @description Missing or invalid credentials */
@@ -3684,11 +4116,13 @@ export interface operations {
         };
         content: {
           'application/json': ({
-            /** Format: uuid */
             id: string;
             name: string;
             prefix: string;
             scopes: string[];
+            last_used_at: string | null;
+            /** Format: date-time */
+            created_at: string;
           } & {
             [key: string]: unknown;
           })[];
@@ -3789,7 +4223,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            id: string;
+            key_id: string;
+            name: string;
+            prefix: string;
+            api_key: string;
+            scopes: string[];
+          } & {
+            [key: string]: unknown;
+          };
         };
       };
       /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
@@ -3972,7 +4415,28 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            items: ({
+              id: string;
+              name: string;
+              description: string;
+              status: string;
+              dataset_count: number;
+              experiment_count: number;
+              model_count: number;
+              /** @enum {string} */
+              role: 'viewer' | 'editor' | 'admin' | 'owner';
+              /** Format: date-time */
+              created_at: string;
+            } & {
+              [key: string]: unknown;
+            })[];
+            total: number;
+            limit: number;
+            offset: number;
+          } & {
+            [key: string]: unknown;
+          };
         };
       };
       /** @description Missing or invalid credentials */
@@ -4038,7 +4502,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            id: string;
+            project_id: string;
+            project: {
+              id: string;
+              name: string;
+              description: string;
+              /** Format: date-time */
+              created_at?: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
         };
       };
       /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
@@ -4141,7 +4617,23 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            project: {
+              id: string;
+              name: string;
+              description: string;
+              status: string;
+              dataset_count: number;
+              experiment_count: number;
+              model_count: number;
+              /** @enum {string} */
+              role: 'viewer' | 'editor' | 'admin' | 'owner';
+              /** Format: date-time */
+              created_at: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
         };
       };
       /** @description Missing or invalid credentials */
@@ -4217,7 +4709,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            project: {
+              id: string;
+              name: string;
+              description: string;
+              /** Format: date-time */
+              created_at?: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
         };
       };
       /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
@@ -4399,7 +4901,24 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            items: ({
+              user_id: string;
+              email: string;
+              name: string;
+              /** @enum {string} */
+              role: 'viewer' | 'editor' | 'admin' | 'owner';
+              /** Format: date-time */
+              created_at: string;
+            } & {
+              [key: string]: unknown;
+            })[];
+            total: number;
+            limit: number;
+            offset: number;
+          } & {
+            [key: string]: unknown;
+          };
         };
       };
       /** @description Missing or invalid credentials */
@@ -4481,7 +5000,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            member: {
+              user_id: string;
+              email: string;
+              name: string;
+              /** @enum {string} */
+              role: 'viewer' | 'editor' | 'admin' | 'owner';
+              /** Format: date-time */
+              created_at: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
         };
       };
       /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
@@ -4661,7 +5192,39 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            project_id: string;
+            events: (
+              | ({
+                  id: string;
+                  /** @constant */
+                  type: 'dataset';
+                  name: string;
+                  version: number;
+                  rows: number;
+                  columns: number;
+                  /** Format: date-time */
+                  timestamp: string;
+                } & {
+                  [key: string]: unknown;
+                })
+              | ({
+                  id: string;
+                  /** @constant */
+                  type: 'experiment';
+                  name: string;
+                  status: string;
+                  target_column: string;
+                  problem_type: string;
+                  best_model_type: string | null;
+                  duration: number | null;
+                  /** Format: date-time */
+                  timestamp: string;
+                } & {
+                  [key: string]: unknown;
+                })
+            )[];
+          };
         };
       };
       /** @description Missing or invalid credentials */
@@ -4889,7 +5452,23 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            id: string;
+            invitation_id: string;
+            invitation: {
+              id: string;
+              email: string;
+              /** @enum {string} */
+              role: 'viewer' | 'editor' | 'admin' | 'owner';
+              /** Format: date-time */
+              created_at: string;
+              /** Format: date-time */
+              expires_at: string;
+              project_id: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
         };
       };
       /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
@@ -4999,7 +5578,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            ok: boolean;
+            project_id: string;
+            role: string;
+          };
         };
       };
       /** @description `Invalid invitation link: it was withdrawn, replaced by a newer one, or already used`, or `Invitation link has expired; ask the project owner for a new one` */
@@ -5105,7 +5688,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            items: ({
+              id: string;
+              email: string;
+              /** @enum {string} */
+              role: 'viewer' | 'editor' | 'admin' | 'owner';
+              /** Format: date-time */
+              created_at: string;
+              /** Format: date-time */
+              expires_at: string;
+            } & {
+              [key: string]: unknown;
+            })[];
+            total: number;
+            limit: number;
+            offset: number;
+          } & {
+            [key: string]: unknown;
+          };
         };
       };
       /** @description Missing or invalid credentials */
@@ -5247,7 +5848,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            items: ({
+              id: string;
+              project_id: string;
+              project_name: string;
+              /** @enum {string} */
+              role: 'viewer' | 'editor' | 'admin' | 'owner';
+              invited_by_name: string | null;
+              /** Format: date-time */
+              created_at: string;
+              /** Format: date-time */
+              expires_at: string;
+            } & {
+              [key: string]: unknown;
+            })[];
+          };
         };
       };
       /** @description Missing or invalid credentials */
@@ -5296,7 +5912,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            ok: boolean;
+            project_id: string;
+            role: string;
+          };
         };
       };
       /** @description Missing or invalid credentials */
@@ -5460,7 +6080,35 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            id: string;
+            dataset_version_id: string;
+            version: number;
+            row_count: number;
+            column_count: number;
+            quality: {
+              overall_score: number;
+              issues: ({
+                name: string;
+                passed: boolean;
+                details: string;
+              } & {
+                [key: string]: unknown;
+              })[];
+            } & {
+              [key: string]: unknown;
+            };
+            dataset_id: string;
+            artifact_id: string;
+            columns: ({
+              name: string;
+              dtype: string;
+            } & {
+              [key: string]: unknown;
+            })[];
+          } & {
+            [key: string]: unknown;
+          };
         };
       };
       /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
@@ -5568,7 +6216,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            items: ({
+              id: string;
+              name: string;
+              description: string;
+              project_id: string;
+              project_name: string;
+              dataset_version_id: string;
+              artifact_id: string;
+              rows: number;
+              columns: number;
+              version: number;
+              /** Format: date-time */
+              created_at: string;
+              /** Format: date-time */
+              updated_at: string;
+            } & {
+              [key: string]: unknown;
+            })[];
+            total: number;
+            limit: number;
+            offset: number;
+          } & {
+            [key: string]: unknown;
+          };
         };
       };
       /** @description Missing or invalid credentials */
@@ -5626,7 +6298,9 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            count: number;
+          };
         };
       };
       /** @description Missing or invalid credentials */
@@ -5868,7 +6542,36 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            dataset: {
+              id: string;
+              name: string;
+              description: string;
+              project_id: string;
+              project_name: string;
+              dataset_version_id: string;
+              artifact_id: string;
+              rows: number;
+              columns: number;
+              version: number;
+              /** Format: date-time */
+              created_at: string;
+              /** Format: date-time */
+              updated_at: string;
+              columns_schema: ({
+                name: string;
+                dtype: string;
+              } & {
+                [key: string]: unknown;
+              })[];
+            } & {
+              [key: string]: unknown;
+            };
+            preview: {
+              [key: string]: unknown;
+            }[];
+            preview_error: string | null;
+          };
         };
       };
       /** @description Missing or invalid credentials */
@@ -6011,7 +6714,14 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            columns: ({
+              name: string;
+              dtype: string;
+            } & {
+              [key: string]: unknown;
+            })[];
+          };
         };
       };
       /** @description Missing or invalid credentials */
@@ -6219,7 +6929,76 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            statistics:
+              | ({
+                  columns: {
+                    [key: string]:
+                      | ({
+                          /** @constant */
+                          type: 'numeric';
+                          /** @enum {string} */
+                          dtype: 'int64' | 'float64' | 'object' | 'bool' | 'datetime64' | 'category';
+                          unique: number;
+                          missing: number;
+                          missing_percent: number;
+                          min: number | null;
+                          max: number | null;
+                          mean: number | null;
+                          std: number | null;
+                          percentiles: {
+                            p25: number | null;
+                            p50: number | null;
+                            p75: number | null;
+                          } & {
+                            [key: string]: unknown;
+                          };
+                          skewness: number | null;
+                          kurtosis: number | null;
+                          iqr: number | null;
+                          outlier_count: number;
+                          histogram: {
+                            counts: number[];
+                            bin_edges: number[];
+                          } & {
+                            [key: string]: unknown;
+                          };
+                        } & {
+                          [key: string]: unknown;
+                        })
+                      | ({
+                          /** @constant */
+                          type: 'categorical';
+                          /** @enum {string} */
+                          dtype: 'int64' | 'float64' | 'object' | 'bool' | 'datetime64' | 'category';
+                          unique: number;
+                          missing: number;
+                          missing_percent: number;
+                          top_values: {
+                            [key: string]: number;
+                          };
+                          min?: string | null;
+                          max?: string | null;
+                        } & {
+                          [key: string]: unknown;
+                        });
+                  };
+                  row_count: number;
+                  duplicate_rows: number;
+                  memory_usage: number;
+                  correlations: {
+                    [key: string]: {
+                      [key: string]: number | null;
+                    };
+                  };
+                  correlations_omitted: string[];
+                  percentiles_approximate?: boolean;
+                } & {
+                  [key: string]: unknown;
+                })
+              | null;
+            error: string | null;
+          };
         };
       };
       /** @description Missing or invalid credentials */
@@ -6286,7 +7065,23 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            quality: {
+              overall_score: number;
+              checks: ({
+                name: string;
+                passed: boolean;
+                details: string;
+              } & {
+                [key: string]: unknown;
+              })[];
+              target: string | null;
+              sample_rows: number | null;
+              version: number;
+            } & {
+              [key: string]: unknown;
+            };
+          };
         };
       };
       /** @description Missing or invalid credentials */
@@ -6423,7 +7218,36 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            items: ({
+              id: string;
+              dataset_id: string;
+              version: number;
+              row_count: number;
+              column_count: number;
+              description: string;
+              columns: ({
+                name: string;
+                dtype: string;
+              } & {
+                [key: string]: unknown;
+              })[];
+              artifact_id: string;
+              source: {
+                [key: string]: unknown;
+              };
+              created_by_name: string | null;
+              /** Format: date-time */
+              created_at: string;
+            } & {
+              [key: string]: unknown;
+            })[];
+            total: number;
+            limit: number;
+            offset: number;
+          } & {
+            [key: string]: unknown;
+          };
         };
       };
       /** @description Missing or invalid credentials */
@@ -6500,7 +7324,27 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            id: string;
+            dataset_version_id: string;
+            version: number;
+            row_count: number;
+            column_count: number;
+            quality: {
+              overall_score: number;
+              issues: ({
+                name: string;
+                passed: boolean;
+                details: string;
+              } & {
+                [key: string]: unknown;
+              })[];
+            } & {
+              [key: string]: unknown;
+            };
+          } & {
+            [key: string]: unknown;
+          };
         };
       };
       /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
@@ -6683,7 +7527,54 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            summary: {
+              v1: number;
+              v2: number;
+              v1_rows: number;
+              v2_rows: number;
+              rows_diff: number;
+              v1_columns: number;
+              v2_columns: number;
+              columns_added: string[];
+              columns_removed: string[];
+              columns_type_changed: ({
+                column: string;
+                /** @enum {string} */
+                v1_dtype: 'int64' | 'float64' | 'object' | 'bool' | 'datetime64' | 'category';
+                /** @enum {string} */
+                v2_dtype: 'int64' | 'float64' | 'object' | 'bool' | 'datetime64' | 'category';
+              } & {
+                [key: string]: unknown;
+              })[];
+            } & {
+              [key: string]: unknown;
+            };
+            column_diffs: {
+              [key: string]: {
+                /** @enum {string} */
+                type: 'numeric' | 'categorical';
+                /** @enum {string} */
+                v1_dtype: 'int64' | 'float64' | 'object' | 'bool' | 'datetime64' | 'category';
+                /** @enum {string} */
+                v2_dtype: 'int64' | 'float64' | 'object' | 'bool' | 'datetime64' | 'category';
+                v1_mean: number | null;
+                v2_mean: number | null;
+                v1_std: number | null;
+                v2_std: number | null;
+                missing_v1: number;
+                missing_v2: number;
+                mean_shift_pct: number | null;
+                psi: number;
+                /** @enum {string} */
+                shift_level: 'low' | 'moderate' | 'high';
+              } & {
+                [key: string]: unknown;
+              };
+            };
+          } & {
+            [key: string]: unknown;
+          };
         };
       };
       /** @description Missing or invalid credentials */
@@ -6750,7 +7641,29 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            id: string;
+            dataset_id: string;
+            version: number;
+            row_count: number;
+            column_count: number;
+            description: string;
+            columns: ({
+              name: string;
+              dtype: string;
+            } & {
+              [key: string]: unknown;
+            })[];
+            artifact_id: string;
+            source: {
+              [key: string]: unknown;
+            };
+            created_by_name: string | null;
+            /** Format: date-time */
+            created_at: string;
+          } & {
+            [key: string]: unknown;
+          };
         };
       };
       /** @description Missing or invalid credentials */
@@ -6820,7 +7733,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            dataset_version_id: string;
+            rows: {
+              [key: string]: unknown;
+            }[];
+            count: number;
+          };
         };
       };
       /** @description Missing or invalid credentials */
@@ -6894,7 +7813,47 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            items: ({
+              id: string;
+              name: string;
+              project_id: string;
+              dataset_version_id: string;
+              dataset_id: string;
+              target_column: string;
+              problem_type: string;
+              problem_kind: string;
+              status: string;
+              max_runtime_secs: number;
+              max_models: number;
+              sort_metric: string;
+              config: {
+                [key: string]: unknown;
+              };
+              use_gpu: boolean;
+              project_name: string;
+              dataset_name: string;
+              model_count: number;
+              best_model_id: string | null;
+              best_model_algo: string | null;
+              job_id: string | null;
+              error: string | null;
+              progress: {
+                [key: string]: unknown;
+              };
+              /** Format: date-time */
+              created_at: string;
+              started_at: string | null;
+              finished_at: string | null;
+            } & {
+              [key: string]: unknown;
+            })[];
+            total: number;
+            limit: number;
+            offset: number;
+          } & {
+            [key: string]: unknown;
+          };
         };
       };
       /** @description Missing or invalid credentials */
@@ -6970,7 +7929,12 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            id: string;
+            experiment_id: string;
+            job_id: string;
+            status: string;
+          };
         };
       };
       /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
@@ -7118,7 +8082,34 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            problem_types: string[];
+            algorithms: string[];
+            sort_metrics: {
+              [key: string]: string[];
+            };
+            stopping_metrics: string[];
+            distributions: string[];
+            config_defaults: {
+              [key: string]: unknown;
+            };
+            limits: {
+              max_models_cap: number;
+              max_runtime_secs_max: number;
+              nfolds_max: number;
+            } & {
+              [key: string]: unknown;
+            };
+            gpu: {
+              queue: string;
+              workers_polling: number | null;
+              fallback_after_secs: number;
+            } & {
+              [key: string]: unknown;
+            };
+          } & {
+            [key: string]: unknown;
+          };
         };
       };
       /** @description Missing or invalid credentials */
@@ -7167,7 +8158,67 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            experiment: {
+              id: string;
+              name: string;
+              project_id: string;
+              dataset_version_id: string;
+              dataset_id: string;
+              target_column: string;
+              problem_type: string;
+              problem_kind: string;
+              status: string;
+              max_runtime_secs: number;
+              max_models: number;
+              sort_metric: string;
+              config: {
+                [key: string]: unknown;
+              };
+              use_gpu: boolean;
+              project_name: string;
+              dataset_name: string;
+              model_count: number;
+              best_model_id: string | null;
+              best_model_algo: string | null;
+              job_id: string | null;
+              error: string | null;
+              progress: {
+                [key: string]: unknown;
+              };
+              /** Format: date-time */
+              created_at: string;
+              started_at: string | null;
+              finished_at: string | null;
+            } & {
+              [key: string]: unknown;
+            };
+            models: ({
+              id: string;
+              name: string;
+              algo: string;
+              metrics: {
+                [key: string]: unknown;
+              };
+              is_best: boolean;
+              training_time_ms: number;
+              predict_time_per_row_ms: number;
+              /** Format: date-time */
+              created_at: string;
+              rank: number;
+            } & {
+              [key: string]: unknown;
+            })[];
+            artifact_links: ({
+              artifact_id: string;
+              owner_type: string;
+              owner_id: string;
+              label: string;
+            } & {
+              [key: string]: unknown;
+            })[];
+            best_model_id: string | null;
+          };
         };
       };
       /** @description Missing or invalid credentials */
@@ -7310,7 +8361,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            experiment_id: string;
+            status: string;
+            progress: {
+              percent: number;
+              elapsed_secs: number;
+              budget_secs: number;
+              models_done?: number;
+              models_planned?: number;
+              current?: string | null;
+            } & {
+              [key: string]: unknown;
+            };
+            job_id: string | null;
+            error: string | null;
+          };
         };
       };
       /** @description Missing or invalid credentials */
@@ -7379,7 +8445,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            experiment_id: string;
+            logs: string[];
+            count: number;
+          };
         };
       };
       /** @description Missing or invalid credentials */
@@ -7647,7 +8717,27 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            explain: {
+              sort_metric: string;
+              pareto_front: {
+                models: ({
+                  id: string;
+                  name: string;
+                  algo: string;
+                  metric?: number | null;
+                  training_time: number;
+                } & {
+                  [key: string]: unknown;
+                })[];
+              };
+              varimp_heatmap: {
+                models: string[];
+                features: string[];
+                matrix: number[][];
+              };
+            };
+          };
         };
       };
       /** @description Missing or invalid credentials */
@@ -7836,7 +8926,37 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            items: ({
+              id: string;
+              name: string;
+              algo: string;
+              experiment_id: string;
+              project_id: string;
+              artifact_id: string;
+              onnx_artifact_id: string | null;
+              is_best: boolean;
+              is_production: boolean;
+              is_staging: boolean;
+              staging_deployment_id: string | null;
+              metrics: {
+                [key: string]: unknown;
+              };
+              training_time_ms: number;
+              predict_time_per_row_ms: number;
+              /** Format: date-time */
+              created_at: string;
+              experiment_name?: string;
+              project_name?: string;
+            } & {
+              [key: string]: unknown;
+            })[];
+            total: number;
+            limit: number;
+            offset: number;
+          } & {
+            [key: string]: unknown;
+          };
         };
       };
       /** @description Missing or invalid credentials */
@@ -7888,13 +9008,60 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description {model, deployments, artifact_links} */
+      /** @description {model, deployments, artifact_links, input_schema} */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            model: {
+              id: string;
+              name: string;
+              algo: string;
+              experiment_id: string;
+              project_id: string;
+              artifact_id: string;
+              onnx_artifact_id: string | null;
+              is_best: boolean;
+              is_production: boolean;
+              is_staging: boolean;
+              staging_deployment_id: string | null;
+              metrics: {
+                [key: string]: unknown;
+              };
+              training_time_ms: number;
+              predict_time_per_row_ms: number;
+              /** Format: date-time */
+              created_at: string;
+              experiment_name?: string;
+              project_name?: string;
+            } & {
+              [key: string]: unknown;
+            };
+            deployments: ({
+              id: string;
+              name: string;
+              stage: string;
+              is_active: boolean;
+            } & {
+              [key: string]: unknown;
+            })[];
+            artifact_links: ({
+              artifact_id: string;
+              owner_type: string;
+              owner_id: string;
+              label: string;
+            } & {
+              [key: string]: unknown;
+            })[];
+            input_schema: ({
+              name: string;
+              dtype: string;
+            } & {
+              [key: string]: unknown;
+            })[];
+          };
         };
       };
       /** @description Missing or invalid credentials */
@@ -8037,7 +9204,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            parameters: {
+              [key: string]: unknown;
+            };
+          };
         };
       };
       /** @description Missing or invalid credentials */
@@ -8104,7 +9275,55 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            explain: {
+              model_id: string;
+              algo: string;
+              variable_importance: ({
+                variable: string;
+                percentage: number;
+                scaled_importance: number;
+              } & {
+                [key: string]: unknown;
+              })[];
+              shap_summary:
+                | ({
+                    feature: string;
+                    mean_abs_contribution: number;
+                  } & {
+                    [key: string]: unknown;
+                  })[]
+                | null;
+              confusion_matrix:
+                | ({
+                    labels: string[];
+                    matrix: number[][];
+                  } & {
+                    [key: string]: unknown;
+                  })
+                | null;
+              roc_curve:
+                | ({
+                    fpr: number[];
+                    tpr: number[];
+                  } & {
+                    [key: string]: unknown;
+                  })
+                | null;
+              scoring_history: ({
+                number_of_trees: number;
+                timestamp: null;
+                training_logloss: number | null;
+                validation_logloss: number | null;
+                training_rmse: number | null;
+                validation_rmse: number | null;
+              } & {
+                [key: string]: unknown;
+              })[];
+            } & {
+              [key: string]: unknown;
+            };
+          };
         };
       };
       /** @description Missing or invalid credentials */
@@ -8196,7 +9415,33 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            predictions: ({
+              prediction: string | number | null;
+              probabilities?: {
+                [key: string]: number | null;
+              };
+            } & {
+              [key: string]: unknown;
+            })[];
+            contributions?: ({
+              feature: string;
+              value: number;
+            } & {
+              [key: string]: unknown;
+            })[][];
+            warnings?: ({
+              /** @enum {string} */
+              type: 'unknown_columns' | 'missing_features';
+              columns: string[];
+              rows: number[];
+              message: string;
+            } & {
+              [key: string]: unknown;
+            })[];
+          } & {
+            [key: string]: unknown;
+          };
         };
       };
       /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
@@ -8544,7 +9789,12 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            id: string;
+            deployment_id: string;
+            stage: string;
+            is_active: boolean;
+          };
         };
       };
       /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
@@ -9895,6 +11145,2969 @@ export interface operations {
       };
     };
   };
+  post_api_mlops_deployments_deployment_id_feedback: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deployment_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json':
+          | {
+              request_id: string & unknown;
+              actual: (string | number | boolean) | (string | number | boolean)[];
+            }
+          | {
+              items: {
+                request_id: string & unknown;
+                actual: (string | number | boolean) | (string | number | boolean)[];
+              }[];
+            };
+      };
+    };
+    responses: {
+      /** @description {accepted, updated, unknown_request_ids} */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Outcomes stored, new or replacing one sent before */
+            accepted: number;
+            /** @description Of the accepted, how many replaced an outcome sent before */
+            updated: number;
+            /** @description Request ids with no inference log of the deployment: refused, not stored */
+            unknown_request_ids: string[];
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Deployment not found or inactive */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with the current state (for example a resource that was deleted meanwhile, or a duplicate) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Expected application/json, with no Content-Encoding or one of gzip, deflate and br */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  get_api_mlops_projects_project_id_channels: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+      };
+      header?: never;
+      path: {
+        project_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description List envelope of channels */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: ({
+              id: string;
+              project_id: string;
+              name: string;
+              /** @enum {string} */
+              type: 'email' | 'slack' | 'webhook';
+              /** @description email: {recipients}; slack: {webhook_url} masked (scheme and host, last 4 characters); webhook: {url, headers?} with header values masked */
+              config: {
+                [key: string]: unknown;
+              };
+              has_secret: boolean;
+              /** @description The last 4 characters of the signing secret, as `****abcd` */
+              secret_hint: string | null;
+              is_enabled: boolean;
+              /** @enum {string} */
+              status: 'healthy' | 'failing' | 'untested';
+              consecutive_failures: number;
+              last_delivery_at: string | null;
+              last_error: string | null;
+              /** Format: date-time */
+              created_at: string;
+              /** Format: date-time */
+              updated_at: string;
+            } & {
+              [key: string]: unknown;
+            })[];
+            total: number;
+            limit: number;
+            offset: number;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Project not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  post_api_mlops_projects_project_id_channels: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        project_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json':
+          | {
+              name: string & unknown;
+              is_enabled?: boolean;
+              /** @constant */
+              type: 'email';
+              config: {
+                recipients: (string & unknown)[];
+              };
+            }
+          | {
+              name: string & unknown;
+              is_enabled?: boolean;
+              /** @constant */
+              type: 'slack';
+              /** @description webhook_url: a Slack incoming-webhook https URL */
+              config: {
+                webhook_url: string;
+              };
+            }
+          | {
+              name: string & unknown;
+              is_enabled?: boolean;
+              /** @constant */
+              type: 'webhook';
+              /** @description url: the http(s) receiver; headers: up to 20 extra headers (no Host, Content-*, Idempotency-Key or X-Mlsvc-*) */
+              config: {
+                url: string;
+                headers?: {
+                  [key: string]: string & unknown;
+                };
+              };
+              /** @description The webhook signing key (16-256 characters); generated when absent and shown once */
+              secret?: string;
+            };
+      };
+    };
+    responses: {
+      /** @description The channel; for a webhook, `secret` (shown only here) */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            project_id: string;
+            name: string;
+            /** @enum {string} */
+            type: 'email' | 'slack' | 'webhook';
+            /** @description email: {recipients}; slack: {webhook_url} masked (scheme and host, last 4 characters); webhook: {url, headers?} with header values masked */
+            config: {
+              [key: string]: unknown;
+            };
+            has_secret: boolean;
+            /** @description The last 4 characters of the signing secret, as `****abcd` */
+            secret_hint: string | null;
+            is_enabled: boolean;
+            /** @enum {string} */
+            status: 'healthy' | 'failing' | 'untested';
+            consecutive_failures: number;
+            last_delivery_at: string | null;
+            last_error: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description The webhook signing secret: shown only in this answer */
+            secret?: string;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Project not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with the current state (for example a resource that was deleted meanwhile, or a duplicate) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Expected application/json, with no Content-Encoding or one of gzip, deflate and br */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A config field (named), a URL with credentials, another scheme or a private address, a secret on a non-webhook channel */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  get_api_mlops_alerts_channels_channel_id: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        channel_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The channel */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            project_id: string;
+            name: string;
+            /** @enum {string} */
+            type: 'email' | 'slack' | 'webhook';
+            /** @description email: {recipients}; slack: {webhook_url} masked (scheme and host, last 4 characters); webhook: {url, headers?} with header values masked */
+            config: {
+              [key: string]: unknown;
+            };
+            has_secret: boolean;
+            /** @description The last 4 characters of the signing secret, as `****abcd` */
+            secret_hint: string | null;
+            is_enabled: boolean;
+            /** @enum {string} */
+            status: 'healthy' | 'failing' | 'untested';
+            consecutive_failures: number;
+            last_delivery_at: string | null;
+            last_error: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Channel not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  delete_api_mlops_alerts_channels_channel_id: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        channel_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted (no body) */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Channel not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with the current state (for example a resource that was deleted meanwhile, or a duplicate) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  patch_api_mlops_alerts_channels_channel_id: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        channel_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': {
+          name?: string & unknown;
+          /** @description The whole config for the channel's type (masked values sent back unchanged keep the stored ones) */
+          config?: {
+            [key: string]: components['schemas']['JsonValue'];
+          };
+          /** @description A new signing key (webhooks only) */
+          secret?: string;
+          is_enabled?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description The channel */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            project_id: string;
+            name: string;
+            /** @enum {string} */
+            type: 'email' | 'slack' | 'webhook';
+            /** @description email: {recipients}; slack: {webhook_url} masked (scheme and host, last 4 characters); webhook: {url, headers?} with header values masked */
+            config: {
+              [key: string]: unknown;
+            };
+            has_secret: boolean;
+            /** @description The last 4 characters of the signing secret, as `****abcd` */
+            secret_hint: string | null;
+            is_enabled: boolean;
+            /** @enum {string} */
+            status: 'healthy' | 'failing' | 'untested';
+            consecutive_failures: number;
+            last_delivery_at: string | null;
+            last_error: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Channel not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with the current state (for example a resource that was deleted meanwhile, or a duplicate) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Expected application/json, with no Content-Encoding or one of gzip, deflate and br */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A config field for the channel's type (named), a refused URL, a secret on a non-webhook channel */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  post_api_mlops_alerts_channels_channel_id_test: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        channel_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description {delivered, status_code, latency_ms, error, attempt_id} */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            delivered: boolean;
+            status_code: number | null;
+            latency_ms: number;
+            error: string | null;
+            attempt_id: string;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Channel not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with the current state (for example a resource that was deleted meanwhile, or a duplicate) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  get_api_mlops_alerts_channels_channel_id_deliveries: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+      };
+      header?: never;
+      path: {
+        channel_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description List envelope of attempts */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: ({
+              id: string;
+              notification_id: string | null;
+              attempt: number;
+              /** @enum {string} */
+              status: 'delivered' | 'failed';
+              status_code: number | null;
+              latency_ms: number;
+              error: string | null;
+              /** Format: date-time */
+              created_at: string;
+            } & {
+              [key: string]: unknown;
+            })[];
+            total: number;
+            limit: number;
+            offset: number;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Channel not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  get_api_mlops_projects_project_id_alert_rules: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+        metric?: 'drift_psi' | 'accuracy_degradation' | 'error_rate' | 'latency_p99' | 'model_staleness' | 'prediction_anomaly' | 'latency_p95' | 'request_volume' | 'job_failures';
+        deployment_id?: string;
+        is_enabled?: '0' | '1' | 'true' | 'false';
+      };
+      header?: never;
+      path: {
+        project_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description List envelope of rules */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: ({
+              id: string;
+              project_id: string;
+              name: string;
+              description: string;
+              deployment_id: string | null;
+              /** @enum {string} */
+              metric: 'drift_psi' | 'accuracy_degradation' | 'error_rate' | 'latency_p99' | 'model_staleness' | 'prediction_anomaly' | 'latency_p95' | 'request_volume' | 'job_failures';
+              /** @enum {string} */
+              operator: 'gt' | 'lt' | 'gte' | 'lte' | 'eq' | 'neq';
+              threshold: number;
+              window_minutes: number;
+              min_samples: number;
+              /** @enum {string} */
+              severity: 'info' | 'warning' | 'critical';
+              channel_ids: string[];
+              cooldown_minutes: number;
+              escalation_minutes: number | null;
+              escalation_severity: ('warning' | 'critical') | null;
+              labels: {
+                [key: string]: string;
+              };
+              is_enabled: boolean;
+              created_by: string | null;
+              /** Format: date-time */
+              created_at: string;
+              /** Format: date-time */
+              updated_at: string;
+              last_evaluated_at: string | null;
+            } & {
+              [key: string]: unknown;
+            })[];
+            total: number;
+            limit: number;
+            offset: number;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Project not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  post_api_mlops_projects_project_id_alert_rules: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        project_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          name: string & unknown;
+          /** @default  */
+          description?: string;
+          /** @description One deployment of the project; null or absent: every deployment not archived */
+          deployment_id?: string | null;
+          /** @enum {string} */
+          metric: 'drift_psi' | 'accuracy_degradation' | 'error_rate' | 'latency_p99' | 'model_staleness' | 'prediction_anomaly' | 'latency_p95' | 'request_volume' | 'job_failures';
+          /** @enum {string} */
+          operator: 'gt' | 'lt' | 'gte' | 'lte' | 'eq' | 'neq';
+          /** @description A finite number */
+          threshold: number;
+          /** @default 60 */
+          window_minutes?: number;
+          /** @default 1 */
+          min_samples?: number;
+          /**
+           * @default warning
+           * @enum {string}
+           */
+          severity?: 'info' | 'warning' | 'critical';
+          /**
+           * @description Channels of the project (404 `Channel not found` otherwise)
+           * @default []
+           */
+          channel_ids?: string[];
+          /** @default 60 */
+          cooldown_minutes?: number;
+          /** @description Still firing (or acknowledged) this long: raised to escalation_severity and notified again */
+          escalation_minutes?: number;
+          /**
+           * @description Required with escalation_minutes (refused without), above severity
+           * @enum {string}
+           */
+          escalation_severity?: 'warning' | 'critical';
+          /** @default {} */
+          labels?: {
+            [key: string]: string;
+          };
+          /** @default true */
+          is_enabled?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description The rule */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            project_id: string;
+            name: string;
+            description: string;
+            deployment_id: string | null;
+            /** @enum {string} */
+            metric: 'drift_psi' | 'accuracy_degradation' | 'error_rate' | 'latency_p99' | 'model_staleness' | 'prediction_anomaly' | 'latency_p95' | 'request_volume' | 'job_failures';
+            /** @enum {string} */
+            operator: 'gt' | 'lt' | 'gte' | 'lte' | 'eq' | 'neq';
+            threshold: number;
+            window_minutes: number;
+            min_samples: number;
+            /** @enum {string} */
+            severity: 'info' | 'warning' | 'critical';
+            channel_ids: string[];
+            cooldown_minutes: number;
+            escalation_minutes: number | null;
+            escalation_severity: ('warning' | 'critical') | null;
+            labels: {
+              [key: string]: string;
+            };
+            is_enabled: boolean;
+            created_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            last_evaluated_at: string | null;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Project not found, Deployment not found (not of the project), Channel not found (not of the project) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with the current state (for example a resource that was deleted meanwhile, or a duplicate) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Expected application/json, with no Content-Encoding or one of gzip, deflate and br */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A field (named); escalation_severity without escalation_minutes, missing with them, or not above severity */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  get_api_mlops_alerts_rules_rule_id: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        rule_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The rule */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            project_id: string;
+            name: string;
+            description: string;
+            deployment_id: string | null;
+            /** @enum {string} */
+            metric: 'drift_psi' | 'accuracy_degradation' | 'error_rate' | 'latency_p99' | 'model_staleness' | 'prediction_anomaly' | 'latency_p95' | 'request_volume' | 'job_failures';
+            /** @enum {string} */
+            operator: 'gt' | 'lt' | 'gte' | 'lte' | 'eq' | 'neq';
+            threshold: number;
+            window_minutes: number;
+            min_samples: number;
+            /** @enum {string} */
+            severity: 'info' | 'warning' | 'critical';
+            channel_ids: string[];
+            cooldown_minutes: number;
+            escalation_minutes: number | null;
+            escalation_severity: ('warning' | 'critical') | null;
+            labels: {
+              [key: string]: string;
+            };
+            is_enabled: boolean;
+            created_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            last_evaluated_at: string | null;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Alert rule not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  delete_api_mlops_alerts_rules_rule_id: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        rule_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted (no body) */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Alert rule not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with the current state (for example a resource that was deleted meanwhile, or a duplicate) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  patch_api_mlops_alerts_rules_rule_id: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        rule_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': {
+          name?: string & unknown;
+          description?: string;
+          /** @description One deployment of the project; null or absent: every deployment not archived */
+          deployment_id?: string | null;
+          /** @enum {string} */
+          metric?: 'drift_psi' | 'accuracy_degradation' | 'error_rate' | 'latency_p99' | 'model_staleness' | 'prediction_anomaly' | 'latency_p95' | 'request_volume' | 'job_failures';
+          /** @enum {string} */
+          operator?: 'gt' | 'lt' | 'gte' | 'lte' | 'eq' | 'neq';
+          /** @description A finite number */
+          threshold?: number;
+          window_minutes?: number;
+          min_samples?: number;
+          /** @enum {string} */
+          severity?: 'info' | 'warning' | 'critical';
+          /** @description Channels of the project (404 `Channel not found` otherwise) */
+          channel_ids?: string[];
+          cooldown_minutes?: number;
+          /** @description Still firing (or acknowledged) this long: raised to escalation_severity and notified again */
+          escalation_minutes?: number | null;
+          /** @description Required with escalation_minutes (refused without), above severity */
+          escalation_severity?: ('warning' | 'critical') | null;
+          labels?: {
+            [key: string]: string;
+          };
+          is_enabled?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description The rule */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            project_id: string;
+            name: string;
+            description: string;
+            deployment_id: string | null;
+            /** @enum {string} */
+            metric: 'drift_psi' | 'accuracy_degradation' | 'error_rate' | 'latency_p99' | 'model_staleness' | 'prediction_anomaly' | 'latency_p95' | 'request_volume' | 'job_failures';
+            /** @enum {string} */
+            operator: 'gt' | 'lt' | 'gte' | 'lte' | 'eq' | 'neq';
+            threshold: number;
+            window_minutes: number;
+            min_samples: number;
+            /** @enum {string} */
+            severity: 'info' | 'warning' | 'critical';
+            channel_ids: string[];
+            cooldown_minutes: number;
+            escalation_minutes: number | null;
+            escalation_severity: ('warning' | 'critical') | null;
+            labels: {
+              [key: string]: string;
+            };
+            is_enabled: boolean;
+            created_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            last_evaluated_at: string | null;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Alert rule not found, Deployment not found, Channel not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with the current state (for example a resource that was deleted meanwhile, or a duplicate) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Expected application/json, with no Content-Encoding or one of gzip, deflate and br */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A field (named); an escalation inconsistent with the rule as it would be */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  post_api_mlops_alerts_rules_rule_id_test: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        rule_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description {value, samples, estimated, would_fire, deployments: [{deployment_id, value, samples, estimated, would_fire}]} */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            value: number | null;
+            samples: number;
+            estimated: boolean;
+            would_fire: boolean;
+            deployments: ({
+              deployment_id: string | null;
+              value: number | null;
+              samples: number;
+              estimated: boolean;
+              would_fire: boolean;
+            } & {
+              [key: string]: unknown;
+            })[];
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Alert rule not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with the current state (for example a resource that was deleted meanwhile, or a duplicate) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  get_api_mlops_projects_project_id_alerts: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+        state?: 'firing' | 'acknowledged' | 'resolved';
+        severity?: 'info' | 'warning' | 'critical';
+        deployment_id?: string;
+        rule_id?: string;
+      };
+      header?: never;
+      path: {
+        project_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description List envelope of alerts */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: ({
+              id: string;
+              project_id: string;
+              rule_id: string;
+              rule_name: string | null;
+              deployment_id: string | null;
+              fingerprint: string;
+              labels: {
+                [key: string]: string;
+              };
+              /** @enum {string} */
+              metric: 'drift_psi' | 'accuracy_degradation' | 'error_rate' | 'latency_p99' | 'model_staleness' | 'prediction_anomaly' | 'latency_p95' | 'request_volume' | 'job_failures';
+              /** @enum {string} */
+              operator: 'gt' | 'lt' | 'gte' | 'lte' | 'eq' | 'neq';
+              threshold: number;
+              /** @enum {string} */
+              state: 'firing' | 'acknowledged' | 'resolved';
+              /** @enum {string} */
+              severity: 'info' | 'warning' | 'critical';
+              value: number | null;
+              estimated: boolean;
+              samples: number;
+              /** Format: date-time */
+              first_seen_at: string;
+              /** Format: date-time */
+              last_seen_at: string;
+              last_notified_at: string | null;
+              notification_count: number;
+              escalated_at: string | null;
+              silenced: boolean;
+              acknowledged_by: string | null;
+              acknowledged_at: string | null;
+              resolved_by: string | null;
+              resolved_at: string | null;
+              /** Format: date-time */
+              created_at: string;
+              /** Format: date-time */
+              updated_at: string;
+            } & {
+              [key: string]: unknown;
+            })[];
+            total: number;
+            limit: number;
+            offset: number;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Project not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  get_api_mlops_alerts_history: {
+    parameters: {
+      query: {
+        limit?: number;
+        offset?: number;
+        rule_id?: string;
+        event?: 'fired' | 'refired' | 'escalated' | 'notified' | 'notify_failed' | 'silenced' | 'acknowledged' | 'resolved' | 'auto_resolved';
+        project_id: string;
+        alert_id?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description List envelope of history events */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: ({
+              id: string;
+              alert_id: string;
+              rule_id: string;
+              /** @enum {string} */
+              event: 'fired' | 'refired' | 'escalated' | 'notified' | 'notify_failed' | 'silenced' | 'acknowledged' | 'resolved' | 'auto_resolved';
+              from_state: ('firing' | 'acknowledged' | 'resolved') | null;
+              /** @enum {string} */
+              to_state: 'firing' | 'acknowledged' | 'resolved';
+              /** @enum {string} */
+              severity: 'info' | 'warning' | 'critical';
+              value: number | null;
+              actor_id: string | null;
+              detail: {
+                [key: string]: unknown;
+              };
+              /** Format: date-time */
+              created_at: string;
+            } & {
+              [key: string]: unknown;
+            })[];
+            total: number;
+            limit: number;
+            offset: number;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Project not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  get_api_mlops_alerts_suppressions: {
+    parameters: {
+      query: {
+        limit?: number;
+        offset?: number;
+        project_id: string;
+        state?: 'pending' | 'active' | 'expired';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description List envelope of suppressions */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: ({
+              id: string;
+              project_id: string;
+              comment: string;
+              matchers: {
+                rule_id?: string;
+                deployment_id?: string;
+                metric?: string;
+                severity?: string;
+                labels?: {
+                  [key: string]: string;
+                };
+              } & {
+                [key: string]: unknown;
+              };
+              /** Format: date-time */
+              starts_at: string;
+              ends_at: string | null;
+              recurrence:
+                | ({
+                    days_of_week: number[];
+                    start_time: string;
+                    end_time: string;
+                    timezone: string;
+                  } & {
+                    [key: string]: unknown;
+                  })
+                | null;
+              /** @enum {string} */
+              state: 'pending' | 'active' | 'expired';
+              created_by: string | null;
+              /** Format: date-time */
+              created_at: string;
+              /** Format: date-time */
+              updated_at: string;
+            } & {
+              [key: string]: unknown;
+            })[];
+            total: number;
+            limit: number;
+            offset: number;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Project not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  post_api_mlops_alerts_suppressions: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** Format: uuid */
+          project_id: string;
+          comment?: string;
+          matchers: {
+            /** Format: uuid */
+            rule_id?: string;
+            /** Format: uuid */
+            deployment_id?: string;
+            /** @enum {string} */
+            metric?: 'drift_psi' | 'accuracy_degradation' | 'error_rate' | 'latency_p99' | 'model_staleness' | 'prediction_anomaly' | 'latency_p95' | 'request_volume' | 'job_failures';
+            /** @enum {string} */
+            severity?: 'info' | 'warning' | 'critical';
+            labels?: {
+              [key: string]: string;
+            };
+          };
+          /**
+           * Format: date-time
+           * @description Default: now
+           */
+          starts_at?: string & unknown;
+          /** @description After starts_at; null: until deleted */
+          ends_at?: (string & unknown) | null;
+          /** @description A weekly window in a time zone; the suppression is active only inside it */
+          recurrence?: {
+            /** @description Days the window starts on, 0 = Sunday */
+            days_of_week: number[];
+            start_time: string & unknown;
+            /** @description At or before start_time: the window runs through midnight */
+            end_time: string & unknown;
+            /** @description An IANA time zone */
+            timezone: string;
+          } | null;
+        };
+      };
+    };
+    responses: {
+      /** @description The suppression, with its state now */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            project_id: string;
+            comment: string;
+            matchers: {
+              rule_id?: string;
+              deployment_id?: string;
+              metric?: string;
+              severity?: string;
+              labels?: {
+                [key: string]: string;
+              };
+            } & {
+              [key: string]: unknown;
+            };
+            /** Format: date-time */
+            starts_at: string;
+            ends_at: string | null;
+            recurrence:
+              | ({
+                  days_of_week: number[];
+                  start_time: string;
+                  end_time: string;
+                  timezone: string;
+                } & {
+                  [key: string]: unknown;
+                })
+              | null;
+            /** @enum {string} */
+            state: 'pending' | 'active' | 'expired';
+            created_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Project not found, Alert rule not found, Deployment not found (a matcher outside the project) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with the current state (for example a resource that was deleted meanwhile, or a duplicate) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Expected application/json, with no Content-Encoding or one of gzip, deflate and br */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A field (named): no matcher, ends_at not after starts_at, an unknown time zone, days not distinct */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  get_api_mlops_alerts_suppressions_suppression_id: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        suppression_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The suppression */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            project_id: string;
+            comment: string;
+            matchers: {
+              rule_id?: string;
+              deployment_id?: string;
+              metric?: string;
+              severity?: string;
+              labels?: {
+                [key: string]: string;
+              };
+            } & {
+              [key: string]: unknown;
+            };
+            /** Format: date-time */
+            starts_at: string;
+            ends_at: string | null;
+            recurrence:
+              | ({
+                  days_of_week: number[];
+                  start_time: string;
+                  end_time: string;
+                  timezone: string;
+                } & {
+                  [key: string]: unknown;
+                })
+              | null;
+            /** @enum {string} */
+            state: 'pending' | 'active' | 'expired';
+            created_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Suppression not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  delete_api_mlops_alerts_suppressions_suppression_id: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        suppression_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted (no body) */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Suppression not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with the current state (for example a resource that was deleted meanwhile, or a duplicate) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  patch_api_mlops_alerts_suppressions_suppression_id: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        suppression_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': {
+          comment?: string;
+          matchers?: {
+            /** Format: uuid */
+            rule_id?: string;
+            /** Format: uuid */
+            deployment_id?: string;
+            /** @enum {string} */
+            metric?: 'drift_psi' | 'accuracy_degradation' | 'error_rate' | 'latency_p99' | 'model_staleness' | 'prediction_anomaly' | 'latency_p95' | 'request_volume' | 'job_failures';
+            /** @enum {string} */
+            severity?: 'info' | 'warning' | 'critical';
+            labels?: {
+              [key: string]: string;
+            };
+          };
+          /**
+           * Format: date-time
+           * @description Default: now
+           */
+          starts_at?: string & unknown;
+          /** @description After starts_at; null: until deleted */
+          ends_at?: (string & unknown) | null;
+          /** @description A weekly window in a time zone; the suppression is active only inside it */
+          recurrence?: {
+            /** @description Days the window starts on, 0 = Sunday */
+            days_of_week: number[];
+            start_time: string & unknown;
+            /** @description At or before start_time: the window runs through midnight */
+            end_time: string & unknown;
+            /** @description An IANA time zone */
+            timezone: string;
+          } | null;
+        };
+      };
+    };
+    responses: {
+      /** @description The suppression */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            project_id: string;
+            comment: string;
+            matchers: {
+              rule_id?: string;
+              deployment_id?: string;
+              metric?: string;
+              severity?: string;
+              labels?: {
+                [key: string]: string;
+              };
+            } & {
+              [key: string]: unknown;
+            };
+            /** Format: date-time */
+            starts_at: string;
+            ends_at: string | null;
+            recurrence:
+              | ({
+                  days_of_week: number[];
+                  start_time: string;
+                  end_time: string;
+                  timezone: string;
+                } & {
+                  [key: string]: unknown;
+                })
+              | null;
+            /** @enum {string} */
+            state: 'pending' | 'active' | 'expired';
+            created_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Suppression not found, Alert rule not found, Deployment not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with the current state (for example a resource that was deleted meanwhile, or a duplicate) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Expected application/json, with no Content-Encoding or one of gzip, deflate and br */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A field (named); ends_at not after starts_at */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  get_api_mlops_alerts_alert_id: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        alert_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The alert */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            project_id: string;
+            rule_id: string;
+            rule_name: string | null;
+            deployment_id: string | null;
+            fingerprint: string;
+            labels: {
+              [key: string]: string;
+            };
+            /** @enum {string} */
+            metric: 'drift_psi' | 'accuracy_degradation' | 'error_rate' | 'latency_p99' | 'model_staleness' | 'prediction_anomaly' | 'latency_p95' | 'request_volume' | 'job_failures';
+            /** @enum {string} */
+            operator: 'gt' | 'lt' | 'gte' | 'lte' | 'eq' | 'neq';
+            threshold: number;
+            /** @enum {string} */
+            state: 'firing' | 'acknowledged' | 'resolved';
+            /** @enum {string} */
+            severity: 'info' | 'warning' | 'critical';
+            value: number | null;
+            estimated: boolean;
+            samples: number;
+            /** Format: date-time */
+            first_seen_at: string;
+            /** Format: date-time */
+            last_seen_at: string;
+            last_notified_at: string | null;
+            notification_count: number;
+            escalated_at: string | null;
+            silenced: boolean;
+            acknowledged_by: string | null;
+            acknowledged_at: string | null;
+            resolved_by: string | null;
+            resolved_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Alert not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  post_api_mlops_alerts_alert_id_acknowledge: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        alert_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': {
+          comment?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The alert */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            project_id: string;
+            rule_id: string;
+            rule_name: string | null;
+            deployment_id: string | null;
+            fingerprint: string;
+            labels: {
+              [key: string]: string;
+            };
+            /** @enum {string} */
+            metric: 'drift_psi' | 'accuracy_degradation' | 'error_rate' | 'latency_p99' | 'model_staleness' | 'prediction_anomaly' | 'latency_p95' | 'request_volume' | 'job_failures';
+            /** @enum {string} */
+            operator: 'gt' | 'lt' | 'gte' | 'lte' | 'eq' | 'neq';
+            threshold: number;
+            /** @enum {string} */
+            state: 'firing' | 'acknowledged' | 'resolved';
+            /** @enum {string} */
+            severity: 'info' | 'warning' | 'critical';
+            value: number | null;
+            estimated: boolean;
+            samples: number;
+            /** Format: date-time */
+            first_seen_at: string;
+            /** Format: date-time */
+            last_seen_at: string;
+            last_notified_at: string | null;
+            notification_count: number;
+            escalated_at: string | null;
+            silenced: boolean;
+            acknowledged_by: string | null;
+            acknowledged_at: string | null;
+            resolved_by: string | null;
+            resolved_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Alert not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Alert is not firing */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Expected application/json, with no Content-Encoding or one of gzip, deflate and br */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  post_api_mlops_alerts_alert_id_resolve: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        alert_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': {
+          comment?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The alert */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            project_id: string;
+            rule_id: string;
+            rule_name: string | null;
+            deployment_id: string | null;
+            fingerprint: string;
+            labels: {
+              [key: string]: string;
+            };
+            /** @enum {string} */
+            metric: 'drift_psi' | 'accuracy_degradation' | 'error_rate' | 'latency_p99' | 'model_staleness' | 'prediction_anomaly' | 'latency_p95' | 'request_volume' | 'job_failures';
+            /** @enum {string} */
+            operator: 'gt' | 'lt' | 'gte' | 'lte' | 'eq' | 'neq';
+            threshold: number;
+            /** @enum {string} */
+            state: 'firing' | 'acknowledged' | 'resolved';
+            /** @enum {string} */
+            severity: 'info' | 'warning' | 'critical';
+            value: number | null;
+            estimated: boolean;
+            samples: number;
+            /** Format: date-time */
+            first_seen_at: string;
+            /** Format: date-time */
+            last_seen_at: string;
+            last_notified_at: string | null;
+            notification_count: number;
+            escalated_at: string | null;
+            silenced: boolean;
+            acknowledged_by: string | null;
+            acknowledged_at: string | null;
+            resolved_by: string | null;
+            resolved_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Alert not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Alert is already resolved */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Expected application/json, with no Content-Encoding or one of gzip, deflate and br */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  get_api_mlops_alerts_alert_id_history: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+        rule_id?: string;
+        event?: 'fired' | 'refired' | 'escalated' | 'notified' | 'notify_failed' | 'silenced' | 'acknowledged' | 'resolved' | 'auto_resolved';
+      };
+      header?: never;
+      path: {
+        alert_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description List envelope of history events */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: ({
+              id: string;
+              alert_id: string;
+              rule_id: string;
+              /** @enum {string} */
+              event: 'fired' | 'refired' | 'escalated' | 'notified' | 'notify_failed' | 'silenced' | 'acknowledged' | 'resolved' | 'auto_resolved';
+              from_state: ('firing' | 'acknowledged' | 'resolved') | null;
+              /** @enum {string} */
+              to_state: 'firing' | 'acknowledged' | 'resolved';
+              /** @enum {string} */
+              severity: 'info' | 'warning' | 'critical';
+              value: number | null;
+              actor_id: string | null;
+              detail: {
+                [key: string]: unknown;
+              };
+              /** Format: date-time */
+              created_at: string;
+            } & {
+              [key: string]: unknown;
+            })[];
+            total: number;
+            limit: number;
+            offset: number;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Alert not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   get_api_jobs: {
     parameters: {
       query?: {
@@ -10654,7 +14867,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            items: ({
+              id: string;
+              project_id: string;
+              deployment_id: string;
+              /** Format: date-time */
+              created_at: string;
+            } & {
+              [key: string]: unknown;
+            })[];
+            total: number;
+            limit: number;
+            offset: number;
+          } & {
+            [key: string]: unknown;
+          };
         };
       };
       /** @description Missing or invalid credentials */
@@ -10733,7 +14961,10 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            id: string;
+            studio_session_id: string;
+          };
         };
       };
       /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
@@ -10845,7 +15076,85 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            session: {
+              id: string;
+              project_id: string;
+              deployment_id: string;
+              feature_schema: {
+                [key: string]: string;
+              };
+              baseline_input: {
+                [key: string]: unknown;
+              };
+              baseline_output: {
+                prediction?: unknown;
+                probabilities?: {
+                  [key: string]: number | null;
+                };
+                probability?: number | null;
+                decision_threshold?: number | null;
+                positive_class?: string | null;
+                predicted_positive?: boolean | null;
+              } & {
+                [key: string]: unknown;
+              };
+              baseline_contributions: ({
+                feature: string;
+                value: number;
+              } & {
+                [key: string]: unknown;
+              })[];
+              scenarios: ({
+                id: string;
+                session_id: string;
+                name: string;
+                description: string | null;
+                changes: {
+                  [key: string]: unknown;
+                };
+                /** @enum {string} */
+                status: 'pending' | 'running' | 'succeeded' | 'failed';
+                scenario_input: {
+                  [key: string]: unknown;
+                };
+                output:
+                  | ({
+                      prediction?: unknown;
+                      probabilities?: {
+                        [key: string]: number | null;
+                      };
+                      probability?: number | null;
+                      decision_threshold?: number | null;
+                      positive_class?: string | null;
+                      predicted_positive?: boolean | null;
+                    } & {
+                      [key: string]: unknown;
+                    })
+                  | null;
+                contributions:
+                  | ({
+                      feature: string;
+                      value: number;
+                    } & {
+                      [key: string]: unknown;
+                    })[]
+                  | null;
+                error: string | null;
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                updated_at: string;
+              } & {
+                [key: string]: unknown;
+              })[];
+              created_by: string | null;
+              /** Format: date-time */
+              created_at: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
         };
       };
       /** @description Missing or invalid credentials */
@@ -10988,7 +15297,23 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            deployment_id: string;
+            project_id: string;
+            model_id: string;
+            experiment_id: string;
+            dataset_version_id: string | null;
+            target_column: string | null;
+            feature_schema: {
+              [key: string]: string;
+            };
+            example_input: {
+              [key: string]: unknown;
+            };
+            example_source: string;
+          } & {
+            [key: string]: unknown;
+          };
         };
       };
       /** @description Missing or invalid credentials */
@@ -11067,7 +15392,12 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            id: string;
+            scenario_id: string;
+            /** @enum {string} */
+            status: 'pending' | 'running' | 'succeeded' | 'failed';
+          };
         };
       };
       /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
@@ -11170,7 +15500,36 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            ok: boolean;
+            scenario_id: string;
+            /** @enum {string} */
+            status: 'pending' | 'running' | 'succeeded' | 'failed';
+            output:
+              | ({
+                  prediction?: unknown;
+                  probabilities?: {
+                    [key: string]: number | null;
+                  };
+                  probability?: number | null;
+                  decision_threshold?: number | null;
+                  positive_class?: string | null;
+                  predicted_positive?: boolean | null;
+                } & {
+                  [key: string]: unknown;
+                })
+              | null;
+            contributions:
+              | ({
+                  feature: string;
+                  value: number;
+                } & {
+                  [key: string]: unknown;
+                })[]
+              | null;
+          } & {
+            [key: string]: unknown;
+          };
         };
       };
       /** @description Missing or invalid credentials */
@@ -11255,7 +15614,62 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            baseline: {
+              output: {
+                prediction?: unknown;
+                probabilities?: {
+                  [key: string]: number | null;
+                };
+                probability?: number | null;
+                decision_threshold?: number | null;
+                positive_class?: string | null;
+                predicted_positive?: boolean | null;
+              } & {
+                [key: string]: unknown;
+              };
+              contributions: ({
+                feature: string;
+                value: number;
+              } & {
+                [key: string]: unknown;
+              })[];
+            } & {
+              [key: string]: unknown;
+            };
+            scenarios: ({
+              id: string;
+              name: string;
+              output: {
+                prediction?: unknown;
+                probabilities?: {
+                  [key: string]: number | null;
+                };
+                probability?: number | null;
+                decision_threshold?: number | null;
+                positive_class?: string | null;
+                predicted_positive?: boolean | null;
+              } & {
+                [key: string]: unknown;
+              };
+              delta: {
+                prediction: number | null;
+                probability: number | null;
+                contributions: ({
+                  feature: string;
+                  delta: number;
+                } & {
+                  [key: string]: unknown;
+                })[];
+              } & {
+                [key: string]: unknown;
+              };
+            } & {
+              [key: string]: unknown;
+            })[];
+          } & {
+            [key: string]: unknown;
+          };
         };
       };
       /** @description Missing or invalid credentials */
@@ -11326,7 +15740,39 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            items: ({
+              id: string;
+              project_id: string;
+              /** @enum {string} */
+              kind: 'experiment' | 'model' | 'project' | 'deployment' | 'synthgen';
+              entity_id: string;
+              /** @enum {string} */
+              status: 'queued' | 'running' | 'succeeded' | 'failed' | 'canceled';
+              summary: {
+                [key: string]: unknown;
+              };
+              artifact_id: string | null;
+              job_id: string | null;
+              options: {
+                format: string;
+                title?: string;
+              } & {
+                [key: string]: unknown;
+              };
+              error: string | null;
+              /** Format: date-time */
+              created_at: string;
+              finished_at: string | null;
+            } & {
+              [key: string]: unknown;
+            })[];
+            total: number;
+            limit: number;
+            offset: number;
+          } & {
+            [key: string]: unknown;
+          };
         };
       };
       /** @description Missing or invalid credentials */
@@ -11420,7 +15866,12 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            id: string;
+            report_id: string;
+            job_id: string;
+            status: string;
+          };
         };
       };
       /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
@@ -11523,7 +15974,34 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            report: {
+              id: string;
+              project_id: string;
+              /** @enum {string} */
+              kind: 'experiment' | 'model' | 'project' | 'deployment' | 'synthgen';
+              entity_id: string;
+              /** @enum {string} */
+              status: 'queued' | 'running' | 'succeeded' | 'failed' | 'canceled';
+              summary: {
+                [key: string]: unknown;
+              };
+              artifact_id: string | null;
+              job_id: string | null;
+              options: {
+                format: string;
+                title?: string;
+              } & {
+                [key: string]: unknown;
+              };
+              error: string | null;
+              /** Format: date-time */
+              created_at: string;
+              finished_at: string | null;
+            } & {
+              [key: string]: unknown;
+            };
+          };
         };
       };
       /** @description Missing or invalid credentials */
@@ -11785,7 +16263,38 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            items: ({
+              id: string;
+              project_id: string;
+              project_name: string;
+              name: string;
+              description: string | null;
+              /** @enum {string} */
+              profile: 'hipaa' | 'gdpr' | 'pci_dss' | 'ccpa' | 'custom';
+              /** @enum {string} */
+              status: 'draft' | 'active';
+              settings: {
+                [key: string]: unknown;
+              };
+              rules_count: number;
+              detected_count: number;
+              protected_count: number;
+              pending_count: number;
+              compliance_score: number | null;
+              /** Format: date-time */
+              created_at: string;
+              /** Format: date-time */
+              updated_at: string;
+            } & {
+              [key: string]: unknown;
+            })[];
+            total: number;
+            limit: number;
+            offset: number;
+          } & {
+            [key: string]: unknown;
+          };
         };
       };
       /** @description Missing or invalid credentials */
@@ -11869,7 +16378,10 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            id: string;
+            policy_id: string;
+          };
         };
       };
       /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
@@ -11972,7 +16484,50 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            policy: {
+              id: string;
+              project_id: string;
+              project_name: string;
+              name: string;
+              description: string | null;
+              /** @enum {string} */
+              profile: 'hipaa' | 'gdpr' | 'pci_dss' | 'ccpa' | 'custom';
+              /** @enum {string} */
+              status: 'draft' | 'active';
+              settings: {
+                [key: string]: unknown;
+              };
+              rules_count: number;
+              detected_count: number;
+              protected_count: number;
+              pending_count: number;
+              compliance_score: number | null;
+              /** Format: date-time */
+              created_at: string;
+              /** Format: date-time */
+              updated_at: string;
+            } & {
+              [key: string]: unknown;
+            };
+            rules: ({
+              id: string;
+              policy_id: string;
+              pii_type: string;
+              /** @enum {string} */
+              action: 'mask' | 'hash' | 'redact' | 'encrypt' | 'generalize' | 'suppress' | 'pseudonymize';
+              is_enabled: boolean;
+              enabled: boolean;
+              priority: number;
+              config: {
+                [key: string]: unknown;
+              };
+              /** Format: date-time */
+              created_at: string;
+            } & {
+              [key: string]: unknown;
+            })[];
+          };
         };
       };
       /** @description Missing or invalid credentials */
@@ -12235,7 +16790,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            rules: ({
+              id: string;
+              policy_id: string;
+              pii_type: string;
+              /** @enum {string} */
+              action: 'mask' | 'hash' | 'redact' | 'encrypt' | 'generalize' | 'suppress' | 'pseudonymize';
+              is_enabled: boolean;
+              enabled: boolean;
+              priority: number;
+              config: {
+                [key: string]: unknown;
+              };
+              /** Format: date-time */
+              created_at: string;
+            } & {
+              [key: string]: unknown;
+            })[];
+          };
         };
       };
       /** @description Missing or invalid credentials */
@@ -12406,7 +16979,10 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            id: string;
+            rule_id: string;
+          };
         };
       };
       /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
@@ -12691,7 +17267,26 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            ok: boolean;
+            rule: {
+              id: string;
+              policy_id: string;
+              pii_type: string;
+              /** @enum {string} */
+              action: 'mask' | 'hash' | 'redact' | 'encrypt' | 'generalize' | 'suppress' | 'pseudonymize';
+              is_enabled: boolean;
+              enabled: boolean;
+              priority: number;
+              config: {
+                [key: string]: unknown;
+              };
+              /** Format: date-time */
+              created_at: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
         };
       };
       /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
@@ -12797,7 +17392,26 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            items: ({
+              id: string;
+              policy_name: string;
+              dataset_name: string;
+              /** @enum {string} */
+              status: 'created' | 'detecting' | 'detected' | 'transforming' | 'completed' | 'failed' | 'canceled';
+              pii_found: number;
+              transformed: number;
+              /** Format: date-time */
+              created_at: string;
+            } & {
+              [key: string]: unknown;
+            })[];
+            total: number;
+            limit: number;
+            offset: number;
+          } & {
+            [key: string]: unknown;
+          };
         };
       };
       /** @description Missing or invalid credentials */
@@ -12879,7 +17493,10 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            id: string;
+            session_id: string;
+          };
         };
       };
       /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
@@ -12982,7 +17599,41 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            session: {
+              id: string;
+              policy_name: string;
+              dataset_name: string;
+              /** @enum {string} */
+              status: 'created' | 'detecting' | 'detected' | 'transforming' | 'completed' | 'failed' | 'canceled';
+              pii_found: number;
+              transformed: number;
+              /** Format: date-time */
+              created_at: string;
+              project_id: string;
+              policy_id: string;
+              dataset_id: string;
+              dataset_version_id: string;
+              sample_size: number | null;
+              deep_scan: boolean;
+              pending: number;
+              rows_scanned: number;
+              columns_analyzed: number;
+              pii_columns: number;
+              pii_instances: number;
+              progress: number;
+              progress_message: string | null;
+              error: string | null;
+              output_artifact_id: string | null;
+              job_id: string | null;
+              detect_job_id: string | null;
+              transform_job_id: string | null;
+              /** Format: date-time */
+              updated_at: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
         };
       };
       /** @description Missing or invalid credentials */
@@ -13292,7 +17943,24 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            results: ({
+              id: string;
+              column: string;
+              pii_type: string;
+              /** @enum {string} */
+              scope: 'column' | 'cells';
+              confidence: number;
+              instances: number;
+              sample: string | null;
+              samples: string[];
+              evidence: string[];
+              action: string | null;
+              transformed: boolean;
+            } & {
+              [key: string]: unknown;
+            })[];
+          };
         };
       };
       /** @description Missing or invalid credentials */
@@ -13428,7 +18096,10 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            artifact_id: string;
+            download_url: string;
+          };
         };
       };
       /** @description Missing or invalid credentials */
@@ -13493,7 +18164,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            types: ({
+              id: string;
+              name: string;
+              category: string;
+              country?: string;
+              evidence: string;
+            } & {
+              [key: string]: unknown;
+            })[];
+          };
         };
       };
       /** @description Missing or invalid credentials */
@@ -13540,7 +18221,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            actions: ({
+              /** @enum {string} */
+              id: 'mask' | 'hash' | 'redact' | 'encrypt' | 'generalize' | 'suppress' | 'pseudonymize';
+              name: string;
+              description: string;
+            } & {
+              [key: string]: unknown;
+            })[];
+          };
         };
       };
       /** @description Missing or invalid credentials */
@@ -13587,7 +18277,27 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            profiles: ({
+              id: string;
+              name: string;
+              description: string;
+              source: string;
+              pii_types: string[];
+              covered_types: string[];
+              /** @enum {string} */
+              default_action: 'mask' | 'hash' | 'redact' | 'encrypt' | 'generalize' | 'suppress' | 'pseudonymize';
+              identifiers: ({
+                clause: string;
+                label: string;
+                types: string[];
+              } & {
+                [key: string]: unknown;
+              })[];
+            } & {
+              [key: string]: unknown;
+            })[];
+          };
         };
       };
       /** @description Missing or invalid credentials */
@@ -13746,7 +18456,59 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            items: ({
+              id: string;
+              project_id: string;
+              project_name: string;
+              name: string;
+              /** @enum {string} */
+              model_type: 'ctgan' | 'copulagan' | 'tvae' | 'gaussian_copula';
+              /** @enum {string} */
+              status: 'pending' | 'ready' | 'failed';
+              config: {
+                [key: string]: unknown;
+              };
+              use_gpu: boolean;
+              dataset_name: string;
+              dataset_version: number | null;
+              dataset_id: string;
+              dataset_version_id: string;
+              error: string | null;
+              train_job_id: string | null;
+              artifact_id: string | null;
+              training_rows: number | null;
+              holdout_rows: number | null;
+              training_secs: number | null;
+              checkpoint_epoch: number | null;
+              columns:
+                | ({
+                    name: string;
+                    /** @enum {string} */
+                    kind: 'numeric' | 'categorical' | 'datetime';
+                    integer: boolean;
+                    min: number | null;
+                    max: number | null;
+                    missingRate: number;
+                  } & {
+                    [key: string]: unknown;
+                  })[]
+                | null;
+              /** Format: date-time */
+              created_at: string;
+              started_at: string | null;
+              finished_at: string | null;
+              /** Format: date-time */
+              updated_at: string;
+            } & {
+              [key: string]: unknown;
+            })[];
+            total: number;
+            limit: number;
+            offset: number;
+          } & {
+            [key: string]: unknown;
+          };
         };
       };
       /** @description Missing or invalid credentials */
@@ -13834,7 +18596,12 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            id: string;
+            model_id: string;
+            job_id: string;
+            status: string;
+          };
         };
       };
       /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
@@ -13935,7 +18702,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            model_types: ({
+              /** @enum {string} */
+              id: 'ctgan' | 'copulagan' | 'tvae' | 'gaussian_copula';
+              name: string;
+              description: string;
+            } & {
+              [key: string]: unknown;
+            })[];
+          };
         };
       };
       /** @description Missing or invalid credentials */
@@ -13984,7 +18760,66 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            model: {
+              id: string;
+              project_id: string;
+              project_name: string;
+              name: string;
+              /** @enum {string} */
+              model_type: 'ctgan' | 'copulagan' | 'tvae' | 'gaussian_copula';
+              /** @enum {string} */
+              status: 'pending' | 'ready' | 'failed';
+              config: {
+                [key: string]: unknown;
+              };
+              use_gpu: boolean;
+              dataset_name: string;
+              dataset_version: number | null;
+              dataset_id: string;
+              dataset_version_id: string;
+              error: string | null;
+              train_job_id: string | null;
+              artifact_id: string | null;
+              training_rows: number | null;
+              holdout_rows: number | null;
+              training_secs: number | null;
+              checkpoint_epoch: number | null;
+              columns:
+                | ({
+                    name: string;
+                    /** @enum {string} */
+                    kind: 'numeric' | 'categorical' | 'datetime';
+                    integer: boolean;
+                    min: number | null;
+                    max: number | null;
+                    missingRate: number;
+                  } & {
+                    [key: string]: unknown;
+                  })[]
+                | null;
+              /** Format: date-time */
+              created_at: string;
+              started_at: string | null;
+              finished_at: string | null;
+              /** Format: date-time */
+              updated_at: string;
+            } & {
+              [key: string]: unknown;
+            };
+            jobs: ({
+              id: string;
+              /** @enum {string} */
+              job_type: 'train' | 'generate';
+              /** @enum {string} */
+              status: 'pending' | 'running' | 'completed' | 'failed';
+              error: string | null;
+              /** Format: date-time */
+              created_at: string;
+            } & {
+              [key: string]: unknown;
+            })[];
+          };
         };
       };
       /** @description Missing or invalid credentials */
@@ -14140,7 +18975,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            job_id: string;
+            synthgen_job_id: string;
+            status: string;
+          };
         };
       };
       /** @description Model is not ready */
@@ -14247,7 +19086,111 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            items: ({
+              id: string;
+              job_id: string;
+              project_id: string;
+              project_name: string;
+              model_id: string;
+              model_name: string;
+              model_type: string;
+              /** @enum {string} */
+              job_type: 'train' | 'generate';
+              /** @enum {string} */
+              status: 'pending' | 'running' | 'completed' | 'failed';
+              config: {
+                num_rows?: number;
+                seed?: number;
+                conditions?: {
+                  [key: string]: unknown;
+                };
+              } & {
+                [key: string]: unknown;
+              };
+              progress: number;
+              progress_message: string | null;
+              attempt: number;
+              error: string | null;
+              output_artifact_id: string | null;
+              parquet_artifact_id: string | null;
+              rows_generated: number | null;
+              download_url: string | null;
+              quality:
+                | ({
+                    overall_score: number;
+                    column_shapes: {
+                      score: number | null;
+                      columns: ({
+                        column: string;
+                        metric: string;
+                        score: number | null;
+                      } & {
+                        [key: string]: unknown;
+                      })[];
+                    } & {
+                      [key: string]: unknown;
+                    };
+                    column_pair_trends: {
+                      score: number | null;
+                      pairs: ({
+                        /** @description The two columns of the pair */
+                        columns: string[];
+                        metric: string;
+                        score: number | null;
+                        meets_threshold: boolean;
+                      } & {
+                        [key: string]: unknown;
+                      })[];
+                      pairs_evaluated: number;
+                      pairs_total: number;
+                    } & {
+                      [key: string]: unknown;
+                    };
+                    reference?: string;
+                    real_rows?: number;
+                    synthetic_rows?: number;
+                    distributions?: ({
+                      column: string;
+                      kind: string;
+                      labels: (number | string)[];
+                      real: number[];
+                      synthetic: number[];
+                    } & {
+                      [key: string]: unknown;
+                    })[];
+                  } & {
+                    [key: string]: unknown;
+                  })
+                | null;
+              privacy:
+                | ({
+                    skipped?: string | boolean | null;
+                    copied_rows_share?: number;
+                    median_dcr_synthetic?: number;
+                    median_dcr_holdout?: number;
+                    rows_compared?: number;
+                    holdout_rows?: number;
+                  } & {
+                    [key: string]: unknown;
+                  })
+                | null;
+              log: string[];
+              /** Format: date-time */
+              created_at: string;
+              started_at: string | null;
+              finished_at: string | null;
+              /** Format: date-time */
+              updated_at: string;
+            } & {
+              [key: string]: unknown;
+            })[];
+            total: number;
+            limit: number;
+            offset: number;
+          } & {
+            [key: string]: unknown;
+          };
         };
       };
       /** @description Missing or invalid credentials */
@@ -14314,7 +19257,104 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': {
+            id: string;
+            job_id: string;
+            project_id: string;
+            project_name: string;
+            model_id: string;
+            model_name: string;
+            model_type: string;
+            /** @enum {string} */
+            job_type: 'train' | 'generate';
+            /** @enum {string} */
+            status: 'pending' | 'running' | 'completed' | 'failed';
+            config: {
+              num_rows?: number;
+              seed?: number;
+              conditions?: {
+                [key: string]: unknown;
+              };
+            } & {
+              [key: string]: unknown;
+            };
+            progress: number;
+            progress_message: string | null;
+            attempt: number;
+            error: string | null;
+            output_artifact_id: string | null;
+            parquet_artifact_id: string | null;
+            rows_generated: number | null;
+            download_url: string | null;
+            quality:
+              | ({
+                  overall_score: number;
+                  column_shapes: {
+                    score: number | null;
+                    columns: ({
+                      column: string;
+                      metric: string;
+                      score: number | null;
+                    } & {
+                      [key: string]: unknown;
+                    })[];
+                  } & {
+                    [key: string]: unknown;
+                  };
+                  column_pair_trends: {
+                    score: number | null;
+                    pairs: ({
+                      /** @description The two columns of the pair */
+                      columns: string[];
+                      metric: string;
+                      score: number | null;
+                      meets_threshold: boolean;
+                    } & {
+                      [key: string]: unknown;
+                    })[];
+                    pairs_evaluated: number;
+                    pairs_total: number;
+                  } & {
+                    [key: string]: unknown;
+                  };
+                  reference?: string;
+                  real_rows?: number;
+                  synthetic_rows?: number;
+                  distributions?: ({
+                    column: string;
+                    kind: string;
+                    labels: (number | string)[];
+                    real: number[];
+                    synthetic: number[];
+                  } & {
+                    [key: string]: unknown;
+                  })[];
+                } & {
+                  [key: string]: unknown;
+                })
+              | null;
+            privacy:
+              | ({
+                  skipped?: string | boolean | null;
+                  copied_rows_share?: number;
+                  median_dcr_synthetic?: number;
+                  median_dcr_holdout?: number;
+                  rows_compared?: number;
+                  holdout_rows?: number;
+                } & {
+                  [key: string]: unknown;
+                })
+              | null;
+            log: string[];
+            /** Format: date-time */
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** Format: date-time */
+            updated_at: string;
+          } & {
+            [key: string]: unknown;
+          };
         };
       };
       /** @description Missing or invalid credentials */

@@ -1,10 +1,8 @@
+import type { GetBody } from './api';
 import { Field, Select } from './ui';
 
 /** One feature of a model's input: its name and the dtype the API names (`int64`, `float64`, `object`, `bool`...). */
-export interface FeatureColumn {
-  name: string;
-  dtype: string;
-}
+export type FeatureColumn = GetBody<'/api/models/{model_id}'>['input_schema'][number];
 
 /** Whether a dtype holds numbers (an `<input type=number>` and a slider fit it). */
 export function isNumericDtype(dtype: string): boolean {

@@ -1,18 +1,9 @@
 import { useEffect } from 'preact/hooks';
-import { get, qs, type Page } from './api';
+import { get, qs, type ListItem, type Page } from './api';
 import { ErrorBox, Loading, Select, useAsync } from './ui';
 
-interface DatasetItem {
-  id: string;
-  name: string;
-  dataset_version_id: string;
-  version: number;
-}
-interface VersionItem {
-  id: string;
-  version: number;
-  row_count: number;
-}
+type DatasetItem = ListItem<'/api/datasets'>;
+type VersionItem = ListItem<'/api/datasets/{dataset_id}/versions'>;
 
 /** A dataset of a project and one of its versions (the latest unless another is picked). */
 export interface DatasetVersionChoice {

@@ -32,6 +32,8 @@ export interface FitThreadInput {
 
 export type FitThreadMessage =
   | { type: 'progress'; fraction: number; message: string }
+  /** Sent between batches when nothing else was for a while: the fit is alive inside a long epoch. */
+  | { type: 'pulse' }
   | { type: 'checkpoint'; bytes: Uint8Array; epoch: number }
   | { type: 'result'; bytes: Uint8Array }
   | { type: 'error'; name: string; message: string };
@@ -119,6 +121,7 @@ export function fitNeural(type: NeuralModelType, frame: Frame, config: Partial<C
     const thread = startThread(FIT_THREAD, input, {
       messages: {
         progress: (m) => hooks.onProgress?.(m.fraction, m.message),
+        pulse: () => hooks.onPulse?.(),
         checkpoint: (m) => {
           if (saving) queued = m;
           else save(m);

@@ -19,6 +19,12 @@ class FitCancelled extends Error {
   readonly name = 'FitCancelled';
 }
 
+/**
+ * How often at most the batch loop sends a pulse while an epoch runs: an epoch on a large table can outlast the host's
+ * heartbeat timeout, and the host keeps itself alive on the thread's messages (from inside the work, not a timer).
+ */
+const PULSE_MS = 2000;
+
 const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
 
 /** How the wasm backend multiplies, for the first progress line. */
@@ -30,7 +36,11 @@ function backendNote(backend: string, products: OrtProducts | null, threads: num
 const thread = threadContext<typeof FIT_THREAD>();
 
 async function main(input: FitThreadInput): Promise<void> {
-  const post = (m: FitThreadMessage, transfer: ArrayBuffer[] = []) => thread.post(m, transfer);
+  let sentAt = Date.now();
+  const post = (m: FitThreadMessage, transfer: ArrayBuffer[] = []) => {
+    sentAt = Date.now();
+    thread.post(m, transfer);
+  };
   // More threads than cores only adds switching (and SYNTHGEN_THREADS has no upper bound of its own).
   const cores = os.availableParallelism();
   const threads = input.threads === 0 ? cores : Math.min(input.threads, cores);
@@ -43,8 +53,10 @@ async function main(input: FitThreadInput): Promise<void> {
   const model = fitNeuralCore(input.type, input.frame, input.config, {
     resumeFrom: input.resumeFrom,
     checkpointEveryMs: input.checkpointEveryMs,
+    // Before every batch: the cancel flag, and a pulse when nothing was sent for a while (a long epoch).
     checkCancel: () => {
       if (stopRequested()) throw new FitCancelled('fit cancelled');
+      if (Date.now() - sentAt >= PULSE_MS) post({ type: 'pulse' });
     },
     onEpoch: (epoch, epochs, message) => post({ type: 'progress', fraction: epoch / epochs, message }),
     onNote: (message) => post({ type: 'progress', fraction: 0, message }),

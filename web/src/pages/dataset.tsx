@@ -1,57 +1,11 @@
 import { useState } from 'preact/hooks';
-import { del, get, qs, upload, type Page } from '../api';
+import { del, get, qs, upload, type GetBody, type ListItem, type Page } from '../api';
 import { BarsChart, ChartView } from '../chart';
 import { Link, navigate, useLocation } from '../router';
 import { ErrorBox, Field, fmtBytes, fmtDate, fmtNum, Loading, Progress, Section, Select, Table, Tabs, useAction, useAsync, usePaged, useTitle } from '../ui';
 
-interface Dataset {
-  id: string;
-  name: string;
-  description: string;
-  project_id: string;
-  project_name: string;
-  dataset_version_id: string;
-  rows: number;
-  columns: number;
-  version: number;
-  columns_schema: { name: string; dtype: string }[];
-  updated_at: string;
-}
-interface Version {
-  id: string;
-  version: number;
-  row_count: number;
-  column_count: number;
-  description: string;
-  created_by_name: string | null;
-  created_at: string;
-}
-interface Histogram {
-  counts: number[];
-  bin_edges: number[];
-}
-type ColumnProfile =
-  | {
-      type: 'numeric';
-      dtype: string;
-      unique: number;
-      missing_percent: number;
-      min: number | null;
-      max: number | null;
-      mean: number | null;
-      std: number | null;
-      outlier_count: number;
-      histogram: Histogram;
-    }
-  | { type: 'categorical'; dtype: string; unique: number; missing_percent: number; top_values: Record<string, number> };
-interface Profile {
-  columns: Record<string, ColumnProfile>;
-  row_count: number;
-  duplicate_rows: number;
-  memory_usage: number;
-  correlations: Record<string, Record<string, number | null>>;
-  correlations_omitted: string[];
-}
+type Version = ListItem<'/api/datasets/{dataset_id}/versions'>;
+type Profile = NonNullable<GetBody<'/api/datasets/{dataset_id}/analyze'>['statistics']>;
 
 const TABS: [string, string][] = [
   ['preview', 'Preview'],
@@ -64,7 +18,7 @@ const TABS: [string, string][] = [
 export function DatasetPage({ id }: { id: string }) {
   const { query } = useLocation();
   const tab = query.get('tab') ?? 'preview';
-  const d = useAsync(() => get<{ dataset: Dataset; preview: Record<string, unknown>[]; preview_error?: string }>(`/api/datasets/${id}`), [id]);
+  const d = useAsync(() => get<GetBody<'/api/datasets/{dataset_id}'>>(`/api/datasets/${id}`), [id]);
   const { error, run } = useAction();
   useTitle(d.data ? `Dataset ${d.data.dataset.name}` : 'Dataset');
   if (d.error) return <ErrorBox error={d.error} />;
@@ -100,7 +54,7 @@ export function DatasetPage({ id }: { id: string }) {
         Version {ds.version} · {fmtNum(ds.rows)} rows · {ds.columns} columns · updated {fmtDate(ds.updated_at)}
       </p>
       <Tabs tabs={TABS} current={tab} base={`/app/datasets/${ds.id}`} />
-      {tab === 'preview' && <Preview rows={d.data.preview} schema={ds.columns_schema} error={d.data.preview_error} />}
+      {tab === 'preview' && <Preview rows={d.data.preview} schema={ds.columns_schema} error={d.data.preview_error ?? undefined} />}
       {tab === 'quality' && <Quality id={ds.id} />}
       {tab === 'analyze' && <Analyze id={ds.id} />}
       {tab === 'versions' && <Versions id={ds.id} onChange={d.reload} />}
@@ -124,13 +78,7 @@ function Preview({ rows, schema, error }: { rows: Record<string, unknown>[]; sch
 }
 
 function Quality({ id }: { id: string }) {
-  const q = useAsync(
-    () =>
-      get<{ quality: { overall_score: number; checks: { name: string; passed: boolean; details: string }[]; sample_rows: number | null; version: number } }>(`/api/datasets/${id}/quality`).then(
-        (r) => r.quality,
-      ),
-    [id],
-  );
+  const q = useAsync(() => get<GetBody<'/api/datasets/{dataset_id}/quality'>>(`/api/datasets/${id}/quality`).then((r) => r.quality), [id]);
   if (q.error) return <ErrorBox error={q.error} />;
   if (!q.data) return <Loading />;
   return (
@@ -156,7 +104,7 @@ function Quality({ id }: { id: string }) {
 const MAX_DISTRIBUTION_CHARTS = 40;
 
 function Analyze({ id }: { id: string }) {
-  const a = useAsync(() => get<{ statistics: Profile | null; error: string | null }>(`/api/datasets/${id}/analyze`), [id]);
+  const a = useAsync(() => get<GetBody<'/api/datasets/{dataset_id}/analyze'>>(`/api/datasets/${id}/analyze`), [id]);
   if (a.error) return <ErrorBox error={a.error} />;
   if (!a.data) return <Loading what="Analyzing" />;
   if (!a.data.statistics) return <ErrorBox error={a.data.error ?? 'No statistics'} />;
@@ -359,21 +307,7 @@ function Versions({ id, onChange }: { id: string; onChange: () => void }) {
   );
 }
 
-interface Comparison {
-  summary: {
-    v1: number;
-    v2: number;
-    v1_rows: number;
-    v2_rows: number;
-    columns_added: string[];
-    columns_removed: string[];
-    columns_type_changed: { column: string; v1_dtype: string; v2_dtype: string }[];
-  };
-  column_diffs: Record<
-    string,
-    { type: string; v1_mean: number | null; v2_mean: number | null; missing_v1: number; missing_v2: number; mean_shift_pct: number | null; psi: number; shift_level: string }
-  >;
-}
+type Comparison = GetBody<'/api/datasets/{dataset_id}/compare'>;
 
 function Compare({ id, latest }: { id: string; latest: number }) {
   const versions = useAsync(() => get<Page<Version>>(`/api/datasets/${id}/versions?limit=100`), [id]);

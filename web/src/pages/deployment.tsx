@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { AlertInbox } from './alerts';
 import { openReport } from './report';
 import { get, post, qs, type GetBody, type ListItem, type Page } from '../api';
 import { BarsChart } from '../chart';
@@ -7,7 +8,6 @@ import type { DeploymentRow } from './projects';
 import { ErrorBox, Field, fmtDate, fmtNum, Loading, Section, Select, Status, Table, Tabs, useAction, useAsync, usePaged, usePoll, useTitle } from '../ui';
 
 type Deployment = GetBody<'/api/mlops/deployments/{deployment_id}'>['deployment'];
-type DeploymentModel = GetBody<'/api/mlops/deployments/{deployment_id}'>['model'];
 type Transition = ListItem<'/api/mlops/deployments/{deployment_id}/rollback-history'>;
 type InferenceLog = ListItem<'/api/mlops/deployments/{deployment_id}/inference-logs'>;
 type Drift = GetBody<'/api/mlops/deployments/{deployment_id}/drift'>;
@@ -17,12 +17,13 @@ const TABS: [string, string][] = [
   ['logs', 'Inference logs'],
   ['drift', 'Drift'],
   ['history', 'History'],
+  ['alerts', 'Alerts'],
 ];
 
 export function DeploymentPage({ id }: { id: string }) {
   const { query } = useLocation();
   const tab = query.get('tab') ?? 'overview';
-  const d = useAsync(() => get<{ deployment: Deployment; model: DeploymentModel }>(`/api/mlops/deployments/${id}`), [id]);
+  const d = useAsync(() => get<GetBody<'/api/mlops/deployments/{deployment_id}'>>(`/api/mlops/deployments/${id}`), [id]);
   useTitle(d.data ? `Deployment ${d.data.deployment.name}` : 'Deployment');
   if (d.error) return <ErrorBox error={d.error} />;
   if (!d.data) return <Loading />;
@@ -41,6 +42,14 @@ export function DeploymentPage({ id }: { id: string }) {
       {tab === 'logs' && <Logs id={id} />}
       {tab === 'drift' && <DriftTab id={id} />}
       {tab === 'history' && <History id={id} />}
+      {tab === 'alerts' && (
+        <>
+          <AlertInbox projectId={dep.project_id} deploymentId={id} />
+          <p>
+            <Link href={`/app/projects/${dep.project_id}/alerts?tab=rules`}>Alert rules and channels of the project</Link>
+          </p>
+        </>
+      )}
     </>
   );
 }
@@ -154,7 +163,7 @@ function Logs({ id }: { id: string }) {
  * answers 404, which the page has no reason to provoke).
  */
 function DriftTab({ id }: { id: string }) {
-  const jobs = useAsync(() => get<Page<{ id: string; status: string }>>(`/api/jobs${qs({ kind: 'drift_compute', entity_id: id, limit: 1 })}`), [id]);
+  const jobs = useAsync(() => get<GetBody<'/api/jobs'>>(`/api/jobs${qs({ kind: 'drift_compute', entity_id: id, limit: 1 })}`), [id]);
   const last = jobs.data?.items[0];
   const drift = useAsync(() => (last?.status === 'succeeded' ? get<Drift>(`/api/mlops/deployments/${id}/drift`) : Promise.resolve(null)), [last?.id, last?.status]);
   const { busy, error, run } = useAction();

@@ -1,25 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
 import { openReport } from './report';
-import { del, get, post, qs, type Page } from '../api';
+import { del, get, post, qs, type Answer, type GetBody, type ListItem, type Page } from '../api';
 import { ChartView } from '../chart';
 import { Link, navigate, useLocation } from '../router';
 import { ErrorBox, Field, fmtDate, fmtNum, Loading, Progress, Section, Select, Status, Table, useAction, useAsync, usePoll, useTitle } from '../ui';
-import type { ExperimentRow } from './projects';
 
-interface Capabilities {
-  problem_types: string[];
-  algorithms: string[];
-  sort_metrics: Record<string, string[]>;
-  stopping_metrics: string[];
-  config_defaults: Record<string, unknown>;
-  limits: { max_models_cap: number; max_runtime_secs_max: number; nfolds_max: number };
-}
-interface DatasetItem {
-  id: string;
-  name: string;
-  dataset_version_id: string;
-  version: number;
-}
+type Capabilities = GetBody<'/api/experiments/capabilities'>;
+type DatasetItem = ListItem<'/api/datasets'>;
 
 /** Create an experiment: a dataset of the project, its target, the problem type and the AutoML budget and options. */
 export function NewExperimentPage() {
@@ -29,10 +16,7 @@ export function NewExperimentPage() {
   const caps = useAsync(() => get<Capabilities>('/api/experiments/capabilities'), []);
   const datasets = useAsync(() => get<Page<DatasetItem>>(`/api/datasets${qs({ project_id: projectId, limit: 200 })}`), [projectId]);
   const [datasetId, setDatasetId] = useState(query.get('dataset') ?? '');
-  const columns = useAsync(
-    () => (datasetId ? get<{ columns: { name: string; dtype: string }[] } | { name: string; dtype: string }[]>(`/api/datasets/${datasetId}/columns`) : Promise.resolve([])),
-    [datasetId],
-  );
+  const columns = useAsync(() => (datasetId ? get<GetBody<'/api/datasets/{dataset_id}/columns'>>(`/api/datasets/${datasetId}/columns`).then((r) => r.columns) : Promise.resolve([])), [datasetId]);
   const [form, setForm] = useState({ name: '', target_column: '', problem_type: 'classification', use_gpu: false });
   const [config, setConfig] = useState({ max_models: '5', max_runtime_secs: '120', nfolds: '3', sort_metric: 'AUTO', seed: '42', balance_classes: false });
   const [excluded, setExcluded] = useState<string[]>([]);
@@ -40,7 +24,7 @@ export function NewExperimentPage() {
   useEffect(() => {
     if (!datasetId && datasets.data?.items[0]) setDatasetId(datasets.data.items[0].id);
   }, [datasets.data]);
-  const colList = columns.data ? (Array.isArray(columns.data) ? columns.data : columns.data.columns) : [];
+  const colList = columns.data ?? [];
   useEffect(() => {
     if (colList.length && !colList.some((c) => c.name === form.target_column)) setForm((f) => ({ ...f, target_column: colList[colList.length - 1].name }));
   }, [columns.data]);
@@ -56,7 +40,7 @@ export function NewExperimentPage() {
     e.preventDefault();
     if (!dataset) return;
     void run(async () => {
-      const r = await post<{ id: string }>('/api/experiments', {
+      const r = await post<Answer<'/api/experiments', 'post'>>('/api/experiments', {
         project_id: projectId,
         dataset_version_id: dataset.dataset_version_id,
         name: form.name || `${dataset.name} · ${form.target_column}`,
@@ -147,39 +131,15 @@ export function NewExperimentPage() {
   );
 }
 
-interface Experiment extends ExperimentRow {
-  project_id: string;
-  project_name: string;
-  dataset_id: string;
-  sort_metric: string;
-  max_models: number;
-  max_runtime_secs: number;
-  job_id: string | null;
-  error: string | null;
-  started_at: string | null;
-  finished_at: string | null;
-}
-interface LeaderRow {
-  id: string;
-  name: string;
-  algo: string;
-  metrics: Record<string, unknown>;
-  is_best: boolean;
-  training_time_ms: number;
-}
-interface StatusBody {
-  status: string;
-  progress: { percent?: number; models_done?: number; models_planned?: number; current?: string | null; elapsed_secs?: number; budget_secs?: number };
-  job_id: string | null;
-  error: string | null;
-}
+type LeaderRow = GetBody<'/api/experiments/{experiment_id}'>['models'][number];
+type StatusBody = GetBody<'/api/experiments/{experiment_id}/status'>;
 const DONE = ['succeeded', 'failed', 'canceled'];
 
 /** Metrics worth a leaderboard column, in this order when present. */
 const METRIC_ORDER = ['auc', 'logloss', 'aucpr', 'mean_per_class_error', 'accuracy', 'f1', 'rmse', 'mae', 'r2', 'rmsle'];
 
 export function ExperimentPage({ id }: { id: string }) {
-  const exp = useAsync(() => get<{ experiment: Experiment; models: LeaderRow[]; best_model_id: string | null }>(`/api/experiments/${id}`), [id]);
+  const exp = useAsync(() => get<GetBody<'/api/experiments/{experiment_id}'>>(`/api/experiments/${id}`), [id]);
   const [status, setStatus] = useState<StatusBody | null>(null);
   const { busy, error, run } = useAction();
   const running = status ? !DONE.includes(status.status) : exp.data ? !DONE.includes(exp.data.experiment.status) : false;
@@ -197,7 +157,8 @@ export function ExperimentPage({ id }: { id: string }) {
   if (exp.error) return <ErrorBox error={exp.error} />;
   if (!exp.data) return <Loading />;
   const e = exp.data.experiment;
-  const st = status ?? { status: e.status, progress: {}, job_id: e.job_id, error: e.error };
+  // Until the first status answer: the experiment's own status, no live progress yet.
+  const st = status ?? { status: e.status, progress: undefined, job_id: e.job_id, error: e.error };
   const metricKeys = METRIC_ORDER.filter((k) => exp.data!.models.some((m) => typeof m.metrics[k] === 'number'));
   return (
     <>
@@ -243,11 +204,11 @@ export function ExperimentPage({ id }: { id: string }) {
       <Section title="Progress">
         <p aria-live="polite">
           <Status value={st.status} />
-          {st.progress.models_done !== undefined && ` ${st.progress.models_done} of ${st.progress.models_planned ?? '?'} models`}
-          {running && st.progress.current ? ` · training ${st.progress.current}` : ''}
-          {st.progress.elapsed_secs !== undefined && ` · ${st.progress.elapsed_secs} s of ${st.progress.budget_secs ?? e.max_runtime_secs} s`}
+          {st.progress?.models_done !== undefined && ` ${st.progress.models_done} of ${st.progress.models_planned ?? '?'} models`}
+          {running && st.progress?.current ? ` · training ${st.progress.current}` : ''}
+          {st.progress?.elapsed_secs !== undefined && ` · ${st.progress.elapsed_secs} s of ${st.progress.budget_secs ?? e.max_runtime_secs} s`}
         </p>
-        <Progress value={st.status === 'succeeded' ? 1 : (st.progress.percent ?? 0) / 100} label="Training progress" />
+        <Progress value={st.status === 'succeeded' ? 1 : (st.progress?.percent ?? 0) / 100} label="Training progress" />
         {st.error && <p class="error">{st.error}</p>}
         {st.job_id && (
           <p>
@@ -282,13 +243,7 @@ export function ExperimentPage({ id }: { id: string }) {
   );
 }
 
-interface ExplainBody {
-  explain: {
-    sort_metric: string;
-    pareto_front: { models: { id: string; name: string; algo: string; metric: number; training_time: number }[] };
-    varimp_heatmap: { models: string[]; features: string[]; matrix: (number | null)[][] };
-  };
-}
+type ExplainBody = GetBody<'/api/experiments/{experiment_id}/explain'>;
 
 /** The Pareto front (metric against training time) and the variable-importance heatmap across models. */
 function Explain({ id }: { id: string }) {
@@ -304,7 +259,9 @@ function Explain({ id }: { id: string }) {
         summary={`Pareto front: ${pareto_front.models.map((m) => `${m.name} ${fmtNum(m.metric)} in ${fmtNum(m.training_time, 3)} s`).join('; ')}`}
         config={{
           type: 'scatter',
-          data: { datasets: [{ label: sort_metric, data: pareto_front.models.map((m) => ({ x: m.training_time, y: m.metric })), backgroundColor: '#1d4ed8', showLine: true, borderColor: '#1d4ed8' }] },
+          data: {
+            datasets: [{ label: sort_metric, data: pareto_front.models.map((m) => ({ x: m.training_time, y: m.metric ?? null })), backgroundColor: '#1d4ed8', showLine: true, borderColor: '#1d4ed8' }],
+          },
           options: { scales: { x: { title: { display: true, text: 'training time (s)' } }, y: { title: { display: true, text: sort_metric } } } },
         }}
       />
@@ -346,7 +303,7 @@ function Explain({ id }: { id: string }) {
 
 function Logs({ id, running }: { id: string; running: boolean }) {
   const [engine, setEngine] = useState(false);
-  const logs = useAsync(() => get<{ logs: string[] }>(`/api/experiments/${id}/logs${qs({ include_h2o_logs: engine ? 'true' : undefined })}`), [id, engine]);
+  const logs = useAsync(() => get<GetBody<'/api/experiments/{experiment_id}/logs'>>(`/api/experiments/${id}/logs${qs({ include_h2o_logs: engine ? 'true' : undefined })}`), [id, engine]);
   usePoll(logs.reload, 3000, running);
   return (
     <Section

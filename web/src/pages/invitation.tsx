@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { post } from '../api';
+import { post, type Answer } from '../api';
 import { Link, navigate, useLocation } from '../router';
 import { useUser } from '../session';
 import { ErrorBox, Section, useAction, useTitle } from '../ui';
@@ -28,7 +28,7 @@ export function AcceptInvitationPage() {
               disabled={busy || done}
               onClick={() =>
                 void run(async () => {
-                  const r = await post<{ project_id: string }>('/api/auth/invite/accept', { token });
+                  const r = await post<Answer<'/api/auth/invite/accept', 'post'>>('/api/auth/invite/accept', { token });
                   setDone(true);
                   navigate(`/app/projects/${r.project_id}`, true);
                 })

@@ -1,43 +1,18 @@
 import { useState } from 'preact/hooks';
 import { openReport } from './report';
-import { get, post } from '../api';
+import { get, post, type Answer, type GetBody } from '../api';
 import { BarsChart, ChartView } from '../chart';
 import { FeatureFields, textRow, typedRow } from '../features';
 import { Link, navigate } from '../router';
 import { ErrorBox, Field, fmtDate, fmtNum, Loading, Section, Select, Status, Table, useAction, useAsync, useTitle } from '../ui';
 
-interface Model {
-  id: string;
-  name: string;
-  algo: string;
-  experiment_id: string;
-  project_id: string;
-  experiment_name?: string;
-  project_name?: string;
-  is_best: boolean;
-  is_production: boolean;
-  is_staging: boolean;
-  metrics: Record<string, unknown>;
-  training_time_ms: number;
-  predict_time_per_row_ms: number | null;
-  created_at: string;
-}
-interface Detail {
-  model: Model;
-  deployments: { id: string; name: string; stage: string; is_active: boolean }[];
-  artifact_links: { artifact_id: string; label: string }[];
-  input_schema: { name: string; dtype: string }[];
-}
-interface Explain {
-  variable_importance: { variable: string; percentage: number; scaled_importance: number }[];
-  shap_summary: { feature: string; mean_abs_contribution: number }[] | null;
-  confusion_matrix: { labels: string[]; matrix: number[][] } | null;
-  roc_curve: { fpr: number[]; tpr: number[] } | null;
-}
+type Model = GetBody<'/api/models/{model_id}'>['model'];
+type Detail = GetBody<'/api/models/{model_id}'>;
+type Explain = GetBody<'/api/models/{model_id}/explain'>['explain'];
 
 export function ModelPage({ id }: { id: string }) {
   const d = useAsync(() => get<Detail>(`/api/models/${id}`), [id]);
-  const x = useAsync(() => get<{ explain: Explain }>(`/api/models/${id}/explain`).then((r) => r.explain), [id]);
+  const x = useAsync(() => get<GetBody<'/api/models/{model_id}/explain'>>(`/api/models/${id}/explain`).then((r) => r.explain), [id]);
   useTitle(d.data ? `Model ${d.data.model.name}` : 'Model');
   if (d.error) return <ErrorBox error={d.error} />;
   if (!d.data) return <Loading />;
@@ -173,10 +148,7 @@ function thin(xs: number[], ys: number[]): { x: number; y: number }[] {
   return out;
 }
 
-interface PredictOut {
-  predictions: { prediction: unknown; probabilities?: Record<string, number> }[];
-  contributions?: { feature: string; value: number }[][];
-}
+type PredictOut = Answer<'/api/models/{model_id}/predict', 'post'>;
 
 /** A form built from the model's input schema; one row, with TreeSHAP contributions where the model has them. */
 function PredictForm({ model, schema }: { model: Model; schema: { name: string; dtype: string }[] }) {
@@ -185,8 +157,8 @@ function PredictForm({ model, schema }: { model: Model; schema: { name: string; 
   const { busy, error, run } = useAction();
   const fillSample = () =>
     run(async () => {
-      const e = await get<{ experiment: { dataset_version_id: string } }>(`/api/experiments/${model.experiment_id}`);
-      const s = await get<{ rows: Record<string, unknown>[] }>(`/api/dataset-versions/${e.experiment.dataset_version_id}/sample?n=1&seed=${Math.floor(Math.random() * 1e6)}`);
+      const e = await get<GetBody<'/api/experiments/{experiment_id}'>>(`/api/experiments/${model.experiment_id}`);
+      const s = await get<GetBody<'/api/dataset-versions/{dataset_version_id}/sample'>>(`/api/dataset-versions/${e.experiment.dataset_version_id}/sample?n=1&seed=${Math.floor(Math.random() * 1e6)}`);
       const row = s.rows[0] ?? {};
       setValues(textRow(schema, row));
     });
@@ -263,7 +235,7 @@ function Deploy({ model, deployments }: { model: Model; deployments: Detail['dep
         onSubmit={(e) => {
           e.preventDefault();
           void run(async () => {
-            const r = await post<{ id: string }>(`/api/mlops/projects/${model.project_id}/deployments`, { model_id: model.id, name, stage });
+            const r = await post<Answer<'/api/mlops/projects/{project_id}/deployments', 'post'>>(`/api/mlops/projects/${model.project_id}/deployments`, { model_id: model.id, name, stage });
             navigate(`/app/deployments/${r.id}`);
           });
         }}

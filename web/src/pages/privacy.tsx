@@ -1,76 +1,11 @@
 import { useState } from 'preact/hooks';
-import { del, get, patch, post, qs, type Page } from '../api';
+import { del, get, patch, post, qs, type Answer, type GetBody, type ListItem, type Page } from '../api';
 import { DatasetVersionPicker, type DatasetVersionChoice } from '../pickers';
 import { Link, navigate } from '../router';
 import { ErrorBox, Field, fmtDate, fmtNum, Loading, Progress, Section, Select, Status, Table, useAction, useAsync, usePaged, usePoll, useTitle } from '../ui';
 
-interface Policy {
-  id: string;
-  project_id: string;
-  project_name: string;
-  name: string;
-  description: string | null;
-  profile: string;
-  status: string;
-  rules_count: number;
-  compliance_score: number | null;
-  detected_count: number | null;
-  protected_count: number | null;
-  pending_count: number | null;
-  created_at: string;
-}
-interface Rule {
-  id: string;
-  pii_type: string;
-  action: string;
-  is_enabled: boolean;
-  priority: number;
-  config: Record<string, unknown>;
-}
-interface SessionSummary {
-  id: string;
-  policy_name: string;
-  dataset_name: string;
-  status: string;
-  pii_found: number;
-  transformed: number;
-  created_at: string;
-}
-interface Session extends SessionSummary {
-  project_id: string;
-  policy_id: string;
-  dataset_id: string;
-  dataset_version_id: string;
-  sample_size: number | null;
-  deep_scan: boolean;
-  pending: number;
-  rows_scanned: number | null;
-  columns_analyzed: number | null;
-  pii_columns: number | null;
-  pii_instances: number | null;
-  progress: number;
-  progress_message: string | null;
-  error: string | null;
-  output_artifact_id: string | null;
-  job_id: string | null;
-}
-interface Result {
-  id: string;
-  column: string;
-  pii_type: string;
-  scope: string;
-  confidence: number;
-  instances: number;
-  sample: string | null;
-  action: string | null;
-  transformed: boolean;
-}
-interface Profile {
-  id: string;
-  name: string;
-  pii_types: string[];
-  default_action: string;
-}
+type Policy = ListItem<'/api/privacy/policies'>;
+type SessionSummary = ListItem<'/api/privacy/sessions'>;
 
 /** Session statuses with a job still moving them (services/job-kinds.ts words them). */
 const OPEN = ['detecting', 'transforming'];
@@ -147,7 +82,7 @@ function SessionsSection({ list }: { list: ReturnType<typeof usePaged<SessionSum
 }
 
 function NewPolicy({ projectId }: { projectId: string }) {
-  const profiles = useAsync(() => get<{ profiles: Profile[] }>('/api/privacy/profiles'), []);
+  const profiles = useAsync(() => get<GetBody<'/api/privacy/profiles'>>('/api/privacy/profiles'), []);
   const [name, setName] = useState('');
   const [profile, setProfile] = useState('gdpr');
   const { busy, error, run } = useAction();
@@ -159,7 +94,7 @@ function NewPolicy({ projectId }: { projectId: string }) {
         onSubmit={(e) => {
           e.preventDefault();
           void run(async () => {
-            const r = await post<{ id: string }>('/api/privacy/policies', { project_id: projectId, name, profile });
+            const r = await post<Answer<'/api/privacy/policies', 'post'>>('/api/privacy/policies', { project_id: projectId, name, profile });
             navigate(`/app/privacy/policies/${r.id}`);
           });
         }}
@@ -187,7 +122,7 @@ function NewPolicy({ projectId }: { projectId: string }) {
 
 /** A policy: its figures and status, its rules (add, enable, delete), and sessions of it on the project's data. */
 export function PolicyPage({ id }: { id: string }) {
-  const d = useAsync(() => get<{ policy: Policy; rules: Rule[] }>(`/api/privacy/policies/${id}`), [id]);
+  const d = useAsync(() => get<GetBody<'/api/privacy/policies/{policy_id}'>>(`/api/privacy/policies/${id}`), [id]);
   const sessions = usePaged(({ limit, offset }) => get<Page<SessionSummary>>(`/api/privacy/sessions${qs({ policy_id: id, limit, offset })}`), [id]);
   const { busy, error, run } = useAction();
   useTitle(d.data ? `Policy ${d.data.policy.name}` : 'Privacy policy');
@@ -279,8 +214,8 @@ export function PolicyPage({ id }: { id: string }) {
 }
 
 function AddRule({ policyId, onAdded }: { policyId: string; onAdded: () => void }) {
-  const types = useAsync(() => get<{ types: { id: string; name: string }[] }>('/api/privacy/pii-types'), []);
-  const actions = useAsync(() => get<{ actions: { id: string; name: string }[] }>('/api/privacy/actions'), []);
+  const types = useAsync(() => get<GetBody<'/api/privacy/pii-types'>>('/api/privacy/pii-types'), []);
+  const actions = useAsync(() => get<GetBody<'/api/privacy/actions'>>('/api/privacy/actions'), []);
   const [form, setForm] = useState({ pii_type: 'email', action: 'mask', priority: '0', config: '' });
   const { busy, error, run, setError } = useAction();
   const set = (k: keyof typeof form) => (e: { currentTarget: HTMLInputElement | HTMLSelectElement }) => setForm({ ...form, [k]: e.currentTarget.value });
@@ -334,7 +269,7 @@ function NewSession({ policy }: { policy: Policy }) {
         onSubmit={(e) => {
           e.preventDefault();
           void run(async () => {
-            const s = await post<{ id: string }>('/api/privacy/sessions', {
+            const s = await post<Answer<'/api/privacy/sessions', 'post'>>('/api/privacy/sessions', {
               policy_id: policy.id,
               dataset_version_id: choice.versionId,
               sample_size: sampleSize ? Number(sampleSize) : null,
@@ -365,13 +300,13 @@ function NewSession({ policy }: { policy: Policy }) {
 
 /** A session: detect, the PII found per column, transform, then the anonymized CSV and the PDF report. */
 export function PrivacySessionPage({ id }: { id: string }) {
-  const s = useAsync(() => get<{ session: Session }>(`/api/privacy/sessions/${id}`).then((r) => r.session), [id]);
+  const s = useAsync(() => get<GetBody<'/api/privacy/sessions/{session_id}'>>(`/api/privacy/sessions/${id}`).then((r) => r.session), [id]);
   const session = s.data;
   const open = !!session && OPEN.includes(session.status);
   const detected = !!session && session.pii_columns !== null;
   const [bucket, setBucket] = useState('');
   const results = useAsync(
-    () => (detected ? get<{ results: Result[] }>(`/api/privacy/sessions/${id}/results${qs({ confidence: bucket })}`).then((r) => r.results) : Promise.resolve(null)),
+    () => (detected ? get<GetBody<'/api/privacy/sessions/{session_id}/results'>>(`/api/privacy/sessions/${id}/results${qs({ confidence: bucket })}`).then((r) => r.results) : Promise.resolve(null)),
     [id, detected, session?.status, bucket],
   );
   const [report, setReport] = useState<string | null>(null);
@@ -414,7 +349,7 @@ export function PrivacySessionPage({ id }: { id: string }) {
               type="button"
               class="secondary"
               disabled={busy}
-              onClick={() => void run(async () => setReport((await get<{ download_url: string }>(`/api/privacy/sessions/${id}/report`)).download_url))}
+              onClick={() => void run(async () => setReport((await get<GetBody<'/api/privacy/sessions/{session_id}/report'>>(`/api/privacy/sessions/${id}/report`)).download_url))}
             >
               Make the PDF report
             </button>

@@ -1,59 +1,15 @@
 import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
-import { get, post, put, qs, type Page } from '../api';
+import { get, post, put, qs, type Answer, type GetBody, type ListItem, type Page } from '../api';
 import { navigate } from '../router';
 import { useUser } from '../session';
 import { ErrorBox, Field, fmtBytes, fmtDate, fmtNum, Loading, Section, Table, useAction, useAsync, usePaged, useTitle } from '../ui';
 
-interface SessionRow {
-  id: string;
-  created_at: string;
-  expires_at: string;
-  last_seen_at: string | null;
-  user_agent: string | null;
-  ip: string | null;
-  remember: boolean;
-  current: boolean;
-}
-interface ActivityRow {
-  id: string;
-  type: string;
-  created_at: string;
-  ip: string | null;
-  user_agent: string | null;
-  details: Record<string, unknown> | null;
-}
-/** `GET /api/auth/plan`: quotas are null where there is no limit. */
-interface Plan {
-  name: string;
-  display_name: string;
-  quotas: {
-    max_models: number;
-    max_upload_bytes: number;
-    max_dataset_columns: number;
-    max_projects: number | null;
-    max_open_jobs: number | null;
-    max_open_jobs_per_project: number | null;
-    max_running_jobs: number | null;
-    max_storage_bytes: number | null;
-    max_storage_bytes_per_project: number | null;
-    max_synthgen_rows: number;
-    max_runtime_secs: number;
-  };
-  usage: { projects_owned: number; projects_member: number; datasets: number; experiments: number; models: number; storage_bytes: number; open_jobs: number };
-}
-/** The part of `GET /api/auth/tenant-info` the plan section shows: requests per window, by bucket. */
-interface TenantInfo {
-  limits: { rate_limits: { window_secs: number } & Record<string, number> };
-}
-interface KeyRow {
-  id: string;
-  name: string;
-  prefix: string;
-  scopes: string[];
-  last_used_at: string | null;
-  created_at: string;
-}
+type SessionRow = ListItem<'/api/auth/sessions'>;
+type ActivityRow = ListItem<'/api/auth/my-activity'>;
+/** `GET /api/auth/tenant-info`: the plan section shows its rate limits (requests per window, by bucket). */
+type TenantInfo = GetBody<'/api/auth/tenant-info'>;
+type KeyRow = GetBody<'/api/auth/api-keys'>[number];
 
 /** Scopes offered as checkboxes (the API accepts these and their `verb:resource` forms; README, Authentication). */
 const RESOURCES = ['projects', 'datasets', 'experiments', 'models', 'deployments', 'reports', 'privacy', 'synthgen', 'studio'];
@@ -345,7 +301,7 @@ const RATE_BUCKETS: Record<string, string> = {
 
 /** The account's plan, its quotas and what the account uses of them, and the rate limits. */
 function PlanSection() {
-  const plan = useAsync(() => get<{ plan: Plan }>('/api/auth/plan'), []);
+  const plan = useAsync(() => get<GetBody<'/api/auth/plan'>>('/api/auth/plan'), []);
   const tenant = useAsync(() => get<TenantInfo>('/api/auth/tenant-info'), []);
   const p = plan.data?.plan;
   const rates = tenant.data?.limits.rate_limits;
@@ -428,7 +384,7 @@ function ApiKeys() {
   const list = useAsync(() => get<KeyRow[]>('/api/auth/api-keys'), []);
   const [name, setName] = useState('');
   const [scopes, setScopes] = useState<string[]>(['read']);
-  const [created, setCreated] = useState<{ api_key: string; prefix: string } | null>(null);
+  const [created, setCreated] = useState<Answer<'/api/auth/api-keys', 'post'> | null>(null);
   const [copied, setCopied] = useState(false);
   const { busy, error, run } = useAction();
   const toggle = (s: string) => setScopes(scopes.includes(s) ? scopes.filter((x) => x !== s) : [...scopes, s]);
@@ -468,7 +424,7 @@ function ApiKeys() {
         onSubmit={(e) => {
           e.preventDefault();
           void run(async () => {
-            setCreated(await post<{ api_key: string; prefix: string }>('/api/auth/api-keys', { name, scopes }));
+            setCreated(await post<Answer<'/api/auth/api-keys', 'post'>>('/api/auth/api-keys', { name, scopes }));
             setCopied(false);
             setName('');
             list.reload();

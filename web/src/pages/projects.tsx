@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { openReport } from './report';
-import { ApiError, del, get, NO_PAGE, post, qs, upload, type ListItem, type Page } from '../api';
+import { ApiError, del, get, NO_PAGE, post, qs, upload, type Answer, type GetBody, type ListItem, type Page } from '../api';
 import { Link, navigate, useLocation } from '../router';
 import { useUser } from '../session';
 import { PrivacyTab } from './privacy';
@@ -8,16 +8,7 @@ import { StudioTab } from './studio';
 import { SynthgenTab } from './synthgen';
 import { ErrorBox, Field, fmtDate, fmtNum, Loading, Progress, Section, Select, Status, Table, Tabs, useAction, useAsync, usePaged, useTitle } from '../ui';
 
-export interface Project {
-  id: string;
-  name: string;
-  description: string | null;
-  dataset_count: number;
-  experiment_count: number;
-  model_count: number;
-  role: string;
-  created_at: string;
-}
+export type Project = ListItem<'/api/projects'>;
 
 const SORTS: [string, string][] = [
   ['created_at:desc', 'Newest first'],
@@ -78,7 +69,7 @@ function CreateProject() {
         onSubmit={(e) => {
           e.preventDefault();
           void run(async () => {
-            const p = await post<{ id: string }>('/api/projects', { name, description });
+            const p = await post<Answer<'/api/projects', 'post'>>('/api/projects', { name, description });
             navigate(`/app/projects/${p.id}`);
           });
         }}
@@ -110,7 +101,7 @@ const TABS: [string, string][] = [
 export function ProjectPage({ id }: { id: string }) {
   const { query } = useLocation();
   const tab = query.get('tab') ?? 'datasets';
-  const project = useAsync(() => get<{ project: Project }>(`/api/projects/${id}`).then((r) => r.project), [id]);
+  const project = useAsync(() => get<GetBody<'/api/projects/{project_id}'>>(`/api/projects/${id}`).then((r) => r.project), [id]);
   useTitle(project.data ? `Project ${project.data.name}` : 'Project');
   if (project.error) return <ErrorBox error={project.error} />;
   if (!project.data) return <Loading />;
@@ -122,9 +113,14 @@ export function ProjectPage({ id }: { id: string }) {
       </p>
       <div class="title-row">
         <h1>{p.name}</h1>
-        <a class="button secondary" href={`/api/projects/${p.id}/export`} download>
-          Export ZIP
-        </a>
+        <span class="row">
+          <Link href={`/app/projects/${p.id}/alerts`} class="button secondary">
+            Alerts
+          </Link>
+          <a class="button secondary" href={`/api/projects/${p.id}/export`} download>
+            Export ZIP
+          </a>
+        </span>
       </div>
       {p.description && <p>{p.description}</p>}
       <p class="muted">
@@ -145,14 +141,7 @@ export function ProjectPage({ id }: { id: string }) {
   );
 }
 
-interface DatasetRow {
-  id: string;
-  name: string;
-  rows: number;
-  columns: number;
-  created_at: string;
-  updated_at: string;
-}
+type DatasetRow = ListItem<'/api/datasets'>;
 
 function DatasetsTab({ projectId }: { projectId: string }) {
   const list = usePaged(({ limit, offset }) => get<Page<DatasetRow>>(`/api/datasets${qs({ project_id: projectId, limit, offset })}`), [projectId]);
@@ -202,7 +191,7 @@ function UploadDataset({ projectId }: { projectId: string }) {
           setProgress(0);
           void run(async () => {
             try {
-              const r = await upload<{ id: string }>('/api/datasets/upload', form, setProgress);
+              const r = await upload<Answer<'/api/datasets/upload', 'post'>>('/api/datasets/upload', form, setProgress);
               navigate(`/app/datasets/${r.id}`);
             } finally {
               setProgress(null);
@@ -230,18 +219,7 @@ function UploadDataset({ projectId }: { projectId: string }) {
   );
 }
 
-export interface ExperimentRow {
-  id: string;
-  name: string;
-  status: string;
-  target_column: string;
-  problem_type: string;
-  dataset_name: string;
-  model_count: number;
-  best_model_id: string | null;
-  best_model_algo: string | null;
-  created_at: string;
-}
+export type ExperimentRow = ListItem<'/api/experiments'>;
 
 function ExperimentsTab({ projectId }: { projectId: string }) {
   const list = usePaged(({ limit, offset }) => get<Page<ExperimentRow>>(`/api/experiments${qs({ project_id: projectId, limit, offset })}`), [projectId]);
@@ -278,17 +256,7 @@ function ExperimentsTab({ projectId }: { projectId: string }) {
   );
 }
 
-interface ModelRow {
-  id: string;
-  name: string;
-  algo: string;
-  experiment_name?: string;
-  is_best: boolean;
-  is_production: boolean;
-  is_staging: boolean;
-  metrics: Record<string, unknown>;
-  created_at: string;
-}
+type ModelRow = ListItem<'/api/models'>;
 
 function ModelsTab({ projectId }: { projectId: string }) {
   const list = usePaged(({ limit, offset }) => get<Page<ModelRow>>(`/api/models${qs({ project_id: projectId, limit, offset })}`), [projectId]);
@@ -345,14 +313,7 @@ function DeploymentsTab({ projectId }: { projectId: string }) {
   );
 }
 
-interface ReportRow {
-  id: string;
-  kind: string;
-  status: string;
-  summary: string | null;
-  created_at: string;
-  options: { format?: string; title?: string };
-}
+type ReportRow = ListItem<'/api/reports'>;
 
 function ReportsTab({ projectId }: { projectId: string }) {
   const list = usePaged(({ limit, offset }) => get<Page<ReportRow>>(`/api/reports${qs({ project_id: projectId, limit, offset })}`), [projectId]);
@@ -387,18 +348,8 @@ function ReportsTab({ projectId }: { projectId: string }) {
   );
 }
 
-interface Member {
-  user_id: string;
-  email: string;
-  name: string;
-  role: string;
-}
-interface Invitation {
-  id: string;
-  email: string;
-  role: string;
-  expires_at: string;
-}
+type Member = ListItem<'/api/projects/{project_id}/members'>;
+type Invitation = ListItem<'/api/projects/{project_id}/invitations'>;
 
 function MembersTab({ projectId, owner }: { projectId: string; owner: boolean }) {
   const { user } = useUser();
@@ -518,20 +469,8 @@ function MembersTab({ projectId, owner }: { projectId: string; owner: boolean })
   );
 }
 
-interface TimelineEvent {
-  id: string;
-  type: 'dataset' | 'experiment';
-  name: string;
-  timestamp: string;
-  version?: number;
-  rows?: number;
-  status?: string;
-  target_column?: string;
-  best_model_type?: string | null;
-}
-
 function TimelineTab({ projectId }: { projectId: string }) {
-  const t = useAsync(() => get<{ events: TimelineEvent[] }>(`/api/projects/${projectId}/timeline`), [projectId]);
+  const t = useAsync(() => get<GetBody<'/api/projects/{project_id}/timeline'>>(`/api/projects/${projectId}/timeline`), [projectId]);
   if (t.error) return <ErrorBox error={t.error} />;
   if (!t.data) return <Loading />;
   return (

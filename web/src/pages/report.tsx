@@ -1,30 +1,19 @@
-import { get, post } from '../api';
+import { get, post, type Answer, type GetBody } from '../api';
 import { Link, navigate } from '../router';
 import { ErrorBox, fmtDate, Loading, Section, Status, useAsync, usePoll, useTitle } from '../ui';
 
-interface Report {
-  id: string;
-  project_id: string;
-  kind: string;
-  entity_id: string;
-  status: string;
-  summary: unknown;
-  artifact_id: string | null;
-  error: string | null;
-  options: { format?: string; title?: string };
-  created_at: string;
-}
+type Report = GetBody<'/api/reports/{report_id}'>['report'];
 
 /** A report: waits for its job, then shows it inline in a same-origin frame (the view route allows only that). */
 /** Starts an HTML report of `kind` on `entityId` and opens its page, which follows it until it is stored. */
 export async function openReport(projectId: string, kind: 'project' | 'experiment' | 'model' | 'deployment' | 'synthgen', entityId: string): Promise<void> {
-  const r = await post<{ id: string }>('/api/reports', { project_id: projectId, kind, entity_id: entityId, options: { format: 'html' } });
+  const r = await post<Answer<'/api/reports', 'post'>>('/api/reports', { project_id: projectId, kind, entity_id: entityId, options: { format: 'html' } });
   navigate(`/app/reports/${r.id}`);
 }
 
 export function ReportPage({ id }: { id: string }) {
-  const r = useAsync(() => get<{ report: Report } | Report>(`/api/reports/${id}`), [id]);
-  const report = r.data ? ('report' in r.data ? r.data.report : r.data) : undefined;
+  const r = useAsync(() => get<GetBody<'/api/reports/{report_id}'>>(`/api/reports/${id}`), [id]);
+  const report: Report | undefined = r.data?.report;
   const pending = !!report && ['queued', 'running'].includes(report.status);
   usePoll(r.reload, 1000, pending);
   useTitle(report?.options.title ?? 'Report');

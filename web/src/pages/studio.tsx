@@ -1,55 +1,15 @@
 import { useEffect, useState } from 'preact/hooks';
-import { get, post, qs, type Page } from '../api';
+import { get, post, qs, type Answer, type GetBody, type Page } from '../api';
 import { BarsChart } from '../chart';
 import { FeatureFields, levelsOf, rangesOf, textRow, typedRow, typedValue, type FeatureColumn } from '../features';
 import { Link, navigate } from '../router';
 import { ErrorBox, Field, fmtDate, fmtNum, Loading, Section, Select, Status, Table, useAction, useAsync, usePaged, useTitle } from '../ui';
 import type { DeploymentRow } from './projects';
 
-interface Output {
-  prediction?: unknown;
-  probability?: number | null;
-  positive_class?: string;
-  probabilities?: Record<string, number>;
-}
-interface Contribution {
-  feature: string;
-  value: number;
-}
-interface Scenario {
-  id: string;
-  name: string;
-  description: string | null;
-  changes: Record<string, unknown>;
-  status: string;
-  output: Output | null;
-  contributions: Contribution[] | null;
-  error: string | null;
-  created_at: string;
-}
-interface StudioSession {
-  id: string;
-  project_id: string;
-  deployment_id: string;
-  feature_schema: Record<string, string>;
-  baseline_input: Record<string, unknown>;
-  baseline_output: Output;
-  baseline_contributions: Contribution[];
-  scenarios: Scenario[];
-  created_at: string;
-}
-interface Schema {
-  deployment_id: string;
-  dataset_version_id: string | null;
-  target_column: string | null;
-  feature_schema: Record<string, string>;
-  example_input: Record<string, unknown>;
-  example_source: string;
-}
-interface Compare {
-  baseline: { output: Output; contributions: Contribution[] };
-  scenarios: { id: string; name: string; output: Output; delta: { prediction: number | null; probability: number | null; contributions: { feature: string; delta: number }[] } }[];
-}
+type Output = StudioSession['baseline_output'];
+type StudioSession = GetBody<'/api/studio/sessions/{session_id}'>['session'];
+type Schema = GetBody<'/api/studio/deployments/{deployment_id}/schema'>;
+type Compare = GetBody<'/api/studio/sessions/{session_id}/compare'>;
 
 const columnsOf = (schema: Record<string, string>): FeatureColumn[] => Object.entries(schema).map(([name, dtype]) => ({ name, dtype }));
 
@@ -63,10 +23,7 @@ function outputText(o: Output | null | undefined): string {
 /** The project's studio tab: what-if sessions on its active deployments, and a new one from a baseline row. */
 export function StudioTab({ projectId }: { projectId: string }) {
   const deployments = useAsync(() => get<Page<DeploymentRow>>(`/api/mlops/projects/${projectId}/deployments${qs({ limit: 200 })}`), [projectId]);
-  const sessions = usePaged(
-    ({ limit, offset }) => get<Page<{ id: string; deployment_id: string; created_at: string }>>(`/api/studio/sessions${qs({ project_id: projectId, limit, offset })}`),
-    [projectId],
-  );
+  const sessions = usePaged(({ limit, offset }) => get<GetBody<'/api/studio/sessions'>>(`/api/studio/sessions${qs({ project_id: projectId, limit, offset })}`), [projectId]);
   const names = new Map((deployments.data?.items ?? []).map((d) => [d.id, d.name]));
   const active = (deployments.data?.items ?? []).filter((d) => d.is_active);
   return (
@@ -118,7 +75,7 @@ function NewStudioSession({ projectId, deployments }: { projectId: string; deplo
       onSubmit={(e) => {
         e.preventDefault();
         void run(async () => {
-          const r = await post<{ id: string }>('/api/studio/sessions', { project_id: projectId, deployment_id: deploymentId, baseline_input: typedRow(columns, values) });
+          const r = await post<Answer<'/api/studio/sessions', 'post'>>('/api/studio/sessions', { project_id: projectId, deployment_id: deploymentId, baseline_input: typedRow(columns, values) });
           navigate(`/app/studio/${r.id}`);
         });
       }}
@@ -146,7 +103,7 @@ function NewStudioSession({ projectId, deployments }: { projectId: string; deplo
 
 /** A what-if session: the baseline's prediction, scenarios made with sliders and inputs, and their comparison. */
 export function StudioSessionPage({ id }: { id: string }) {
-  const s = useAsync(() => get<{ session: StudioSession }>(`/api/studio/sessions/${id}`).then((r) => r.session), [id]);
+  const s = useAsync(() => get<GetBody<'/api/studio/sessions/{session_id}'>>(`/api/studio/sessions/${id}`).then((r) => r.session), [id]);
   const session = s.data;
   const succeeded = session?.scenarios.filter((x) => x.status === 'succeeded').length ?? 0;
   const compare = useAsync(() => (succeeded > 0 ? get<Compare>(`/api/studio/sessions/${id}/compare`) : Promise.resolve(null)), [id, succeeded, session?.scenarios.length]);
@@ -245,7 +202,7 @@ function NewScenario({ session, columns, baseline, onAdded }: { session: StudioS
   const hints = useAsync(async () => {
     const schema = await get<Schema>(`/api/studio/deployments/${session.deployment_id}/schema`);
     if (!schema.dataset_version_id) return { ranges: {}, levels: {} };
-    const sample = await get<{ rows: Record<string, unknown>[] }>(`/api/dataset-versions/${schema.dataset_version_id}/sample${qs({ n: 500, seed: 1 })}`);
+    const sample = await get<GetBody<'/api/dataset-versions/{dataset_version_id}/sample'>>(`/api/dataset-versions/${schema.dataset_version_id}/sample${qs({ n: 500, seed: 1 })}`);
     return { ranges: rangesOf(columns, sample.rows), levels: levelsOf(columns, sample.rows) };
   }, [session.id]);
   const [name, setName] = useState('');
@@ -259,7 +216,10 @@ function NewScenario({ session, columns, baseline, onAdded }: { session: StudioS
         onSubmit={(e) => {
           e.preventDefault();
           void run(async () => {
-            const r = await post<{ id: string }>(`/api/studio/sessions/${session.id}/scenarios`, { name: name || `Scenario ${session.scenarios.length + 1}`, changes });
+            const r = await post<Answer<'/api/studio/sessions/{session_id}/scenarios', 'post'>>(`/api/studio/sessions/${session.id}/scenarios`, {
+              name: name || `Scenario ${session.scenarios.length + 1}`,
+              changes,
+            });
             // A scenario is scored at once; a value that does not fit its feature leaves it failed with the reason.
             await post(`/api/studio/scenarios/${r.id}/run`).finally(onAdded);
             setName('');

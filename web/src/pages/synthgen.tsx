@@ -1,87 +1,16 @@
 import { useState } from 'preact/hooks';
 import { openReport } from './report';
-import { del, get, post, qs, type Page } from '../api';
+import { del, get, post, qs, type Answer, type GetBody, type ListItem, type Page } from '../api';
 import { BarsChart, ChartView } from '../chart';
 import { DatasetVersionPicker, type DatasetVersionChoice } from '../pickers';
 import { Link, navigate } from '../router';
 import { ErrorBox, Field, fmtDate, fmtNum, Loading, Progress, Section, Select, Status, Table, useAction, useAsync, usePaged, usePoll, useTitle } from '../ui';
 
-interface ColumnMeta {
-  name: string;
-  kind: 'numeric' | 'categorical' | 'datetime';
-  integer: boolean;
-  min: number | null;
-  max: number | null;
-  missingRate: number;
-}
-interface SynthModel {
-  id: string;
-  project_id: string;
-  project_name: string;
-  name: string;
-  model_type: string;
-  status: string;
-  config: Record<string, unknown>;
-  use_gpu: boolean;
-  dataset_name: string;
-  dataset_version: number;
-  dataset_id: string;
-  error: string | null;
-  train_job_id: string | null;
-  training_rows: number | null;
-  holdout_rows: number | null;
-  training_secs: number | null;
-  checkpoint_epoch: number | null;
-  columns: ColumnMeta[] | null;
-  created_at: string;
-}
-interface JobSummary {
-  id: string;
-  job_type: string;
-  status: string;
-  error: string | null;
-  created_at: string;
-}
-interface Quality {
-  overall_score: number;
-  column_shapes: { score: number | null; columns: { column: string; metric: string; score: number | null }[] };
-  column_pair_trends: { score: number | null; pairs: { columns: [string, string]; metric: string; score: number | null; meets_threshold: boolean }[]; pairs_evaluated: number; pairs_total: number };
-  reference?: string;
-  real_rows?: number;
-  synthetic_rows?: number;
-  distributions?: { column: string; kind: string; labels: (number | string)[]; real: number[]; synthetic: number[] }[];
-}
-interface PrivacyResult {
-  /** Why the check was skipped (no holdout), when it was. */
-  skipped?: string | boolean | null;
-  copied_rows_share?: number;
-  median_dcr_synthetic?: number;
-  median_dcr_holdout?: number;
-  rows_compared?: number;
-  holdout_rows?: number;
-}
-interface SynthJob {
-  id: string;
-  project_id: string;
-  project_name: string;
-  model_id: string;
-  model_name: string;
-  model_type: string;
-  job_type: string;
-  status: string;
-  config: { num_rows?: number; seed?: number; conditions?: Record<string, unknown> };
-  progress: number;
-  progress_message: string | null;
-  error: string | null;
-  rows_generated: number | null;
-  download_url: string | null;
-  parquet_artifact_id: string | null;
-  quality: Quality | null;
-  privacy: PrivacyResult | null;
-  log: string[] | null;
-  created_at: string;
-  finished_at: string | null;
-}
+type SynthModel = ListItem<'/api/synthgen/models'>;
+type JobSummary = GetBody<'/api/synthgen/models/{model_id}'>['jobs'][number];
+type Quality = NonNullable<SynthJob['quality']>;
+type PrivacyResult = NonNullable<SynthJob['privacy']>;
+type SynthJob = GetBody<'/api/synthgen/jobs/{job_id}'>;
 
 const OPEN = ['pending', 'running'];
 const NEURAL = ['ctgan', 'copulagan', 'tvae'];
@@ -127,7 +56,10 @@ export function SynthgenTab({ projectId }: { projectId: string }) {
   );
 }
 
-function JobsTable({ jobs }: { jobs: (JobSummary & { model_name?: string; rows_generated?: number | null })[] }) {
+/** A model's jobs (summaries) or the project's (full jobs, with their model's name). */
+type JobRow = JobSummary & Partial<Pick<SynthJob, 'model_name' | 'rows_generated'>>;
+
+function JobsTable({ jobs }: { jobs: JobRow[] }) {
   return (
     <Table
       caption="Synthgen jobs"
@@ -135,7 +67,7 @@ function JobsTable({ jobs }: { jobs: (JobSummary & { model_name?: string; rows_g
       empty="No job yet."
       columns={[
         { head: 'Job', cell: (j) => <Link href={`/app/synthgen/jobs/${j.id}`}>{`${j.job_type === 'train' ? 'Training' : 'Generation'} · ${fmtDate(j.created_at)}`}</Link> },
-        ...(jobs.some((j) => j.model_name) ? [{ head: 'Model', cell: (j: JobSummary & { model_name?: string }) => j.model_name ?? '–' }] : []),
+        ...(jobs.some((j) => j.model_name) ? [{ head: 'Model', cell: (j: JobRow) => j.model_name ?? '–' }] : []),
         { head: 'Status', cell: (j) => <Status value={j.status} /> },
         { head: 'Error', cell: (j) => j.error ?? '–' },
       ]}
@@ -152,7 +84,7 @@ function layers(text: string): number[] {
 }
 
 function NewSynthModel({ projectId }: { projectId: string }) {
-  const types = useAsync(() => get<{ model_types: { id: string; name: string; description: string }[] }>('/api/synthgen/model-types'), []);
+  const types = useAsync(() => get<GetBody<'/api/synthgen/model-types'>>('/api/synthgen/model-types'), []);
   const [choice, setChoice] = useState<DatasetVersionChoice>({ datasetId: '', versionId: '' });
   const [name, setName] = useState('');
   const [modelType, setModelType] = useState('ctgan');
@@ -171,7 +103,7 @@ function NewSynthModel({ projectId }: { projectId: string }) {
     if (gan) Object.assign(c, { generator_dim: layers(config.generator_dim), discriminator_dim: layers(config.discriminator_dim), pac: Number(config.pac) });
     if (config.seed !== '') c.seed = Number(config.seed);
     void run(async () => {
-      const r = await post<{ id: string }>('/api/synthgen/models', {
+      const r = await post<Answer<'/api/synthgen/models', 'post'>>('/api/synthgen/models', {
         project_id: projectId,
         dataset_version_id: choice.versionId,
         name: name || `${modelType} model`,
@@ -221,7 +153,7 @@ function NewSynthModel({ projectId }: { projectId: string }) {
 
 /** A model: training progress from its job (cancel), what it learned, generation, its jobs. */
 export function SynthModelPage({ id }: { id: string }) {
-  const d = useAsync(() => get<{ model: SynthModel; jobs: JobSummary[] }>(`/api/synthgen/models/${id}`), [id]);
+  const d = useAsync(() => get<GetBody<'/api/synthgen/models/{model_id}'>>(`/api/synthgen/models/${id}`), [id]);
   const model = d.data?.model;
   const training = model?.status === 'pending';
   const train = useAsync(() => (model?.train_job_id ? get<SynthJob>(`/api/synthgen/jobs/${model.train_job_id}`) : Promise.resolve(null)), [model?.train_job_id, model?.status]);
@@ -314,7 +246,7 @@ function Generate({ model }: { model: SynthModel }) {
         onSubmit={(e) => {
           e.preventDefault();
           void run(async () => {
-            const r = await post<{ job_id: string }>(`/api/synthgen/models/${model.id}/generate`, {
+            const r = await post<Answer<'/api/synthgen/models/{model_id}/generate', 'post'>>(`/api/synthgen/models/${model.id}/generate`, {
               num_rows: Number(numRows),
               ...(seed !== '' ? { seed: Number(seed) } : {}),
               conditions: Object.fromEntries(conditions.filter((c) => c.column).map((c) => [c.column, typed(c.column, c.value)])),

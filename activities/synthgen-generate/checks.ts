@@ -1,9 +1,9 @@
 import path from 'node:path';
-import { readParquetFrame, selectRows } from '../../engine/automl';
+import { type Frame, readParquetFrame, selectRows } from '../../engine/automl';
 import { evaluateQuality, privacyCheck, type SynthConditions } from '../../engine/synth';
 import type { JsonMap } from '../../entities';
 import { nativeSection, startThread, threadScript } from '../../platform/threads';
-import { distributions, rowsMeeting } from './frames';
+import { distributions } from './distributions';
 
 /** With conditions, real rows meeting them are the quality report's reference when at least this many exist. */
 const MIN_CONDITIONED_REAL_ROWS = 20;
@@ -51,6 +51,23 @@ export async function computeChecks(input: ChecksInput): Promise<{ quality: Json
     privacy = { ...privacyCheck(real, holdout, synthetic), holdout_rows: holdout.nrows, training_rows_compared: real.nrows };
   }
   return { quality, privacy };
+}
+
+/** The rows of a frame that meet the conditions (engine terms), as row indexes. */
+function rowsMeeting(frame: Frame, conditions: SynthConditions): number[] {
+  const tests = Object.entries(conditions).map(([name, value]) => {
+    const c = frame.columns[frame.names.indexOf(name)];
+    if (!c) return () => false;
+    if (c.kind === 'categorical') {
+      const code = c.levels.indexOf(String(value));
+      return (i: number) => c.codes[i] === code;
+    }
+    const values = c.kind === 'numeric' ? c.values : c.epochMs;
+    return (i: number) => values[i] === value;
+  });
+  const rows: number[] = [];
+  for (let i = 0; i < frame.nrows; i++) if (tests.every((t) => t(i))) rows.push(i);
+  return rows;
 }
 
 type Checks = { quality: JsonMap; privacy: JsonMap };
