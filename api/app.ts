@@ -19,6 +19,7 @@ import { datasetRoutes } from './routes/datasets';
 import { deploymentRoutes } from './routes/deployments';
 import { experimentRoutes } from './routes/experiments';
 import { alertRoutes } from './routes/alerts';
+import { driftScheduleRoutes } from './routes/drift-schedule';
 import { feedbackRoutes } from './routes/feedback';
 import { invitationRoutes } from './routes/invitations';
 import { jobRoutes } from './routes/jobs';
@@ -50,6 +51,7 @@ const ROUTE_MODULES = [
   modelRoutes,
   deploymentRoutes,
   feedbackRoutes,
+  driftScheduleRoutes,
   alertRoutes,
   jobRoutes,
   artifactRoutes,

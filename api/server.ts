@@ -56,9 +56,9 @@ export async function startApi(deps: AppDeps, port: number, host: string): Promi
   const sweep = async () => {
     await services.jobs.reconcile().catch((err) => deps.log.warn({ err }, 'job reconciler failed'));
     await services
-      .reconcileAlertSchedules()
-      .then((r) => (r.created || r.deleted) && deps.log.info(r, 'alert schedules reconciled'))
-      .catch((err) => deps.log.warn({ err }, 'alert schedule reconciler failed'));
+      .reconcileSchedules()
+      .then((r) => (r.created || r.deleted) && deps.log.info(r, 'alert and drift schedules reconciled'))
+      .catch((err) => deps.log.warn({ err }, 'schedule reconciler failed'));
   };
   const timer = deps.config.reconcileIntervalSecs > 0 ? setInterval(sweep, deps.config.reconcileIntervalSecs * 1000) : undefined;
   timer?.unref();

@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
-import { DriftResult, Job } from '../entities';
+import { Deployment, DriftResult, Job } from '../entities';
 import type { Access } from './access';
+import { driftScheduleOf } from './drift-schedule';
 import { ConflictError, NotFoundError } from './errors';
 import type { InferenceLogs } from './inference-logs';
 import type { JobService } from './jobs';
@@ -28,6 +29,23 @@ export class DriftService {
    */
   async start(userId: string, deploymentId: string): Promise<Job> {
     const d = await this.access.deployment(userId, deploymentId, 'editor');
+    const job = await this.startFor(d, userId);
+    if (!job) throw new ConflictError(NO_PAYLOADS);
+    return job;
+  }
+
+  /**
+   * A drift job its schedule asks for (`drift_schedule`, services/drift-schedule.ts), started for the deployment's
+   * creator: the open one if there is one, none while nothing logged can be compared or once the deployment is
+   * archived or has no schedule any more (a cycle that was already due).
+   */
+  async startScheduled(deploymentId: string): Promise<Job | null> {
+    const d = await this.ds.getRepository(Deployment).findOneBy({ id: deploymentId });
+    if (!d || d.stage === 'archived' || !driftScheduleOf(d)) return null;
+    return this.startFor(d, d.createdBy);
+  }
+
+  private async startFor(d: Deployment, userId: string | null): Promise<Job | null> {
     const open = await this.ds.getRepository(Job).findOne({
       where: [
         { kind: 'drift_compute', entityId: d.id, status: 'queued' },
@@ -38,7 +56,7 @@ export class DriftService {
     if (open) return open;
     // This process's buffered logs count too: a caller that just predicted expects them compared.
     await this.inferenceLogs.flush();
-    if (!(await this.hasPayloads(d.id))) throw new ConflictError(NO_PAYLOADS);
+    if (!(await this.hasPayloads(d.id))) return null;
     return this.jobs.createAndStart({ kind: 'drift_compute', projectId: d.projectId, entityId: d.id, createdBy: userId, input: { deploymentId: d.id } });
   }
 

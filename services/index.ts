@@ -13,6 +13,7 @@ import { AlertChannelService } from './alerts/channels';
 import type { RuleMetrics } from './alerts/rule-test';
 import { AlertRuleService } from './alerts/rules';
 import { reconcileAlertSchedules, syncAlertSchedule } from './alerts/schedule';
+import { DriftScheduleService, reconcileDriftSchedules } from './drift-schedule';
 import { SuppressionService } from './alerts/suppression-service';
 import { Accounts } from './accounts';
 import { ApiKeyService } from './api-keys';
@@ -98,8 +99,12 @@ export function createServices(deps: ServiceDeps) {
     feedback: new FeedbackService(ds, access, inferenceLogs),
     alertChannels: new AlertChannelService(ds, access, mailer, { ...config.alertChannels, appBaseUrl: config.appBaseUrl }),
     alertRules: new AlertRuleService(ds, access, (projectId) => syncAlertSchedule({ ds, temporal: deps.temporal, config }, projectId), { metrics: deps.ruleMetrics, serving, datasetVersions }),
-    /** Schedules made to agree with the rules (run with the job reconciler). */
-    reconcileAlertSchedules: () => reconcileAlertSchedules({ ds, temporal: deps.temporal, config }),
+    driftSchedules: new DriftScheduleService(ds, access, { ds, temporal: deps.temporal, config }),
+    /** Alert and drift schedules made to agree with their rows (run with the job reconciler). */
+    reconcileSchedules: async () => {
+      const [alerts, drift] = [await reconcileAlertSchedules({ ds, temporal: deps.temporal, config }), await reconcileDriftSchedules({ ds, temporal: deps.temporal, config })];
+      return { created: alerts.created + drift.created, deleted: alerts.deleted + drift.deleted };
+    },
     alerts: new AlertService(ds, access),
     alertSuppressions: new SuppressionService(ds, access),
     /** The throttled mailer, for alert deliveries made outside a request (activities). */

@@ -1,8 +1,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { alertChannelSchema, alertEventSchema, alertRuleSchema, alertSchema, alertSuppressionSchema } from '../api/presenters/alert.schema';
 import { addMember, ApiClient, createProject, signUp, uniqueEmail } from './support/client';
+import { startReceiver, type Receiver, type ReceivedRequest } from './support/http-receiver';
 import { startStack, TestStack } from './support/stack';
 import { trainQuickModels } from './support/trained-models';
 
@@ -27,26 +26,14 @@ let deploymentId: string;
 const M = '/api/mlops';
 
 /** A local HTTP receiver: answers the queued statuses in turn (then 200) and keeps every request with its raw body. */
-interface Received {
-  headers: http.IncomingHttpHeaders;
-  raw: string;
-}
-const received: Received[] = [];
 const statuses: number[] = [];
-let receiver: http.Server;
+let receiver: Receiver;
+let received: ReceivedRequest[];
 let receiverUrl: string;
 
 beforeAll(async () => {
-  receiver = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      received.push({ headers: req.headers, raw: Buffer.concat(chunks).toString('utf8') });
-      res.writeHead(statuses.shift() ?? 200).end('ok');
-    });
-  });
-  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  receiver = await startReceiver((_r, res) => res.writeHead(statuses.shift() ?? 200).end('ok'));
+  ({ received, url: receiverUrl } = receiver);
 
   stack = await startStack();
   owner = await signUp(stack.baseUrl, stack.mail);
@@ -65,7 +52,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stack?.stop();
-  await new Promise<void>((r) => receiver.close(() => r()));
+  await receiver?.close();
 });
 
 async function createChannel(body: Record<string, unknown>, project = projectId, client = owner.client) {

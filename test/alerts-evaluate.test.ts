@@ -1,6 +1,5 @@
 import { createHmac, randomUUID } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { ScheduleOverlapPolicy } from '@temporalio/client';
 import type { AlertRule, Deployment } from '../entities';
 import { evaluateProject, type EvaluationDeps } from '../activities/alerts-evaluate/evaluate';
 import { measureRule, type Measurement, watchedDeployments } from '../activities/alerts-evaluate/metrics';
@@ -8,8 +7,10 @@ import { createLogger } from '../platform/logger';
 import { createMailer } from '../platform/mail';
 import { TemporalGateway } from '../platform/temporal-client';
 import { alertScheduleId, reconcileAlertSchedules } from '../services/alerts/schedule';
+import { driftScheduleId, reconcileDriftSchedules } from '../services/drift-schedule';
 import { createServices } from '../services';
 import { createProject, eventually, signUp } from './support/client';
+import { startReceiver, type Receiver, type ReceivedRequest } from './support/http-receiver';
 import { startStack, TestStack } from './support/stack';
 import { syntheticRows, trainQuickModels } from './support/trained-models';
 
@@ -28,27 +29,21 @@ let glm: string;
 const M = '/api/mlops';
 
 /** A local webhook receiver: every request's headers and raw body, answered 200. */
-interface Received {
-  headers: http.IncomingHttpHeaders;
-  raw: string;
-  body: { id: string; type: string; created_at: string; data: { reason: string; rule: { id: string }; alert: Record<string, unknown> } };
+interface Delivered {
+  id: string;
+  type: string;
+  created_at: string;
+  data: { reason: string; rule: { id: string }; alert: Record<string, unknown> };
 }
-const received: Received[] = [];
-let receiver: http.Server;
+let receiver: Receiver;
+let received: ReceivedRequest[];
 let receiverUrl: string;
+const bodyOf = (r: ReceivedRequest) => JSON.parse(r.raw) as Delivered;
 
 beforeAll(async () => {
-  receiver = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
-      received.push({ headers: req.headers, raw, body: JSON.parse(raw) });
-      res.writeHead(200).end('ok');
-    });
-  });
-  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks/alerts`;
+  receiver = await startReceiver();
+  received = receiver.received;
+  receiverUrl = `${receiver.url}/hooks/alerts`;
   stack = await startStack({ env: { ALERT_EVAL_INTERVAL_SECS: '2', RATE_LIMIT_PREDICT: '100000' } });
   owner = await signUp(stack.baseUrl, stack.mail);
   stranger = await signUp(stack.baseUrl, stack.mail);
@@ -58,7 +53,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stack?.stop();
-  await new Promise((r) => receiver?.close(r));
+  await receiver?.close();
 });
 
 /** Predicts `rows` in requests of 50 under request ids `<tag>-<n>`; the predicted labels by request id. */
@@ -87,9 +82,10 @@ async function alertsOf(ruleId: string) {
   return r.body.items as Record<string, unknown>[];
 }
 
-const forRule = (ruleId: string) => received.filter((r) => r.body.data.rule.id === ruleId);
+/** The deliveries of one rule, each with its parsed body. */
+const forRule = (ruleId: string) => received.map((r) => ({ ...r, body: bodyOf(r) })).filter((r) => r.body.data.rule.id === ruleId);
 
-function signatureOk(r: Received, secret: string): boolean {
+function signatureOk(r: ReceivedRequest, secret: string): boolean {
   const ts = String(r.headers['x-mlsvc-timestamp']);
   const expected = `sha256=${createHmac('sha256', secret).update(`${ts}.${r.raw}`).digest('hex')}`;
   return r.headers['x-mlsvc-signature'] === expected;
@@ -526,4 +522,65 @@ describe('the schedules follow the rules', () => {
     );
     await temporal.close();
   });
+});
+
+describe('a deployment drift schedule (drift_schedule): a Temporal Schedule that queues drift jobs', () => {
+  it('is set, run, shown, refused when invalid, and removed with the schedule', async () => {
+    const d = await owner.client.post(`${M}/projects/${projectId}/deployments`, { model_id: glm, name: 'scheduled drift', stage: 'staging', store_payload: true });
+    expect(d.status).toBe(201);
+    const path = `${M}/deployments/${d.body.id}/drift-schedule`;
+    expect((await owner.client.get(path)).body).toEqual({ deployment_id: d.body.id, drift_schedule: null });
+    for (const bad of [
+      {},
+      { interval_minutes: 0 },
+      { interval_minutes: 10081 },
+      { interval_minutes: 2 ** 31 },
+      { interval_minutes: 1.5 },
+      { interval_minutes: '5' },
+      { interval_minutes: 5, extra: 1 },
+    ]) {
+      expect((await owner.client.put(path, bad)).status).toBe(422);
+    }
+    expect((await stranger.client.put(path, { interval_minutes: 5 })).status).toBe(404);
+    expect((await stranger.client.get(path)).status).toBe(404);
+
+    const set = await owner.client.put(path, { interval_minutes: 5 });
+    expect(set.status).toBe(200);
+    expect(set.body).toEqual({ deployment_id: d.body.id, drift_schedule: { interval_minutes: 5 } });
+    expect((await owner.client.get(`${M}/deployments/${d.body.id}`)).body.deployment.config.drift_schedule).toEqual({ interval_minutes: 5 });
+    const temporal = new TemporalGateway(stack.info.temporalAddress, stack.config.temporal.namespace);
+    const client = await temporal.get();
+    const handle = client.schedule.getHandle(driftScheduleId(stack.config, d.body.id));
+    const described = await handle.describe();
+    expect(described.spec.intervals?.[0].every).toBe(5 * 60_000);
+
+    // A run with nothing logged queues nothing; once predictions are logged with their inputs, a run queues a drift job
+    // that completes. Triggered with ALLOW_ALL: the schedule's own policy (SKIP) may count the last run as running a while.
+    const driftJobs = async () =>
+      ((await owner.client.get(`/api/jobs?kind=drift_compute&limit=100`)).body.items as { id: string; entity_id: string; status: string }[]).filter((j) => j.entity_id === d.body.id);
+    await handle.trigger(ScheduleOverlapPolicy.ALLOW_ALL);
+    await send(d.body.id, syntheticRows(60, 3, 0), 'scheduled');
+    await eventually(async () => (await stack.ds.query(`SELECT 1 FROM inference_logs WHERE deployment_id = $1 AND inputs IS NOT NULL`, [d.body.id])).length > 0, 30_000, 200);
+    expect(await driftJobs()).toEqual([]);
+    await handle.trigger(ScheduleOverlapPolicy.ALLOW_ALL);
+    const [{ id: jobId }] = await eventually(async () => ((await driftJobs()).length ? driftJobs() : undefined), 60_000, 500);
+    let last = '';
+    await eventually(async () => (last = (await owner.client.get(`/api/jobs/${jobId}`)).body.job.status) === 'succeeded', 120_000, 1000).catch((err: Error) => {
+      throw new Error(`${err.message}: the scheduled drift job is ${last}`);
+    });
+    expect(await driftJobs()).toHaveLength(1);
+    expect((await owner.client.get(`${M}/deployments/${d.body.id}/drift`)).status).toBe(200);
+
+    const removed = await owner.client.del(path);
+    expect(removed.body).toEqual({ deployment_id: d.body.id, drift_schedule: null });
+    await expect(handle.describe()).rejects.toThrow();
+
+    // Set again, then the deployment is archived: the reconciler removes its schedule.
+    expect((await owner.client.put(path, { interval_minutes: 60 })).status).toBe(200);
+    await handle.describe();
+    expect((await owner.client.post(`${M}/deployments/${d.body.id}/deactivate`, { reason: 'done' })).status).toBe(200);
+    await reconcileDriftSchedules({ ds: stack.ds, temporal, config: stack.config });
+    await expect(handle.describe()).rejects.toThrow();
+    await temporal.close();
+  }, 300_000);
 });

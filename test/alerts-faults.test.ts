@@ -1,7 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createProject, eventually, signUp } from './support/client';
+import { startReceiver, type Receiver } from './support/http-receiver';
 import { killHard } from './support/killable';
 import { spawnWorkerProcess, startStack, TestStack } from './support/stack';
 
@@ -15,30 +14,23 @@ let stack: TestStack;
 let worker: ChildProcess | undefined;
 const M = '/api/mlops';
 
-/** Requests the receiver got; the first one is held open until the worker that made it is dead. */
-const received: { key: string; type: string }[] = [];
+/** The receiver holds its first request open until the worker that made it is dead; later ones get 200. */
 let holdFirst: (() => void) | undefined;
-let receiver: http.Server;
+let receiver: Receiver;
 let receiverUrl = '';
+/** What each request delivered: its idempotency key and event type. */
+const deliveries = () => receiver.received.map((r) => ({ key: String(r.headers['idempotency-key']), type: (JSON.parse(r.raw) as { type: string }).type }));
 
 beforeAll(async () => {
-  receiver = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { type: string };
-      received.push({ key: String(req.headers['idempotency-key']), type: body.type });
-      if (received.length === 1)
-        holdFirst = () => {
-          holdFirst = undefined;
-          // The worker that asked is gone: its connection may be closed already.
-          if (!res.headersSent && !res.destroyed) res.writeHead(200).end('late');
-        };
-      else res.writeHead(200).end('ok');
-    });
+  receiver = await startReceiver((_r, res) => {
+    if (receiver.received.length > 1) return void res.writeHead(200).end('ok');
+    holdFirst = () => {
+      holdFirst = undefined;
+      // The worker that asked is gone: its connection may be closed already.
+      if (!res.headersSent && !res.destroyed) res.writeHead(200).end('late');
+    };
   });
-  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  receiverUrl = `${receiver.url}/hook`;
   // The API in the test process; evaluation and delivery in a worker process of their own, which the test kills.
   stack = await startStack({ workers: [], env: { ALERT_EVAL_INTERVAL_SECS: '2' } });
   worker = spawnWorkerProcess(stack, ['io']);
@@ -48,7 +40,7 @@ afterAll(async () => {
   if (worker) await killHard(worker);
   holdFirst?.();
   await stack?.stop();
-  await new Promise((r) => receiver?.close(r));
+  await receiver?.close();
 });
 
 describe('alert delivery survives a killed worker', () => {
@@ -71,7 +63,7 @@ describe('alert delivery survives a killed worker', () => {
     expect(rule.status).toBe(201);
 
     // The first delivery reaches the receiver, which does not answer; the worker dies with the attempt open.
-    await eventually(async () => received.length === 1, 60_000, 100);
+    await eventually(async () => receiver.received.length === 1, 60_000, 100);
     await killHard(worker!);
     holdFirst?.();
     worker = spawnWorkerProcess(stack, ['io']);
@@ -85,7 +77,7 @@ describe('alert delivery survives a killed worker', () => {
       120_000,
       500,
     );
-    const firing = received.filter((r) => r.type === 'alert.firing');
+    const firing = deliveries().filter((r) => r.type === 'alert.firing');
     expect(firing.length).toBeGreaterThanOrEqual(2);
     expect(new Set(firing.map((r) => r.key)).size).toBe(1);
     const alerts = (await client.get(`${M}/projects/${projectId}/alerts`)).body.items;
@@ -96,7 +88,7 @@ describe('alert delivery survives a killed worker', () => {
     expect(history.filter((e: string) => e === 'fired')).toHaveLength(1);
     // Later cycles keep evaluating on the new worker without a second notification.
     await new Promise((r) => setTimeout(r, 5000));
-    expect(new Set(received.map((r) => r.key)).size).toBe(1);
+    expect(new Set(deliveries().map((r) => r.key)).size).toBe(1);
     expect((await client.get(`${M}/projects/${projectId}/alerts`)).body.items[0].notification_count).toBe(1);
   }, 300_000);
 });

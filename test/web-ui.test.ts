@@ -165,10 +165,20 @@ describe('the web UI in Chromium, from sign-up to a deployed model', () => {
     await page.getByRole('button', { name: 'Deploy', exact: true }).click();
     await page.getByRole('link', { name: 'Inference logs' }).waitFor();
     await checkPage('deployment');
-    for (const tab of ['Inference logs', 'Drift', 'History']) {
+    const headings: Record<string, string> = { 'Inference logs': 'Inference logs', Drift: 'Drift', History: 'Stage history', Alerts: 'Alerts of this deployment' };
+    for (const [tab, heading] of Object.entries(headings)) {
       await page.getByRole('link', { name: tab, exact: true }).click();
-      await page.getByRole('heading', { name: tab === 'History' ? 'Stage history' : tab, exact: true }).waitFor();
+      await page.getByRole('heading', { name: heading, exact: true }).waitFor();
       await checkPage(`deployment-${tab.split(' ')[0].toLowerCase()}`);
+      if (tab !== 'Drift') continue;
+      // A drift schedule: set, shown, stopped.
+      await page.getByText('Drift runs when asked.').waitFor();
+      await page.getByLabel('Run drift every (minutes)').fill('45');
+      await page.getByRole('button', { name: 'Schedule', exact: true }).click();
+      await page.getByText('Drift runs every 45 minutes.').waitFor();
+      await checkPage('deployment-drift-scheduled');
+      await page.getByRole('button', { name: 'Stop the schedule' }).click();
+      await page.getByText('Drift runs when asked.').waitFor();
     }
     await page.getByRole('link', { name: 'Overview', exact: true }).click();
     await page.getByRole('button', { name: 'Deployment report' }).click();

@@ -8,14 +8,21 @@ export interface DriftComputeActivities {
   computeDrift(input: { jobId: string; deploymentId: string }): Promise<DriftJobResult>;
 }
 
+/** What a run of a deployment's drift schedule does (workflows/drift-schedule.ts). */
+export interface DriftScheduleActivities {
+  /** Queues the job the schedule asks for (services/drift.ts `startScheduled`); its id, or null. */
+  startScheduledDrift(deploymentId: string): Promise<string | null>;
+}
+
 /**
  * The `drift_compute` job's worker side (`DriftService.start` queues it): PSI per feature of a deployment's logged
  * inputs against its training data. A canceled run stops between features (DuckDB's queries are not interruptible)
  * and writes no result.
  */
-export function createDriftComputeActivities({ services, dataSource }: ActivityDeps): DriftComputeActivities {
-  const { jobs, serving, datasetVersions } = services;
+export function createDriftComputeActivities({ services, dataSource }: ActivityDeps): DriftComputeActivities & DriftScheduleActivities {
+  const { jobs, serving, datasetVersions, drift } = services;
   return {
+    startScheduledDrift: async (deploymentId) => (await drift.startScheduled(deploymentId))?.id ?? null,
     computeDrift: ({ jobId, deploymentId }) => jobActivity(jobs, jobId, 'computing drift', (progress) => computeDrift({ ds: dataSource, serving, datasetVersions }, jobId, deploymentId, progress)),
   };
 }

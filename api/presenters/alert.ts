@@ -1,4 +1,5 @@
 import type { Alert, AlertChannel, AlertDelivery, AlertEvent, AlertRule, AlertSuppression } from '../../entities';
+import { alertFields } from '../../services/alerts/alert-fields';
 import { maskedChannelConfig, maskSecret } from '../../services/alerts/channel-config';
 import { ruleFields } from '../../services/alerts/rules';
 import { suppressionState } from '../../services/alerts/suppressions';
@@ -39,35 +40,7 @@ export function presentAlertRule(r: AlertRule): Presented<typeof alertRuleSchema
 
 /** An alert with its rule's name (null once the rule is gone). */
 export function presentAlert(a: Alert, ruleName: string | null): Presented<typeof alertSchema> {
-  return {
-    id: a.id,
-    project_id: a.projectId,
-    rule_id: a.ruleId,
-    rule_name: ruleName,
-    deployment_id: a.deploymentId,
-    fingerprint: a.fingerprint,
-    labels: a.labels,
-    metric: a.metric,
-    operator: a.operator,
-    threshold: a.threshold,
-    state: a.state,
-    severity: a.severity,
-    value: a.value,
-    estimated: a.estimated,
-    samples: a.samples,
-    first_seen_at: a.firstSeenAt,
-    last_seen_at: a.lastSeenAt,
-    last_notified_at: a.lastNotifiedAt,
-    notification_count: a.notificationCount,
-    escalated_at: a.escalatedAt,
-    silenced: a.silenced,
-    acknowledged_by: a.acknowledgedBy,
-    acknowledged_at: a.acknowledgedAt,
-    resolved_by: a.resolvedBy,
-    resolved_at: a.resolvedAt,
-    created_at: a.createdAt,
-    updated_at: a.updatedAt,
-  };
+  return alertFields(a, ruleName);
 }
 
 export function presentAlertEvent(e: AlertEvent): Presented<typeof alertEventSchema> {

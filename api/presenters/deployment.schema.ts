@@ -20,6 +20,8 @@ const deploymentConfig = z
     privacy_anonymize_response: z.boolean().optional(),
     privacy_column_map: z.record(z.string(), z.string()).optional(),
     privacy_threshold: z.number().optional(),
+    /** A drift job every `interval_minutes` (`PUT …/drift-schedule`); null or absent: on request only. */
+    drift_schedule: z.object({ interval_minutes: z.int() }).nullable().optional(),
   })
   .loose();
 

@@ -1,8 +1,7 @@
-import { z } from 'zod';
 import { callerId, type RouteDeps } from '../context';
 import { HttpError } from '../errors';
 import { route, RouteDef } from '../route';
-import { queryBool, uuidParam } from '../validation';
+import { anonymizeStreamQuery } from './anonymize.schema';
 
 /** `POST /api/anonymize/stream`: a CSV through a privacy policy, answered while it arrives. */
 export function anonymizeRoutes({ services }: RouteDeps): RouteDef[] {
@@ -16,7 +15,7 @@ export function anonymizeRoutes({ services }: RouteDeps): RouteDef[] {
       requestContentType: 'text/csv',
       summary:
         "Stream a CSV through a policy: the first 500 rows decide each column's PII type, then every row is answered transformed as it arrives (bounded memory, any size); X-Anonymize-Columns names what was found",
-      query: z.object({ policy_id: uuidParam, deep_scan: queryBool.optional() }),
+      query: anonymizeStreamQuery,
       responses: {
         200: { description: 'The transformed CSV, streamed', contentType: 'text/csv' },
         404: { description: 'Policy not found' },

@@ -4,7 +4,7 @@ import { callerId, requestMeta, type RouteDeps } from '../context';
 import { presentApiKey } from '../presenters/account';
 import { apiKeySchema, createdApiKeySchema } from '../presenters/account.schema';
 import { route, RouteDef } from '../route';
-import { nonBlank, uuidParam } from '../validation';
+import { apiKeyParams, createApiKeyBody } from './api-keys.schema';
 
 /** API key management: session login only; the secret is shown once. */
 export function apiKeyRoutes({ services, keyCache }: RouteDeps): RouteDef[] {
@@ -17,13 +17,7 @@ export function apiKeyRoutes({ services, keyCache }: RouteDeps): RouteDef[] {
       tag,
       auth: 'session',
       summary: `Create a key; scopes from: ${KNOWN_SCOPES.join(', ')}`,
-      body: z.object({
-        name: nonBlank(200),
-        scopes: z
-          .array(z.string().max(100).meta({ enum: KNOWN_SCOPES }))
-          .max(100)
-          .meta({ minItems: 1 }),
-      }),
+      body: createApiKeyBody,
       responses: { 201: { description: '{id, key_id, prefix, api_key, scopes}; api_key is shown only here', schema: createdApiKeySchema } },
       handler: async (ctx, { body }) => {
         const { key, token } = await apiKeys.create(callerId(ctx), body.name, body.scopes, requestMeta(ctx));
@@ -51,7 +45,7 @@ export function apiKeyRoutes({ services, keyCache }: RouteDeps): RouteDef[] {
       tag,
       auth: 'session',
       summary: 'Revoke a key; later requests with it get 401',
-      params: z.object({ key_id: uuidParam }),
+      params: apiKeyParams,
       responses: { 200: { description: '{ok}' }, 404: { description: 'API key not found' } },
       handler: async (ctx, { params }) => {
         const revoked = await apiKeys.revoke(callerId(ctx), params.key_id, requestMeta(ctx));

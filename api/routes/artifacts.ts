@@ -1,11 +1,8 @@
-import { z } from 'zod';
 import { RANGE_RESPONSES, sendStoredFile } from '../byte-range';
 import { callerId, keyScopes, type RouteDeps } from '../context';
 import { route, RouteDef } from '../route';
-import { intParam, uuidParam } from '../validation';
+import { artifactParams, artifactPreviewQuery } from './artifacts.schema';
 
-const PREVIEW_ROWS = 20;
-const artifactParams = z.object({ artifact_id: uuidParam });
 const scopeRule =
   "The read scope of the artifact's owner: read:datasets (dataset files), read:models (model files), read:projects plus read:datasets and read:models (project export archives), read:projects (files without an owner)";
 
@@ -40,7 +37,7 @@ export function artifactRoutes({ services }: RouteDeps): RouteDef[] {
       scopeRule,
       summary: 'Preview: first rows of tabular artifacts, first 64 KiB of text artifacts',
       params: artifactParams,
-      query: z.object({ rows: intParam(1, 500).default(PREVIEW_ROWS) }),
+      query: artifactPreviewQuery,
       responses: { 200: { description: '{artifact_id, kind, rows} or {artifact_id, kind, text, truncated}' }, 422: { description: 'No preview for this type' } },
       handler: async (ctx, { params, query }) => {
         const { artifact: a, preview } = await artifacts.preview(callerId(ctx), params.artifact_id, keyScopes(ctx), query.rows);

@@ -9,12 +9,20 @@ import { presentUser } from '../presenters/user';
 import { fullUserSchema } from '../presenters/user.schema';
 import { route, RouteDef } from '../route';
 import { htmlPage } from './pages';
-import { emailAddress, nonBlank, pageQuery, uuidParam } from '../validation';
+import { pageQuery } from '../validation';
+import {
+  changePasswordBody,
+  deleteAccountBody,
+  forgotPasswordBody,
+  loginBody,
+  registerBody,
+  resetPasswordBody,
+  sendVerificationBody,
+  sessionParams,
+  updateProfileBody,
+  verifyEmailQuery,
+} from './auth.schema';
 
-const email = emailAddress;
-const password = z.string().max(4096);
-/** A password being set: the service refuses fewer than 8 or more than 1024 characters with the spec's texts. */
-const newPassword = password.meta({ minLength: 8, maxLength: 1024 });
 const ok = { 200: { description: 'Done: `{ok: true}`' } };
 
 /** Registration, login, sessions, mailed tokens and the account itself. */
@@ -29,7 +37,7 @@ export function authRoutes({ services, config, keyCache }: RouteDeps): RouteDef[
       auth: 'public',
       rateLimit: 'auth',
       summary: 'Create an account; a verification link is mailed',
-      body: z.object({ email, name: nonBlank(200), password: newPassword }),
+      body: registerBody,
       responses: { 201: { description: '{user, verification_required}' }, 409: { description: 'User already exists' } },
       handler: async (ctx, { body }) => {
         const user = await accounts.register(body, requestMeta(ctx));
@@ -44,7 +52,7 @@ export function authRoutes({ services, config, keyCache }: RouteDeps): RouteDef[
       auth: 'public',
       rateLimit: 'auth',
       summary: 'Log in; sets the HttpOnly session cookie and the csrf_token cookie',
-      body: z.object({ email: z.string().max(320), password, remember: z.boolean().default(false) }),
+      body: loginBody,
       responses: { 200: { description: '{user}' }, 401: { description: 'Invalid email or password' }, 403: { description: 'Email not verified' } },
       handler: async (ctx, { body }) => {
         const meta = requestMeta(ctx);
@@ -99,7 +107,7 @@ export function authRoutes({ services, config, keyCache }: RouteDeps): RouteDef[
       auth: 'public',
       rateLimit: 'auth',
       summary: 'Verify an email address by the mailed link (works when simply opened; HTML for browsers, JSON otherwise)',
-      query: z.object({ token: z.string().min(10).max(200) }),
+      query: verifyEmailQuery,
       responses: { 200: { description: 'Verified: HTML page or `{ok, email_verified_at}`' }, 400: { description: 'Invalid or expired verification link' } },
       handler: async (ctx, { query }) => {
         const wantsHtml = ctx.accepts('json', 'html') === 'html';
@@ -121,7 +129,7 @@ export function authRoutes({ services, config, keyCache }: RouteDeps): RouteDef[
         auth: 'public',
         rateLimit: 'auth',
         summary: 'Mail a new activation link to an unverified account (always 200)',
-        body: z.object({ email: z.string().max(320) }),
+        body: sendVerificationBody,
         responses: ok,
         handler: async (_ctx, { body }) => {
           accounts.resendVerification(body.email);
@@ -136,7 +144,7 @@ export function authRoutes({ services, config, keyCache }: RouteDeps): RouteDef[
       auth: 'public',
       rateLimit: 'auth',
       summary: 'Mail a password-reset link (always 200, whether or not the email exists)',
-      body: z.object({ email: z.string().max(320) }),
+      body: forgotPasswordBody,
       responses: ok,
       handler: async (ctx, { body }) => {
         accounts.forgotPassword(body.email, requestMeta(ctx));
@@ -150,7 +158,7 @@ export function authRoutes({ services, config, keyCache }: RouteDeps): RouteDef[
       auth: 'public',
       rateLimit: 'auth',
       summary: 'Set a new password with a mailed single-use token; spends every reset link, ends every session and revokes every API key',
-      body: z.object({ token: z.string().min(10).max(200), password: newPassword }),
+      body: resetPasswordBody,
       responses: { ...ok, 400: { description: 'Invalid or expired reset token' } },
       handler: async (ctx, { body }) => {
         keyCache.forgetUser(await accounts.resetPassword(body.token, body.password, requestMeta(ctx)));
@@ -163,7 +171,7 @@ export function authRoutes({ services, config, keyCache }: RouteDeps): RouteDef[
       tag,
       auth: 'session',
       summary: 'Change the password; outstanding reset links are spent, other sessions are revoked, API keys are kept (a notice names them)',
-      body: z.object({ current_password: password, new_password: newPassword }),
+      body: changePasswordBody,
       responses: { ...ok, 400: { description: 'Current password is incorrect' } },
       handler: async (ctx, { body }) => {
         const p = ctx.state.principal!;
@@ -178,7 +186,7 @@ export function authRoutes({ services, config, keyCache }: RouteDeps): RouteDef[
       tag,
       auth: 'session',
       summary: 'Update the display name (session login; API keys are refused)',
-      body: z.object({ name: nonBlank(200) }),
+      body: updateProfileBody,
       responses: { 200: { description: '{user}' } },
       handler: async (ctx, { body }) => {
         return { user: presentUser(await accounts.rename(ctx.state.principal!.user, body.name, requestMeta(ctx)), true) };
@@ -204,7 +212,7 @@ export function authRoutes({ services, config, keyCache }: RouteDeps): RouteDef[
       tag,
       auth: 'session',
       summary: 'Revoke one session of the account',
-      params: z.object({ session_id: uuidParam }),
+      params: sessionParams,
       responses: { ...ok, 404: { description: 'Session not found' } },
       handler: async (ctx, { params }) => {
         const p = ctx.state.principal!;
@@ -238,7 +246,7 @@ export function authRoutes({ services, config, keyCache }: RouteDeps): RouteDef[
       tag,
       auth: 'session',
       summary: 'Delete the account (password required); projects it alone owns are deleted with it',
-      body: z.object({ password }),
+      body: deleteAccountBody,
       responses: { ...ok, 400: { description: 'Password is incorrect' } },
       handler: async (ctx, { body }) => {
         const user = ctx.state.principal!.user;

@@ -16,16 +16,25 @@ import {
 } from '../presenters/dataset.schema';
 import { pageOf } from '../presenters/page.schema';
 import { route, RouteDef } from '../route';
-import { DATASET_SORT_FIELDS } from '../../services/datasets';
 import { withoutPaths } from '../redact-paths';
 import { receiveUpload } from '../uploads';
-import { intParam, listQuery, nonBlank, NOT_BLANK, pageQuery, parseOrThrow, uuidParam } from '../validation';
+import { pageQuery, parseOrThrow } from '../validation';
+import {
+  compareQuery,
+  datasetCountQuery,
+  datasetListQuery,
+  datasetParams,
+  datasetVersionParams,
+  newVersionForm,
+  projectParams,
+  qualityPolicyBody,
+  sampleQuery,
+  tableFormat,
+  uploadFields,
+  uploadForm,
+  versionParams,
+} from './datasets.schema';
 
-const datasetParams = z.object({ dataset_id: uuidParam });
-const versionParams = z.object({ dataset_id: uuidParam, version: intParam(0) });
-/** The text fields of a new dataset's upload, beside its `file`. */
-const uploadFields = z.object({ project_id: uuidParam, name: nonBlank(200), description: z.string().max(5000).default('') });
-const tableFormat = z.object({ format: z.enum(['csv', 'xlsx']).default('csv') });
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 /** Datasets: upload, versions, statistics, quality, comparison, downloads. */
@@ -66,7 +75,7 @@ export function datasetRoutes({ services, config }: RouteDeps): RouteDef[] {
       auth: 'user',
       scope: 'write:datasets',
       requestContentType: 'multipart/form-data',
-      form: uploadFields.extend({ file: z.file() }),
+      form: uploadForm,
       summary: 'Upload a CSV or Parquet file as a new dataset (version 0); delimiter, encoding and header are detected',
       responses: {
         201: { description: '{id, dataset_id, dataset_version_id, artifact_id, quality: {overall_score, issues}}', schema: uploadedDatasetSchema },
@@ -110,7 +119,7 @@ export function datasetRoutes({ services, config }: RouteDeps): RouteDef[] {
       auth: 'user',
       scope: 'read:datasets',
       summary: 'Datasets of one project, or of every accessible project',
-      query: listQuery(DATASET_SORT_FIELDS).extend({ project_id: uuidParam.optional() }),
+      query: datasetListQuery,
       responses: { 200: { description: 'List envelope of datasets', schema: pageOf(datasetSchema) } },
       handler: async (ctx, { query }) => {
         const page = await datasets.list(callerId(ctx), query);
@@ -124,7 +133,7 @@ export function datasetRoutes({ services, config }: RouteDeps): RouteDef[] {
       auth: 'user',
       scope: 'read:datasets',
       summary: 'Number of accessible datasets, optionally in one project',
-      query: z.object({ project_id: uuidParam.optional() }),
+      query: datasetCountQuery,
       responses: { 200: { description: '{count}', schema: z.object({ count: z.number().int() }) } },
       handler: async (ctx, { query }) => ({ count: await datasets.count(callerId(ctx), query.project_id) }),
     }),
@@ -135,7 +144,7 @@ export function datasetRoutes({ services, config }: RouteDeps): RouteDef[] {
       auth: 'user',
       scope: 'read:datasets',
       summary: 'Quality-check thresholds of a project (defaults where unset)',
-      params: z.object({ project_id: uuidParam }),
+      params: projectParams,
       responses: { 200: { description: '{project_id, policy, defaults}' } },
       handler: async (ctx, { params }) => ({ project_id: params.project_id, ...(await datasets.qualityPolicyForUser(callerId(ctx), params.project_id)) }),
     }),
@@ -146,21 +155,8 @@ export function datasetRoutes({ services, config }: RouteDeps): RouteDef[] {
       auth: 'user',
       scope: 'write:datasets',
       summary: 'Set quality-check thresholds (admin or above); omitted keys keep their defaults',
-      params: z.object({ project_id: uuidParam }),
-      body: z
-        .object({
-          max_missing_percent: z.number().min(0).max(100),
-          max_duplicate_percent: z.number().min(0).max(100),
-          max_text_unique_ratio: z.number().min(0).max(1),
-          max_integer_unique_ratio: z.number().min(0).max(1),
-          min_rows_for_identifier: z.number().int().min(1),
-          mixed_type_numeric_share: z.number().min(0).max(1),
-          max_outlier_percent: z.number().min(0).max(100),
-          min_class_ratio: z.number().min(0).max(1),
-          max_target_classes: z.number().int().min(2).max(1000),
-        })
-        .partial()
-        .strict(),
+      params: projectParams,
+      body: qualityPolicyBody,
       responses: { 200: { description: '{project_id, policy}' } },
       handler: async (ctx, { params, body }) => ({ project_id: params.project_id, policy: await datasets.setQualityPolicy(callerId(ctx), params.project_id, body) }),
     }),
@@ -294,7 +290,7 @@ export function datasetRoutes({ services, config }: RouteDeps): RouteDef[] {
       scope: 'write:datasets',
       requestContentType: 'multipart/form-data',
       params: datasetParams,
-      form: z.object({ description: z.string().max(5000).meta({ pattern: NOT_BLANK }), file: z.file() }),
+      form: newVersionForm,
       summary: 'Upload a new version (multipart: description, file)',
       responses: { 201: { description: '{id, dataset_version_id, version, row_count, column_count}', schema: uploadedVersionSchema }, ...contentRefusals },
       handler: async (ctx) => {
@@ -333,7 +329,7 @@ export function datasetRoutes({ services, config }: RouteDeps): RouteDef[] {
       scope: 'read:datasets',
       params: datasetParams,
       summary: 'Compare two versions: schema changes and per-column shift with PSI',
-      query: z.object({ v1: intParam(0), v2: intParam(0) }),
+      query: compareQuery,
       responses: { 200: { description: '{summary, column_diffs}', schema: comparisonSchema }, 404: { description: 'Dataset version not found' } },
       handler: async (ctx, { params, query }) => datasets.compare(callerId(ctx), params.dataset_id, query.v1, query.v2),
     }),
@@ -344,7 +340,7 @@ export function datasetRoutes({ services, config }: RouteDeps): RouteDef[] {
       auth: 'user',
       scope: 'read:datasets',
       summary: 'One dataset version',
-      params: z.object({ dataset_version_id: uuidParam }),
+      params: datasetVersionParams,
       responses: { 200: { description: '{id, dataset_id, version, row_count, column_count, columns, created_at}', schema: versionSchema } },
       handler: async (ctx, { params }) => presentVersion((await services.access.version(callerId(ctx), params.dataset_version_id)).version),
     }),
@@ -355,8 +351,8 @@ export function datasetRoutes({ services, config }: RouteDeps): RouteDef[] {
       auth: 'user',
       scope: 'read:datasets',
       summary: 'A reproducible random sample of rows',
-      params: z.object({ dataset_version_id: uuidParam }),
-      query: z.object({ n: intParam(1, 10_000).default(100), seed: intParam(0).default(42) }),
+      params: datasetVersionParams,
+      query: sampleQuery,
       responses: { 200: { description: '{dataset_version_id, rows, count}', schema: sampleSchema } },
       handler: async (ctx, { params, query }) => {
         const { version, rows } = await datasets.sample(callerId(ctx), params.dataset_version_id, query.n, query.seed);

@@ -7,23 +7,20 @@ import { deploymentModelSchema, deploymentSchema, deploymentSummarySchema, drift
 import { pageOf } from '../presenters/page.schema';
 import { predictDocs } from '../predict-docs';
 import { route, RouteDef } from '../route';
-import { nonBlank, pageQuery, timestampParam, uuidParam } from '../validation';
+import { pageQuery, uuidParam } from '../validation';
 import { deploymentPredictBody } from './deployment-predict.schema';
-
-const projectParams = z.object({ project_id: uuidParam });
-const deploymentParams = z.object({ deployment_id: uuidParam });
-const reason = nonBlank(500).optional();
-const timeWindow = { since: timestampParam.optional(), until: timestampParam.optional() };
-
-/** The spec's privacy options, shared by create and `PATCH …/privacy`. */
-export const privacyOptions = {
-  privacy_policy_id: z.string().min(1).max(200).nullable().optional(),
-  privacy_anonymize_logs: z.boolean().optional(),
-  privacy_anonymize_response: z.boolean().optional(),
-  privacy_column_map: z.record(z.string().min(1).max(200), nonBlank(64)).optional(),
-  privacy_threshold: z.number().min(0).max(1).optional(),
-  store_payload: z.boolean().optional(),
-};
+import {
+  createDeploymentBody,
+  deactivateBody,
+  deploymentHistoryQuery,
+  deploymentParams,
+  inferenceLogsQuery,
+  privacyBody,
+  projectParams,
+  promoteBody,
+  rollbackBody,
+  trafficQuery,
+} from './deployments.schema';
 
 /** Deployments (prefix /api/mlops): the stage machine and its history. */
 export function deploymentRoutes({ services }: RouteDeps): RouteDef[] {
@@ -39,14 +36,7 @@ export function deploymentRoutes({ services }: RouteDeps): RouteDef[] {
       scope: 'write:deployments',
       params: projectParams,
       summary: 'Deploy a model of the project in staging or production (a new production deployment archives the previous one)',
-      body: z.object({
-        model_id: uuidParam,
-        name: nonBlank(200),
-        // Checked by the service, which answers the spec's text; the document names the two values.
-        stage: z.string().meta({ enum: ['staging', 'production'] }),
-        traffic_percent: z.number().int().min(1).max(100).default(100),
-        ...privacyOptions,
-      }),
+      body: createDeploymentBody,
       responses: {
         201: { description: '{id, deployment_id, stage, is_active}', schema: z.object({ id: z.string(), deployment_id: z.string(), stage: z.string(), is_active: z.boolean() }) },
         409: { description: 'Another production deployment was set at the same time' },
@@ -81,7 +71,7 @@ export function deploymentRoutes({ services }: RouteDeps): RouteDef[] {
       scope: 'read:deployments',
       params: projectParams,
       summary: "Every stage transition of the project's deployments; with `at`, which model served production then",
-      query: pageQuery(500).extend({ at: timestampParam.optional() }),
+      query: deploymentHistoryQuery,
       responses: { 200: { description: 'List envelope of transitions, and `production_at` when `at` is given' } },
       handler: async (ctx, { params, query }) => {
         const h = await deployments.projectHistory(callerId(ctx), params.project_id, query);
@@ -113,7 +103,7 @@ export function deploymentRoutes({ services }: RouteDeps): RouteDef[] {
       scope: 'write:deployments',
       params: deploymentParams,
       summary: 'Promote a staging deployment to production (the previous production deployment is archived)',
-      body: z.object({ to_stage: z.string().meta({ enum: ['production'] }), reason }),
+      body: promoteBody,
       responses: {
         200: { description: '{ok, deployment_id, stage}' },
         409: { description: 'Already in production, archived, or another promote won' },
@@ -132,7 +122,7 @@ export function deploymentRoutes({ services }: RouteDeps): RouteDef[] {
       scope: 'write:deployments',
       params: deploymentParams,
       summary: 'Return production to an archived deployment of the project, or to a model of the project (a new production deployment)',
-      body: z.object({ to_deployment_id: uuidParam.optional(), to_model_id: uuidParam.optional(), reason }).meta({ anyOf: [{ required: ['to_deployment_id'] }, { required: ['to_model_id'] }] }),
+      body: rollbackBody,
       responses: { 200: { description: '{ok, deployment_id}' }, 422: { description: 'Provide to_deployment_id or to_model_id' } },
       handler: async (ctx, { params, body }) => {
         const d = await deployments.rollback(callerId(ctx), params.deployment_id, body);
@@ -147,7 +137,7 @@ export function deploymentRoutes({ services }: RouteDeps): RouteDef[] {
       scope: 'write:deployments',
       params: deploymentParams,
       summary: 'Stop serving: the deployment is archived, nothing replaces it',
-      body: z.object({ reason }),
+      body: deactivateBody,
       responses: { 200: { description: '{ok}' } },
       handler: async (ctx, { params, body }) => {
         await deployments.deactivate(callerId(ctx), params.deployment_id, body.reason);
@@ -177,7 +167,7 @@ export function deploymentRoutes({ services }: RouteDeps): RouteDef[] {
       scope: 'write:deployments',
       params: deploymentParams,
       summary: 'Set privacy options (and store_payload); what is not sent is kept',
-      body: z.object(privacyOptions).strict(),
+      body: privacyBody,
       responses: {
         200: { description: '{deployment}' },
         422: { description: 'A privacy_column_map key is not an input of the model, or its value not a PII type of GET /api/privacy/pii-types (named)' },
@@ -292,7 +282,7 @@ export function deploymentRoutes({ services }: RouteDeps): RouteDef[] {
       scope: 'read:deployments',
       params: deploymentParams,
       summary: "The deployment's predict requests, newest first; since/until are exclusive bounds",
-      query: pageQuery(500).extend(timeWindow),
+      query: inferenceLogsQuery,
       responses: { 200: { description: 'List envelope of inference logs', schema: pageOf(inferenceLogSchema) } },
       handler: async (ctx, { params, query }) => {
         const page = await inferenceLogs.list(callerId(ctx), params.deployment_id, query);
@@ -307,7 +297,7 @@ export function deploymentRoutes({ services }: RouteDeps): RouteDef[] {
       scope: 'read:deployments',
       params: deploymentParams,
       summary: 'Requests, errors and latency percentiles (p50/p95/p99, ms) per hour; the last 24 hours by default',
-      query: z.object(timeWindow),
+      query: trafficQuery,
       responses: { 200: { description: '{deployment_id, since, until, hours: [{hour, requests, errors, latency_ms: {p50, p95, p99}}]}' } },
       handler: async (ctx, { params, query }) => inferenceLogs.traffic(callerId(ctx), params.deployment_id, query),
     }),

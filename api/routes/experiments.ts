@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { ALGOS, CONFIG_DEFAULTS, CONFIG_LIMITS, DISTRIBUTIONS, SORT_METRICS, STOPPING_METRICS } from '../../engine/automl';
-import { EXPERIMENT_SORT_FIELDS } from '../../services/experiments';
 import { maxModelsCap, maxRuntimeSecsCap } from '../../services/plans';
 import { callerId, type RouteDeps } from '../context';
 import { presentExperiment } from '../presenters/experiment';
@@ -10,11 +9,7 @@ import { presentJob } from '../presenters/job';
 import { modelArtifactLinks, presentModelSummary } from '../presenters/model';
 import { experimentNotebook } from '../presenters/notebook';
 import { route, RouteDef } from '../route';
-import { freeJsonObject, listQuery, nonBlank, queryBool, uuidParam } from '../validation';
-
-const expParams = z.object({ experiment_id: uuidParam });
-/** Far more than the AutoML config has (each key is checked against it, engine/automl/driver/config.ts). */
-const MAX_CONFIG_KEYS = 50;
+import { bestModelBody, createExperimentBody, experimentListQuery, experimentLogsQuery, experimentParams } from './experiments.schema';
 
 /** AutoML experiments: creation (an `automl_train` job), progress, logs, leaderboard, explanations. */
 export function experimentRoutes({ services, config }: RouteDeps): RouteDef[] {
@@ -31,15 +26,7 @@ export function experimentRoutes({ services, config }: RouteDeps): RouteDef[] {
       rateLimit: 'train',
       summary:
         'Start AutoML on a dataset version (an `automl_train` job); answers at once. `config.max_models` (default 20) is capped by the account quota (`max_models` of `GET /api/auth/plan`, MAX_MODELS_PER_EXPERIMENT): a larger value is a 422 naming the cap, an omitted one defaults to min(20, cap)',
-      body: z.object({
-        project_id: uuidParam,
-        dataset_version_id: uuidParam,
-        name: nonBlank(200),
-        target_column: z.string().min(1).max(500),
-        problem_type: z.string().max(50),
-        config: freeJsonObject({ maxKeys: MAX_CONFIG_KEYS, maxKeyLength: 100, noun: 'options' }).optional(),
-        use_gpu: z.boolean().default(false),
-      }),
+      body: createExperimentBody,
       responses: {
         201: { description: '{id, experiment_id, job_id, status: queued}', schema: z.object({ id: z.string(), experiment_id: z.string(), job_id: z.string(), status: z.string() }) },
         403: { description: 'Storage quota reached (max_storage_bytes, max_storage_bytes_per_project)' },
@@ -59,11 +46,7 @@ export function experimentRoutes({ services, config }: RouteDeps): RouteDef[] {
       auth: 'user',
       scope: 'read:experiments',
       summary: 'Experiments, filtered by project, dataset or status; search on name and target column',
-      query: listQuery(EXPERIMENT_SORT_FIELDS).extend({
-        project_id: uuidParam.optional(),
-        dataset_id: uuidParam.optional(),
-        status: z.enum(['queued', 'running', 'succeeded', 'failed', 'canceled']).optional(),
-      }),
+      query: experimentListQuery,
       responses: { 200: { description: 'List envelope of experiments', schema: pageOf(experimentSchema) } },
       handler: async (ctx, { query }) => {
         const page = await experiments.list(callerId(ctx), query);
@@ -112,7 +95,7 @@ export function experimentRoutes({ services, config }: RouteDeps): RouteDef[] {
       auth: 'user',
       scope: 'read:experiments',
       summary: 'An experiment with its leaderboard',
-      params: expParams,
+      params: experimentParams,
       responses: { 200: { description: '{experiment, models, artifact_links, best_model_id}', schema: experimentDetailSchema }, 404: { description: 'Experiment not found' } },
       handler: async (ctx, { params }) => {
         const { experiment, summary, leaderboard } = await experiments.detail(callerId(ctx), params.experiment_id);
@@ -131,7 +114,7 @@ export function experimentRoutes({ services, config }: RouteDeps): RouteDef[] {
       auth: 'user',
       scope: 'read:experiments',
       summary: 'Status and live progress (models done, current algorithm, elapsed vs budget)',
-      params: expParams,
+      params: experimentParams,
       responses: { 200: { description: '{experiment_id, status, progress}', schema: experimentStatusSchema } },
       handler: async (ctx, { params }) => {
         const { experiment, progress } = await experiments.status(callerId(ctx), params.experiment_id);
@@ -145,8 +128,8 @@ export function experimentRoutes({ services, config }: RouteDeps): RouteDef[] {
       auth: 'user',
       scope: 'read:experiments',
       summary: 'Experiment log lines; include_h2o_logs toggles the detailed engine event log',
-      params: expParams,
-      query: z.object({ include_h2o_logs: queryBool.default(true) }),
+      params: experimentParams,
+      query: experimentLogsQuery,
       responses: { 200: { description: '{experiment_id, logs, count}', schema: experimentLogsSchema } },
       handler: async (ctx, { params, query }) => {
         const { experiment, lines } = await experiments.logs(callerId(ctx), params.experiment_id, query.include_h2o_logs);
@@ -160,7 +143,7 @@ export function experimentRoutes({ services, config }: RouteDeps): RouteDef[] {
       auth: 'user',
       scope: 'read:experiments',
       summary: 'The full log as a text file',
-      params: expParams,
+      params: experimentParams,
       responses: { 200: { description: 'text/plain', contentType: 'text/plain' } },
       handler: async (ctx, { params }) => {
         const { experiment, lines } = await experiments.logs(callerId(ctx), params.experiment_id, true);
@@ -176,7 +159,7 @@ export function experimentRoutes({ services, config }: RouteDeps): RouteDef[] {
       auth: 'user',
       scope: 'read:experiments',
       summary: 'The training jobs (workflow runs) of an experiment',
-      params: expParams,
+      params: experimentParams,
       responses: { 200: { description: '{experiment_id, runs}' } },
       handler: async (ctx, { params }) => {
         const runs = await experiments.runs(callerId(ctx), params.experiment_id);
@@ -190,7 +173,7 @@ export function experimentRoutes({ services, config }: RouteDeps): RouteDef[] {
       auth: 'user',
       scope: 'read:experiments',
       summary: 'A Jupyter notebook that scores the best model with onnxruntime in Python (and through this API)',
-      params: expParams,
+      params: experimentParams,
       responses: { 200: { description: 'nbformat 4 JSON (an .ipynb attachment)' } },
       handler: async (ctx, { params }) => {
         const { experiment, columns, best } = await experiments.notebookInputs(callerId(ctx), params.experiment_id);
@@ -205,7 +188,7 @@ export function experimentRoutes({ services, config }: RouteDeps): RouteDef[] {
       auth: 'user',
       scope: 'read:experiments',
       summary: 'Pareto front (metric vs training time) and the variable-importance heatmap across models',
-      params: expParams,
+      params: experimentParams,
       responses: { 200: { description: '{explain: {pareto_front, varimp_heatmap}}', schema: experimentExplainSchema } },
       handler: async (ctx, { params }) => {
         const e = await experiments.explain(callerId(ctx), params.experiment_id);
@@ -221,8 +204,8 @@ export function experimentRoutes({ services, config }: RouteDeps): RouteDef[] {
       auth: 'user',
       scope: 'write:experiments',
       summary: "Choose the experiment's best model by hand",
-      params: expParams,
-      body: z.object({ model_id: uuidParam }),
+      params: experimentParams,
+      body: bestModelBody,
       responses: { 200: { description: '{ok, experiment_id, best_model_id}' } },
       handler: async (ctx, { params, body }) => {
         await experiments.setBestModel(callerId(ctx), params.experiment_id, body.model_id);
@@ -236,7 +219,7 @@ export function experimentRoutes({ services, config }: RouteDeps): RouteDef[] {
       auth: 'user',
       scope: 'write:experiments',
       summary: 'Delete an experiment and its models (a running one is canceled first)',
-      params: expParams,
+      params: experimentParams,
       responses: { 200: { description: '{ok}' } },
       handler: async (ctx, { params }) => {
         await experiments.delete(callerId(ctx), params.experiment_id);

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { PROJECT_ROLES } from '../../entities';
 import { EXPIRED_INVITATION_LINK, INVALID_INVITATION_LINK, INVITATION_TTL_DAYS } from '../../services/invitations';
 import { callerId, type RouteDeps } from '../context';
 import { pageOf } from '../presenters/page.schema';
 import { presentInvitation } from '../presenters/project';
 import { createdInvitationSchema, invitationSchema, receivedInvitationSchema } from '../presenters/project.schema';
 import { route, RouteDef } from '../route';
-import { emailAddress, pageQuery, uuidParam } from '../validation';
+import { pageQuery } from '../validation';
+import { acceptByTokenBody, invitationParams, inviteBody, projectInvitationParams, projectParams } from './invitations.schema';
 
 /** The answer to an accepted invitation: the project joined and the role held there. */
 const joinedSchema = z.object({ ok: z.boolean(), project_id: z.string(), role: z.string() });
@@ -35,11 +35,7 @@ export function invitationRoutes({ services }: RouteDeps): RouteDef[] {
         `Invite an email address into a project (owner only, never a role above your own): a link valid ${INVITATION_TTL_DAYS} days is mailed to it, carrying a secret stored hashed only; ` +
         'inviting the address again renews the invitation and replaces the link. The answer and its timing are the same whether or not an account has the address (the mail goes out after it). ' +
         'After registering, the invitee accepts while logged in with `POST /api/auth/invite/accept`. Rate limit: the `members` bucket (RATE_LIMIT_MEMBERS, 30 a minute per user by default)',
-      body: z.object({
-        project_id: uuidParam.describe('The project to invite into'),
-        email: emailAddress.describe('The address to invite; it need not have an account'),
-        role: z.enum(PROJECT_ROLES).default('editor').describe("The role the invitee gets on accepting; at most the caller's own"),
-      }),
+      body: inviteBody,
       responses: {
         201: {
           description: '{id, invitation_id, invitation: {id, email, role, project_id, created_at, expires_at}}',
@@ -62,7 +58,7 @@ export function invitationRoutes({ services }: RouteDeps): RouteDef[] {
       scope: 'write:projects',
       summary:
         "Accept an invitation by its mailed link's token: the logged-in caller joins the project with the invited role (a member keeps their role), whatever the account's address; the link works once",
-      body: z.object({ token: z.string().min(10).max(200).describe('The `token` parameter of the mailed link') }),
+      body: acceptByTokenBody,
       responses: {
         200: { description: '{ok, project_id, role}', schema: joinedSchema },
         400: { description: `\`${INVALID_INVITATION_LINK}\`, or \`${EXPIRED_INVITATION_LINK}\`` },
@@ -76,7 +72,7 @@ export function invitationRoutes({ services }: RouteDeps): RouteDef[] {
       auth: 'user',
       scope: 'read:projects',
       summary: 'Pending invitations of the project (addresses and roles; owner only)',
-      params: z.object({ project_id: uuidParam }),
+      params: projectParams,
       query: pageQuery(100),
       responses: { 200: { description: 'List envelope of {id, email, role, created_at, expires_at}', schema: pageOf(invitationSchema) }, 403: { description: 'Not the owner' } },
       handler: async (ctx, { params, query }) => invitations.forProject(callerId(ctx), params.project_id, query),
@@ -88,7 +84,7 @@ export function invitationRoutes({ services }: RouteDeps): RouteDef[] {
       auth: 'user',
       scope: 'write:projects',
       summary: 'Withdraw a pending invitation (owner only); its link stops working',
-      params: z.object({ project_id: uuidParam, invitation_id: uuidParam }),
+      params: projectInvitationParams,
       responses: { 200: { description: '{ok}' }, 404: { description: 'Invitation not found' } },
       handler: async (ctx, { params }) => {
         await invitations.withdraw(callerId(ctx), params.project_id, params.invitation_id);
@@ -112,7 +108,7 @@ export function invitationRoutes({ services }: RouteDeps): RouteDef[] {
       auth: 'user',
       scope: 'write:projects',
       summary: "Accept an invitation addressed to the caller's email: join the project with the invited role",
-      params: z.object({ invitation_id: uuidParam }),
+      params: invitationParams,
       responses: { 200: { description: '{ok, project_id, role}', schema: joinedSchema }, 404: { description: 'Invitation not found (or expired, or addressed to someone else)' } },
       handler: async (ctx, { params }) => joined(await invitations.accept(ctx.state.principal!.user, params.invitation_id)),
     }),
@@ -123,7 +119,7 @@ export function invitationRoutes({ services }: RouteDeps): RouteDef[] {
       auth: 'user',
       scope: 'write:projects',
       summary: 'Decline an invitation',
-      params: z.object({ invitation_id: uuidParam }),
+      params: invitationParams,
       responses: { 200: { description: '{ok}' }, 404: { description: 'Invitation not found' } },
       handler: async (ctx, { params }) => {
         await invitations.decline(ctx.state.principal!.user, params.invitation_id);

@@ -1,15 +1,11 @@
 import { z } from 'zod';
-import { JOB_STATUSES } from '../../entities';
 import { jobWriteScope, REGISTERED_JOB_KINDS } from '../../services/job-kinds';
-import { JOB_SORT_FIELDS } from '../../services/jobs';
 import { callerId, keyScopes, type RouteDeps } from '../context';
 import { pageOf } from '../presenters/page.schema';
 import { presentJob } from '../presenters/job';
 import { jobSchema } from '../presenters/job.schema';
 import { route, RouteDef } from '../route';
-import { listQuery, uuidParam } from '../validation';
-
-const jobParams = z.object({ job_id: uuidParam });
+import { jobListQuery, jobParams } from './jobs.schema';
 
 /** Background jobs of the projects the caller belongs to. */
 export function jobRoutes({ services }: RouteDeps): RouteDef[] {
@@ -23,12 +19,7 @@ export function jobRoutes({ services }: RouteDeps): RouteDef[] {
       auth: 'user',
       scope: 'read:projects',
       summary: 'Jobs, filtered by project, kind, status or entity',
-      query: listQuery(JOB_SORT_FIELDS).extend({
-        project_id: uuidParam.optional(),
-        kind: z.enum(REGISTERED_JOB_KINDS).optional(),
-        status: z.enum(JOB_STATUSES).optional(),
-        entity_id: uuidParam.optional(),
-      }),
+      query: jobListQuery,
       responses: { 200: { description: 'List envelope of jobs', schema: pageOf(jobSchema) } },
       handler: async (ctx, { query }) => {
         const page = await jobs.list(callerId(ctx), query);

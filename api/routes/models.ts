@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { MODEL_SORT_KEYS } from '../../engine/automl';
 import { ValidationError } from '../../services/errors';
 import { callerId, type RouteDeps } from '../context';
 import { jsonObject } from '../presenters/common.schema';
@@ -8,11 +7,9 @@ import { modelDetailSchema, modelExplainSchema, modelSchema, predictionsSchema }
 import { pageOf } from '../presenters/page.schema';
 import { route, RouteDef } from '../route';
 import { receiveUpload } from '../uploads';
-import { intParam, queryBool, uuidParam } from '../validation';
+import { batchPredictForm, modelListQuery, modelParams, modelPredictBody } from './models.schema';
 
-const modelParams = z.object({ model_id: uuidParam });
 const MAX_BATCH_BYTES = 100 * 1024 * 1024;
-const MAX_INLINE_ROWS = 10_000;
 
 /** Models: leaderboard queries, explanations, predictions served by ONNX Runtime. */
 export function modelRoutes({ services, config }: RouteDeps): RouteDef[] {
@@ -27,19 +24,7 @@ export function modelRoutes({ services, config }: RouteDeps): RouteDef[] {
       auth: 'user',
       scope: 'read:models',
       summary: 'Models, filtered and sorted by a metric',
-      query: z.object({
-        project_id: uuidParam.optional(),
-        experiment_id: uuidParam.optional(),
-        model_type: z.string().max(50).optional(),
-        is_best: queryBool.optional(),
-        is_production: queryBool.optional(),
-        is_staging: queryBool.optional(),
-        search: z.string().max(200).optional(),
-        limit: intParam(1, 500).default(50),
-        offset: intParam(0).default(0),
-        sort_metric: z.enum(MODEL_SORT_KEYS).optional(),
-        sort_dir: z.enum(['asc', 'desc']).default('desc'),
-      }),
+      query: modelListQuery,
       responses: { 200: { description: 'List envelope of models', schema: pageOf(modelSchema) } },
       handler: async (ctx, { query }) => {
         const page = await models.list(callerId(ctx), query);
@@ -93,10 +78,7 @@ export function modelRoutes({ services, config }: RouteDeps): RouteDef[] {
       params: modelParams,
       summary:
         'Predict one row (object) or many (array) with ONNX Runtime; optional TreeSHAP contributions. A row sharing no column with the training schema is refused; keys that are not inputs are ignored and absent features scored as missing, both named in `warnings`',
-      body: z.object({
-        inputs: z.union([z.record(z.string(), z.unknown()), z.array(z.record(z.string(), z.unknown())).min(1).max(MAX_INLINE_ROWS)]),
-        options: z.object({ include_contributions: z.boolean().default(false) }).default({ include_contributions: false }),
-      }),
+      body: modelPredictBody,
       responses: {
         200: {
           description:
@@ -128,7 +110,7 @@ export function modelRoutes({ services, config }: RouteDeps): RouteDef[] {
       rateLimit: 'predict',
       params: modelParams,
       requestContentType: 'multipart/form-data',
-      form: z.object({ file: z.file() }),
+      form: batchPredictForm,
       summary: 'Predict a CSV or Parquet file (up to 100 MB): input columns plus pred_predict and one probability column per class',
       responses: { 200: { description: '{row_count, predictions}' }, 413: { description: 'File over 100 MB' }, 422: { description: 'Unsupported file type' } },
       handler: async (ctx) => {

@@ -1,10 +1,10 @@
-import { z } from 'zod';
 import { DomainError } from '../../services/errors';
 import { escapeHtml } from '../../platform/html';
 import { requestMeta, type AppContext, type RouteDeps } from '../context';
 import { classifyError } from '../middleware/error-handler';
 import { route, RouteDef } from '../route';
 import { UI_PAGES, uiShell } from '../web-ui';
+import { resetPasswordForm, resetPasswordPageQuery } from './pages.schema';
 
 /**
  * The browser pages of the spec's catalog. The reset link's page is a plain HTML form (no JavaScript) that
@@ -36,7 +36,7 @@ export function pageRoutes({ services, keyCache }: RouteDeps): RouteDef[] {
       auth: 'public',
       rateLimit: 'none',
       summary: 'Browser page: choose a new password (form for the mailed link)',
-      query: z.object({ token: z.string().max(200).default('') }),
+      query: resetPasswordPageQuery,
       responses: { 200: { description: 'HTML form', contentType: 'text/html' } },
       handler: async (ctx, { query }) =>
         htmlPage(
@@ -57,7 +57,7 @@ export function pageRoutes({ services, keyCache }: RouteDeps): RouteDef[] {
       rateLimit: 'auth',
       requestContentType: 'application/x-www-form-urlencoded',
       summary: 'Browser page: submit the reset form (application/x-www-form-urlencoded)',
-      body: z.object({ token: z.string().max(200).default(''), password: z.string().max(4096).default('') }),
+      body: resetPasswordForm,
       responses: {
         200: { description: 'HTML result', contentType: 'text/html' },
         400: { description: 'HTML page: the link is invalid or expired', contentType: 'text/html' },

@@ -1,33 +1,25 @@
 import { z } from 'zod';
 import { ACTIONS, piiTypes, profiles } from '../../engine/privacy';
-import { POLICY_STATUSES, PRIVACY_ACTIONS, PRIVACY_PROFILES } from '../../entities';
 import { callerId, type RouteDeps } from '../context';
 import { pageOf } from '../presenters/page.schema';
 import { presentPolicy, presentResult, presentRule, presentSession, presentSessionSummary } from '../presenters/privacy';
 import { actionSchema, piiTypeSchema, policySchema, profileSchema, resultSchema, ruleSchema, sessionReportSchema, sessionSchema, sessionSummarySchema } from '../presenters/privacy.schema';
 import { route, RouteDef } from '../route';
-import { freeJsonObject, INT4_MAX, nonBlank, pageQuery, queryBool, uuidParam } from '../validation';
+import {
+  createPolicyBody,
+  createRuleBody,
+  createSessionBody,
+  patchPolicyBody,
+  patchRuleBody,
+  policyListQuery,
+  policyParams,
+  ruleParams,
+  sessionListQuery,
+  sessionParams,
+  sessionReportQuery,
+  sessionResultsQuery,
+} from './privacy.schema';
 
-const MAX_SETTING_KEYS = 100;
-const MAX_CONFIG_KEYS = 20;
-
-const settings = freeJsonObject({ maxKeys: MAX_SETTING_KEYS, maxKeyLength: 200, noun: 'settings' });
-/** An action's settings; which keys and values fit is checked against the action (services/privacy/rule-config.ts). */
-const ruleConfig = z
-  .record(z.string().min(1).max(100), z.union([z.string().max(1000), z.number(), z.boolean(), z.null()]))
-  .refine((o) => Object.keys(o).length <= MAX_CONFIG_KEYS, { message: `At most ${MAX_CONFIG_KEYS} settings` })
-  .meta({ maxProperties: MAX_CONFIG_KEYS });
-const priority = z.number().int().min(-INT4_MAX).max(INT4_MAX);
-/** The type is checked against the engine's ids (422 naming it); the bound keeps an answer that names it short. */
-const piiType = z
-  .string()
-  .min(1)
-  .max(100)
-  .meta({ enum: piiTypes().map((t) => t.id) });
-
-const policyParams = z.object({ policy_id: uuidParam });
-const ruleParams = z.object({ policy_id: uuidParam, rule_id: uuidParam });
-const sessionParams = z.object({ session_id: uuidParam });
 const policyNotFound = { description: 'Policy not found' };
 const sessionNotFound = { description: 'Session not found' };
 const badRule = { description: 'Unknown pii_type or action, or a config setting the action does not have or cannot use (the field is named)' };
@@ -45,14 +37,7 @@ export function privacyRoutes({ services }: RouteDeps): RouteDef[] {
       auth: 'user',
       scope: 'write:privacy',
       summary: 'Create a policy in a project (profile `custom` and status `draft` unless given)',
-      body: z.object({
-        project_id: uuidParam,
-        name: nonBlank(200),
-        description: z.string().max(2000).nullable().optional(),
-        profile: z.enum(PRIVACY_PROFILES).optional(),
-        status: z.enum(POLICY_STATUSES).optional(),
-        settings: settings.optional(),
-      }),
+      body: createPolicyBody,
       responses: { 201: { description: '{id, policy_id}', schema: z.object({ id: z.string(), policy_id: z.string() }) }, 404: { description: 'Project not found' } },
       handler: async (ctx, { body }) => {
         const p = await policies.create(callerId(ctx), body);
@@ -67,7 +52,7 @@ export function privacyRoutes({ services }: RouteDeps): RouteDef[] {
       auth: 'user',
       scope: 'read:privacy',
       summary: 'Policies of a project, or of every project the caller is a member of; newest first, with compliance figures',
-      query: pageQuery().extend({ project_id: uuidParam.optional(), status: z.enum(POLICY_STATUSES).optional() }),
+      query: policyListQuery,
       responses: { 200: { description: 'List envelope of policies', schema: pageOf(policySchema) }, 404: { description: 'Project not found' } },
       handler: async (ctx, { query }) => {
         const page = await policies.list(callerId(ctx), query);
@@ -99,13 +84,7 @@ export function privacyRoutes({ services }: RouteDeps): RouteDef[] {
       scope: 'write:privacy',
       params: policyParams,
       summary: 'Change any of name, description, status, profile, settings; only provided fields change',
-      body: z.object({
-        name: nonBlank(200).optional(),
-        description: z.string().max(2000).nullable().optional(),
-        profile: z.enum(PRIVACY_PROFILES).optional(),
-        status: z.enum(POLICY_STATUSES).optional(),
-        settings: settings.optional(),
-      }),
+      body: patchPolicyBody,
       responses: { 200: { description: '{ok}' }, 404: policyNotFound },
       handler: async (ctx, { params, body }) => {
         await policies.update(callerId(ctx), params.policy_id, body);
@@ -134,7 +113,7 @@ export function privacyRoutes({ services }: RouteDeps): RouteDef[] {
       scope: 'write:privacy',
       params: policyParams,
       summary: 'Add a rule: what to do with one PII type (the highest priority enabled rule of a type applies)',
-      body: z.object({ pii_type: piiType, action: z.enum(PRIVACY_ACTIONS), is_enabled: z.boolean().optional(), priority: priority.optional(), config: ruleConfig.optional() }),
+      body: createRuleBody,
       responses: { 201: { description: '{id, rule_id}', schema: z.object({ id: z.string(), rule_id: z.string() }) }, 404: policyNotFound, 422: badRule },
       handler: async (ctx, { params, body }) => {
         const r = await policies.addRule(callerId(ctx), params.policy_id, body);
@@ -161,7 +140,7 @@ export function privacyRoutes({ services }: RouteDeps): RouteDef[] {
       scope: 'write:privacy',
       params: ruleParams,
       summary: 'Change any of pii_type, action, is_enabled, priority, config; a new action without config starts from none',
-      body: z.object({ pii_type: piiType.optional(), action: z.enum(PRIVACY_ACTIONS).optional(), is_enabled: z.boolean().optional(), priority: priority.optional(), config: ruleConfig.optional() }),
+      body: patchRuleBody,
       responses: {
         200: { description: '{ok, rule}', schema: z.object({ ok: z.boolean(), rule: ruleSchema }) },
         404: { description: 'Policy not found, or Rule not found (not a rule of the policy)' },
@@ -190,14 +169,7 @@ export function privacyRoutes({ services }: RouteDeps): RouteDef[] {
       auth: 'user',
       scope: 'write:privacy',
       summary: "Start a session of a policy on a dataset's latest version or on a given version of the policy's project (status `created`)",
-      body: z.object({
-        policy_id: uuidParam,
-        dataset_id: uuidParam.optional(),
-        dataset_version_id: uuidParam.optional(),
-        project_id: uuidParam.optional(),
-        sample_size: z.number().int().min(1).max(INT4_MAX).nullable().optional(),
-        deep_scan: z.boolean().optional(),
-      }),
+      body: createSessionBody,
       responses: {
         201: { description: '{id, session_id}', schema: z.object({ id: z.string(), session_id: z.string() }) },
         404: { description: 'Policy not found, Dataset not found or Dataset version not found' },
@@ -216,7 +188,7 @@ export function privacyRoutes({ services }: RouteDeps): RouteDef[] {
       auth: 'user',
       scope: 'read:privacy',
       summary: 'Sessions of a project or a policy (or of every project the caller is a member of), newest first',
-      query: pageQuery().extend({ project_id: uuidParam.optional(), policy_id: uuidParam.optional() }),
+      query: sessionListQuery,
       responses: {
         200: { description: 'List envelope of {id, policy_name, dataset_name, status, pii_found, transformed, created_at}', schema: pageOf(sessionSummarySchema) },
         404: { description: 'Project not found' },
@@ -272,7 +244,7 @@ export function privacyRoutes({ services }: RouteDeps): RouteDef[] {
       auth: 'user',
       scope: 'read:privacy',
       params: sessionParams,
-      query: z.object({ pii_type: piiType.optional(), confidence: z.enum(['high', 'medium', 'low']).optional() }),
+      query: sessionResultsQuery,
       summary: 'Detection results, most confident first; `confidence` is a bucket: high (>= 0.9), medium (0.7-0.9), low (< 0.7). Samples are masked',
       responses: {
         200: { description: '{results: [{column, pii_type, confidence, instances, sample, samples, action, transformed}]}', schema: z.object({ results: z.array(resultSchema) }) },
@@ -304,7 +276,7 @@ export function privacyRoutes({ services }: RouteDeps): RouteDef[] {
       scope: 'read:privacy',
       rateLimit: 'report',
       params: sessionParams,
-      query: z.object({ ai_insights: queryBool.optional() }),
+      query: sessionReportQuery,
       summary: "A PDF summary of a completed session (findings with masked samples, actions, the policy's compliance), stored as an artifact of the session",
       responses: { 200: { description: '{artifact_id, download_url}', schema: sessionReportSchema }, 404: { description: 'Session not found, or the session is not completed yet' } },
       handler: async (ctx, { params, query }) => services.privacyReports.make(callerId(ctx), params.session_id, query.ai_insights ?? false),

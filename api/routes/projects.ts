@@ -1,18 +1,12 @@
 import { z } from 'zod';
-import { PROJECT_ROLES } from '../../entities';
-import { PROJECT_SORT_FIELDS } from '../../services/projects';
 import { PROJECT_ARCHIVE_SCOPES } from '../../services/scopes';
 import { callerId, type RouteDeps } from '../context';
 import { pageOf } from '../presenters/page.schema';
 import { presentMember, presentProject, presentProjectSummary } from '../presenters/project';
 import { memberSchema, projectSchema, projectSummarySchema, timelineEventSchema } from '../presenters/project.schema';
 import { route, RouteDef } from '../route';
-import { emailAddress, listQuery, NOT_BLANK, pageQuery, uuidParam } from '../validation';
-
-const projectParams = z.object({ project_id: uuidParam });
-const description = z.string().max(5000).default('');
-/** Blank names are refused with the spec's text `Project name must not be empty`. */
-const projectName = z.string().max(200).meta({ pattern: NOT_BLANK });
+import { pageQuery } from '../validation';
+import { addMemberBody, createProjectBody, memberParams, projectListQuery, projectParams, updateProjectBody } from './projects.schema';
 
 /** Projects, members, timeline and exports (invitations: `invitations.ts`). */
 export function projectRoutes({ services }: RouteDeps): RouteDef[] {
@@ -26,7 +20,7 @@ export function projectRoutes({ services }: RouteDeps): RouteDef[] {
       auth: 'user',
       scope: 'read:projects',
       summary: 'Projects the caller is a member of',
-      query: listQuery(PROJECT_SORT_FIELDS),
+      query: projectListQuery,
       responses: { 200: { description: 'List envelope of project summaries', schema: pageOf(projectSummarySchema) } },
       handler: async (ctx, { query }) => {
         const page = await projects.list(callerId(ctx), query);
@@ -40,7 +34,7 @@ export function projectRoutes({ services }: RouteDeps): RouteDef[] {
       auth: 'user',
       scope: 'write:projects',
       summary: 'Create a project; the caller becomes its owner. A user owns at most `max_projects` of `GET /api/auth/plan` (MAX_PROJECTS_PER_USER; 409 past it)',
-      body: z.object({ name: projectName, description }),
+      body: createProjectBody,
       responses: {
         201: { description: '{id, project_id, project}', schema: z.object({ id: z.string(), project_id: z.string(), project: projectSchema }) },
         409: { description: 'Project quota reached' },
@@ -71,7 +65,7 @@ export function projectRoutes({ services }: RouteDeps): RouteDef[] {
       scope: 'write:projects',
       summary: 'Rename or describe a project (editor or above)',
       params: projectParams,
-      body: z.object({ name: projectName, description: z.string().max(5000).optional() }),
+      body: updateProjectBody,
       responses: { 200: { description: '{project}', schema: z.object({ project: projectSchema }) }, 404: { description: 'Project not found' } },
       handler: async (ctx, { params, body }) => ({ project: presentProject(await projects.update(callerId(ctx), params.project_id, body), false) }),
     }),
@@ -116,10 +110,7 @@ export function projectRoutes({ services }: RouteDeps): RouteDef[] {
         "Add a registered user by email (access at once) or change a member's role; owner only, never a role above your own, a project keeps one owner. " +
         'An email without an account is 404 `User not found`: invite it with `POST /api/auth/invite`. Rate limit: the `members` bucket (RATE_LIMIT_MEMBERS, 30 a minute per user by default, shared with invitations), so this cannot probe many addresses for accounts',
       params: projectParams,
-      body: z.object({
-        email: emailAddress.describe('The registered user to add'),
-        role: z.enum(PROJECT_ROLES).default('editor').describe("The role to give; at most the caller's own"),
-      }),
+      body: addMemberBody,
       responses: {
         201: { description: '{member: {user_id, email, name, role, created_at}}', schema: z.object({ member: memberSchema }) },
         403: { description: "Not the owner (`Only the project owner can manage members`), or a role above the caller's own (`Cannot assign a role above your own`)" },
@@ -140,7 +131,7 @@ export function projectRoutes({ services }: RouteDeps): RouteDef[] {
       auth: 'user',
       scope: 'write:projects',
       summary: 'Remove a member (owner only), or leave the project yourself',
-      params: z.object({ project_id: uuidParam, user_id: uuidParam }),
+      params: memberParams,
       responses: { 200: { description: '{ok}' }, 404: { description: 'Project or member not found' }, 409: { description: 'Last owner' } },
       handler: async (ctx, { params }) => {
         await projects.removeMember(callerId(ctx), params.project_id, params.user_id);

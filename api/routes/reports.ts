@@ -1,27 +1,12 @@
 import { z } from 'zod';
-import { REPORT_KINDS } from '../../entities';
-import { INCLUDE_SWITCHES, REPORT_FORMATS } from '../../services/reports/options';
 import { callerId, type RouteDeps } from '../context';
 import { pageOf } from '../presenters/page.schema';
 import { presentReport } from '../presenters/report';
 import { reportSchema } from '../presenters/report.schema';
 import { RANGE_RESPONSES, sendStoredFile } from '../byte-range';
 import { route, RouteDef } from '../route';
-import { pageQuery, uuidParam } from '../validation';
+import { createReportBody, reportListQuery, reportParams } from './reports.schema';
 
-const MAX_TITLE = 200;
-const MAX_COMMENTS = 20_000;
-
-/** The spec's report options; an unknown key is refused rather than silently ignored (a misspelt switch would otherwise do nothing). */
-const reportOptions = z.strictObject({
-  format: z.enum(REPORT_FORMATS).optional(),
-  title: z.string().trim().min(1).max(MAX_TITLE).optional(),
-  comments: z.string().max(MAX_COMMENTS).optional(),
-  llm_insights: z.boolean().optional(),
-  ...Object.fromEntries(INCLUDE_SWITCHES.map((k) => [k, z.boolean().optional()])),
-}) as z.ZodType<Partial<Record<(typeof INCLUDE_SWITCHES)[number] | 'llm_insights', boolean>> & { format?: (typeof REPORT_FORMATS)[number]; title?: string; comments?: string }>;
-
-const reportParams = z.object({ report_id: uuidParam });
 const notReady = { description: 'Report has no artifact yet (still processing)' };
 
 /** Reports (prefix /api/reports): HTML, PDF or DOCX documents made by `report_generate` jobs. */
@@ -37,15 +22,7 @@ export function reportRoutes({ services }: RouteDeps): RouteDef[] {
       scope: 'write:reports',
       rateLimit: 'report',
       summary: 'Queue a report on an experiment, model, project, deployment or synthgen job (format html, pdf or docx)',
-      body: z.object({
-        project_id: uuidParam,
-        kind: z
-          .string()
-          .max(50)
-          .meta({ enum: [...REPORT_KINDS] }),
-        entity_id: uuidParam,
-        options: reportOptions.optional(),
-      }),
+      body: createReportBody,
       responses: {
         201: { description: '{id, report_id, job_id, status: queued}', schema: z.object({ id: z.string(), report_id: z.string(), job_id: z.string(), status: z.string() }) },
         404: { description: 'Project, or the entity in the project, not found' },
@@ -64,7 +41,7 @@ export function reportRoutes({ services }: RouteDeps): RouteDef[] {
       auth: 'user',
       scope: 'read:reports',
       summary: "A project's reports, newest first",
-      query: pageQuery(500).extend({ project_id: uuidParam, kind: z.enum(REPORT_KINDS).optional(), entity_id: uuidParam.optional() }),
+      query: reportListQuery,
       responses: { 200: { description: 'List envelope of reports', schema: pageOf(reportSchema) }, 404: { description: 'Project not found' } },
       handler: async (ctx, { query }) => {
         const page = await reports.list(callerId(ctx), query);

@@ -5,24 +5,8 @@ import { pageOf } from '../presenters/page.schema';
 import { presentDeploymentSchema, presentStudioSession, presentStudioSessionSummary } from '../presenters/studio';
 import { comparisonSchema, deploymentSchemaSchema, scenarioRunSchema, studioSessionSchema, studioSessionSummarySchema } from '../presenters/studio.schema';
 import { route, RouteDef } from '../route';
-import { nonBlank, pageQuery, uuidParam } from '../validation';
 import { MAX_SCENARIOS_PER_SESSION } from '../../services/studio';
-
-/** Features one baseline or scenario may name: as many as a dataset may have columns (MAX_DATASET_COLUMNS' default). */
-const MAX_FEATURE_KEYS = 2000;
-const MAX_FEATURE_NAME = 1000;
-const MAX_TEXT_VALUE = 10_000;
-
-/**
- * Feature name → value, as one row of a predict request: JSON scalars only (a nested value is no
- * feature's type), key count and text bounded so a stored session stays small.
- */
-const featureMap = z
-  .record(z.string().min(1).max(MAX_FEATURE_NAME), z.union([z.string().max(MAX_TEXT_VALUE), z.number(), z.boolean(), z.null()]))
-  .refine((o) => Object.keys(o).length <= MAX_FEATURE_KEYS, { message: `At most ${MAX_FEATURE_KEYS} features` })
-  .meta({ maxProperties: MAX_FEATURE_KEYS });
-
-const sessionParams = z.object({ session_id: uuidParam });
+import { createScenarioBody, createSessionBody, deploymentParams, scenarioParams, sessionListQuery, sessionParams } from './studio.schema';
 
 /**
  * What a route that scores a row with the deployment needs: it is a prediction like any other
@@ -45,7 +29,7 @@ export function studioRoutes({ services }: RouteDeps): RouteDef[] {
       auth: 'user',
       ...SCORES,
       summary: "Start a session: the baseline is scored at once by the project's active deployment and stored with the feature schema and contributions",
-      body: z.object({ project_id: uuidParam, deployment_id: uuidParam, baseline_input: featureMap }),
+      body: createSessionBody,
       responses: {
         201: { description: '{id, studio_session_id}', schema: z.object({ id: z.string(), studio_session_id: z.string() }) },
         404: inactive,
@@ -66,7 +50,7 @@ export function studioRoutes({ services }: RouteDeps): RouteDef[] {
       auth: 'user',
       scope: 'read:studio',
       summary: "The project's studio sessions, newest first",
-      query: pageQuery(100).extend({ project_id: uuidParam }),
+      query: sessionListQuery,
       responses: { 200: { description: 'List envelope of {id, project_id, deployment_id, created_at}', schema: pageOf(studioSessionSummarySchema) }, 404: { description: 'Project not found' } },
       handler: async (ctx, { query }) => {
         const page = await studio.listSessions(callerId(ctx), query.project_id, query);
@@ -113,7 +97,7 @@ export function studioRoutes({ services }: RouteDeps): RouteDef[] {
       tag,
       auth: 'user',
       scope: 'read:studio',
-      params: z.object({ deployment_id: uuidParam }),
+      params: deploymentParams,
       summary:
         "An active deployment's feature schema (target excluded) and an example input to start a baseline from: a typical value per feature from statistics of the training data (median, most frequent value), never a training row; columns the deployment's privacy_column_map masks or that hold PII show a placeholder",
       responses: {
@@ -134,7 +118,7 @@ export function studioRoutes({ services }: RouteDeps): RouteDef[] {
       scope: 'write:studio',
       params: sessionParams,
       summary: `Add a scenario: the baseline with \`changes\` applied, pending until run (at most ${MAX_SCENARIOS_PER_SESSION} a session)`,
-      body: z.object({ name: nonBlank(200), description: z.string().max(2000).nullable().optional(), changes: featureMap }),
+      body: createScenarioBody,
       responses: {
         201: { description: "{id, scenario_id, status: 'pending'}", schema: z.object({ id: z.string(), scenario_id: z.string(), status: z.enum(SCENARIO_STATUSES) }) },
         404: { description: "Studio session not found, or its deployment is no longer active ('Deployment not found or inactive')" },
@@ -153,7 +137,7 @@ export function studioRoutes({ services }: RouteDeps): RouteDef[] {
       tag,
       auth: 'user',
       ...SCORES,
-      params: z.object({ scenario_id: uuidParam }),
+      params: scenarioParams,
       summary: "Score a scenario with the session's deployment; it ends `succeeded` with output and contributions, or `failed` with the error answered. Running again scores the same input again",
       responses: {
         200: { description: "{ok, scenario_id, status: 'succeeded', output: {prediction, ...}, contributions}", schema: scenarioRunSchema },

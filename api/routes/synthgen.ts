@@ -1,32 +1,13 @@
 import { z } from 'zod';
-import { SYNTHGEN_JOB_STATUSES, SYNTHGEN_MODEL_TYPES } from '../../entities';
-import { MODEL_TYPE_CATALOGUE, SYNTH_BOUNDS } from '../../services/synthgen/config';
-import { MAX_CONDITIONS } from '../../services/synthgen/service';
+import { MODEL_TYPE_CATALOGUE } from '../../services/synthgen/config';
 import { callerId, type RouteDeps } from '../context';
 import { pageOf } from '../presenters/page.schema';
 import { presentSynthJob, presentSynthJobSummary, presentSynthModel } from '../presenters/synthgen';
 import { modelTypeSchema, synthJobSchema, synthJobSummarySchema, synthModelSchema } from '../presenters/synthgen.schema';
 import { RANGE_RESPONSES, sendStoredFile } from '../byte-range';
 import { route, RouteDef } from '../route';
-import { freeJsonObject, INT4_MAX, nonBlank, pageQuery, uuidParam } from '../validation';
+import { createModelBody, generateBody, jobDownloadQuery, jobListQuery, jobParams, modelListQuery, modelParams } from './synthgen.schema';
 
-const MAX_CONFIG_KEYS = 20;
-
-/** A model type's options; which keys, types and bounds fit is checked against the type (services/synthgen/config.ts). */
-const modelConfig = freeJsonObject({
-  maxKeys: MAX_CONFIG_KEYS,
-  maxKeyLength: 100,
-  noun: 'options',
-  description: `ctgan, copulagan: epochs (1-${SYNTH_BOUNDS.epochs.max}, 300), batch_size (${SYNTH_BOUNDS.batch_size.min}-${SYNTH_BOUNDS.batch_size.max}, 500), embedding_dim (1-${SYNTH_BOUNDS.embedding_dim.max}, 128), generator_dim and discriminator_dim (1-${SYNTH_BOUNDS.layers.max} layers of 1-${SYNTH_BOUNDS.layer_units.max} units, [256, 256]), pac (1-${SYNTH_BOUNDS.pac.max}, 10; divides batch_size), seed. tvae: epochs, batch_size, embedding_dim, seed. gaussian_copula: seed.`,
-});
-/** Column-value constraints: every generated row holds these values (checked against the model's columns). */
-const conditions = z
-  .record(z.string().min(1).max(200), z.union([z.string().max(1000), z.number(), z.boolean()]))
-  .refine((o) => Object.keys(o).length <= MAX_CONDITIONS, { message: `At most ${MAX_CONDITIONS} conditions` })
-  .meta({ maxProperties: MAX_CONDITIONS });
-
-const modelParams = z.object({ model_id: uuidParam });
-const jobParams = z.object({ job_id: uuidParam });
 const modelNotFound = { description: 'Model not found' };
 const jobNotFound = { description: 'Job not found' };
 
@@ -44,19 +25,7 @@ export function synthgenRoutes({ services, config }: RouteDeps): RouteDef[] {
       auth: 'user',
       scope: 'write:synthgen',
       summary: 'Create a model on a dataset version of the project and queue its `synthgen_train` job (status `pending`, then `ready` or `failed`)',
-      body: z.object({
-        project_id: uuidParam,
-        dataset_version_id: uuidParam,
-        name: nonBlank(200),
-        model_type: z
-          .string()
-          .max(100)
-          .nullable()
-          .optional()
-          .meta({ enum: [...SYNTHGEN_MODEL_TYPES], description: '`ctgan` when omitted' }),
-        config: modelConfig.optional(),
-        use_gpu: z.boolean().optional().meta({ description: 'Train a neural model on the GPU queue when a GPU worker takes it in time (else the CPU queue)' }),
-      }),
+      body: createModelBody,
       responses: {
         201: { description: "{id, model_id, job_id, status: 'pending'}", schema: z.object({ id: z.string(), model_id: z.string(), job_id: z.string(), status: z.string() }) },
         404: { description: 'Project not found, or Dataset version not found (missing or of another project)' },
@@ -75,7 +44,7 @@ export function synthgenRoutes({ services, config }: RouteDeps): RouteDef[] {
       auth: 'user',
       scope: 'read:synthgen',
       summary: 'Models of a project, or of every project the caller is a member of; newest first',
-      query: pageQuery().extend({ project_id: uuidParam.optional() }),
+      query: modelListQuery,
       responses: { 200: { description: 'List envelope of models', schema: pageOf(synthModelSchema) }, 404: { description: 'Project not found' } },
       handler: async (ctx, { query }) => {
         const page = await synthgen.list(callerId(ctx), query);
@@ -117,15 +86,7 @@ export function synthgenRoutes({ services, config }: RouteDeps): RouteDef[] {
       scope: 'write:synthgen',
       params: modelParams,
       summary: `Queue a \`synthgen_generate\` job: num_rows rows (1-${maxRows}, default 1000) as CSV and Parquet, with a quality report and a privacy check; the model must be \`ready\``,
-      body: z.object({
-        // Bounded by the service, so any number out of range is the spec's one sentence (zod would name its own limits).
-        num_rows: z
-          .number()
-          .optional()
-          .meta({ type: 'integer', minimum: 1, maximum: maxRows, description: `1 to ${maxRows} (SYNTHGEN_MAX_ROWS); default 1000` }),
-        seed: z.number().int().min(0).max(INT4_MAX).nullable().optional(),
-        conditions: conditions.optional(),
-      }),
+      body: generateBody(maxRows),
       responses: {
         200: { description: "{job_id, synthgen_job_id, status: 'pending'}", schema: z.object({ job_id: z.string(), synthgen_job_id: z.string(), status: z.string() }) },
         400: { description: 'Model is not ready' },
@@ -158,7 +119,7 @@ export function synthgenRoutes({ services, config }: RouteDeps): RouteDef[] {
       auth: 'user',
       scope: 'read:synthgen',
       summary: 'Train and generate jobs, filtered by project, model or status; newest first',
-      query: pageQuery().extend({ project_id: uuidParam.optional(), model_id: uuidParam.optional(), status: z.enum(SYNTHGEN_JOB_STATUSES).optional() }),
+      query: jobListQuery,
       responses: { 200: { description: 'List envelope of jobs', schema: pageOf(synthJobSchema) }, 404: { description: 'Project not found or Model not found' } },
       handler: async (ctx, { query }) => {
         const page = await synthgen.listJobs(callerId(ctx), query);
@@ -183,7 +144,7 @@ export function synthgenRoutes({ services, config }: RouteDeps): RouteDef[] {
       auth: 'user',
       scope: 'read:synthgen',
       params: jobParams,
-      query: z.object({ format: z.enum(['csv', 'parquet']).default('csv') }),
+      query: jobDownloadQuery,
       summary: "A completed generation's rows: CSV, or `format=parquet` for the typed Parquet file",
       responses: {
         200: { description: 'The file', contentType: ['text/csv', 'application/vnd.apache.parquet'] },

@@ -1,10 +1,11 @@
-import { ScheduleAlreadyRunning, ScheduleNotFoundError, type ScheduleOptions, type ScheduleOptionsStartWorkflowAction, ScheduleOverlapPolicy } from '@temporalio/client';
+import { type ScheduleOptions, type ScheduleOptionsStartWorkflowAction, ScheduleOverlapPolicy } from '@temporalio/client';
 import type { DataSource } from 'typeorm';
 import { AlertRule } from '../../entities';
 import type { Config } from '../../platform/config';
 import type { TemporalGateway } from '../../platform/temporal-client';
 import type { alertsEvaluateWorkflow } from '../../workflows/alerts-evaluate';
 import type { WorkflowIn } from '../job-kinds';
+import { reconcileSchedules, syncSchedule } from '../schedules';
 
 /** What keeping a project's evaluation schedule in step takes. */
 export interface AlertScheduleDeps {
@@ -32,23 +33,8 @@ export function alertScheduleId(config: Config, projectId: string): string {
  * Both show in the Temporal UI (Schedules), with each cycle's workflow.
  */
 export async function syncAlertSchedule(deps: AlertScheduleDeps, projectId: string): Promise<void> {
-  const client = await deps.temporal.get();
-  const scheduleId = alertScheduleId(deps.config, projectId);
   const wanted = await deps.ds.getRepository(AlertRule).exists({ where: { projectId, isEnabled: true } });
-  const handle = client.schedule.getHandle(scheduleId);
-  if (!wanted) {
-    await handle.delete().catch((err: unknown) => {
-      if (!(err instanceof ScheduleNotFoundError)) throw err;
-    });
-    return;
-  }
-  const options = scheduleOptions(deps.config, projectId);
-  try {
-    await client.schedule.create({ scheduleId, ...options });
-  } catch (err) {
-    if (!(err instanceof ScheduleAlreadyRunning)) throw err;
-    await handle.update((previous) => ({ ...previous, ...options, state: { ...previous.state, paused: false } }));
-  }
+  await syncSchedule(await deps.temporal.get(), alertScheduleId(deps.config, projectId), wanted ? scheduleOptions(deps.config, projectId) : null);
 }
 
 function scheduleOptions(config: Config, projectId: string): Omit<ScheduleOptions<ScheduleOptionsStartWorkflowAction<typeof alertsEvaluateWorkflow>>, 'scheduleId'> {
@@ -75,23 +61,7 @@ function scheduleOptions(config: Config, projectId: string): Omit<ScheduleOption
  * at the API's start and on the reconciler's interval.
  */
 export async function reconcileAlertSchedules(deps: AlertScheduleDeps): Promise<{ created: number; deleted: number }> {
-  const client = await deps.temporal.get();
-  const prefix = alertScheduleId(deps.config, '');
   const rows: { project_id: string }[] = await deps.ds.query('SELECT DISTINCT project_id FROM alert_rules WHERE is_enabled');
   const wanted = new Set(rows.map((r) => r.project_id));
-  const existing = new Set<string>();
-  for await (const s of client.schedule.list()) if (s.scheduleId.startsWith(prefix)) existing.add(s.scheduleId.slice(prefix.length));
-  let created = 0;
-  let deleted = 0;
-  for (const projectId of wanted) {
-    if (existing.has(projectId)) continue;
-    await syncAlertSchedule(deps, projectId);
-    created++;
-  }
-  for (const projectId of existing) {
-    if (wanted.has(projectId)) continue;
-    await syncAlertSchedule(deps, projectId);
-    deleted++;
-  }
-  return { created, deleted };
+  return reconcileSchedules(await deps.temporal.get(), alertScheduleId(deps.config, ''), wanted, (projectId) => syncAlertSchedule(deps, projectId));
 }

@@ -1461,6 +1461,25 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/mlops/deployments/{deployment_id}/drift-schedule': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The deployment's drift schedule (null: drift runs only when asked) */
+    get: operations['get_api_mlops_deployments_deployment_id_drift_schedule'];
+    /** Run drift on a schedule: a drift_compute job every interval_minutes (1 to 10080) while the deployment is not archived, skipped while one is open or nothing logged with store_payload can be compared; the Temporal Schedule shows in the Temporal UI */
+    put: operations['put_api_mlops_deployments_deployment_id_drift_schedule'];
+    post?: never;
+    /** Stop running drift on a schedule */
+    delete: operations['delete_api_mlops_deployments_deployment_id_drift_schedule'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/mlops/projects/{project_id}/channels': {
     parameters: {
       query?: never;
@@ -9687,6 +9706,9 @@ export interface operations {
                   [key: string]: string;
                 };
                 privacy_threshold?: number;
+                drift_schedule?: {
+                  interval_minutes: number;
+                } | null;
               } & {
                 [key: string]: unknown;
               };
@@ -9988,6 +10010,9 @@ export interface operations {
                   [key: string]: string;
                 };
                 privacy_threshold?: number;
+                drift_schedule?: {
+                  interval_minutes: number;
+                } | null;
               } & {
                 [key: string]: unknown;
               };
@@ -11244,6 +11269,273 @@ export interface operations {
       };
       /** @description Expected application/json, with no Content-Encoding or one of gzip, deflate and br */
       415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  get_api_mlops_deployments_deployment_id_drift_schedule: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deployment_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description {deployment_id, drift_schedule: {interval_minutes} or null} */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            deployment_id: string;
+            drift_schedule: {
+              interval_minutes: number;
+            } | null;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Deployment not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  put_api_mlops_deployments_deployment_id_drift_schedule: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deployment_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          interval_minutes: number;
+        };
+      };
+    };
+    responses: {
+      /** @description {deployment_id, drift_schedule: {interval_minutes} or null} */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            deployment_id: string;
+            drift_schedule: {
+              interval_minutes: number;
+            } | null;
+          };
+        };
+      };
+      /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Deployment not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with the current state (for example a resource that was deleted meanwhile, or a duplicate) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Expected application/json, with no Content-Encoding or one of gzip, deflate and br */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  delete_api_mlops_deployments_deployment_id_drift_schedule: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deployment_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description {deployment_id, drift_schedule: {interval_minutes} or null} */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            deployment_id: string;
+            drift_schedule: {
+              interval_minutes: number;
+            } | null;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Deployment not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with the current state (for example a resource that was deleted meanwhile, or a duplicate) */
+      409: {
         headers: {
           [name: string]: unknown;
         };

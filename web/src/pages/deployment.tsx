@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { AlertInbox } from './alerts';
 import { openReport } from './report';
-import { get, post, qs, type GetBody, type ListItem, type Page } from '../api';
+import { del, get, post, put, qs, type GetBody, type ListItem, type Page } from '../api';
 import { BarsChart } from '../chart';
 import { Link, navigate, useLocation } from '../router';
 import type { DeploymentRow } from './projects';
@@ -11,6 +11,7 @@ type Deployment = GetBody<'/api/mlops/deployments/{deployment_id}'>['deployment'
 type Transition = ListItem<'/api/mlops/deployments/{deployment_id}/rollback-history'>;
 type InferenceLog = ListItem<'/api/mlops/deployments/{deployment_id}/inference-logs'>;
 type Drift = GetBody<'/api/mlops/deployments/{deployment_id}/drift'>;
+type DriftScheduleAnswer = GetBody<'/api/mlops/deployments/{deployment_id}/drift-schedule'>;
 
 const TABS: [string, string][] = [
   ['overview', 'Overview'],
@@ -198,7 +199,37 @@ function DriftTab({ id }: { id: string }) {
           <BarsChart label="PSI per feature" items={Object.entries(r.features).map(([name, f]) => ({ name, value: f.psi }))} />
         </>
       )}
+      <DriftScheduleForm id={id} />
     </Section>
+  );
+}
+
+/** A drift job on a schedule (`PUT …/drift-schedule`): every so many minutes while the deployment is not archived. */
+function DriftScheduleForm({ id }: { id: string }) {
+  const current = useAsync(() => get<DriftScheduleAnswer>(`/api/mlops/deployments/${id}/drift-schedule`), [id]);
+  const [minutes, setMinutes] = useState('60');
+  const { busy, error, run } = useAction();
+  const every = current.data?.drift_schedule?.interval_minutes;
+  return (
+    <form
+      class="row"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void run(() => put(`/api/mlops/deployments/${id}/drift-schedule`, { interval_minutes: Number(minutes) }).then(current.reload));
+      }}
+    >
+      <p role="status">{every ? `Drift runs every ${every} minutes.` : 'Drift runs when asked.'}</p>
+      <Field label="Run drift every (minutes)" type="number" min={1} max={10080} required value={minutes} onInput={(e) => setMinutes(e.currentTarget.value)} />
+      <button type="submit" class="secondary" disabled={busy}>
+        Schedule
+      </button>
+      {every && (
+        <button type="button" class="secondary" disabled={busy} onClick={() => void run(() => del(`/api/mlops/deployments/${id}/drift-schedule`).then(current.reload))}>
+          Stop the schedule
+        </button>
+      )}
+      <ErrorBox error={error ?? current.error} />
+    </form>
   );
 }
 
