@@ -91,4 +91,50 @@ describe('alert delivery survives a killed worker', () => {
     expect(new Set(deliveries().map((r) => r.key)).size).toBe(1);
     expect((await client.get(`${M}/projects/${projectId}/alerts`)).body.items[0].notification_count).toBe(1);
   }, 300_000);
+
+  it('cycles killed at random moments lose no alert and notify none twice', async () => {
+    const { client } = await signUp(stack.baseUrl, stack.mail);
+    const projectId = await createProject(client, 'Chaos-tested alerts');
+    await stack.ds.query(`INSERT INTO jobs (id, project_id, kind, status, workflow_id, task_queue, finished_at) VALUES (gen_random_uuid(), $1, 'drift_compute', 'failed', 'wf-chaos', 'q', now())`, [
+      projectId,
+    ]);
+    const hook = await client.post(`${M}/projects/${projectId}/channels`, { name: 'receiver', type: 'webhook', config: { url: receiverUrl } });
+    expect(hook.status).toBe(201);
+    // Enough rules that a cycle takes a while (one transaction each), so kills land inside evaluations too.
+    const RULES = 150;
+    await stack.ds.query(
+      `INSERT INTO alert_rules (project_id, name, metric, operator, threshold, window_minutes, min_samples, severity, channel_ids, cooldown_minutes)
+       SELECT $1, 'rule ' || g, 'job_failures', 'gt', 0, 60, 1, 'warning', ARRAY[$2::uuid], 60 FROM generate_series(2, $3) g`,
+      [projectId, hook.body.id, RULES],
+    );
+    const ofProject = () => receiver.received.filter((r) => (JSON.parse(r.raw) as { data: { project: { id: string } } }).data.project.id === projectId);
+    // The last rule through the API: its create starts the project's schedule.
+    expect((await client.post(`${M}/projects/${projectId}/alert-rules`, { name: 'rule 1', metric: 'job_failures', operator: 'gt', threshold: 0, channel_ids: [hook.body.id] })).status).toBe(201);
+    for (let i = 0; i < 5; i++) {
+      await eventually(async () => (await stack.ds.query(`SELECT 1 FROM alert_rules WHERE project_id = $1 AND last_evaluated_at IS NOT NULL LIMIT 1`, [projectId])).length > 0 || i > 0, 60_000, 50);
+      await new Promise((r) => setTimeout(r, 200 + ((i * 397) % 900)));
+      await killHard(worker!);
+      worker = spawnWorkerProcess(stack, ['io']);
+    }
+    await eventually(
+      async () => {
+        const [n]: { delivered: number }[] = await stack.ds.query(`SELECT count(*) FILTER (WHERE status = 'delivered')::int AS delivered FROM alert_notifications WHERE project_id = $1`, [projectId]);
+        return n.delivered >= RULES;
+      },
+      240_000,
+      1000,
+    );
+    const [counts]: { alerts: number; notifications: number; fired: number; notified: number; max_count: number }[] = await stack.ds.query(
+      `SELECT (SELECT count(*)::int FROM alerts WHERE project_id = $1) AS alerts,
+              (SELECT count(*)::int FROM alert_notifications WHERE project_id = $1) AS notifications,
+              (SELECT count(*)::int FROM alert_events WHERE project_id = $1 AND event = 'fired') AS fired,
+              (SELECT count(*)::int FROM alert_events WHERE project_id = $1 AND event = 'notified') AS notified,
+              (SELECT max(notification_count)::int FROM alerts WHERE project_id = $1) AS max_count`,
+      [projectId],
+    );
+    expect(counts).toEqual({ alerts: RULES, notifications: RULES, fired: RULES, notified: RULES, max_count: 1 });
+    // Every notification reached the receiver under its own key; a repeat (an attempt cut by a kill) reuses its key.
+    const keys = new Set(ofProject().map((r) => String(r.headers['idempotency-key'])));
+    expect(keys.size).toBe(RULES);
+  }, 600_000);
 });
