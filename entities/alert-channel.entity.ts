@@ -30,7 +30,7 @@ export class AlertChannel {
   @Column('boolean', { name: 'is_enabled', default: true })
   isEnabled: boolean;
 
-  /** Deliveries failed in a row (every attempt of a notification failed); reset by the next success. */
+  /** Delivery attempts (tests included) failed in a row; reset by the next success. */
   @Column('integer', { name: 'consecutive_failures', default: 0 })
   consecutiveFailures: number;
 
