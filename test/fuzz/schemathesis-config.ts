@@ -123,6 +123,8 @@ export function schemathesisConfig(seed: Seed, cacheDir: string): string {
   // report says "Invalid component: positive test case"). Invalid data is checked in the coverage and fuzzing phases,
   // operation by operation; sequences check everything else. (A positive-only mode for the phase is not honoured.)
   lines.push('[phases.stateful.checks.negative_data_rejection]', 'enabled = false', '');
+  // An invalid body can also be too large to read (413 before any validation, MAX_JSON_BODY_BYTES): a rejection too.
+  lines.push('[checks.negative_data_rejection]', `expected-statuses = ${toml([400, 401, 403, 404, 405, 406, 409, 413, 415, 422, 428, 429])}`, '');
   // Every operation declares its security; schemathesis sends these and, for the auth checks, leaves them out.
   lines.push('[auth.openapi.bearerApiKey]', `bearer = ${toml(seed.api_key)}`, '');
   lines.push('[auth.openapi.sessionCookie]', `api_key = ${toml(seed.session_token)}`, '');
