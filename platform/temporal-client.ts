@@ -8,6 +8,8 @@ export class TemporalGateway {
   private client?: Promise<Client>;
   private connection?: Connection;
   private closing = false;
+  /** When the last retry the interceptor scheduled fires; close() waits for it (see retryUntilClosed). */
+  private retriesDueBy = 0;
 
   constructor(
     readonly address: string,
@@ -30,13 +32,19 @@ export class TemporalGateway {
   }
 
   /**
-   * The SDK's retry of transient gRPC failures, except once close() has begun: a retry
-   * scheduled on a closed channel throws from a timer, outside any caller's reach.
+   * The SDK's retry of transient gRPC failures, except once close() has begun. A retry fires
+   * from a timer and creates its call on the channel; on a closed channel that throws outside
+   * any caller's reach (an uncaught exception). So no retry is scheduled once closing, and
+   * close() keeps the channel open until those already scheduled have fired and given up.
    */
   private retryUntilClosed() {
     const retry = defaultGrpcRetryOptions();
     return makeGrpcRetryInterceptor({
-      delayFunction: retry.delayFunction,
+      delayFunction: (attempt, status) => {
+        const ms = retry.delayFunction(attempt, status);
+        this.retriesDueBy = Math.max(this.retriesDueBy, Date.now() + ms);
+        return ms;
+      },
       retryableDecider: (attempt, status) => !this.closing && retry.retryableDecider(attempt, status),
     });
   }
@@ -56,6 +64,9 @@ export class TemporalGateway {
   async close(): Promise<void> {
     if (!this.client) return;
     this.closing = true;
+    // At most the SDK's longest backoff (5 s), and only while Temporal was failing calls.
+    const pending = this.retriesDueBy - Date.now();
+    if (pending > 0) await new Promise((resolve) => setTimeout(resolve, pending + 50));
     try {
       const c = await this.client;
       await c.connection.close();

@@ -24,7 +24,8 @@ type Settled = { index: number; ok: true; outcome: TrainOutcome } | { index: num
  * - `max_models` is exact: a model is started only while trained + in flight stays under it, so however many run at
  *   once no more than `max_models` are trained; a model that fails or is skipped frees its place for the next one.
  * - The time budget stops new starts; models in flight finish or stop at their own deadline (the budget's end, or
- *   their per-model budget counted from when a worker starts them, not from when they were queued).
+ *   their per-model budget counted from when a worker starts them, not from when they were queued). The plan's
+ *   first model has no budget deadline, so an experiment whose budget is shorter than one model still has one.
  * - A failure of one model (after its retries) cancels the others and fails the experiment; a cancel of the workflow
  *   reaches every model in flight and comes out of here as the cancellation.
  *
@@ -48,12 +49,18 @@ export async function trainPlan(o: TrainPlanOptions): Promise<number> {
         }
         const index = next++;
         const spec = prep.plan[index];
+        // The first model ignores the experiment's budget, so a budget shorter than one model (or spent while the
+        // model waited for a worker) still ends with a model; H2O likewise finishes the model it started.
+        const budgetEnd = index === 0 ? undefined : o.deadline;
         const args: TrainModelInput = {
           experimentId: o.experimentId,
           spec,
           sequence: index + 1,
-          deadlineMs: perModelMs ? Math.min(o.deadline, Date.now() + perModelMs) : o.deadline,
-          ...(perModelMs ? { budgetDeadlineMs: o.deadline, perModelMs } : {}),
+          ...(perModelMs
+            ? { deadlineMs: Math.min(budgetEnd ?? Infinity, Date.now() + perModelMs), ...(budgetEnd !== undefined ? { budgetDeadlineMs: budgetEnd } : {}), perModelMs }
+            : budgetEnd !== undefined
+              ? { deadlineMs: budgetEnd }
+              : {}),
         };
         // Settled, never rejected: a model that fails while another is awaited must not be an unhandled rejection.
         running.set(

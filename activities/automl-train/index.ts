@@ -33,8 +33,11 @@ export interface TrainModelInput {
   spec: ModelSpec;
   /** The model's place in the plan (1-based). */
   sequence: number;
-  /** When training must stop (ms since the epoch): the budget's end, or earlier with a per-model budget. */
-  deadlineMs: number;
+  /**
+   * When training must stop (ms since the epoch): the budget's end, or earlier with a per-model budget. Absent for
+   * the plan's first model, which the experiment's budget never stops (only its own per-model budget does).
+   */
+  deadlineMs?: number;
   /**
    * With a per-model budget (runs since parallel training): the budget's end and the model's own budget, which counts
    * from when this activity starts, so a model that waited on the training queue still gets all of it.
@@ -147,7 +150,7 @@ export function createAutomlTrainActivities({ services, trainingPool: pool }: Ac
 
     trainModel: ({ experimentId, spec, sequence, deadlineMs: scheduledDeadline, budgetDeadlineMs, perModelMs }) =>
       trainingActivity('starting', async (beat, signal, ctx): Promise<TrainOutcome> => {
-        const deadlineMs = budgetDeadlineMs !== undefined && perModelMs !== undefined ? Math.min(budgetDeadlineMs, Date.now() + perModelMs) : scheduledDeadline;
+        const deadlineMs = perModelMs !== undefined ? Math.min(budgetDeadlineMs ?? Infinity, Date.now() + perModelMs) : scheduledDeadline;
         const existing = await experiments.findModel(experimentId, spec.name);
         if (existing) return { status: 'trained', modelId: existing.id, message: 'already recorded' };
         const { exp, base } = await load(experimentId);

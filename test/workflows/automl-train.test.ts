@@ -93,6 +93,26 @@ async function failureOf(result: Promise<unknown>): Promise<Error> {
 }
 
 describe('automlTrainWorkflow budgets', () => {
+  it('gives the first model no budget deadline, so a budget shorter than one model still ends with that model', async () => {
+    const input = automlInput();
+    const rec = recording<Mocks>(
+      mocks(prepared({ plan: specs(3), maxRuntimeSecs: 1 }), {
+        async trainModel({ spec: s }) {
+          await env.sleep('5s');
+          return { status: 'trained', modelId: `model-${s.name}` };
+        },
+      }),
+    );
+    const worker = await createWorker(env, { taskQueue: input.queues.cpu, activities: rec.activities, bundle });
+    const result = await worker.runUntil(start(input).then((h) => h.result()));
+
+    const trained = rec.argsOf('trainModel').map(([a]) => a as Parameters<Mocks['trainModel']>[0]);
+    expect(trained.map((a) => a.spec.name)).toEqual(['GBM_1']);
+    expect(trained[0].deadlineMs).toBeUndefined();
+    expect(result.best_model_id).toBe('model-best');
+    expect(rec.argsOf('logExperiment')).toEqual([[{ experimentId: 'exp-1', lines: ['time budget of 1s reached after 1 models'] }]]);
+  });
+
   it('stops at the time budget, logs it, still builds the ensembles and succeeds', async () => {
     const input = automlInput();
     // Each model takes 15 s of server time (under the 20 s heartbeat timeout): the 5th would start at 60 s.
@@ -470,7 +490,10 @@ describe('automlTrainWorkflow parallel training', () => {
     expect(args.length).toBeGreaterThanOrEqual(2);
     expect(args.length).toBeLessThan(12);
     expect(cpu.argsOf('logExperiment')).toEqual([[{ experimentId: 'exp-1', lines: [`time budget of 10s reached after ${args.length} models`] }]]);
-    for (const a of args) expect(a).toMatchObject({ budgetDeadlineMs: budgetEnd, perModelMs: 4_000 });
+    // The plan's first model is never stopped by the experiment's budget, only by its own.
+    expect(args[0].perModelMs).toBe(4_000);
+    expect(args[0].budgetDeadlineMs).toBeUndefined();
+    for (const a of args.slice(1)) expect(a).toMatchObject({ budgetDeadlineMs: budgetEnd, perModelMs: 4_000 });
   });
 });
 
