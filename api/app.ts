@@ -19,6 +19,10 @@ import { datasetRoutes } from './routes/datasets';
 import { deploymentRoutes } from './routes/deployments';
 import { experimentRoutes } from './routes/experiments';
 import { alertRoutes } from './routes/alerts';
+import { abTestRoutes } from './routes/ab-tests';
+import { registryRoutes } from './routes/registry';
+import { rolloutRoutes } from './routes/rollouts';
+import { retrainingRoutes } from './routes/retraining';
 import { driftScheduleRoutes } from './routes/drift-schedule';
 import { feedbackRoutes } from './routes/feedback';
 import { invitationRoutes } from './routes/invitations';
@@ -53,6 +57,10 @@ const ROUTE_MODULES = [
   feedbackRoutes,
   driftScheduleRoutes,
   alertRoutes,
+  abTestRoutes,
+  registryRoutes,
+  rolloutRoutes,
+  retrainingRoutes,
   jobRoutes,
   artifactRoutes,
   pageRoutes,

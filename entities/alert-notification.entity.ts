@@ -3,9 +3,9 @@ import type { NotificationReason } from './alert-values';
 import type { JsonMap } from './job.entity';
 
 /**
- * A notification owed to one channel (the outbox): written in the same transaction as the alert change that owes it,
- * delivered afterwards by an activity that retries. Its id is the idempotency key the receiver sees, so a delivery
- * repeated after a crash is recognisable as the same one.
+ * A notification owed to one channel (the outbox): written in the same transaction as the alert change (or the
+ * registry event) that owes it, delivered afterwards by an activity that retries. Its id is the idempotency key the
+ * receiver sees, so a delivery repeated after a crash is recognisable as the same one.
  */
 @Entity('alert_notifications')
 @Index(['status', 'createdAt'])
@@ -13,8 +13,13 @@ export class AlertNotification {
   @PrimaryGeneratedColumn('uuid')
   id: string;
 
-  @Column('uuid', { name: 'alert_id' })
-  alertId: string;
+  /** The alert notified; null for a registry event's notification. */
+  @Column('uuid', { name: 'alert_id', nullable: true })
+  alertId: string | null;
+
+  /** The registry event notified (issue 31); null for an alert's notification. */
+  @Column('bigint', { name: 'registry_event_id', nullable: true })
+  registryEventId: string | null;
 
   @Column('uuid', { name: 'channel_id' })
   channelId: string;
@@ -22,10 +27,11 @@ export class AlertNotification {
   @Column('uuid', { name: 'project_id' })
   projectId: string;
 
+  /** Why an alert is notified, or `registry_event`. */
   @Column('text')
-  reason: NotificationReason;
+  reason: NotificationReason | 'registry_event';
 
-  /** The alert as it was when the notification was owed: what every attempt sends. */
+  /** The alert (or the registry event) as it was when the notification was owed: what every attempt sends. */
   @Column('jsonb')
   payload: JsonMap;
 

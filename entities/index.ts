@@ -38,6 +38,22 @@ import { ArtifactStorageKey1732435000000 } from './migrations/1732435000000-arti
 import { Alerts1732440000000 } from './migrations/1732440000000-alerts';
 import { InferenceLogTrafficIndex1732445000000 } from './migrations/1732445000000-inference-log-traffic-index';
 import { Model } from './model.entity';
+import { AbAssignment } from './ab-assignment.entity';
+import { AbOutcome } from './ab-outcome.entity';
+import { AbTest } from './ab-test.entity';
+import { AbTests1732452000000 } from './migrations/1732452000000-ab-tests';
+import { RetrainingJob } from './retraining-job.entity';
+import { RetrainingPolicy } from './retraining-policy.entity';
+import { RetrainingTrigger } from './retraining-trigger.entity';
+import { Retraining1732453000000 } from './migrations/1732453000000-retraining';
+import { Rollout } from './rollout.entity';
+import { Rollouts1732451000000 } from './migrations/1732451000000-rollouts';
+import { RegisteredModel } from './registered-model.entity';
+import { RegistryAlias } from './registry-alias.entity';
+import { RegistryEvent } from './registry-event.entity';
+import { RegistryTransition } from './registry-transition.entity';
+import { RegistryVersion } from './registry-version.entity';
+import { Registry1732450000000 } from './migrations/1732450000000-registry';
 import { PrivacyPolicy } from './privacy-policy.entity';
 import { PrivacyResult } from './privacy-result.entity';
 import { PrivacyRule } from './privacy-rule.entity';
@@ -81,6 +97,19 @@ export * from './inference-log.entity';
 export * from './job.entity';
 export * from './job-tracked.entity';
 export * from './model.entity';
+export * from './ab-assignment.entity';
+export * from './ab-outcome.entity';
+export * from './ab-test.entity';
+export * from './retraining-job.entity';
+export * from './retraining-policy.entity';
+export * from './retraining-trigger.entity';
+export * from './retraining-values';
+export * from './registered-model.entity';
+export * from './registry-alias.entity';
+export * from './registry-event.entity';
+export * from './registry-transition.entity';
+export * from './registry-values';
+export * from './registry-version.entity';
 export * from './privacy-policy.entity';
 export * from './privacy-result.entity';
 export * from './privacy-rule.entity';
@@ -91,6 +120,7 @@ export * from './project-invitation.entity';
 export * from './project-member.entity';
 export * from './quality-policy.entity';
 export * from './rate-limit-window.entity';
+export * from './rollout.entity';
 export * from './studio-scenario.entity';
 export * from './studio-session.entity';
 export * from './synthgen-job.entity';
@@ -137,6 +167,18 @@ export const ENTITIES = [
   AlertNotification,
   AlertSuppression,
   InferenceFeedback,
+  AbTest,
+  AbAssignment,
+  AbOutcome,
+  RegisteredModel,
+  RegistryVersion,
+  RegistryAlias,
+  RegistryTransition,
+  RegistryEvent,
+  Rollout,
+  RetrainingPolicy,
+  RetrainingJob,
+  RetrainingTrigger,
 ];
 export const MIGRATIONS = [
   InitialSchema1732300000000,
@@ -156,4 +198,8 @@ export const MIGRATIONS = [
   ArtifactStorageKey1732435000000,
   Alerts1732440000000,
   InferenceLogTrafficIndex1732445000000,
+  Registry1732450000000,
+  Rollouts1732451000000,
+  AbTests1732452000000,
+  Retraining1732453000000,
 ];

@@ -1,5 +1,6 @@
 import type { DataSource, EntityManager, EntityTarget } from 'typeorm';
 import {
+  AbTest,
   Alert,
   AlertChannel,
   AlertRule,
@@ -17,6 +18,8 @@ import {
   PROJECT_ROLES,
   ProjectMember,
   ProjectRole,
+  RegisteredModel,
+  RegistryVersion,
   Report,
   StudioScenario,
   StudioSession,
@@ -160,6 +163,18 @@ export class Access {
     return this.owned(AlertSuppression, id, 'Suppression not found', userId, minRole, em);
   }
 
+  registeredModel(userId: string, id: string, minRole: ProjectRole = 'viewer', em?: EntityManager): Promise<RegisteredModel> {
+    return this.owned(RegisteredModel, id, REGISTERED_MODEL_NOT_FOUND, userId, minRole, em);
+  }
+
+  registryVersion(userId: string, id: string, minRole: ProjectRole = 'viewer', em?: EntityManager): Promise<RegistryVersion> {
+    return this.owned(RegistryVersion, id, REGISTRY_VERSION_NOT_FOUND, userId, minRole, em);
+  }
+
+  abTest(userId: string, id: string, minRole: ProjectRole = 'viewer', em?: EntityManager): Promise<AbTest> {
+    return this.owned(AbTest, id, AB_TEST_NOT_FOUND, userId, minRole, em);
+  }
+
   private async owned<T extends ProjectOwned>(entity: EntityTarget<T>, id: string, notFoundText: string, userId: string, minRole: ProjectRole, em: EntityManager = this.ds.manager): Promise<T> {
     const row = (await em.getRepository(entity).findOneBy({ id } as never)) as T | null;
     if (!row) throw new NotFoundError(notFoundText);
@@ -170,6 +185,12 @@ export class Access {
 
 /** The spec's one 404 text for deployments: missing, another user's, or (for predict) inactive. */
 export const DEPLOYMENT_NOT_FOUND = 'Deployment not found or inactive';
+
+/** The registry's 404 texts (issue 31). */
+export const REGISTERED_MODEL_NOT_FOUND = 'Registered model not found';
+export const REGISTRY_VERSION_NOT_FOUND = 'Version not found';
+
+export const AB_TEST_NOT_FOUND = 'A/B test not found';
 
 /** The spec's 404 texts of the privacy suite. */
 export const POLICY_NOT_FOUND = 'Policy not found';

@@ -63,10 +63,17 @@ export async function withStagedTable<T>(filePath: string, tmpRoot: string, use:
  * every version is profiled through here.
  */
 export class DatasetVersions {
+  private readonly committedListeners: ((version: DatasetVersion) => Promise<void>)[] = [];
+
   constructor(
     private readonly ds: DataSource,
     private readonly store: ArtifactStore,
   ) {}
+
+  /** Called after each committed version (retraining's new-dataset-version trigger); a listener handles its own failures. */
+  onCommitted(listener: (version: DatasetVersion) => Promise<void>): void {
+    this.committedListeners.push(listener);
+  }
 
   /**
    * Moves the staged Parquet into the artifact store, scores its quality with the project's
@@ -85,8 +92,9 @@ export class DatasetVersions {
   }): Promise<{ dataset: Dataset; version: DatasetVersion; artifact: Artifact }> {
     const { ingest } = p.staged;
     const { stored, quality } = await this.storeWithQuality(p.projectId, `${safeStem(p.dataset.name)}.parquet`, p.staged, p.policy);
+    let committed: { dataset: Dataset; version: DatasetVersion; artifact: Artifact };
     try {
-      return await this.ds.transaction(async (em) => {
+      committed = await this.ds.transaction(async (em) => {
         let dataset: Dataset;
         let versionNumber = 0;
         if (p.dataset.id) {
@@ -131,6 +139,8 @@ export class DatasetVersions {
       await this.store.remove(stored.storageKey);
       throw err;
     }
+    for (const listener of this.committedListeners) await listener(committed.version);
+    return committed;
   }
 
   /**

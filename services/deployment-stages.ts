@@ -82,6 +82,22 @@ export class DeploymentStages {
   }
 
   /**
+   * A staging deployment's share of production's traffic (a canary step, or set by hand), recorded as a transition
+   * within the stage (`staging → staging`, the reason naming the old and new share) so the rollback history shows it.
+   */
+  setTraffic(actor: string, projectId: string, id: string, trafficPercent: number, reason: string): Promise<Deployment> {
+    return this.transition(projectId, async (em) => {
+      const d = await this.lock(em, id);
+      if (!d.isActive || d.stage !== 'staging') throw new ConflictError('Only an active staging deployment takes a share of production traffic');
+      const from = d.trafficPercent;
+      await em.getRepository(Deployment).update({ id: d.id }, { trafficPercent });
+      d.trafficPercent = trafficPercent;
+      await this.record(em, d, d.stage, actor, `traffic ${from}% → ${trafficPercent}%: ${reason}`);
+      return d;
+    });
+  }
+
+  /**
    * Runs a stage change in one transaction, then keeps the project's models' flags in step. A
    * unique violation of the one-production index means another move made a different deployment
    * production first: 409 with a readable text.
@@ -115,8 +131,10 @@ export class DeploymentStages {
   private async move(em: EntityManager, d: Deployment, stage: DeploymentStage, actor: string, reason: string): Promise<void> {
     const from = d.stage;
     const isActive = stage !== 'archived';
-    await em.getRepository(Deployment).update({ id: d.id }, { stage, isActive });
-    Object.assign(d, { stage, isActive });
+    // A share of production's requests means something only for a staging deployment: in production it serves them all.
+    const patch = stage === 'production' ? { stage, isActive, trafficPercent: 100 } : { stage, isActive };
+    await em.getRepository(Deployment).update({ id: d.id }, patch);
+    Object.assign(d, patch);
     await this.record(em, d, from, actor, reason);
   }
 

@@ -16,6 +16,17 @@ export interface ServingTarget {
   deployment: Deployment;
   model: Model;
   canary: { deployment: Deployment; model: Model } | null;
+  /** A shadow candidate (services/rollouts.ts): `samplePercent` of the requests are mirrored to it after the answer. */
+  shadow: { deployment: Deployment; model: Model; samplePercent: number } | null;
+}
+
+/** What a rollout's candidate deployment carries in its `config` (written by activities/rollout/). */
+export interface RolloutMark {
+  rollout_id: string;
+  role: 'canary' | 'blue_green' | 'shadow';
+  /** The stable deployment. */
+  of: string;
+  sample_percent?: number;
 }
 
 /**
@@ -51,16 +62,31 @@ export class ServingTargets {
     if (!deployment.isActive) throw new NotFoundError(DEPLOYMENT_NOT_FOUND);
     const model = await this.ds.getRepository(Model).findOneByOrFail({ id: deployment.modelId });
     let canary: ServingTarget['canary'] = null;
+    let shadow: ServingTarget['shadow'] = null;
     if (deployment.stage === 'production') {
-      // The newest active staging deployment asking for a share (under 100%) takes it.
+      // The newest active staging deployment asking for a share (under 100%, or a canary rollout's candidate at any
+      // share) takes it.
       const c = await this.ds
         .getRepository(Deployment)
         .createQueryBuilder('d')
-        .where("d.project_id = :p AND d.stage = 'staging' AND d.is_active AND d.traffic_percent < 100", { p: deployment.projectId })
+        .where("d.project_id = :p AND d.stage = 'staging' AND d.is_active AND (d.traffic_percent < 100 OR d.config->'rollout'->>'role' = 'canary')", { p: deployment.projectId })
         .orderBy('d.created_at', 'DESC')
         .getOne();
       if (c) canary = { deployment: c, model: await this.ds.getRepository(Model).findOneByOrFail({ id: c.modelId }) };
+      const s = await this.ds
+        .getRepository(Deployment)
+        .createQueryBuilder('d')
+        .where("d.project_id = :p AND d.stage = 'staging' AND d.is_active AND d.config->'rollout'->>'role' = 'shadow' AND d.config->'rollout'->>'of' = :of", {
+          p: deployment.projectId,
+          of: deployment.id,
+        })
+        .orderBy('d.created_at', 'DESC')
+        .getOne();
+      if (s) {
+        const mark = (s.config as { rollout?: RolloutMark }).rollout;
+        shadow = { deployment: s, model: await this.ds.getRepository(Model).findOneByOrFail({ id: s.modelId }), samplePercent: mark?.sample_percent ?? 100 };
+      }
     }
-    return { deployment, model, canary };
+    return { deployment, model, canary, shadow };
   }
 }

@@ -71,7 +71,8 @@ export interface PredictDocsSource {
  */
 export class DeploymentService {
   private readonly targets: ServingTargets;
-  private readonly stages: DeploymentStages;
+  /** The stage machine, for the moves rollouts make (services/rollouts.ts, activities/rollout/). */
+  readonly stages: DeploymentStages;
   private readonly examples: TrainingExamples;
 
   constructor(

@@ -6,6 +6,7 @@ import type { Mailer } from '../platform/mail';
 import { throttledMailer } from '../platform/mail-throttle';
 import type { TemporalGateway } from '../platform/temporal-client';
 import { Access } from './access';
+import { AbTestService } from './ab-tests';
 import { AccountActivity } from './account-activity';
 import { FeedbackService } from './alerts/feedback';
 import { AlertService } from './alerts/alerts';
@@ -37,7 +38,10 @@ import { AnonymizeStream } from './privacy/stream';
 import { PrivacySessionReports } from './privacy/session-report';
 import { Plans } from './plans';
 import { ProjectService } from './projects';
+import { RegistryService } from './registry';
 import { ReportService } from './reports/service';
+import { createRetraining, reconcileRetrainingSchedules, type RetrainingPorts } from './retraining';
+import { RolloutService } from './rollouts';
 import { StudioService } from './studio';
 import { SynthgenService } from './synthgen/service';
 
@@ -75,7 +79,7 @@ export function createServices(deps: ServiceDeps) {
   const privacyPolicies = new PrivacyPolicyService(ds, access);
   const privacySessions = new PrivacySessionService(ds, access, jobs);
   const activity = new AccountActivity(ds, log, config.accountActivityRetentionDays);
-  return {
+  const services = {
     access,
     jobs,
     jobAdmission: new JobAdmission(ds, deps.temporal, config, log),
@@ -94,16 +98,26 @@ export function createServices(deps: ServiceDeps) {
     artifacts: new ArtifactService(ds, store, access),
     artifactSweep: new ArtifactSweep(ds, store, log, config.artifactSweep.graceSecs),
     deployments,
+    /** The model registry (registered models, versions, aliases, transition requests, events): services/registry/. */
+    registry: new RegistryService({ ds, access, temporal: deps.temporal, config, log, stages: () => deployments.stages }),
+    /** Rollout strategies (canary, blue-green, shadow): services/rollouts.ts. */
+    rollouts: new RolloutService(ds, access, deps.temporal, config, deployments, inferenceLogs, log),
     inferenceLogs,
+    /** A/B tests between deployments of a project: services/ab-tests.ts. */
+    abTests: new AbTestService(ds, access, deployments),
     drift: new DriftService(ds, access, jobs, inferenceLogs),
     feedback: new FeedbackService(ds, access, inferenceLogs),
     alertChannels: new AlertChannelService(ds, access, mailer, { ...config.alertChannels, appBaseUrl: config.appBaseUrl }),
     alertRules: new AlertRuleService(ds, access, (projectId) => syncAlertSchedule({ ds, temporal: deps.temporal, config }, projectId), { metrics: deps.ruleMetrics, serving, datasetVersions }),
     driftSchedules: new DriftScheduleService(ds, access, { ds, temporal: deps.temporal, config }),
-    /** Alert and drift schedules made to agree with their rows (run with the job reconciler). */
+    /** Alert, drift and retraining schedules made to agree with their rows (run with the job reconciler). */
     reconcileSchedules: async () => {
-      const [alerts, drift] = [await reconcileAlertSchedules({ ds, temporal: deps.temporal, config }), await reconcileDriftSchedules({ ds, temporal: deps.temporal, config })];
-      return { created: alerts.created + drift.created, deleted: alerts.deleted + drift.deleted };
+      const [alerts, drift, retraining] = [
+        await reconcileAlertSchedules({ ds, temporal: deps.temporal, config }),
+        await reconcileDriftSchedules({ ds, temporal: deps.temporal, config }),
+        await reconcileRetrainingSchedules({ ds, temporal: deps.temporal, config }),
+      ];
+      return { created: alerts.created + drift.created + retraining.created, deleted: alerts.deleted + drift.deleted + retraining.deleted };
     },
     alerts: new AlertService(ds, access),
     alertSuppressions: new SuppressionService(ds, access),
@@ -116,7 +130,10 @@ export function createServices(deps: ServiceDeps) {
     privacySessions,
     privacyReports: new PrivacySessionReports(ds, store, privacySessions, privacyPolicies, config),
     synthgen: new SynthgenService(ds, access, jobs, store, config, log),
+    /** Retraining policies, jobs and their outcomes (services/retraining/), on the registry and rollouts above. */
+    ...createRetraining({ ds, access, jobs, datasetVersions, temporal: deps.temporal, config, log }, (): RetrainingPorts => services),
   };
+  return services;
 }
 
 export * from './errors';

@@ -5,6 +5,7 @@ import {
   type JobStatus,
   type JobTrackedEntity,
   PrivacySession,
+  RetrainingJob,
   type PrivacySessionStatus,
   Report,
   SynthgenJob,
@@ -127,6 +128,13 @@ const REGISTRY = {
     resource: moves(SynthgenJob, { key: 'job', statusOf: (s) => SYNTHGEN_JOB_STATUS[s], canceledError: 'Canceled' }),
     scopeResource: 'synthgen',
     fairShare: true,
+  },
+  // A retraining's row follows its job (status, error, times); its own `state` the activities and approvals move.
+  retraining_run: {
+    workflowType: 'retrainingRunWorkflow' satisfies WorkflowIn<typeof import('../workflows/retraining-run')>,
+    queue: 'io',
+    resource: moves(RetrainingJob),
+    scopeResource: 'deployments',
   },
 } satisfies Record<string, JobKindDef>;
 

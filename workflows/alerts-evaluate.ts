@@ -1,7 +1,7 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { ActivityFailure, ApplicationFailure, ParentClosePolicy, proxyActivities, startChild } from '@temporalio/workflow';
 import type { AlertsEvaluateActivities, DeliveryOutcome } from '../activities/alerts-evaluate';
-import { NON_RETRYABLE_ERROR_TYPES } from './job-input';
+import { deliveryWorkflowId, NON_RETRYABLE_ERROR_TYPES } from './job-input';
 
 export interface AlertsEvaluateInput {
   projectId: string;
@@ -13,10 +13,7 @@ export const STALE_NOTIFICATION_MS = 2 * 60_000;
 /** Delivery retries: 5 s, then doubling up to 5 min between attempts, 8 attempts in all (about 12 minutes). */
 export const DELIVERY_RETRY = { initialInterval: '5s', backoffCoefficient: 2, maximumInterval: '5m', maximumAttempts: 8 } as const;
 
-/** The id of a notification's delivery: starting it twice (this cycle and a later one's pickup) starts it once. */
-export function deliveryWorkflowId(notificationId: string): string {
-  return `alert-notification-${notificationId}`;
-}
+export { deliveryWorkflowId };
 
 /**
  * One evaluation cycle of a project's alert rules, started by the project's Temporal Schedule (`alerts-<project>`,

@@ -28,3 +28,11 @@ export const NON_RETRYABLE_ERROR_TYPES = ['NotFoundError', 'ValidationError', 'D
 
 /** The signal a finished job sends to its user's oldest waiting job: a share of the workers is free (services/job-admission.ts). */
 export const ADMISSION_WAKE_SIGNAL = 'jobAdmissionWake';
+
+/**
+ * The id of a notification's delivery workflow (`alertDeliveryWorkflow`, workflows/alerts-evaluate.ts): starting it
+ * twice (the evaluation cycle and a later pickup, or the registry after its commit) starts it once.
+ */
+export function deliveryWorkflowId(notificationId: string): string {
+  return `alert-notification-${notificationId}`;
+}

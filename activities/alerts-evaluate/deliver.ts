@@ -3,7 +3,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { Alert, AlertChannel, type AlertEventKind, AlertNotification } from '../../entities';
 import { recordAlertEvent } from '../../services/alerts/history';
 import type { Mailer } from '../../platform/mail';
-import { type AlertMessage, deliver, recordAttempt } from '../../services/alerts/notifier';
+import { type AlertMessage, type ChannelMessage, deliverMessage, recordAttempt, renderAlert } from '../../services/alerts/notifier';
 
 /** Thrown when a notification can never be delivered (its channel deleted or disabled): Temporal does not retry it. */
 export const CHANNEL_UNAVAILABLE = 'ChannelUnavailable';
@@ -19,7 +19,8 @@ export type DeliveryOutcome = { status: 'delivered' | 'failed' | 'already_delive
 
 /**
  * One attempt to deliver an owed notification (the outbox row), recorded in `alert_deliveries`. Delivered: the row,
- * the alert's count and a `notified` history row change in one transaction. A failed attempt throws, so Temporal
+ * and for an alert's notification the alert's count and a `notified` history row, change in one transaction (a
+ * registry event's notification, issue 31, carries its rendered message and has no alert to count on). A failed attempt throws, so Temporal
  * retries it with backoff (the same notification id is the receiver's idempotency key on every attempt); a
  * notification already delivered is a no-op, so a run repeated after a crash never notifies twice.
  */
@@ -34,7 +35,8 @@ export async function deliverNotification(deps: DeliveryDeps, notificationId: st
     await giveUp(ds, notificationId, channel ? 'The channel is disabled' : 'The channel was deleted');
     throw ApplicationFailure.nonRetryable(channel ? 'The channel is disabled' : 'The channel was deleted', CHANNEL_UNAVAILABLE);
   }
-  const result = await deliver(channel, n.payload as unknown as AlertMessage, { idempotencyKey: n.id, mailer: deps.mailer, allowPrivateTargets: deps.allowPrivateTargets, now });
+  const message: ChannelMessage = n.alertId ? renderAlert(n.payload as unknown as AlertMessage) : (n.payload as unknown as ChannelMessage);
+  const result = await deliverMessage(channel, message, { idempotencyKey: n.id, mailer: deps.mailer, allowPrivateTargets: deps.allowPrivateTargets, now });
   await recordAttempt(ds, channel, n.id, attempt, result, deps.failingAfter);
   if (!result.delivered) {
     await ds.getRepository(AlertNotification).update({ id: n.id, status: 'pending' }, { attempts: attempt });
@@ -47,7 +49,7 @@ export async function deliverNotification(deps: DeliveryDeps, notificationId: st
       .set({ status: 'delivered', deliveredAt: now, attempts: attempt })
       .where('id = :id AND status = :pending', { id: n.id, pending: 'pending' })
       .execute();
-    if (!done.affected) return;
+    if (!done.affected || !n.alertId) return;
     await em.query(`UPDATE alerts SET notification_count = notification_count + 1, last_notified_at = $2, updated_at = now() WHERE id = $1`, [n.alertId, now]);
     await note(em, n, 'notified', { channel_id: n.channelId, notification_id: n.id, reason: n.reason, attempt });
   });
@@ -74,6 +76,7 @@ export async function stalePending(ds: DataSource, projectId: string, before: Da
 }
 
 async function note(em: EntityManager, n: AlertNotification, event: AlertEventKind, detail: Record<string, unknown>): Promise<void> {
+  if (!n.alertId) return;
   const alert = await em.getRepository(Alert).findOneBy({ id: n.alertId });
   if (alert) await recordAlertEvent(em, alert, event, { from: alert.state, detail });
 }

@@ -27,7 +27,12 @@ export function createAlertsEvaluateActivities({ services, dataSource, config }:
   const log = createLogger(config.logLevel, 'alerts');
   const delivery = { ds: dataSource, mailer, allowPrivateTargets: config.alertChannels.allowPrivateTargets, failingAfter: config.alertChannels.failingAfter };
   return {
-    evaluateAlerts: (projectId, now) => evaluateProject({ ds: dataSource, serving, datasetVersions, log, appBaseUrl: config.appBaseUrl }, projectId, new Date(now)),
+    evaluateAlerts: async (projectId, now) => {
+      const result = await evaluateProject({ ds: dataSource, serving, datasetVersions, log, appBaseUrl: config.appBaseUrl }, projectId, new Date(now));
+      // Retraining policies listing a rule whose accuracy_degradation alert began firing in this cycle.
+      await services.retraining.afterAlertEvaluation(projectId, new Date(now)).catch((err: unknown) => log.warn({ err, projectId }, 'retraining alert triggers failed'));
+      return result;
+    },
     pendingNotifications: (projectId, before) => stalePending(dataSource, projectId, new Date(before)),
     deliverNotification: (id) => deliverNotification(delivery, id, Context.current().info.attempt),
     abandonNotification: (id, error) => giveUp(dataSource, id, error),

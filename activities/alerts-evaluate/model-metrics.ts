@@ -3,6 +3,7 @@ import { MoreThan } from 'typeorm';
 import { DatasetVersion, type Deployment, Experiment, Model } from '../../entities';
 import { binCounts, driftReport, type DriftFeatureSpec, psiFromCounts, referenceDistribution, type ReferenceDistribution } from '../../engine/data';
 import { TtlCache } from '../../platform/ttl-cache';
+import { sameLabel } from '../../services/outcome-labels';
 import type { Measurement, MetricSources, Window } from './metrics';
 
 type ReferenceBins = ReferenceDistribution['features'][string];
@@ -142,16 +143,6 @@ function validationClasses(model: Model): { labels: string[]; counts: number[] }
 
 function categoricalOf(bins: ReferenceBins | undefined): { labels: string[]; counts: number[] } | null {
   return bins?.kind === 'categorical' && bins.categories.length ? { labels: bins.categories, counts: bins.counts } : null;
-}
-
-/** Whether a reported outcome is the predicted label: the same text, the same number ("1" and 1.0), or the same truth value. */
-export function sameLabel(actual: unknown, predicted: unknown): boolean {
-  const a = String(actual).trim();
-  const p = String(predicted).trim();
-  if (a === p) return true;
-  if (a !== '' && p !== '' && Number.isFinite(Number(a)) && Number.isFinite(Number(p))) return Number(a) === Number(p);
-  const truth = (s: string) => (/^(true|yes|t|y|1)$/i.test(s) ? true : /^(false|no|f|n|0)$/i.test(s) ? false : null);
-  return truth(a) !== null && truth(a) === truth(p);
 }
 
 /** (predicted, actual) pairs of the window's labelled predictions: a batch request pairs its rows with an array of outcomes. */

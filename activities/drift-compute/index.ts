@@ -1,3 +1,4 @@
+import { createLogger } from '../../platform/logger';
 import type { ActivityDeps } from '../deps';
 import { jobActivity } from '../job-activity';
 import { computeDrift, type DriftJobResult } from './compute';
@@ -19,11 +20,19 @@ export interface DriftScheduleActivities {
  * inputs against its training data. A canceled run stops between features (DuckDB's queries are not interruptible)
  * and writes no result.
  */
-export function createDriftComputeActivities({ services, dataSource }: ActivityDeps): DriftComputeActivities & DriftScheduleActivities {
-  const { jobs, serving, datasetVersions, drift } = services;
+export function createDriftComputeActivities({ services, dataSource, config }: ActivityDeps): DriftComputeActivities & DriftScheduleActivities {
+  const { jobs, serving, datasetVersions, drift, retraining } = services;
+  const log = createLogger(config.logLevel, 'drift');
   return {
     startScheduledDrift: async (deploymentId) => (await drift.startScheduled(deploymentId))?.id ?? null,
-    computeDrift: ({ jobId, deploymentId }) => jobActivity(jobs, jobId, 'computing drift', (progress) => computeDrift({ ds: dataSource, serving, datasetVersions }, jobId, deploymentId, progress)),
+    computeDrift: ({ jobId, deploymentId }) =>
+      jobActivity(jobs, jobId, 'computing drift', async (progress) => {
+        const result = await computeDrift({ ds: dataSource, serving, datasetVersions }, jobId, deploymentId, progress);
+        // Retraining policies watching this deployment count the result (their drift trigger); a retried attempt
+        // counts the same result again, which the policy's open job or cooldown then skips.
+        await retraining.afterDriftResult(deploymentId).catch((err: unknown) => log.warn({ err, deploymentId }, 'retraining drift triggers failed'));
+        return result;
+      }),
   };
 }
 

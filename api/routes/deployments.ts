@@ -24,7 +24,7 @@ import {
 
 /** Deployments (prefix /api/mlops): the stage machine and its history. */
 export function deploymentRoutes({ services }: RouteDeps): RouteDef[] {
-  const { deployments, inferenceLogs, drift } = services;
+  const { deployments, inferenceLogs, drift, rollouts } = services;
   const tag = 'deployments';
 
   return [
@@ -218,7 +218,8 @@ export function deploymentRoutes({ services }: RouteDeps): RouteDef[] {
       },
       handler: async (ctx, { params, body }) => {
         const t0 = process.hrtime.bigint();
-        const routed = deployments.route(await deployments.target(callerId(ctx), params.deployment_id), ctx.state.requestId);
+        const target = await deployments.target(callerId(ctx), params.deployment_id);
+        const routed = deployments.route(target, ctx.state.requestId);
         const single = !Array.isArray(body.inputs);
         const rows = Array.isArray(body.inputs) ? body.inputs : [body.inputs];
         const ms = () => Number(process.hrtime.bigint() - t0) / 1e6;
@@ -233,6 +234,8 @@ export function deploymentRoutes({ services }: RouteDeps): RouteDef[] {
             out.predictions.map((p) => p.prediction),
             out.warnings,
           );
+          // A shadow rollout's candidate scores the same rows once the answer is sent (services/rollouts.ts).
+          rollouts.mirrorAfter(ctx.res, target, routed, { requestId: ctx.state.requestId, rows, single, options: body.options });
           return {
             predictions: out.predictions,
             decision_policy: out.decision_policy,
@@ -296,10 +299,19 @@ export function deploymentRoutes({ services }: RouteDeps): RouteDef[] {
       auth: 'user',
       scope: 'read:deployments',
       params: deploymentParams,
-      summary: 'Requests, errors and latency percentiles (p50/p95/p99, ms) per hour; the last 24 hours by default',
+      summary:
+        "Requests, errors and latency percentiles (p50/p95/p99, ms) per hour; the last 24 hours by default. `split`: how the deployment's requests are divided now (the stable's share, a canary candidate's share, a shadow's mirrored sample, the open rollout)",
       query: trafficQuery,
-      responses: { 200: { description: '{deployment_id, since, until, hours: [{hour, requests, errors, latency_ms: {p50, p95, p99}}]}' } },
-      handler: async (ctx, { params, query }) => inferenceLogs.traffic(callerId(ctx), params.deployment_id, query),
+      responses: {
+        200: {
+          description:
+            '{deployment_id, since, until, hours: [{hour, requests, errors, latency_ms: {p50, p95, p99}}], split: {stable: {deployment_id, traffic_percent}, candidate: {deployment_id, traffic_percent, rollout_id} | null, shadow: {deployment_id, sample_percent, rollout_id} | null, rollout_id}}',
+        },
+      },
+      handler: async (ctx, { params, query }) => {
+        const traffic = await inferenceLogs.traffic(callerId(ctx), params.deployment_id, query);
+        return { ...traffic, split: await rollouts.trafficSplit(callerId(ctx), params.deployment_id) };
+      },
     }),
     route({
       method: 'get',

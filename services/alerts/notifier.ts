@@ -9,9 +9,10 @@ import type { Mailer } from '../../platform/mail';
 import { guardedLookup, isInternalAddress, PRIVATE_TARGET_MESSAGE, urlSyntaxProblem } from './outbound-url';
 
 /**
- * Sends one alert message to one channel (email, Slack incoming webhook, signed webhook), shared by the channel test
- * route and the delivery activity. A receiver's failure is a result, never an exception: the caller records every
- * attempt ({@link recordAttempt}) and decides whether to retry.
+ * Sends one message to one channel (email, Slack incoming webhook, signed webhook), shared by the channel test route
+ * and the delivery activity. A message is an alert's (rendered here) or any other {@link ChannelMessage} (a registry
+ * event's, issue 31). A receiver's failure is a result, never an exception: the caller records every attempt
+ * ({@link recordAttempt}) and decides whether to retry.
  */
 
 /** What a notification says; the webhook's `data`. `alert` is the alert as the API presents it (a sample for tests). */
@@ -23,6 +24,18 @@ export interface AlertMessage {
   deployment?: { id: string; name: string };
   /** The alert in the web UI (APP_BASE_URL). */
   url: string;
+}
+
+/**
+ * A message as every channel type sends it: the webhook's `type` and `data` (body `{id, type, created_at, data}`), the
+ * email's subject and text, the Slack text. Notifications other than alerts store this in the outbox as it is.
+ */
+export interface ChannelMessage {
+  type: string;
+  data: unknown;
+  subject: string;
+  text: string;
+  slack_text: string;
 }
 
 export interface DeliveryResult {
@@ -66,7 +79,16 @@ export function webhookSignature(secret: string, timestamp: number, rawBody: str
 
 /** The webhook's JSON body: `{id, type, created_at, data}`. */
 export function webhookBody(message: AlertMessage, idempotencyKey: string, now: Date): string {
-  return JSON.stringify({ id: idempotencyKey, type: `alert.${message.reason}`, created_at: now.toISOString(), data: message });
+  return channelWebhookBody(renderAlert(message), idempotencyKey, now);
+}
+
+function channelWebhookBody(message: ChannelMessage, idempotencyKey: string, now: Date): string {
+  return JSON.stringify({ id: idempotencyKey, type: message.type, created_at: now.toISOString(), data: message.data });
+}
+
+/** An alert message as the channels send it. */
+export function renderAlert(m: AlertMessage): ChannelMessage {
+  return { type: `alert.${m.reason}`, data: m, subject: emailSubject(m), text: emailText(m), slack_text: `${summaryLine(m)}\n<${m.url}|Open the alert>` };
 }
 
 /** One line: what fired, how far past its threshold, where. */
@@ -101,31 +123,39 @@ export function emailText(m: AlertMessage): string {
 }
 
 export function slackBody(m: AlertMessage): string {
-  const text = `${summaryLine(m)}\n<${m.url}|Open the alert>`;
-  return JSON.stringify({ text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] });
+  return channelSlackBody(renderAlert(m));
 }
 
-/** Delivers `message` to `channel` once. Never throws for the receiver's failure. */
-export async function deliver(channel: AlertChannel, message: AlertMessage, opts: DeliverOptions): Promise<DeliveryResult> {
+function channelSlackBody(m: ChannelMessage): string {
+  return JSON.stringify({ text: m.slack_text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text: m.slack_text } }] });
+}
+
+/** Delivers an alert's `message` to `channel` once. Never throws for the receiver's failure. */
+export function deliver(channel: AlertChannel, message: AlertMessage, opts: DeliverOptions): Promise<DeliveryResult> {
+  return deliverMessage(channel, renderAlert(message), opts);
+}
+
+/** Delivers a rendered message to `channel` once. Never throws for the receiver's failure. */
+export async function deliverMessage(channel: AlertChannel, message: ChannelMessage, opts: DeliverOptions): Promise<DeliveryResult> {
   const started = performance.now();
   const done = (r: Omit<DeliveryResult, 'latencyMs'>): DeliveryResult => ({ ...r, latencyMs: Math.round((performance.now() - started) * 1000) / 1000 });
   try {
     const config = channel.config as Record<string, unknown>;
     if (channel.type === 'email') {
-      for (const to of (config.recipients as string[]) ?? []) await opts.mailer.send({ to, subject: emailSubject(message), text: emailText(message) });
+      for (const to of (config.recipients as string[]) ?? []) await opts.mailer.send({ to, subject: message.subject, text: message.text });
       return done({ delivered: true, statusCode: null, error: null });
     }
     const now = opts.now ?? new Date();
     if (channel.type === 'slack') {
-      return done(await post(String(config.webhook_url), slackBody(message), { 'Content-Type': 'application/json' }, opts, !opts.allowPrivateTargets));
+      return done(await post(String(config.webhook_url), channelSlackBody(message), { 'Content-Type': 'application/json' }, opts, !opts.allowPrivateTargets));
     }
-    const body = webhookBody(message, opts.idempotencyKey, now);
+    const body = channelWebhookBody(message, opts.idempotencyKey, now);
     const timestamp = Math.floor(now.getTime() / 1000);
     const headers: Record<string, string> = {
       ...((config.headers as Record<string, string> | undefined) ?? {}),
       'Content-Type': 'application/json',
       'User-Agent': 'mlsvc-alerts/1',
-      'X-Mlsvc-Event': `alert.${message.reason}`,
+      'X-Mlsvc-Event': message.type,
       'Idempotency-Key': opts.idempotencyKey,
       'X-Mlsvc-Timestamp': String(timestamp),
     };

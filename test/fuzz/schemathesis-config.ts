@@ -28,6 +28,8 @@ interface Seed {
   studio: { deployment_id: string; session_id: string; scenario_id: string };
   /** A pending synthgen model with its train job, and one for the delete. */
   synthgen: { model_id: string; job_id: string; disposable_model_id: string };
+  /** A running A/B test of the kept project with a few assigned requests and outcomes. */
+  ab_test: { test_id: string };
 }
 
 /** How often a path or query id is a seeded one rather than a generated one (which is then a 404 or a 422). */
@@ -96,7 +98,54 @@ const STATEFUL_REFUSALS: { path: string; method: string; statuses: number[]; why
   },
   { path: '/api/mlops/alerts/rules/{rule_id}', method: 'PATCH', statuses: [422], why: 'the escalation is checked on the rule as it would be (stored fields with the sent ones)' },
   { path: '/api/mlops/alerts/suppressions', method: 'POST', statuses: [422], why: 'ends_at must come after starts_at (a relation between fields)' },
+  {
+    path: '/api/mlops/retraining-policies',
+    method: 'POST',
+    statuses: [422],
+    why: 'schedule_cron must be a cron whose fields are in range, the canary outcome needs canary, listed alert rules must watch accuracy_degradation',
+  },
+  { path: '/api/mlops/retraining-policies/{policy_id}', method: 'PATCH', statuses: [422], why: 'the same checks on the policy as it would be (the canary outcome needs canary)' },
   { path: '/api/mlops/alerts/suppressions/{suppression_id}', method: 'PATCH', statuses: [422], why: 'ends_at must come after starts_at on the suppression as it would be' },
+  {
+    path: '/api/mlops/registry/{registered_model_id}/versions',
+    method: 'POST',
+    statuses: [422],
+    why: 'model_id must be a model of the registered model\'s project ("model_id must belong to project")',
+  },
+  {
+    path: '/api/mlops/registry/{registered_model_id}/aliases/{alias}',
+    method: 'PUT',
+    statuses: [422],
+    why: 'version_id must be a version of this registered model (a relation between path and body)',
+  },
+  { path: '/api/mlops/ab-tests', method: 'POST', statuses: [422], why: "variants must be active deployments of the project (named), with names unique among the test's variants" },
+  { path: '/api/mlops/ab-tests/{test_id}', method: 'PATCH', statuses: [422], why: "variants must be active deployments of the test's project (named), with names unique among them" },
+  { path: '/api/mlops/ab-tests/{test_id}/outcomes', method: 'POST', statuses: [422], why: 'a conversion test takes 0 or 1, a revenue test any amount (the test decides)' },
+  { path: '/api/mlops/ab-tests/{test_id}/predict', method: 'POST', statuses: [422], why: "inputs must match the variant's model's training schema (the column is named)" },
+  {
+    path: '/api/mlops/deployments/{deployment_id}/canary',
+    method: 'POST',
+    statuses: [422],
+    why: "the candidate is model_id or version_id, one of them, of the deployment's project and not the model it serves (relations between fields and state)",
+  },
+  {
+    path: '/api/mlops/deployments/{deployment_id}/blue-green',
+    method: 'POST',
+    statuses: [422],
+    why: "the candidate is model_id or version_id, one of them, of the deployment's project and not the model it serves (relations between fields and state)",
+  },
+  {
+    path: '/api/mlops/deployments/{deployment_id}/shadow',
+    method: 'POST',
+    statuses: [422],
+    why: "the candidate is model_id or version_id, one of them, of the deployment's project and not the model it serves (relations between fields and state)",
+  },
+  {
+    path: '/api/mlops/deployments/{deployment_id}/traffic',
+    method: 'PUT',
+    statuses: [422],
+    why: 'candidate_deployment_id must be an active staging deployment of the project (or one must take traffic now)',
+  },
 ];
 
 function toml(value: unknown): string {
@@ -150,6 +199,7 @@ export function schemathesisConfig(seed: Seed, cacheDir: string): string {
     studio_deployment_ids: [seed.studio.deployment_id],
     studio_session_ids: [seed.studio.session_id],
     studio_scenario_ids: [seed.studio.scenario_id],
+    ab_test_ids: [seed.ab_test.test_id],
   };
   for (const [name, values] of Object.entries(dictionaries)) lines.push(`[dictionaries.${name}]`, `values = ${toml(values)}`, '');
 
@@ -176,6 +226,7 @@ export function schemathesisConfig(seed: Seed, cacheDir: string): string {
     'body.deployment_id': 'studio_deployment_ids',
     'path.session_id': 'studio_session_ids',
     'path.scenario_id': 'studio_scenario_ids',
+    'path.test_id': 'ab_test_ids',
   };
   lines.push('[parameters]');
   for (const [k, v] of Object.entries(bindings(readIds))) lines.push(`${JSON.stringify(k)} = ${toml(v)}`);

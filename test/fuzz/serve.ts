@@ -84,6 +84,7 @@ async function seedData(stack: TestStack) {
   const disposable = await seedProject(client, 'Fuzz disposable');
   await trainModels(stack, client, [kept, disposable]);
   const studio = await seedStudio(client, kept);
+  const abTest = await seedAbTest(client, kept, studio.deployment_id);
   const synthgen = await seedSynthgen(client, kept);
   const key = await expectStatus(client.post('/api/auth/api-keys', { name: 'fuzz', scopes: ['*'] }), 201);
   // Revoke operations get a second key and a second session, so the run never revokes its own credentials.
@@ -104,7 +105,30 @@ async function seedData(stack: TestStack) {
     disposable,
     studio,
     synthgen,
+    ab_test: abTest,
   };
+}
+
+/**
+ * A running conversion A/B test between the studio's deployment and a staging one of the same model, with a few
+ * assigned requests and outcomes, so its operations answer statistics rather than 404s. Its min_samples is out of
+ * reach: no winner is ever promoted over the studio's deployment.
+ */
+async function seedAbTest(client: ApiClient, p: SeededProject, productionId: string) {
+  const staging = await expectStatus(client.post(`/api/mlops/projects/${p.project_id}/deployments`, { model_id: p.model_id, name: 'fuzz b', stage: 'staging' }), 201);
+  const variants = [
+    { name: 'a', deployment_id: productionId, weight: 1 },
+    { name: 'b', deployment_id: staging.id, weight: 1 },
+  ];
+  const test = await expectStatus(client.post('/api/mlops/ab-tests', { project_id: p.project_id, name: 'fuzz', variants, primary_metric: 'conversion', min_samples: 1_000_000 }), 201);
+  await expectStatus(client.post(`/api/mlops/ab-tests/${test.id}/start`), 200);
+  const outcomes = [];
+  for (let i = 0; i < 6; i++) {
+    const r = await expectStatus(client.post(`/api/mlops/ab-tests/${test.id}/predict`, { inputs: { island: 'Dream', bill_length_mm: 40 + i } }), 200);
+    outcomes.push({ request_id: r.request_id as string, value: i % 2 });
+  }
+  await expectStatus(client.post(`/api/mlops/ab-tests/${test.id}/outcomes`, { outcomes }), 200);
+  return { test_id: test.id as string };
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useErrorBoundary, useState } from 'preact/hooks';
 import { ApiError, get, hasSession, type GetBody } from './api';
+import { AbTestPage, AbTestsPage } from './pages/ab-tests';
 import { AlertsPage } from './pages/alerts';
 import { ForgotPasswordPage, LoginPage, LogoutPage, RegisterPage } from './pages/auth';
 import { DatasetPage } from './pages/dataset';
@@ -12,7 +13,10 @@ import { ModelPage } from './pages/model';
 import { PolicyPage, PrivacySessionPage } from './pages/privacy';
 import { ProfilePage } from './pages/profile';
 import { ProjectPage, ProjectsPage } from './pages/projects';
+import { RegisteredModelPage, RegistryPage } from './pages/registry';
+import { RolloutPage } from './pages/rollouts';
 import { ReportPage } from './pages/report';
+import { RetrainingPage } from './pages/retraining';
 import { StudioSessionPage } from './pages/studio';
 import { SynthJobPage, SynthModelPage } from './pages/synthgen';
 import { Link, match, navigate, useLocation } from './router';
@@ -24,11 +28,17 @@ const APP_ROUTES: [string, (p: Record<string, string>) => preact.JSX.Element][] 
   ['/app/projects', () => <ProjectsPage />],
   ['/app/projects/:id', (p) => <ProjectPage id={p.id} />],
   ['/app/projects/:id/alerts', (p) => <AlertsPage projectId={p.id} />],
+  ['/app/projects/:id/registry', (p) => <RegistryPage projectId={p.id} />],
+  ['/app/registry/:id', (p) => <RegisteredModelPage id={p.id} />],
+  ['/app/projects/:id/ab-tests', (p) => <AbTestsPage projectId={p.id} />],
+  ['/app/ab-tests/:id', (p) => <AbTestPage id={p.id} />],
+  ['/app/projects/:id/retraining', (p) => <RetrainingPage projectId={p.id} />],
   ['/app/datasets/:id', (p) => <DatasetPage id={p.id} />],
   ['/app/experiments/new', () => <NewExperimentPage />],
   ['/app/experiments/:id', (p) => <ExperimentPage id={p.id} />],
   ['/app/models/:id', (p) => <ModelPage id={p.id} />],
   ['/app/deployments/:id', (p) => <DeploymentPage id={p.id} />],
+  ['/app/rollouts/:id', (p) => <RolloutPage id={p.id} />],
   ['/app/reports/:id', (p) => <ReportPage id={p.id} />],
   ['/app/privacy/policies/:id', (p) => <PolicyPage id={p.id} />],
   ['/app/privacy/sessions/:id', (p) => <PrivacySessionPage id={p.id} />],

@@ -1417,9 +1417,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Requests, errors and latency percentiles (p50/p95/p99, ms) per hour; the last 24 hours by default */
+    /** Requests, errors and latency percentiles (p50/p95/p99, ms) per hour; the last 24 hours by default. `split`: how the deployment's requests are divided now (the stable's share, a canary candidate's share, a shadow's mirrored sample, the open rollout) */
     get: operations['get_api_mlops_deployments_deployment_id_traffic'];
-    put?: never;
+    /** Set a canary share by hand: `candidate_deployment_id` (an active staging deployment of the project; default the one taking this deployment's traffic now) takes `traffic_percent` of this production deployment's requests (100: none, as a staging deployment's default); recorded in the candidate's rollback history */
+    put: operations['put_api_mlops_deployments_deployment_id_traffic'];
     post?: never;
     delete?: never;
     options?: never;
@@ -1738,6 +1739,614 @@ export interface paths {
     get: operations['get_api_mlops_alerts_alert_id_history'];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/mlops/ab-tests': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The project's A/B tests, newest first */
+    get: operations['get_api_mlops_ab_tests'];
+    put?: never;
+    /** Create an A/B test (draft) between active deployments of a project; the first variant is the control */
+    post: operations['post_api_mlops_ab_tests'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/mlops/ab-tests/{test_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** An A/B test with its running statistics (mSPRT: always-valid p-values and confidence sequences); a running test past its boundary concludes here */
+    get: operations['get_api_mlops_ab_tests_test_id'];
+    put?: never;
+    post?: never;
+    /** Delete a draft or concluded A/B test with its assignments and outcomes */
+    delete: operations['delete_api_mlops_ab_tests_test_id'];
+    options?: never;
+    head?: never;
+    /** Change a draft A/B test; what is not sent is kept */
+    patch: operations['patch_api_mlops_ab_tests_test_id'];
+    trace?: never;
+  };
+  '/api/mlops/ab-tests/{test_id}/start': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Start a draft A/B test: its predict route assigns requests from now on */
+    post: operations['post_api_mlops_ab_tests_test_id_start'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/mlops/ab-tests/{test_id}/stop': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Conclude a running A/B test now: with the winner if a boundary is crossed, else without one */
+    post: operations['post_api_mlops_ab_tests_test_id_stop'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/mlops/ab-tests/{test_id}/promote': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Make the winner's deployment production (the previous production deployment is archived, as promote does) */
+    post: operations['post_api_mlops_ab_tests_test_id_promote'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/mlops/ab-tests/{test_id}/outcomes': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Business outcomes of a conversion or revenue test by request id (as predict answered it); sending an id again replaces its outcome. A request with no outcome counts as 0. Ids the test never assigned are refused and listed */
+    post: operations['post_api_mlops_ab_tests_test_id_outcomes'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/mlops/ab-tests/{test_id}/predict': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Predict through a running A/B test: the `X-AB-Key` header (up to 256 characters; else the request id) picks the variant, the same key always the same one. The variant's deployment answers and logs the request, so its feedback route labels it. Body and answer as a deployment's predict, plus `variant`, `deployment_id` and `request_id` */
+    post: operations['post_api_mlops_ab_tests_test_id_predict'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/mlops/projects/{project_id}/registry': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The project's registered models (search by name; sort by updated_at, name or created_at) */
+    get: operations['get_api_mlops_projects_project_id_registry'];
+    put?: never;
+    /** Register a model name in the project (unique per project); versions are added to it */
+    post: operations['post_api_mlops_projects_project_id_registry'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/mlops/registry/{registered_model_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A registered model with its aliases */
+    get: operations['get_api_mlops_registry_registered_model_id'];
+    put?: never;
+    post?: never;
+    /** Delete a registered model with its versions, aliases, requests and events (its deployments stay) */
+    delete: operations['delete_api_mlops_registry_registered_model_id'];
+    options?: never;
+    head?: never;
+    /** Rename, describe, tag, or set the aliases that deploy on move (`auto_deploy_aliases`: admin or owner) */
+    patch: operations['patch_api_mlops_registry_registered_model_id'];
+    trace?: never;
+  };
+  '/api/mlops/registry/{registered_model_id}/versions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A registered model's versions, newest first */
+    get: operations['get_api_mlops_registry_registered_model_id_versions'];
+    put?: never;
+    /** Add a version (1, 2, ...): a model of the project, with its experiment, dataset version and a snapshot of its metrics (immutable but for tags, description and stage) */
+    post: operations['post_api_mlops_registry_registered_model_id_versions'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/mlops/versions/{version_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A registry version */
+    get: operations['get_api_mlops_versions_version_id'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /** Change a version's tags or description (the rest is immutable) */
+    patch: operations['patch_api_mlops_versions_version_id'];
+    trace?: never;
+  };
+  '/api/mlops/registry/{registered_model_id}/aliases/{alias}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /** Point an alias at a version (the move is recorded as an `alias_moved` event). An alias in `auto_deploy_aliases` (admin or owner) deploys the version to production as an approved transition would */
+    put: operations['put_api_mlops_registry_registered_model_id_aliases_alias'];
+    post?: never;
+    /** Remove an alias */
+    delete: operations['delete_api_mlops_registry_registered_model_id_aliases_alias'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/mlops/versions/{version_id}/transition': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Ask to move a version to staging, production or archived: a pending request an admin or owner approves or rejects */
+    post: operations['post_api_mlops_versions_version_id_transition'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/mlops/versions/{version_id}/transitions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A version's transition requests, newest first */
+    get: operations['get_api_mlops_versions_version_id_transitions'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/mlops/versions/{version_id}/transitions/{request_id}/approve': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Approve a pending request (admin or owner) and carry it out: production deploys the version (the previous production deployment archived, its version archived), staging makes a staging deployment, archived deactivates the version’s deployments */
+    post: operations['post_api_mlops_versions_version_id_transitions_request_id_approve'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/mlops/versions/{version_id}/transitions/{request_id}/reject': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Reject a pending request (admin or owner) */
+    post: operations['post_api_mlops_versions_version_id_transitions_request_id_reject'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/mlops/registry/{registered_model_id}/events': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A registered model's events, newest first (append-only): version_created, alias_moved, transition_requested/approved/rejected, stage_changed, and the rollouts' and retraining's. Each is sent to the project's enabled alert channels (webhook type `registry.<kind>`, signed as alerts are) */
+    get: operations['get_api_mlops_registry_registered_model_id_events'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/mlops/deployments/{deployment_id}/canary': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Start a canary rollout: the candidate (a staging deployment) takes each step's `traffic_percent` of the deployment's requests for `pause_secs`, its gates checked every `gate_interval_secs` (default 60) on its own requests of the step. A gate is a success condition (`observed op threshold` must hold, as in Argo Rollouts): with `min_samples` (default 10) observations and the condition false, the rollout rolls back at once (`rolled_back`, the reason naming the gate and the observed value). All steps passed: promote (default) or hold for a promote */
+    post: operations['post_api_mlops_deployments_deployment_id_canary'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/mlops/deployments/{deployment_id}/blue-green': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Start a blue-green rollout: the candidate is deployed and warmed (model loaded, `warmup_requests` predictions), then production switches to it at once; the previous deployment stays restorable for `keep_previous_secs` (default 600: `POST …/strategies/{id}/rollback`), then the rollout is `completed` */
+    post: operations['post_api_mlops_deployments_deployment_id_blue_green'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/mlops/deployments/{deployment_id}/shadow': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The deployment's latest shadow rollout compared request by request: agreement (the same label; numbers within `tolerance`), absolute deltas, latency of both sides and the shadow's errors */
+    get: operations['get_api_mlops_deployments_deployment_id_shadow'];
+    put?: never;
+    /** Start a shadow rollout: `sample_percent` (default 100) of the deployment's requests are mirrored to the candidate after their answer (never returned, never delaying it), the candidate's answers logged in its own inference log; for `duration_secs`, or until promoted or aborted */
+    post: operations['post_api_mlops_deployments_deployment_id_shadow'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/mlops/deployments/{deployment_id}/strategies': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The deployment's rollouts (as the stable), newest first */
+    get: operations['get_api_mlops_deployments_deployment_id_strategies'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/mlops/strategies/{rollout_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A rollout: its state (live from its workflow while open), step, traffic share, last gate results and history */
+    get: operations['get_api_mlops_strategies_rollout_id'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/mlops/strategies/{rollout_id}/pause': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Pause a running rollout: the current step holds (its remaining pause frozen, its traffic share kept) until resumed */
+    post: operations['post_api_mlops_strategies_rollout_id_pause'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/mlops/strategies/{rollout_id}/resume': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Resume a paused rollout at its step */
+    post: operations['post_api_mlops_strategies_rollout_id_resume'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/mlops/strategies/{rollout_id}/abort': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Abort a rollout: the candidate is taken out of serving (after a blue-green switch the previous deployment is restored); state `aborted` */
+    post: operations['post_api_mlops_strategies_rollout_id_abort'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/mlops/strategies/{rollout_id}/promote': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Promote now: a canary or shadow candidate becomes production (the stable archived), skipping the remaining steps; a blue-green ends its window now */
+    post: operations['post_api_mlops_strategies_rollout_id_promote'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/mlops/strategies/{rollout_id}/rollback': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Roll back: a canary candidate is taken out of serving; a blue-green switch is undone (the previous deployment restored at once); state `rolled_back` */
+    post: operations['post_api_mlops_strategies_rollout_id_rollback'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/mlops/retraining-policies': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The project's retraining policies, newest first */
+    get: operations['get_api_mlops_retraining_policies'];
+    put?: never;
+    /** A retraining policy of a registered model (editor or above). Triggers: `schedule_cron` (a Temporal Schedule, UTC), `drift` (the champion's production deployment's drift results above `threshold` for `consecutive` evaluations since the last retraining), `new_dataset_version` (a new version of the champion's training dataset), `alert_rule_ids` (accuracy_degradation rules whose alerts begin firing). A run trains an experiment with the champion's config (and `experiment`'s overrides) on the latest version of its dataset less a 20% holdout, scores the challenger and the champion on that holdout, and passes the `gate` when the challenger is better by `min_improvement`; then `outcome`: `register` (alias challenger only), `approval` (a registry transition request to production, awaiting approval), `auto_promote`, `canary` (a canary rollout with `canary.steps`; promoted when it passes) or `shadow` (a shadow rollout, then awaiting approval). Triggers within `cooldown_secs` of the last retraining or while one is open are skipped and recorded */
+    post: operations['post_api_mlops_retraining_policies'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/mlops/retraining-policies/{policy_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A retraining policy */
+    get: operations['get_api_mlops_retraining_policies_policy_id'];
+    put?: never;
+    post?: never;
+    /** Delete a policy with its jobs and triggers (editor or above); refused while one of its jobs is open */
+    delete: operations['delete_api_mlops_retraining_policies_policy_id'];
+    options?: never;
+    head?: never;
+    /** Change a policy (editor or above): the fields given; `triggers`, `gate`, `experiment` and `canary` are replaced whole. Its schedule follows at once */
+    patch: operations['patch_api_mlops_retraining_policies_policy_id'];
+    trace?: never;
+  };
+  '/api/mlops/retraining-policies/{policy_id}/run': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Run the policy now (editor or above; the cooldown does not apply, a disabled policy runs too): a retraining job, whose `job_id` is its retraining_run job */
+    post: operations['post_api_mlops_retraining_policies_policy_id_run'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/mlops/retraining-policies/{policy_id}/triggers': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The triggers the policy received, newest first: the retraining each started, or why it was skipped (cooldown, a job open, no champion, disabled) */
+    get: operations['get_api_mlops_retraining_policies_policy_id_triggers'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/mlops/retraining-jobs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Retraining jobs of the caller's projects, newest first; `project_id` and `policy_id` narrow it */
+    get: operations['get_api_mlops_retraining_jobs'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/mlops/retraining-jobs/{retraining_job_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A retraining job: its trigger, state (queued, training, evaluating, awaiting_approval, promoted, rejected, registered, failed), experiment, versions, rollout, transition request and evaluation on the holdout */
+    get: operations['get_api_mlops_retraining_jobs_retraining_job_id'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/mlops/retraining-jobs/{retraining_job_id}/approve': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Approve a job awaiting approval (admin or owner): its registry transition request is approved, the challenger deployed to production (the previous production archived) and the alias `champion` moved onto it → `promoted` */
+    post: operations['post_api_mlops_retraining_jobs_retraining_job_id_approve'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/mlops/retraining-jobs/{retraining_job_id}/reject': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Reject a job awaiting approval (admin or owner): its transition request is rejected and production is untouched → `rejected` */
+    post: operations['post_api_mlops_retraining_jobs_retraining_job_id_reject'];
     delete?: never;
     options?: never;
     head?: never;
@@ -11047,7 +11656,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description {deployment_id, since, until, hours: [{hour, requests, errors, latency_ms: {p50, p95, p99}}]} */
+      /** @description {deployment_id, since, until, hours: [{hour, requests, errors, latency_ms: {p50, p95, p99}}], split: {stable: {deployment_id, traffic_percent}, candidate: {deployment_id, traffic_percent, rollout_id} | null, shadow: {deployment_id, sample_percent, rollout_id} | null, rollout_id}} */
       200: {
         headers: {
           [name: string]: unknown;
@@ -11084,6 +11693,137 @@ export interface operations {
         };
       };
       /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  put_api_mlops_deployments_deployment_id_traffic: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deployment_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** Format: uuid */
+          candidate_deployment_id?: string;
+          traffic_percent: number;
+        } & {
+          [key: string]: components['schemas']['JsonValue'];
+        };
+      };
+    };
+    responses: {
+      /** @description The split now */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            stable: {
+              deployment_id: string;
+              traffic_percent: number;
+            };
+            candidate: {
+              deployment_id: string;
+              traffic_percent: number;
+              rollout_id: string | null;
+            } | null;
+            shadow: {
+              deployment_id: string;
+              sample_percent: number;
+              rollout_id: string | null;
+            } | null;
+            rollout_id: string | null;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Deployment not found or inactive */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The deployment is not an active production deployment, or a canary rollout is running on it (pause it first) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Expected application/json, with no Content-Encoding or one of gzip, deflate and br */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description candidate_deployment_id is not an active staging deployment of the project, or none takes traffic now */
       422: {
         headers: {
           [name: string]: unknown;
@@ -14400,6 +15140,6572 @@ export interface operations {
       };
     };
   };
+  get_api_mlops_ab_tests: {
+    parameters: {
+      query: {
+        limit?: number;
+        offset?: number;
+        project_id: string;
+        state?: 'draft' | 'running' | 'concluded';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description List envelope of A/B tests */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: ({
+              id: string;
+              project_id: string;
+              name: string;
+              description: string;
+              /** @enum {string} */
+              state: 'draft' | 'running' | 'concluded';
+              variants: ({
+                name: string;
+                deployment_id: string;
+                weight: number;
+              } & {
+                [key: string]: unknown;
+              })[];
+              /** @enum {string} */
+              primary_metric: 'accuracy' | 'log_loss' | 'conversion' | 'revenue';
+              alpha: number;
+              min_samples: number;
+              conclusion:
+                | ({
+                    /** @description null when the test was stopped before a boundary was crossed */
+                    winner: string | null;
+                    /** @description The variant the winner's effect is measured against */
+                    against: string | null;
+                    /** @description winner − against in the metric’s units (negative for a log_loss winner) */
+                    effect: number | null;
+                    /** @description Always-valid confidence interval of the effect: [low, high] */
+                    ci: number[] | null;
+                    /** @description Always-valid p-value */
+                    p_value: number | null;
+                    /** @enum {string} */
+                    reason: 'significant' | 'stopped';
+                    decided_at: string;
+                  } & {
+                    [key: string]: unknown;
+                  })
+                | null;
+              promoted_at: string | null;
+              promoted_deployment_id: string | null;
+              created_by: string | null;
+              /** Format: date-time */
+              created_at: string;
+              /** Format: date-time */
+              updated_at: string;
+              started_at: string | null;
+              concluded_at: string | null;
+            } & {
+              [key: string]: unknown;
+            })[];
+            total: number;
+            limit: number;
+            offset: number;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Project not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  post_api_mlops_ab_tests: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** Format: uuid */
+          project_id: string;
+          name: string & unknown;
+          /** @default  */
+          description?: string;
+          /** @description 2-10 variants; the first is the control every other variant is compared with */
+          variants: {
+            name: string & unknown;
+            /**
+             * Format: uuid
+             * @description An active deployment of the project
+             */
+            deployment_id: string;
+            /** @description The variant's share of requests is its weight over the sum of the weights */
+            weight: number;
+          }[];
+          /**
+           * @description accuracy or log_loss: from feedback on the variants’ deployments (POST /api/mlops/deployments/{id}/feedback); conversion (0/1) or revenue: from POST …/outcomes
+           * @enum {string}
+           */
+          primary_metric: 'accuracy' | 'log_loss' | 'conversion' | 'revenue';
+          /**
+           * @description Family-wise significance level (Bonferroni over the variants compared with the control)
+           * @default 0.05
+           */
+          alpha?: number;
+          /**
+           * @description Observations each variant needs before the test may conclude
+           * @default 100
+           */
+          min_samples?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description The A/B test */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            project_id: string;
+            name: string;
+            description: string;
+            /** @enum {string} */
+            state: 'draft' | 'running' | 'concluded';
+            variants: ({
+              name: string;
+              deployment_id: string;
+              weight: number;
+            } & {
+              [key: string]: unknown;
+            })[];
+            /** @enum {string} */
+            primary_metric: 'accuracy' | 'log_loss' | 'conversion' | 'revenue';
+            alpha: number;
+            min_samples: number;
+            conclusion:
+              | ({
+                  /** @description null when the test was stopped before a boundary was crossed */
+                  winner: string | null;
+                  /** @description The variant the winner's effect is measured against */
+                  against: string | null;
+                  /** @description winner − against in the metric’s units (negative for a log_loss winner) */
+                  effect: number | null;
+                  /** @description Always-valid confidence interval of the effect: [low, high] */
+                  ci: number[] | null;
+                  /** @description Always-valid p-value */
+                  p_value: number | null;
+                  /** @enum {string} */
+                  reason: 'significant' | 'stopped';
+                  decided_at: string;
+                } & {
+                  [key: string]: unknown;
+                })
+              | null;
+            promoted_at: string | null;
+            promoted_deployment_id: string | null;
+            created_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            started_at: string | null;
+            concluded_at: string | null;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Project not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with the current state (for example a resource that was deleted meanwhile, or a duplicate) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Expected application/json, with no Content-Encoding or one of gzip, deflate and br */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A variant is not an active deployment of the project (named), names repeat, or a weight, alpha or min_samples is out of range */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  get_api_mlops_ab_tests_test_id: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        test_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The A/B test with its statistics as read now */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            project_id: string;
+            name: string;
+            description: string;
+            /** @enum {string} */
+            state: 'draft' | 'running' | 'concluded';
+            variants: ({
+              name: string;
+              deployment_id: string;
+              weight: number;
+            } & {
+              [key: string]: unknown;
+            })[];
+            /** @enum {string} */
+            primary_metric: 'accuracy' | 'log_loss' | 'conversion' | 'revenue';
+            alpha: number;
+            min_samples: number;
+            conclusion:
+              | ({
+                  /** @description null when the test was stopped before a boundary was crossed */
+                  winner: string | null;
+                  /** @description The variant the winner's effect is measured against */
+                  against: string | null;
+                  /** @description winner − against in the metric’s units (negative for a log_loss winner) */
+                  effect: number | null;
+                  /** @description Always-valid confidence interval of the effect: [low, high] */
+                  ci: number[] | null;
+                  /** @description Always-valid p-value */
+                  p_value: number | null;
+                  /** @enum {string} */
+                  reason: 'significant' | 'stopped';
+                  decided_at: string;
+                } & {
+                  [key: string]: unknown;
+                })
+              | null;
+            promoted_at: string | null;
+            promoted_deployment_id: string | null;
+            created_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            started_at: string | null;
+            concluded_at: string | null;
+            stats: {
+              /** @enum {string} */
+              metric: 'accuracy' | 'log_loss' | 'conversion' | 'revenue';
+              higher_is_better: boolean;
+              alpha: number;
+              /** @description The level each comparison is tested at (alpha over the number of comparisons) */
+              adjusted_alpha: number;
+              min_samples: number;
+              variants: ({
+                name: string;
+                deployment_id: string;
+                n: number;
+                mean: number | null;
+                std: number | null;
+              } & {
+                [key: string]: unknown;
+              })[];
+              comparisons: ({
+                variant: string;
+                against: string;
+                /** @description mean(variant) − mean(against) */
+                effect: number | null;
+                /** @description Always-valid confidence sequence of the effect (mSPRT), at adjusted_alpha */
+                ci_low: number | null;
+                ci_high: number | null;
+                /** @description Always-valid p-value (mSPRT) */
+                p_value: number;
+                significant: boolean;
+              } & {
+                [key: string]: unknown;
+              })[];
+            } & {
+              [key: string]: unknown;
+            };
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A/B test not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  delete_api_mlops_ab_tests_test_id: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        test_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description {ok} */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            ok: boolean;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A/B test not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A running A/B test cannot be deleted; stop it first */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  patch_api_mlops_ab_tests_test_id: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        test_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': {
+          name?: string & unknown;
+          description?: string;
+          /** @description 2-10 variants; the first is the control every other variant is compared with */
+          variants?: {
+            name: string & unknown;
+            /**
+             * Format: uuid
+             * @description An active deployment of the project
+             */
+            deployment_id: string;
+            /** @description The variant's share of requests is its weight over the sum of the weights */
+            weight: number;
+          }[];
+          /**
+           * @description accuracy or log_loss: from feedback on the variants’ deployments (POST /api/mlops/deployments/{id}/feedback); conversion (0/1) or revenue: from POST …/outcomes
+           * @enum {string}
+           */
+          primary_metric?: 'accuracy' | 'log_loss' | 'conversion' | 'revenue';
+          /** @description Family-wise significance level (Bonferroni over the variants compared with the control) */
+          alpha?: number;
+          /** @description Observations each variant needs before the test may conclude */
+          min_samples?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description The A/B test with its statistics as read now */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            project_id: string;
+            name: string;
+            description: string;
+            /** @enum {string} */
+            state: 'draft' | 'running' | 'concluded';
+            variants: ({
+              name: string;
+              deployment_id: string;
+              weight: number;
+            } & {
+              [key: string]: unknown;
+            })[];
+            /** @enum {string} */
+            primary_metric: 'accuracy' | 'log_loss' | 'conversion' | 'revenue';
+            alpha: number;
+            min_samples: number;
+            conclusion:
+              | ({
+                  /** @description null when the test was stopped before a boundary was crossed */
+                  winner: string | null;
+                  /** @description The variant the winner's effect is measured against */
+                  against: string | null;
+                  /** @description winner − against in the metric’s units (negative for a log_loss winner) */
+                  effect: number | null;
+                  /** @description Always-valid confidence interval of the effect: [low, high] */
+                  ci: number[] | null;
+                  /** @description Always-valid p-value */
+                  p_value: number | null;
+                  /** @enum {string} */
+                  reason: 'significant' | 'stopped';
+                  decided_at: string;
+                } & {
+                  [key: string]: unknown;
+                })
+              | null;
+            promoted_at: string | null;
+            promoted_deployment_id: string | null;
+            created_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            started_at: string | null;
+            concluded_at: string | null;
+            stats: {
+              /** @enum {string} */
+              metric: 'accuracy' | 'log_loss' | 'conversion' | 'revenue';
+              higher_is_better: boolean;
+              alpha: number;
+              /** @description The level each comparison is tested at (alpha over the number of comparisons) */
+              adjusted_alpha: number;
+              min_samples: number;
+              variants: ({
+                name: string;
+                deployment_id: string;
+                n: number;
+                mean: number | null;
+                std: number | null;
+              } & {
+                [key: string]: unknown;
+              })[];
+              comparisons: ({
+                variant: string;
+                against: string;
+                /** @description mean(variant) − mean(against) */
+                effect: number | null;
+                /** @description Always-valid confidence sequence of the effect (mSPRT), at adjusted_alpha */
+                ci_low: number | null;
+                ci_high: number | null;
+                /** @description Always-valid p-value (mSPRT) */
+                p_value: number;
+                significant: boolean;
+              } & {
+                [key: string]: unknown;
+              })[];
+            } & {
+              [key: string]: unknown;
+            };
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A/B test not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Only a draft A/B test can be changed */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Expected application/json, with no Content-Encoding or one of gzip, deflate and br */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description As for create */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  post_api_mlops_ab_tests_test_id_start: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        test_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The A/B test with its statistics as read now */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            project_id: string;
+            name: string;
+            description: string;
+            /** @enum {string} */
+            state: 'draft' | 'running' | 'concluded';
+            variants: ({
+              name: string;
+              deployment_id: string;
+              weight: number;
+            } & {
+              [key: string]: unknown;
+            })[];
+            /** @enum {string} */
+            primary_metric: 'accuracy' | 'log_loss' | 'conversion' | 'revenue';
+            alpha: number;
+            min_samples: number;
+            conclusion:
+              | ({
+                  /** @description null when the test was stopped before a boundary was crossed */
+                  winner: string | null;
+                  /** @description The variant the winner's effect is measured against */
+                  against: string | null;
+                  /** @description winner − against in the metric’s units (negative for a log_loss winner) */
+                  effect: number | null;
+                  /** @description Always-valid confidence interval of the effect: [low, high] */
+                  ci: number[] | null;
+                  /** @description Always-valid p-value */
+                  p_value: number | null;
+                  /** @enum {string} */
+                  reason: 'significant' | 'stopped';
+                  decided_at: string;
+                } & {
+                  [key: string]: unknown;
+                })
+              | null;
+            promoted_at: string | null;
+            promoted_deployment_id: string | null;
+            created_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            started_at: string | null;
+            concluded_at: string | null;
+            stats: {
+              /** @enum {string} */
+              metric: 'accuracy' | 'log_loss' | 'conversion' | 'revenue';
+              higher_is_better: boolean;
+              alpha: number;
+              /** @description The level each comparison is tested at (alpha over the number of comparisons) */
+              adjusted_alpha: number;
+              min_samples: number;
+              variants: ({
+                name: string;
+                deployment_id: string;
+                n: number;
+                mean: number | null;
+                std: number | null;
+              } & {
+                [key: string]: unknown;
+              })[];
+              comparisons: ({
+                variant: string;
+                against: string;
+                /** @description mean(variant) − mean(against) */
+                effect: number | null;
+                /** @description Always-valid confidence sequence of the effect (mSPRT), at adjusted_alpha */
+                ci_low: number | null;
+                ci_high: number | null;
+                /** @description Always-valid p-value (mSPRT) */
+                p_value: number;
+                significant: boolean;
+              } & {
+                [key: string]: unknown;
+              })[];
+            } & {
+              [key: string]: unknown;
+            };
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A/B test not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A/B test is not a draft, or a variant's deployment no longer serves */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  post_api_mlops_ab_tests_test_id_stop: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        test_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The A/B test with its statistics as read now */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            project_id: string;
+            name: string;
+            description: string;
+            /** @enum {string} */
+            state: 'draft' | 'running' | 'concluded';
+            variants: ({
+              name: string;
+              deployment_id: string;
+              weight: number;
+            } & {
+              [key: string]: unknown;
+            })[];
+            /** @enum {string} */
+            primary_metric: 'accuracy' | 'log_loss' | 'conversion' | 'revenue';
+            alpha: number;
+            min_samples: number;
+            conclusion:
+              | ({
+                  /** @description null when the test was stopped before a boundary was crossed */
+                  winner: string | null;
+                  /** @description The variant the winner's effect is measured against */
+                  against: string | null;
+                  /** @description winner − against in the metric’s units (negative for a log_loss winner) */
+                  effect: number | null;
+                  /** @description Always-valid confidence interval of the effect: [low, high] */
+                  ci: number[] | null;
+                  /** @description Always-valid p-value */
+                  p_value: number | null;
+                  /** @enum {string} */
+                  reason: 'significant' | 'stopped';
+                  decided_at: string;
+                } & {
+                  [key: string]: unknown;
+                })
+              | null;
+            promoted_at: string | null;
+            promoted_deployment_id: string | null;
+            created_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            started_at: string | null;
+            concluded_at: string | null;
+            stats: {
+              /** @enum {string} */
+              metric: 'accuracy' | 'log_loss' | 'conversion' | 'revenue';
+              higher_is_better: boolean;
+              alpha: number;
+              /** @description The level each comparison is tested at (alpha over the number of comparisons) */
+              adjusted_alpha: number;
+              min_samples: number;
+              variants: ({
+                name: string;
+                deployment_id: string;
+                n: number;
+                mean: number | null;
+                std: number | null;
+              } & {
+                [key: string]: unknown;
+              })[];
+              comparisons: ({
+                variant: string;
+                against: string;
+                /** @description mean(variant) − mean(against) */
+                effect: number | null;
+                /** @description Always-valid confidence sequence of the effect (mSPRT), at adjusted_alpha */
+                ci_low: number | null;
+                ci_high: number | null;
+                /** @description Always-valid p-value (mSPRT) */
+                p_value: number;
+                significant: boolean;
+              } & {
+                [key: string]: unknown;
+              })[];
+            } & {
+              [key: string]: unknown;
+            };
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A/B test not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A/B test is not running */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  post_api_mlops_ab_tests_test_id_promote: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        test_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The A/B test with its statistics as read now */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            project_id: string;
+            name: string;
+            description: string;
+            /** @enum {string} */
+            state: 'draft' | 'running' | 'concluded';
+            variants: ({
+              name: string;
+              deployment_id: string;
+              weight: number;
+            } & {
+              [key: string]: unknown;
+            })[];
+            /** @enum {string} */
+            primary_metric: 'accuracy' | 'log_loss' | 'conversion' | 'revenue';
+            alpha: number;
+            min_samples: number;
+            conclusion:
+              | ({
+                  /** @description null when the test was stopped before a boundary was crossed */
+                  winner: string | null;
+                  /** @description The variant the winner's effect is measured against */
+                  against: string | null;
+                  /** @description winner − against in the metric’s units (negative for a log_loss winner) */
+                  effect: number | null;
+                  /** @description Always-valid confidence interval of the effect: [low, high] */
+                  ci: number[] | null;
+                  /** @description Always-valid p-value */
+                  p_value: number | null;
+                  /** @enum {string} */
+                  reason: 'significant' | 'stopped';
+                  decided_at: string;
+                } & {
+                  [key: string]: unknown;
+                })
+              | null;
+            promoted_at: string | null;
+            promoted_deployment_id: string | null;
+            created_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            started_at: string | null;
+            concluded_at: string | null;
+            stats: {
+              /** @enum {string} */
+              metric: 'accuracy' | 'log_loss' | 'conversion' | 'revenue';
+              higher_is_better: boolean;
+              alpha: number;
+              /** @description The level each comparison is tested at (alpha over the number of comparisons) */
+              adjusted_alpha: number;
+              min_samples: number;
+              variants: ({
+                name: string;
+                deployment_id: string;
+                n: number;
+                mean: number | null;
+                std: number | null;
+              } & {
+                [key: string]: unknown;
+              })[];
+              comparisons: ({
+                variant: string;
+                against: string;
+                /** @description mean(variant) − mean(against) */
+                effect: number | null;
+                /** @description Always-valid confidence sequence of the effect (mSPRT), at adjusted_alpha */
+                ci_low: number | null;
+                ci_high: number | null;
+                /** @description Always-valid p-value (mSPRT) */
+                p_value: number;
+                significant: boolean;
+              } & {
+                [key: string]: unknown;
+              })[];
+            } & {
+              [key: string]: unknown;
+            };
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A/B test not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A/B test is not concluded, has no winner, was promoted already, or the winner’s deployment is archived */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  post_api_mlops_ab_tests_test_id_outcomes: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        test_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          outcomes: {
+            request_id: string & unknown;
+            /** @description conversion: 0 or 1; revenue: an amount */
+            value: number;
+          }[];
+        };
+      };
+    };
+    responses: {
+      /** @description {accepted, updated, unknown_request_ids} */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            accepted: number;
+            updated: number;
+            unknown_request_ids: string[];
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A/B test not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description An accuracy or log_loss test is measured on deployment feedback, not outcomes */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Expected application/json, with no Content-Encoding or one of gzip, deflate and br */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A conversion is 0 or 1 */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  post_api_mlops_ab_tests_test_id_predict: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        test_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          inputs:
+            | {
+                [key: string]: components['schemas']['JsonValue'];
+              }
+            | {
+                [key: string]: components['schemas']['JsonValue'];
+              }[];
+          /**
+           * @default {
+           *       "include_contributions": false
+           *     }
+           */
+          options?: {
+            /** @default false */
+            include_contributions?: boolean;
+            store_payload?: boolean;
+            privacy_policy_id?: string;
+            anonymize_logs?: boolean;
+            anonymize_response?: boolean;
+          } & {
+            [key: string]: components['schemas']['JsonValue'];
+          };
+        } & {
+          [key: string]: components['schemas']['JsonValue'];
+        };
+      };
+    };
+    responses: {
+      /** @description The variant's prediction */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            variant: string;
+            deployment_id: string;
+            /** @description The request id (also X-Request-Id): the key feedback and outcomes name this request by */
+            request_id: string;
+            predictions: ({
+              prediction: string | number;
+            } & {
+              [key: string]: unknown;
+            })[];
+            decision_policy: {
+              [key: string]: unknown;
+            };
+            contributions?: unknown;
+            warnings?: {
+              [key: string]: unknown;
+            }[];
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A/B test not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A/B test is not running, or the variant's deployment no longer serves */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Expected application/json, with no Content-Encoding or one of gzip, deflate and br */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description An input does not match the schema, or X-AB-Key is too long */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  get_api_mlops_projects_project_id_registry: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+        search?: string;
+        sort_field?: 'updated_at' | 'name' | 'created_at';
+        sort_direction?: 'asc' | 'desc';
+      };
+      header?: never;
+      path: {
+        project_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description List envelope of registered models */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: ({
+              id: string;
+              project_id: string;
+              name: string;
+              description: string;
+              tags: {
+                [key: string]: string;
+              };
+              /** @description The highest version number handed out (0: none yet) */
+              latest_version: number;
+              /** @description alias → version number */
+              aliases: {
+                [key: string]: number;
+              };
+              /** @description Aliases whose move deploys the version to production */
+              auto_deploy_aliases: string[];
+              created_by: string | null;
+              /** Format: date-time */
+              created_at: string;
+              /** Format: date-time */
+              updated_at: string;
+            } & {
+              [key: string]: unknown;
+            })[];
+            total: number;
+            limit: number;
+            offset: number;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Project not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  post_api_mlops_projects_project_id_registry: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        project_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          name: string & unknown;
+          description?: string;
+          /** @description key → value; keys 1-100 characters, values up to 1,000, at most 50 */
+          tags?: {
+            [key: string]: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description The registered model */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            project_id: string;
+            name: string;
+            description: string;
+            tags: {
+              [key: string]: string;
+            };
+            /** @description The highest version number handed out (0: none yet) */
+            latest_version: number;
+            /** @description alias → version number */
+            aliases: {
+              [key: string]: number;
+            };
+            /** @description Aliases whose move deploys the version to production */
+            auto_deploy_aliases: string[];
+            created_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Project not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A registered model with this name already exists in the project */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Expected application/json, with no Content-Encoding or one of gzip, deflate and br */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  get_api_mlops_registry_registered_model_id: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        registered_model_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The registered model */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            project_id: string;
+            name: string;
+            description: string;
+            tags: {
+              [key: string]: string;
+            };
+            /** @description The highest version number handed out (0: none yet) */
+            latest_version: number;
+            /** @description alias → version number */
+            aliases: {
+              [key: string]: number;
+            };
+            /** @description Aliases whose move deploys the version to production */
+            auto_deploy_aliases: string[];
+            created_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Registered model not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  delete_api_mlops_registry_registered_model_id: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        registered_model_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted (no body) */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Registered model not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A version of this registered model is in production */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  patch_api_mlops_registry_registered_model_id: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        registered_model_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': {
+          name?: string & unknown;
+          description?: string;
+          /** @description Replaces the tags */
+          tags?: {
+            [key: string]: string;
+          };
+          /** @description Aliases whose move deploys the version to production, as an approved transition would (admin or owner) */
+          auto_deploy_aliases?: (string & unknown)[];
+        };
+      };
+    };
+    responses: {
+      /** @description The registered model */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            project_id: string;
+            name: string;
+            description: string;
+            tags: {
+              [key: string]: string;
+            };
+            /** @description The highest version number handed out (0: none yet) */
+            latest_version: number;
+            /** @description alias → version number */
+            aliases: {
+              [key: string]: number;
+            };
+            /** @description Aliases whose move deploys the version to production */
+            auto_deploy_aliases: string[];
+            created_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Registered model not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The new name is taken in the project */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Expected application/json, with no Content-Encoding or one of gzip, deflate and br */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  get_api_mlops_registry_registered_model_id_versions: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+      };
+      header?: never;
+      path: {
+        registered_model_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description List envelope of versions */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: ({
+              id: string;
+              registered_model_id: string;
+              project_id: string;
+              version: number;
+              model_id: string;
+              experiment_id: string;
+              dataset_version_id: string | null;
+              /** @description The model's metrics when the version was registered */
+              metrics: {
+                [key: string]: unknown;
+              };
+              /** @enum {string} */
+              stage: 'none' | 'staging' | 'production' | 'archived';
+              aliases: string[];
+              tags: {
+                [key: string]: string;
+              };
+              description: string;
+              /** @description The deployment the registry last made for this version */
+              deployment_id: string | null;
+              created_by: string | null;
+              /** Format: date-time */
+              created_at: string;
+            } & {
+              [key: string]: unknown;
+            })[];
+            total: number;
+            limit: number;
+            offset: number;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Registered model not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  post_api_mlops_registry_registered_model_id_versions: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        registered_model_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * Format: uuid
+           * @description A model of the same project
+           */
+          model_id: string;
+          description?: string;
+          /** @description key → value; keys 1-100 characters, values up to 1,000, at most 50 */
+          tags?: {
+            [key: string]: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description The version */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            registered_model_id: string;
+            project_id: string;
+            version: number;
+            model_id: string;
+            experiment_id: string;
+            dataset_version_id: string | null;
+            /** @description The model's metrics when the version was registered */
+            metrics: {
+              [key: string]: unknown;
+            };
+            /** @enum {string} */
+            stage: 'none' | 'staging' | 'production' | 'archived';
+            aliases: string[];
+            tags: {
+              [key: string]: string;
+            };
+            description: string;
+            /** @description The deployment the registry last made for this version */
+            deployment_id: string | null;
+            created_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Registered model not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with the current state (for example a resource that was deleted meanwhile, or a duplicate) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Expected application/json, with no Content-Encoding or one of gzip, deflate and br */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description model_id must belong to project */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  get_api_mlops_versions_version_id: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        version_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The version */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            registered_model_id: string;
+            project_id: string;
+            version: number;
+            model_id: string;
+            experiment_id: string;
+            dataset_version_id: string | null;
+            /** @description The model's metrics when the version was registered */
+            metrics: {
+              [key: string]: unknown;
+            };
+            /** @enum {string} */
+            stage: 'none' | 'staging' | 'production' | 'archived';
+            aliases: string[];
+            tags: {
+              [key: string]: string;
+            };
+            description: string;
+            /** @description The deployment the registry last made for this version */
+            deployment_id: string | null;
+            created_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Version not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  patch_api_mlops_versions_version_id: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        version_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': {
+          description?: string;
+          /** @description Replaces the tags */
+          tags?: {
+            [key: string]: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description The version */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            registered_model_id: string;
+            project_id: string;
+            version: number;
+            model_id: string;
+            experiment_id: string;
+            dataset_version_id: string | null;
+            /** @description The model's metrics when the version was registered */
+            metrics: {
+              [key: string]: unknown;
+            };
+            /** @enum {string} */
+            stage: 'none' | 'staging' | 'production' | 'archived';
+            aliases: string[];
+            tags: {
+              [key: string]: string;
+            };
+            description: string;
+            /** @description The deployment the registry last made for this version */
+            deployment_id: string | null;
+            created_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Version not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with the current state (for example a resource that was deleted meanwhile, or a duplicate) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Expected application/json, with no Content-Encoding or one of gzip, deflate and br */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  put_api_mlops_registry_registered_model_id_aliases_alias: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        registered_model_id: string;
+        alias: string & unknown;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * Format: uuid
+           * @description A version of this registered model
+           */
+          version_id: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Where the alias moved */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            alias: string;
+            from_version: number | null;
+            to_version: number;
+            version_id: string;
+            /** @description The production deployment made when the alias deploys on move */
+            deployment_id: string | null;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description This action requires the admin role in the project (viewers and editors) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Registered model not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with the current state (for example a resource that was deleted meanwhile, or a duplicate) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Expected application/json, with no Content-Encoding or one of gzip, deflate and br */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description version_id must be a version of this registered model */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  delete_api_mlops_registry_registered_model_id_aliases_alias: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        registered_model_id: string;
+        alias: string & unknown;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted (no body) */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Registered model not found, or Alias not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with the current state (for example a resource that was deleted meanwhile, or a duplicate) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  post_api_mlops_versions_version_id_transition: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        version_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @enum {string} */
+          to_stage: 'staging' | 'production' | 'archived';
+          comment?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The pending request */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            version_id: string;
+            registered_model_id: string;
+            project_id: string;
+            /** @enum {string} */
+            to_stage: 'staging' | 'production' | 'archived';
+            /** @enum {string} */
+            status: 'pending' | 'approved' | 'rejected';
+            requested_by: string | null;
+            comment: string | null;
+            /** Format: date-time */
+            created_at: string;
+            decided_by: string | null;
+            decided_at: string | null;
+            decision_comment: string | null;
+            deployment_id: string | null;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Version not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with the current state (for example a resource that was deleted meanwhile, or a duplicate) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Expected application/json, with no Content-Encoding or one of gzip, deflate and br */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  get_api_mlops_versions_version_id_transitions: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+      };
+      header?: never;
+      path: {
+        version_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description List envelope of transition requests */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: ({
+              id: string;
+              version_id: string;
+              registered_model_id: string;
+              project_id: string;
+              /** @enum {string} */
+              to_stage: 'staging' | 'production' | 'archived';
+              /** @enum {string} */
+              status: 'pending' | 'approved' | 'rejected';
+              requested_by: string | null;
+              comment: string | null;
+              /** Format: date-time */
+              created_at: string;
+              decided_by: string | null;
+              decided_at: string | null;
+              decision_comment: string | null;
+              deployment_id: string | null;
+            } & {
+              [key: string]: unknown;
+            })[];
+            total: number;
+            limit: number;
+            offset: number;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Version not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  post_api_mlops_versions_version_id_transitions_request_id_approve: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        version_id: string;
+        request_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': {
+          comment?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The decided request */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            version_id: string;
+            registered_model_id: string;
+            project_id: string;
+            /** @enum {string} */
+            to_stage: 'staging' | 'production' | 'archived';
+            /** @enum {string} */
+            status: 'pending' | 'approved' | 'rejected';
+            requested_by: string | null;
+            comment: string | null;
+            /** Format: date-time */
+            created_at: string;
+            decided_by: string | null;
+            decided_at: string | null;
+            decision_comment: string | null;
+            deployment_id: string | null;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description This action requires the admin role in the project (viewers and editors) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Version not found, or Transition request not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request was already decided (or a concurrent deployment move won) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Expected application/json, with no Content-Encoding or one of gzip, deflate and br */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  post_api_mlops_versions_version_id_transitions_request_id_reject: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        version_id: string;
+        request_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': {
+          comment?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The decided request */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            version_id: string;
+            registered_model_id: string;
+            project_id: string;
+            /** @enum {string} */
+            to_stage: 'staging' | 'production' | 'archived';
+            /** @enum {string} */
+            status: 'pending' | 'approved' | 'rejected';
+            requested_by: string | null;
+            comment: string | null;
+            /** Format: date-time */
+            created_at: string;
+            decided_by: string | null;
+            decided_at: string | null;
+            decision_comment: string | null;
+            deployment_id: string | null;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description This action requires the admin role in the project (viewers and editors) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Version not found, or Transition request not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The request was already decided (or a concurrent deployment move won) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Expected application/json, with no Content-Encoding or one of gzip, deflate and br */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  get_api_mlops_registry_registered_model_id_events: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+        kind?: string;
+      };
+      header?: never;
+      path: {
+        registered_model_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description List envelope of events */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: ({
+              id: string;
+              project_id: string;
+              registered_model_id: string | null;
+              version_id: string | null;
+              kind: string;
+              /** @description null: the system */
+              actor_id: string | null;
+              details: {
+                [key: string]: unknown;
+              };
+              /** Format: date-time */
+              created_at: string;
+            } & {
+              [key: string]: unknown;
+            })[];
+            total: number;
+            limit: number;
+            offset: number;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Registered model not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  post_api_mlops_deployments_deployment_id_canary: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deployment_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': ({
+          /** Format: uuid */
+          model_id?: string;
+          /** Format: uuid */
+          version_id?: string;
+          steps: ({
+            traffic_percent: number;
+            pause_secs: number;
+            gates?: ({
+              /** @enum {string} */
+              metric: 'error_rate' | 'latency_p99' | 'latency_p95' | 'prediction_anomaly' | 'accuracy';
+              /** @enum {string} */
+              op: 'gt' | 'lt' | 'gte' | 'lte';
+              threshold: number;
+              min_samples?: number;
+            } & {
+              [key: string]: components['schemas']['JsonValue'];
+            })[];
+          } & {
+            [key: string]: components['schemas']['JsonValue'];
+          })[];
+          gate_interval_secs?: number;
+          /** @enum {string} */
+          on_success?: 'promote' | 'hold';
+        } & {
+          [key: string]: components['schemas']['JsonValue'];
+        }) &
+          (unknown | unknown);
+      };
+    };
+    responses: {
+      /** @description The rollout, `running` */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            project_id: string;
+            /** @description The stable: the production deployment the rollout started on */
+            deployment_id: string;
+            candidate_deployment_id: string | null;
+            candidate_model_id: string;
+            version_id: string | null;
+            /** @enum {string} */
+            kind: 'canary' | 'blue_green' | 'shadow';
+            /** @enum {string} */
+            state: 'running' | 'paused' | 'promoted' | 'rolled_back' | 'aborted' | 'completed' | 'failed';
+            step_index: number;
+            steps: ({
+              traffic_percent: number;
+              pause_secs: number;
+              gates: ({
+                /** @enum {string} */
+                metric: 'error_rate' | 'latency_p99' | 'latency_p95' | 'prediction_anomaly' | 'accuracy';
+                /** @enum {string} */
+                op: 'gt' | 'lt' | 'gte' | 'lte';
+                threshold: number;
+                min_samples: number;
+              } & {
+                [key: string]: unknown;
+              })[];
+            } & {
+              [key: string]: unknown;
+            })[];
+            current_traffic_percent: number;
+            gates_last: ({
+              /** @enum {string} */
+              metric: 'error_rate' | 'latency_p99' | 'latency_p95' | 'prediction_anomaly' | 'accuracy';
+              /** @enum {string} */
+              op: 'gt' | 'lt' | 'gte' | 'lte';
+              observed: number | null;
+              threshold: number;
+              passed: boolean;
+              samples: number;
+            } & {
+              [key: string]: unknown;
+            })[];
+            options: {
+              gate_interval_secs?: number;
+              /** @enum {string} */
+              on_success?: 'promote' | 'hold';
+              keep_previous_secs?: number;
+              warmup_requests?: number;
+              sample_percent?: number;
+              duration_secs?: number | null;
+            } & {
+              [key: string]: unknown;
+            };
+            history: ({
+              at: string;
+              event: string;
+              detail: string;
+            } & {
+              [key: string]: unknown;
+            })[];
+            reason: string | null;
+            created_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            finished_at: string | null;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Deployment not found or inactive */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The deployment is not an active production deployment, or already has an open rollout */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Expected application/json, with no Content-Encoding or one of gzip, deflate and br */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Provide model_id or version_id (one of them); a model or version not of the project, or the model already served; a field out of range (named) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The rollout could not be started (Temporal unreachable); nothing was changed */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  post_api_mlops_deployments_deployment_id_blue_green: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deployment_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': ({
+          /** Format: uuid */
+          model_id?: string;
+          /** Format: uuid */
+          version_id?: string;
+          keep_previous_secs?: number;
+          warmup_requests?: number;
+        } & {
+          [key: string]: components['schemas']['JsonValue'];
+        }) &
+          (unknown | unknown);
+      };
+    };
+    responses: {
+      /** @description The rollout, `running` */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            project_id: string;
+            /** @description The stable: the production deployment the rollout started on */
+            deployment_id: string;
+            candidate_deployment_id: string | null;
+            candidate_model_id: string;
+            version_id: string | null;
+            /** @enum {string} */
+            kind: 'canary' | 'blue_green' | 'shadow';
+            /** @enum {string} */
+            state: 'running' | 'paused' | 'promoted' | 'rolled_back' | 'aborted' | 'completed' | 'failed';
+            step_index: number;
+            steps: ({
+              traffic_percent: number;
+              pause_secs: number;
+              gates: ({
+                /** @enum {string} */
+                metric: 'error_rate' | 'latency_p99' | 'latency_p95' | 'prediction_anomaly' | 'accuracy';
+                /** @enum {string} */
+                op: 'gt' | 'lt' | 'gte' | 'lte';
+                threshold: number;
+                min_samples: number;
+              } & {
+                [key: string]: unknown;
+              })[];
+            } & {
+              [key: string]: unknown;
+            })[];
+            current_traffic_percent: number;
+            gates_last: ({
+              /** @enum {string} */
+              metric: 'error_rate' | 'latency_p99' | 'latency_p95' | 'prediction_anomaly' | 'accuracy';
+              /** @enum {string} */
+              op: 'gt' | 'lt' | 'gte' | 'lte';
+              observed: number | null;
+              threshold: number;
+              passed: boolean;
+              samples: number;
+            } & {
+              [key: string]: unknown;
+            })[];
+            options: {
+              gate_interval_secs?: number;
+              /** @enum {string} */
+              on_success?: 'promote' | 'hold';
+              keep_previous_secs?: number;
+              warmup_requests?: number;
+              sample_percent?: number;
+              duration_secs?: number | null;
+            } & {
+              [key: string]: unknown;
+            };
+            history: ({
+              at: string;
+              event: string;
+              detail: string;
+            } & {
+              [key: string]: unknown;
+            })[];
+            reason: string | null;
+            created_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            finished_at: string | null;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Deployment not found or inactive */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The deployment is not an active production deployment, or already has an open rollout */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Expected application/json, with no Content-Encoding or one of gzip, deflate and br */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Provide model_id or version_id (one of them); a model or version not of the project, or the model already served; a field out of range (named) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The rollout could not be started (Temporal unreachable); nothing was changed */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  get_api_mlops_deployments_deployment_id_shadow: {
+    parameters: {
+      query?: {
+        tolerance?: number;
+      };
+      header?: never;
+      path: {
+        deployment_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Shadow comparison */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            deployment_id: string;
+            shadow_deployment_id: string;
+            rollout_id: string;
+            /** Format: date-time */
+            since: string;
+            /** @description The stable's answered requests since the shadow began */
+            requests: number;
+            /** @description Answers of both compared (each row of a batch) */
+            compared: number;
+            /** @description Share of compared answers that agree: the same label, or |Δ| ≤ tolerance for numbers */
+            agreement_rate: number | null;
+            mean_abs_delta: number | null;
+            delta_p50: number | null;
+            delta_p95: number | null;
+            tolerance: number;
+            latency_ms: {
+              stable: {
+                p50: number | null;
+                p95: number | null;
+              };
+              shadow: {
+                p50: number | null;
+                p95: number | null;
+              };
+            };
+            /** @description Mirrored requests the shadow failed */
+            errors: number;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Deployment not found or inactive, or no shadow rollout for this deployment */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  post_api_mlops_deployments_deployment_id_shadow: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        deployment_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': ({
+          /** Format: uuid */
+          model_id?: string;
+          /** Format: uuid */
+          version_id?: string;
+          sample_percent?: number;
+          duration_secs?: number;
+        } & {
+          [key: string]: components['schemas']['JsonValue'];
+        }) &
+          (unknown | unknown);
+      };
+    };
+    responses: {
+      /** @description The rollout, `running` */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            project_id: string;
+            /** @description The stable: the production deployment the rollout started on */
+            deployment_id: string;
+            candidate_deployment_id: string | null;
+            candidate_model_id: string;
+            version_id: string | null;
+            /** @enum {string} */
+            kind: 'canary' | 'blue_green' | 'shadow';
+            /** @enum {string} */
+            state: 'running' | 'paused' | 'promoted' | 'rolled_back' | 'aborted' | 'completed' | 'failed';
+            step_index: number;
+            steps: ({
+              traffic_percent: number;
+              pause_secs: number;
+              gates: ({
+                /** @enum {string} */
+                metric: 'error_rate' | 'latency_p99' | 'latency_p95' | 'prediction_anomaly' | 'accuracy';
+                /** @enum {string} */
+                op: 'gt' | 'lt' | 'gte' | 'lte';
+                threshold: number;
+                min_samples: number;
+              } & {
+                [key: string]: unknown;
+              })[];
+            } & {
+              [key: string]: unknown;
+            })[];
+            current_traffic_percent: number;
+            gates_last: ({
+              /** @enum {string} */
+              metric: 'error_rate' | 'latency_p99' | 'latency_p95' | 'prediction_anomaly' | 'accuracy';
+              /** @enum {string} */
+              op: 'gt' | 'lt' | 'gte' | 'lte';
+              observed: number | null;
+              threshold: number;
+              passed: boolean;
+              samples: number;
+            } & {
+              [key: string]: unknown;
+            })[];
+            options: {
+              gate_interval_secs?: number;
+              /** @enum {string} */
+              on_success?: 'promote' | 'hold';
+              keep_previous_secs?: number;
+              warmup_requests?: number;
+              sample_percent?: number;
+              duration_secs?: number | null;
+            } & {
+              [key: string]: unknown;
+            };
+            history: ({
+              at: string;
+              event: string;
+              detail: string;
+            } & {
+              [key: string]: unknown;
+            })[];
+            reason: string | null;
+            created_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            finished_at: string | null;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Deployment not found or inactive */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The deployment is not an active production deployment, or already has an open rollout */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Expected application/json, with no Content-Encoding or one of gzip, deflate and br */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Provide model_id or version_id (one of them); a model or version not of the project, or the model already served; a field out of range (named) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The rollout could not be started (Temporal unreachable); nothing was changed */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  get_api_mlops_deployments_deployment_id_strategies: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+      };
+      header?: never;
+      path: {
+        deployment_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description List envelope of rollouts */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: ({
+              id: string;
+              project_id: string;
+              /** @description The stable: the production deployment the rollout started on */
+              deployment_id: string;
+              candidate_deployment_id: string | null;
+              candidate_model_id: string;
+              version_id: string | null;
+              /** @enum {string} */
+              kind: 'canary' | 'blue_green' | 'shadow';
+              /** @enum {string} */
+              state: 'running' | 'paused' | 'promoted' | 'rolled_back' | 'aborted' | 'completed' | 'failed';
+              step_index: number;
+              steps: ({
+                traffic_percent: number;
+                pause_secs: number;
+                gates: ({
+                  /** @enum {string} */
+                  metric: 'error_rate' | 'latency_p99' | 'latency_p95' | 'prediction_anomaly' | 'accuracy';
+                  /** @enum {string} */
+                  op: 'gt' | 'lt' | 'gte' | 'lte';
+                  threshold: number;
+                  min_samples: number;
+                } & {
+                  [key: string]: unknown;
+                })[];
+              } & {
+                [key: string]: unknown;
+              })[];
+              current_traffic_percent: number;
+              gates_last: ({
+                /** @enum {string} */
+                metric: 'error_rate' | 'latency_p99' | 'latency_p95' | 'prediction_anomaly' | 'accuracy';
+                /** @enum {string} */
+                op: 'gt' | 'lt' | 'gte' | 'lte';
+                observed: number | null;
+                threshold: number;
+                passed: boolean;
+                samples: number;
+              } & {
+                [key: string]: unknown;
+              })[];
+              options: {
+                gate_interval_secs?: number;
+                /** @enum {string} */
+                on_success?: 'promote' | 'hold';
+                keep_previous_secs?: number;
+                warmup_requests?: number;
+                sample_percent?: number;
+                duration_secs?: number | null;
+              } & {
+                [key: string]: unknown;
+              };
+              history: ({
+                at: string;
+                event: string;
+                detail: string;
+              } & {
+                [key: string]: unknown;
+              })[];
+              reason: string | null;
+              created_by: string | null;
+              /** Format: date-time */
+              created_at: string;
+              /** Format: date-time */
+              updated_at: string;
+              finished_at: string | null;
+            } & {
+              [key: string]: unknown;
+            })[];
+            total: number;
+            limit: number;
+            offset: number;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Deployment not found or inactive */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  get_api_mlops_strategies_rollout_id: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        rollout_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The rollout */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            project_id: string;
+            /** @description The stable: the production deployment the rollout started on */
+            deployment_id: string;
+            candidate_deployment_id: string | null;
+            candidate_model_id: string;
+            version_id: string | null;
+            /** @enum {string} */
+            kind: 'canary' | 'blue_green' | 'shadow';
+            /** @enum {string} */
+            state: 'running' | 'paused' | 'promoted' | 'rolled_back' | 'aborted' | 'completed' | 'failed';
+            step_index: number;
+            steps: ({
+              traffic_percent: number;
+              pause_secs: number;
+              gates: ({
+                /** @enum {string} */
+                metric: 'error_rate' | 'latency_p99' | 'latency_p95' | 'prediction_anomaly' | 'accuracy';
+                /** @enum {string} */
+                op: 'gt' | 'lt' | 'gte' | 'lte';
+                threshold: number;
+                min_samples: number;
+              } & {
+                [key: string]: unknown;
+              })[];
+            } & {
+              [key: string]: unknown;
+            })[];
+            current_traffic_percent: number;
+            gates_last: ({
+              /** @enum {string} */
+              metric: 'error_rate' | 'latency_p99' | 'latency_p95' | 'prediction_anomaly' | 'accuracy';
+              /** @enum {string} */
+              op: 'gt' | 'lt' | 'gte' | 'lte';
+              observed: number | null;
+              threshold: number;
+              passed: boolean;
+              samples: number;
+            } & {
+              [key: string]: unknown;
+            })[];
+            options: {
+              gate_interval_secs?: number;
+              /** @enum {string} */
+              on_success?: 'promote' | 'hold';
+              keep_previous_secs?: number;
+              warmup_requests?: number;
+              sample_percent?: number;
+              duration_secs?: number | null;
+            } & {
+              [key: string]: unknown;
+            };
+            history: ({
+              at: string;
+              event: string;
+              detail: string;
+            } & {
+              [key: string]: unknown;
+            })[];
+            reason: string | null;
+            created_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            finished_at: string | null;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rollout not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  post_api_mlops_strategies_rollout_id_pause: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        rollout_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The rollout as it was when signalled; its workflow acts on the signal within moments (poll GET …/strategies/{id}) */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            project_id: string;
+            /** @description The stable: the production deployment the rollout started on */
+            deployment_id: string;
+            candidate_deployment_id: string | null;
+            candidate_model_id: string;
+            version_id: string | null;
+            /** @enum {string} */
+            kind: 'canary' | 'blue_green' | 'shadow';
+            /** @enum {string} */
+            state: 'running' | 'paused' | 'promoted' | 'rolled_back' | 'aborted' | 'completed' | 'failed';
+            step_index: number;
+            steps: ({
+              traffic_percent: number;
+              pause_secs: number;
+              gates: ({
+                /** @enum {string} */
+                metric: 'error_rate' | 'latency_p99' | 'latency_p95' | 'prediction_anomaly' | 'accuracy';
+                /** @enum {string} */
+                op: 'gt' | 'lt' | 'gte' | 'lte';
+                threshold: number;
+                min_samples: number;
+              } & {
+                [key: string]: unknown;
+              })[];
+            } & {
+              [key: string]: unknown;
+            })[];
+            current_traffic_percent: number;
+            gates_last: ({
+              /** @enum {string} */
+              metric: 'error_rate' | 'latency_p99' | 'latency_p95' | 'prediction_anomaly' | 'accuracy';
+              /** @enum {string} */
+              op: 'gt' | 'lt' | 'gte' | 'lte';
+              observed: number | null;
+              threshold: number;
+              passed: boolean;
+              samples: number;
+            } & {
+              [key: string]: unknown;
+            })[];
+            options: {
+              gate_interval_secs?: number;
+              /** @enum {string} */
+              on_success?: 'promote' | 'hold';
+              keep_previous_secs?: number;
+              warmup_requests?: number;
+              sample_percent?: number;
+              duration_secs?: number | null;
+            } & {
+              [key: string]: unknown;
+            };
+            history: ({
+              at: string;
+              event: string;
+              detail: string;
+            } & {
+              [key: string]: unknown;
+            })[];
+            reason: string | null;
+            created_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            finished_at: string | null;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rollout not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The rollout has ended, or the signal does not apply in its state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The rollout could not be reached; try again */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  post_api_mlops_strategies_rollout_id_resume: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        rollout_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The rollout as it was when signalled; its workflow acts on the signal within moments (poll GET …/strategies/{id}) */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            project_id: string;
+            /** @description The stable: the production deployment the rollout started on */
+            deployment_id: string;
+            candidate_deployment_id: string | null;
+            candidate_model_id: string;
+            version_id: string | null;
+            /** @enum {string} */
+            kind: 'canary' | 'blue_green' | 'shadow';
+            /** @enum {string} */
+            state: 'running' | 'paused' | 'promoted' | 'rolled_back' | 'aborted' | 'completed' | 'failed';
+            step_index: number;
+            steps: ({
+              traffic_percent: number;
+              pause_secs: number;
+              gates: ({
+                /** @enum {string} */
+                metric: 'error_rate' | 'latency_p99' | 'latency_p95' | 'prediction_anomaly' | 'accuracy';
+                /** @enum {string} */
+                op: 'gt' | 'lt' | 'gte' | 'lte';
+                threshold: number;
+                min_samples: number;
+              } & {
+                [key: string]: unknown;
+              })[];
+            } & {
+              [key: string]: unknown;
+            })[];
+            current_traffic_percent: number;
+            gates_last: ({
+              /** @enum {string} */
+              metric: 'error_rate' | 'latency_p99' | 'latency_p95' | 'prediction_anomaly' | 'accuracy';
+              /** @enum {string} */
+              op: 'gt' | 'lt' | 'gte' | 'lte';
+              observed: number | null;
+              threshold: number;
+              passed: boolean;
+              samples: number;
+            } & {
+              [key: string]: unknown;
+            })[];
+            options: {
+              gate_interval_secs?: number;
+              /** @enum {string} */
+              on_success?: 'promote' | 'hold';
+              keep_previous_secs?: number;
+              warmup_requests?: number;
+              sample_percent?: number;
+              duration_secs?: number | null;
+            } & {
+              [key: string]: unknown;
+            };
+            history: ({
+              at: string;
+              event: string;
+              detail: string;
+            } & {
+              [key: string]: unknown;
+            })[];
+            reason: string | null;
+            created_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            finished_at: string | null;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rollout not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The rollout has ended, or the signal does not apply in its state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The rollout could not be reached; try again */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  post_api_mlops_strategies_rollout_id_abort: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        rollout_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The rollout as it was when signalled; its workflow acts on the signal within moments (poll GET …/strategies/{id}) */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            project_id: string;
+            /** @description The stable: the production deployment the rollout started on */
+            deployment_id: string;
+            candidate_deployment_id: string | null;
+            candidate_model_id: string;
+            version_id: string | null;
+            /** @enum {string} */
+            kind: 'canary' | 'blue_green' | 'shadow';
+            /** @enum {string} */
+            state: 'running' | 'paused' | 'promoted' | 'rolled_back' | 'aborted' | 'completed' | 'failed';
+            step_index: number;
+            steps: ({
+              traffic_percent: number;
+              pause_secs: number;
+              gates: ({
+                /** @enum {string} */
+                metric: 'error_rate' | 'latency_p99' | 'latency_p95' | 'prediction_anomaly' | 'accuracy';
+                /** @enum {string} */
+                op: 'gt' | 'lt' | 'gte' | 'lte';
+                threshold: number;
+                min_samples: number;
+              } & {
+                [key: string]: unknown;
+              })[];
+            } & {
+              [key: string]: unknown;
+            })[];
+            current_traffic_percent: number;
+            gates_last: ({
+              /** @enum {string} */
+              metric: 'error_rate' | 'latency_p99' | 'latency_p95' | 'prediction_anomaly' | 'accuracy';
+              /** @enum {string} */
+              op: 'gt' | 'lt' | 'gte' | 'lte';
+              observed: number | null;
+              threshold: number;
+              passed: boolean;
+              samples: number;
+            } & {
+              [key: string]: unknown;
+            })[];
+            options: {
+              gate_interval_secs?: number;
+              /** @enum {string} */
+              on_success?: 'promote' | 'hold';
+              keep_previous_secs?: number;
+              warmup_requests?: number;
+              sample_percent?: number;
+              duration_secs?: number | null;
+            } & {
+              [key: string]: unknown;
+            };
+            history: ({
+              at: string;
+              event: string;
+              detail: string;
+            } & {
+              [key: string]: unknown;
+            })[];
+            reason: string | null;
+            created_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            finished_at: string | null;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rollout not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The rollout has ended, or the signal does not apply in its state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The rollout could not be reached; try again */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  post_api_mlops_strategies_rollout_id_promote: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        rollout_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The rollout as it was when signalled; its workflow acts on the signal within moments (poll GET …/strategies/{id}) */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            project_id: string;
+            /** @description The stable: the production deployment the rollout started on */
+            deployment_id: string;
+            candidate_deployment_id: string | null;
+            candidate_model_id: string;
+            version_id: string | null;
+            /** @enum {string} */
+            kind: 'canary' | 'blue_green' | 'shadow';
+            /** @enum {string} */
+            state: 'running' | 'paused' | 'promoted' | 'rolled_back' | 'aborted' | 'completed' | 'failed';
+            step_index: number;
+            steps: ({
+              traffic_percent: number;
+              pause_secs: number;
+              gates: ({
+                /** @enum {string} */
+                metric: 'error_rate' | 'latency_p99' | 'latency_p95' | 'prediction_anomaly' | 'accuracy';
+                /** @enum {string} */
+                op: 'gt' | 'lt' | 'gte' | 'lte';
+                threshold: number;
+                min_samples: number;
+              } & {
+                [key: string]: unknown;
+              })[];
+            } & {
+              [key: string]: unknown;
+            })[];
+            current_traffic_percent: number;
+            gates_last: ({
+              /** @enum {string} */
+              metric: 'error_rate' | 'latency_p99' | 'latency_p95' | 'prediction_anomaly' | 'accuracy';
+              /** @enum {string} */
+              op: 'gt' | 'lt' | 'gte' | 'lte';
+              observed: number | null;
+              threshold: number;
+              passed: boolean;
+              samples: number;
+            } & {
+              [key: string]: unknown;
+            })[];
+            options: {
+              gate_interval_secs?: number;
+              /** @enum {string} */
+              on_success?: 'promote' | 'hold';
+              keep_previous_secs?: number;
+              warmup_requests?: number;
+              sample_percent?: number;
+              duration_secs?: number | null;
+            } & {
+              [key: string]: unknown;
+            };
+            history: ({
+              at: string;
+              event: string;
+              detail: string;
+            } & {
+              [key: string]: unknown;
+            })[];
+            reason: string | null;
+            created_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            finished_at: string | null;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rollout not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The rollout has ended, or the signal does not apply in its state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The rollout could not be reached; try again */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  post_api_mlops_strategies_rollout_id_rollback: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        rollout_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The rollout as it was when signalled; its workflow acts on the signal within moments (poll GET …/strategies/{id}) */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            project_id: string;
+            /** @description The stable: the production deployment the rollout started on */
+            deployment_id: string;
+            candidate_deployment_id: string | null;
+            candidate_model_id: string;
+            version_id: string | null;
+            /** @enum {string} */
+            kind: 'canary' | 'blue_green' | 'shadow';
+            /** @enum {string} */
+            state: 'running' | 'paused' | 'promoted' | 'rolled_back' | 'aborted' | 'completed' | 'failed';
+            step_index: number;
+            steps: ({
+              traffic_percent: number;
+              pause_secs: number;
+              gates: ({
+                /** @enum {string} */
+                metric: 'error_rate' | 'latency_p99' | 'latency_p95' | 'prediction_anomaly' | 'accuracy';
+                /** @enum {string} */
+                op: 'gt' | 'lt' | 'gte' | 'lte';
+                threshold: number;
+                min_samples: number;
+              } & {
+                [key: string]: unknown;
+              })[];
+            } & {
+              [key: string]: unknown;
+            })[];
+            current_traffic_percent: number;
+            gates_last: ({
+              /** @enum {string} */
+              metric: 'error_rate' | 'latency_p99' | 'latency_p95' | 'prediction_anomaly' | 'accuracy';
+              /** @enum {string} */
+              op: 'gt' | 'lt' | 'gte' | 'lte';
+              observed: number | null;
+              threshold: number;
+              passed: boolean;
+              samples: number;
+            } & {
+              [key: string]: unknown;
+            })[];
+            options: {
+              gate_interval_secs?: number;
+              /** @enum {string} */
+              on_success?: 'promote' | 'hold';
+              keep_previous_secs?: number;
+              warmup_requests?: number;
+              sample_percent?: number;
+              duration_secs?: number | null;
+            } & {
+              [key: string]: unknown;
+            };
+            history: ({
+              at: string;
+              event: string;
+              detail: string;
+            } & {
+              [key: string]: unknown;
+            })[];
+            reason: string | null;
+            created_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            finished_at: string | null;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rollout not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The rollout has ended, or the signal does not apply in its state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The rollout could not be reached; try again */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  get_api_mlops_retraining_policies: {
+    parameters: {
+      query: {
+        limit?: number;
+        offset?: number;
+        project_id: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description List envelope of policies */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: ({
+              id: string;
+              project_id: string;
+              registered_model_id: string;
+              name: string;
+              enabled: boolean;
+              triggers: {
+                schedule_cron: string | null;
+                drift:
+                  | ({
+                      threshold: number;
+                      consecutive: number;
+                    } & {
+                      [key: string]: unknown;
+                    })
+                  | null;
+                new_dataset_version: boolean;
+                alert_rule_ids: string[];
+              } & {
+                [key: string]: unknown;
+              };
+              /** @description Overrides of the champion's experiment config */
+              experiment: {
+                [key: string]: unknown;
+              };
+              gate: {
+                metric: string | null;
+                min_improvement: number;
+              } & {
+                [key: string]: unknown;
+              };
+              /** @enum {string} */
+              outcome: 'register' | 'shadow' | 'canary' | 'auto_promote' | 'approval';
+              canary: {
+                [key: string]: unknown;
+              } | null;
+              cooldown_secs: number;
+              /** @description The dataset whose versions are this policy's training slices (made by its first run) */
+              slice_dataset_id: string | null;
+              created_by: string | null;
+              /** Format: date-time */
+              created_at: string;
+              /** Format: date-time */
+              updated_at: string;
+            } & {
+              [key: string]: unknown;
+            })[];
+            total: number;
+            limit: number;
+            offset: number;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Project not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  post_api_mlops_retraining_policies: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** Format: uuid */
+          project_id: string;
+          /**
+           * Format: uuid
+           * @description A registered model of the project; its champion (alias `champion`, else its production version) is retrained
+           */
+          registered_model_id: string;
+          name: string & unknown;
+          enabled?: boolean;
+          triggers?: {
+            schedule_cron?: string | null;
+            /** @description Drift of the champion's production deployment, checked after each drift_compute result */
+            drift?: {
+              /**
+               * @description The worst feature PSI above which a drift result counts (default 0.2)
+               * @default 0.2
+               */
+              threshold?: number;
+              /**
+               * @description How many drift results in a row, since the last retraining, must be above it (default 1)
+               * @default 1
+               */
+              consecutive?: number;
+            } | null;
+            /** @description A new version of the champion's training dataset starts a retraining */
+            new_dataset_version?: boolean;
+            /** @description accuracy_degradation rules of the project whose alerts, when they begin firing, start a retraining */
+            alert_rule_ids?: string[];
+          };
+          /** @description Overrides of the champion's experiment config; the rest is the champion's */
+          experiment?: {
+            max_models?: number;
+            max_runtime_secs?: number;
+            max_runtime_secs_per_model?: number | null;
+            seed?: number;
+            nfolds?: number;
+            exclude_algos?: ('GBM' | 'XGBoost' | 'DRF' | 'DeepLearning' | 'GLM' | 'StackedEnsemble')[];
+            stopping_rounds?: number;
+            /** @enum {string} */
+            stopping_metric?: 'AUTO' | 'deviance' | 'logloss' | 'RMSE' | 'AUC';
+            stopping_tolerance?: number;
+            exploitation_ratio?: number;
+          };
+          gate?: {
+            /** @description The metric compared on the holdout; default the champion's experiment sort metric */
+            metric?:
+              ('deviance' | 'quantile_loss' | 'AUC' | 'AUCPR' | 'logloss' | 'mean_per_class_error' | 'accuracy' | 'MCC' | 'RMSE' | 'MSE' | 'MAE' | 'RMSLE' | 'mean_residual_deviance' | 'R2') | null;
+            /** @description How much better the challenger must be (in the direction the metric improves); default 0 */
+            min_improvement?: number;
+          };
+          /**
+           * @description What a challenger that passed its gate becomes (default approval)
+           * @enum {string}
+           */
+          outcome?: 'register' | 'shadow' | 'canary' | 'auto_promote' | 'approval';
+          canary?: {
+            steps: {
+              traffic_percent: number;
+              pause_secs: number;
+              gates?: {
+                /** @enum {string} */
+                metric: 'error_rate' | 'latency_p99' | 'latency_p95' | 'prediction_anomaly' | 'accuracy';
+                /** @enum {string} */
+                op: 'gt' | 'lt' | 'gte' | 'lte';
+                threshold: number;
+                min_samples?: number;
+              }[];
+            }[];
+            gate_interval_secs?: number;
+          } | null;
+          /** @description Triggers within this long of the last retraining are skipped (default 3600); a manual run is not */
+          cooldown_secs?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description The policy */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            project_id: string;
+            registered_model_id: string;
+            name: string;
+            enabled: boolean;
+            triggers: {
+              schedule_cron: string | null;
+              drift:
+                | ({
+                    threshold: number;
+                    consecutive: number;
+                  } & {
+                    [key: string]: unknown;
+                  })
+                | null;
+              new_dataset_version: boolean;
+              alert_rule_ids: string[];
+            } & {
+              [key: string]: unknown;
+            };
+            /** @description Overrides of the champion's experiment config */
+            experiment: {
+              [key: string]: unknown;
+            };
+            gate: {
+              metric: string | null;
+              min_improvement: number;
+            } & {
+              [key: string]: unknown;
+            };
+            /** @enum {string} */
+            outcome: 'register' | 'shadow' | 'canary' | 'auto_promote' | 'approval';
+            canary: {
+              [key: string]: unknown;
+            } | null;
+            cooldown_secs: number;
+            /** @description The dataset whose versions are this policy's training slices (made by its first run) */
+            slice_dataset_id: string | null;
+            created_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Project not found, Registered model not found, Alert rule not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with the current state (for example a resource that was deleted meanwhile, or a duplicate) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Expected application/json, with no Content-Encoding or one of gzip, deflate and br */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A field (named); an alert rule that is not accuracy_degradation; the canary outcome without canary */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  get_api_mlops_retraining_policies_policy_id: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        policy_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The policy */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            project_id: string;
+            registered_model_id: string;
+            name: string;
+            enabled: boolean;
+            triggers: {
+              schedule_cron: string | null;
+              drift:
+                | ({
+                    threshold: number;
+                    consecutive: number;
+                  } & {
+                    [key: string]: unknown;
+                  })
+                | null;
+              new_dataset_version: boolean;
+              alert_rule_ids: string[];
+            } & {
+              [key: string]: unknown;
+            };
+            /** @description Overrides of the champion's experiment config */
+            experiment: {
+              [key: string]: unknown;
+            };
+            gate: {
+              metric: string | null;
+              min_improvement: number;
+            } & {
+              [key: string]: unknown;
+            };
+            /** @enum {string} */
+            outcome: 'register' | 'shadow' | 'canary' | 'auto_promote' | 'approval';
+            canary: {
+              [key: string]: unknown;
+            } | null;
+            cooldown_secs: number;
+            /** @description The dataset whose versions are this policy's training slices (made by its first run) */
+            slice_dataset_id: string | null;
+            created_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Retraining policy not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  delete_api_mlops_retraining_policies_policy_id: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        policy_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted (no body) */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Retraining policy not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The policy has an open retraining job */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  patch_api_mlops_retraining_policies_policy_id: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        policy_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': {
+          name?: string & unknown;
+          enabled?: boolean;
+          triggers?: {
+            schedule_cron?: string | null;
+            /** @description Drift of the champion's production deployment, checked after each drift_compute result */
+            drift?: {
+              /**
+               * @description The worst feature PSI above which a drift result counts (default 0.2)
+               * @default 0.2
+               */
+              threshold?: number;
+              /**
+               * @description How many drift results in a row, since the last retraining, must be above it (default 1)
+               * @default 1
+               */
+              consecutive?: number;
+            } | null;
+            /** @description A new version of the champion's training dataset starts a retraining */
+            new_dataset_version?: boolean;
+            /** @description accuracy_degradation rules of the project whose alerts, when they begin firing, start a retraining */
+            alert_rule_ids?: string[];
+          };
+          /** @description Overrides of the champion's experiment config; the rest is the champion's */
+          experiment?: {
+            max_models?: number;
+            max_runtime_secs?: number;
+            max_runtime_secs_per_model?: number | null;
+            seed?: number;
+            nfolds?: number;
+            exclude_algos?: ('GBM' | 'XGBoost' | 'DRF' | 'DeepLearning' | 'GLM' | 'StackedEnsemble')[];
+            stopping_rounds?: number;
+            /** @enum {string} */
+            stopping_metric?: 'AUTO' | 'deviance' | 'logloss' | 'RMSE' | 'AUC';
+            stopping_tolerance?: number;
+            exploitation_ratio?: number;
+          };
+          gate?: {
+            /** @description The metric compared on the holdout; default the champion's experiment sort metric */
+            metric?:
+              ('deviance' | 'quantile_loss' | 'AUC' | 'AUCPR' | 'logloss' | 'mean_per_class_error' | 'accuracy' | 'MCC' | 'RMSE' | 'MSE' | 'MAE' | 'RMSLE' | 'mean_residual_deviance' | 'R2') | null;
+            /** @description How much better the challenger must be (in the direction the metric improves); default 0 */
+            min_improvement?: number;
+          };
+          /**
+           * @description What a challenger that passed its gate becomes (default approval)
+           * @enum {string}
+           */
+          outcome?: 'register' | 'shadow' | 'canary' | 'auto_promote' | 'approval';
+          canary?: {
+            steps: {
+              traffic_percent: number;
+              pause_secs: number;
+              gates?: {
+                /** @enum {string} */
+                metric: 'error_rate' | 'latency_p99' | 'latency_p95' | 'prediction_anomaly' | 'accuracy';
+                /** @enum {string} */
+                op: 'gt' | 'lt' | 'gte' | 'lte';
+                threshold: number;
+                min_samples?: number;
+              }[];
+            }[];
+            gate_interval_secs?: number;
+          } | null;
+          /** @description Triggers within this long of the last retraining are skipped (default 3600); a manual run is not */
+          cooldown_secs?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description The policy */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            project_id: string;
+            registered_model_id: string;
+            name: string;
+            enabled: boolean;
+            triggers: {
+              schedule_cron: string | null;
+              drift:
+                | ({
+                    threshold: number;
+                    consecutive: number;
+                  } & {
+                    [key: string]: unknown;
+                  })
+                | null;
+              new_dataset_version: boolean;
+              alert_rule_ids: string[];
+            } & {
+              [key: string]: unknown;
+            };
+            /** @description Overrides of the champion's experiment config */
+            experiment: {
+              [key: string]: unknown;
+            };
+            gate: {
+              metric: string | null;
+              min_improvement: number;
+            } & {
+              [key: string]: unknown;
+            };
+            /** @enum {string} */
+            outcome: 'register' | 'shadow' | 'canary' | 'auto_promote' | 'approval';
+            canary: {
+              [key: string]: unknown;
+            } | null;
+            cooldown_secs: number;
+            /** @description The dataset whose versions are this policy's training slices (made by its first run) */
+            slice_dataset_id: string | null;
+            created_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Retraining policy not found, Alert rule not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with the current state (for example a resource that was deleted meanwhile, or a duplicate) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Expected application/json, with no Content-Encoding or one of gzip, deflate and br */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A field (named); an alert rule that is not accuracy_degradation; the canary outcome without canary */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  post_api_mlops_retraining_policies_policy_id_run: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        policy_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The retraining job */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            policy_id: string;
+            project_id: string;
+            registered_model_id: string;
+            trigger: {
+              /** @enum {string} */
+              kind: 'manual' | 'schedule' | 'drift' | 'new_dataset_version' | 'alert';
+              detail: {
+                [key: string]: unknown;
+              };
+            } & {
+              [key: string]: unknown;
+            };
+            /** @enum {string} */
+            state: 'queued' | 'training' | 'evaluating' | 'awaiting_approval' | 'promoted' | 'rejected' | 'registered' | 'failed';
+            experiment_id: string | null;
+            /** @description The dataset version retrained on */
+            dataset_version_id: string | null;
+            /** @description Its training slice (the version without the holdout rows) the experiment trained on */
+            training_version_id: string | null;
+            champion_version_id: string | null;
+            challenger_version_id: string | null;
+            rollout_id: string | null;
+            transition_request_id: string | null;
+            evaluation:
+              | ({
+                  metric: string;
+                  champion: number | null;
+                  challenger: number | null;
+                  improvement: number | null;
+                  holdout_rows: number;
+                  passed: boolean;
+                } & {
+                  [key: string]: unknown;
+                })
+              | null;
+            reason: string | null;
+            job_id: string | null;
+            created_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description When its job ended (the state may still await approval) */
+            finished_at: string | null;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Retraining policy not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A retraining job of this policy is already open; the registered model has no champion */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  get_api_mlops_retraining_policies_policy_id_triggers: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+      };
+      header?: never;
+      path: {
+        policy_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description List envelope of triggers */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: ({
+              id: string;
+              policy_id: string;
+              /** @enum {string} */
+              kind: 'manual' | 'schedule' | 'drift' | 'new_dataset_version' | 'alert';
+              detail: {
+                [key: string]: unknown;
+              };
+              /** @enum {string} */
+              outcome: 'started' | 'skipped';
+              reason: string | null;
+              retraining_job_id: string | null;
+              /** Format: date-time */
+              created_at: string;
+            } & {
+              [key: string]: unknown;
+            })[];
+            total: number;
+            limit: number;
+            offset: number;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Retraining policy not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  get_api_mlops_retraining_jobs: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+        project_id?: string;
+        policy_id?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description List envelope of retraining jobs */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: ({
+              id: string;
+              policy_id: string;
+              project_id: string;
+              registered_model_id: string;
+              trigger: {
+                /** @enum {string} */
+                kind: 'manual' | 'schedule' | 'drift' | 'new_dataset_version' | 'alert';
+                detail: {
+                  [key: string]: unknown;
+                };
+              } & {
+                [key: string]: unknown;
+              };
+              /** @enum {string} */
+              state: 'queued' | 'training' | 'evaluating' | 'awaiting_approval' | 'promoted' | 'rejected' | 'registered' | 'failed';
+              experiment_id: string | null;
+              /** @description The dataset version retrained on */
+              dataset_version_id: string | null;
+              /** @description Its training slice (the version without the holdout rows) the experiment trained on */
+              training_version_id: string | null;
+              champion_version_id: string | null;
+              challenger_version_id: string | null;
+              rollout_id: string | null;
+              transition_request_id: string | null;
+              evaluation:
+                | ({
+                    metric: string;
+                    champion: number | null;
+                    challenger: number | null;
+                    improvement: number | null;
+                    holdout_rows: number;
+                    passed: boolean;
+                  } & {
+                    [key: string]: unknown;
+                  })
+                | null;
+              reason: string | null;
+              job_id: string | null;
+              created_by: string | null;
+              /** Format: date-time */
+              created_at: string;
+              /** Format: date-time */
+              updated_at: string;
+              /** @description When its job ended (the state may still await approval) */
+              finished_at: string | null;
+            } & {
+              [key: string]: unknown;
+            })[];
+            total: number;
+            limit: number;
+            offset: number;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Project not found, Retraining policy not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  get_api_mlops_retraining_jobs_retraining_job_id: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        retraining_job_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The retraining job */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            policy_id: string;
+            project_id: string;
+            registered_model_id: string;
+            trigger: {
+              /** @enum {string} */
+              kind: 'manual' | 'schedule' | 'drift' | 'new_dataset_version' | 'alert';
+              detail: {
+                [key: string]: unknown;
+              };
+            } & {
+              [key: string]: unknown;
+            };
+            /** @enum {string} */
+            state: 'queued' | 'training' | 'evaluating' | 'awaiting_approval' | 'promoted' | 'rejected' | 'registered' | 'failed';
+            experiment_id: string | null;
+            /** @description The dataset version retrained on */
+            dataset_version_id: string | null;
+            /** @description Its training slice (the version without the holdout rows) the experiment trained on */
+            training_version_id: string | null;
+            champion_version_id: string | null;
+            challenger_version_id: string | null;
+            rollout_id: string | null;
+            transition_request_id: string | null;
+            evaluation:
+              | ({
+                  metric: string;
+                  champion: number | null;
+                  challenger: number | null;
+                  improvement: number | null;
+                  holdout_rows: number;
+                  passed: boolean;
+                } & {
+                  [key: string]: unknown;
+                })
+              | null;
+            reason: string | null;
+            job_id: string | null;
+            created_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description When its job ended (the state may still await approval) */
+            finished_at: string | null;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Retraining job not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  post_api_mlops_retraining_jobs_retraining_job_id_approve: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        retraining_job_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': {
+          comment?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The retraining job */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            policy_id: string;
+            project_id: string;
+            registered_model_id: string;
+            trigger: {
+              /** @enum {string} */
+              kind: 'manual' | 'schedule' | 'drift' | 'new_dataset_version' | 'alert';
+              detail: {
+                [key: string]: unknown;
+              };
+            } & {
+              [key: string]: unknown;
+            };
+            /** @enum {string} */
+            state: 'queued' | 'training' | 'evaluating' | 'awaiting_approval' | 'promoted' | 'rejected' | 'registered' | 'failed';
+            experiment_id: string | null;
+            /** @description The dataset version retrained on */
+            dataset_version_id: string | null;
+            /** @description Its training slice (the version without the holdout rows) the experiment trained on */
+            training_version_id: string | null;
+            champion_version_id: string | null;
+            challenger_version_id: string | null;
+            rollout_id: string | null;
+            transition_request_id: string | null;
+            evaluation:
+              | ({
+                  metric: string;
+                  champion: number | null;
+                  challenger: number | null;
+                  improvement: number | null;
+                  holdout_rows: number;
+                  passed: boolean;
+                } & {
+                  [key: string]: unknown;
+                })
+              | null;
+            reason: string | null;
+            job_id: string | null;
+            created_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description When its job ended (the state may still await approval) */
+            finished_at: string | null;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Retraining job not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The job is not awaiting approval */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Expected application/json, with no Content-Encoding or one of gzip, deflate and br */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  post_api_mlops_retraining_jobs_retraining_job_id_reject: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        retraining_job_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': {
+          comment?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The retraining job */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            policy_id: string;
+            project_id: string;
+            registered_model_id: string;
+            trigger: {
+              /** @enum {string} */
+              kind: 'manual' | 'schedule' | 'drift' | 'new_dataset_version' | 'alert';
+              detail: {
+                [key: string]: unknown;
+              };
+            } & {
+              [key: string]: unknown;
+            };
+            /** @enum {string} */
+            state: 'queued' | 'training' | 'evaluating' | 'awaiting_approval' | 'promoted' | 'rejected' | 'registered' | 'failed';
+            experiment_id: string | null;
+            /** @description The dataset version retrained on */
+            dataset_version_id: string | null;
+            /** @description Its training slice (the version without the holdout rows) the experiment trained on */
+            training_version_id: string | null;
+            champion_version_id: string | null;
+            challenger_version_id: string | null;
+            rollout_id: string | null;
+            transition_request_id: string | null;
+            evaluation:
+              | ({
+                  metric: string;
+                  champion: number | null;
+                  challenger: number | null;
+                  improvement: number | null;
+                  holdout_rows: number;
+                  passed: boolean;
+                } & {
+                  [key: string]: unknown;
+                })
+              | null;
+            reason: string | null;
+            job_id: string | null;
+            created_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description When its job ended (the state may still await approval) */
+            finished_at: string | null;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Retraining job not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The job is not awaiting approval */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Expected application/json, with no Content-Encoding or one of gzip, deflate and br */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   get_api_jobs: {
     parameters: {
       query?: {
@@ -14409,7 +21715,17 @@ export interface operations {
         sort_field?: 'created_at' | 'status' | 'kind' | 'progress' | 'updated_at';
         sort_direction?: 'asc' | 'desc';
         project_id?: string;
-        kind?: 'project_export' | 'automl_train' | 'dataset_profile' | 'drift_compute' | 'report_generate' | 'privacy_detect' | 'privacy_transform' | 'synthgen_train' | 'synthgen_generate';
+        kind?:
+          | 'project_export'
+          | 'automl_train'
+          | 'dataset_profile'
+          | 'drift_compute'
+          | 'report_generate'
+          | 'privacy_detect'
+          | 'privacy_transform'
+          | 'synthgen_train'
+          | 'synthgen_generate'
+          | 'retraining_run';
         status?: 'queued' | 'running' | 'succeeded' | 'failed' | 'canceled';
         entity_id?: string;
       };
@@ -14430,7 +21746,17 @@ export interface operations {
               id: string;
               project_id: string;
               /** @enum {string} */
-              kind: 'project_export' | 'automl_train' | 'dataset_profile' | 'drift_compute' | 'report_generate' | 'privacy_detect' | 'privacy_transform' | 'synthgen_train' | 'synthgen_generate';
+              kind:
+                | 'project_export'
+                | 'automl_train'
+                | 'dataset_profile'
+                | 'drift_compute'
+                | 'report_generate'
+                | 'privacy_detect'
+                | 'privacy_transform'
+                | 'synthgen_train'
+                | 'synthgen_generate'
+                | 'retraining_run';
               entity_id: string | null;
               /** @enum {string} */
               status: 'queued' | 'running' | 'succeeded' | 'failed' | 'canceled';
@@ -14522,7 +21848,17 @@ export interface operations {
               id: string;
               project_id: string;
               /** @enum {string} */
-              kind: 'project_export' | 'automl_train' | 'dataset_profile' | 'drift_compute' | 'report_generate' | 'privacy_detect' | 'privacy_transform' | 'synthgen_train' | 'synthgen_generate';
+              kind:
+                | 'project_export'
+                | 'automl_train'
+                | 'dataset_profile'
+                | 'drift_compute'
+                | 'report_generate'
+                | 'privacy_detect'
+                | 'privacy_transform'
+                | 'synthgen_train'
+                | 'synthgen_generate'
+                | 'retraining_run';
               entity_id: string | null;
               /** @enum {string} */
               status: 'queued' | 'running' | 'succeeded' | 'failed' | 'canceled';

@@ -74,14 +74,41 @@ const UNIT_WORD =
   ) + '|#';
 
 const UNIT = `(?:(?:${UNIT_WORD})(?![${L}])\\.?\\s*(?:No\\.?\\s*)?#?\\s*[A-Za-z0-9º°ª][A-Za-z0-9º°ª\\-/]{0,5}(?:\\s*(?:izq|izda|dcha|der|drcha|esq|izquierda|derecha)\\.?)?|\\d{1,2}[º°ª]\\s*(?:[A-Za-z]{1,4}\\.?)?)`;
-const UNIT_FIRST = `(?:(?:${either('flat|apt|apartment|unit|suite|ste|level|floor|room|shop')})\\.?\\s*#?\\s*(?:\\d[A-Za-z0-9\\-]{0,4}|[A-Z](?![A-Za-z])),?\\s+)?`;
+const UNIT_FIRST =
+  `(?:(?:${either('flat|apt|apartment|unit|suite|ste|level|floor|room|shop')})\\.?\\s*#?\\s*(?:\\d[A-Za-z0-9\\-]{0,4}|[A-Z](?![A-Za-z])),?\\s+` +
+  // Australian unit/number: "Unit 5/23 Smith St" (the unit word before the house number it shares a slash with)
+  `|(?:${either('unit|flat|apt|apartment|villa|townhouse|shop|suite')})\\.?\\s+(?=\\d{1,4}[A-Za-z]?/\\d))?`;
+
+const POSTCODE =
+  '(?:[A-Z]{1,2}\\d[A-Z\\d]? ?\\d[A-Z]{2}' + // UK
+  '|[A-Z]\\d[A-Z] ?\\d[A-Z]\\d' + // Canada
+  '|\\d{5}-\\d{4}' + // US ZIP+4
+  '|\\d{5}-\\d{3}|\\d{4}-\\d{3}' + // Brazil, Portugal
+  '|\\d{3}-\\d{4}' + // Japan
+  '|\\d{2}-\\d{3}' + // Poland
+  '|[1-9]\\d{3} ?[A-Z]{2}(?![A-Za-z])' + // Netherlands
+  '|\\d{3} \\d{2}' + // Sweden, Czechia, Slovakia, Greece
+  '|[A-Z]\\d{4}(?:[A-Z]{3})?' + // Argentina
+  '|[A-Z]\\d{2} ?[A-Z0-9]{4}' + // Ireland (Eircode)
+  '|(?:[A-Z]{1,2}-)?\\d{4,6})'; // 4-6 digits: US, DE, FR, ES, IT, MX, AU, CH, AT, BE, DK, NO, IN...
+/** Words that end the name of a building a unit is in ("Flat 4B, Sunrise Apartments"). */
+const BUILDING = 'Apartments|Apts|Residency|Residences|Towers?|Mansions?|Enclave|Complex|Chambers|House|Building|Plaza|Court|Heights';
+/** An address line that starts with a unit ("Flat 12, Oakwood Court"). */
+const UNIT_START = new RegExp(`^(?:${either('flat|apt|apartment|unit|suite|ste|level|floor|room|shop|studio')})(?![${L}])`, 'u');
 
 const STREET_LINE = new RegExp(
-  `(?<![${L}\\d])(?:${UNIT_FIRST}(?:` +
+  // Not the last group of a phone number or a date before it ("+55 21 99876-5432, Rua ...").
+  `(?<![${L}\\d]|\\d[ .\\-]|\\+)(?:${UNIT_FIRST}(?:` +
     // 1600 Amphitheatre Pkwy, 45 Queen Street West
     `${NUMBER},?[ \\t]+(?:${DIRECTION}\\s+)?${NAME_SEQ_EN}\\s+(?:${ANY_STREET})(?![${L}])\\.?(?:\\s+${DIRECTION}(?![${L}]))?` +
     // Flat 9\nVictoria Road: a unit, then a street without a house number
-    `|(?:${either('flat|apartment|apt|unit|suite|studio')})\\.?\\s*\\d{1,4}[A-Za-z]?,?\\s+${NAME_SEQ_EN}\\s+(?:${ANY_STREET})(?![${L}])\\.?` +
+    `|(?:${either('flat|apartment|apt|unit|suite|studio')})\\.?\\s*\\d{1,4}[A-Za-z]?,?\\s+${NAME_SEQ_EN}\\s+(?:${ANY_STREET}|${BUILDING})(?![${L}])\\.?` +
+    // Japan, block numbers first: "4-2-8 Shibakoen, Minato-ku"
+    `|\\d{1,2}-\\d{1,2}(?:-\\d{1,3})?,?\\s+${CAP_WORD}(?=,\\s*\\p{Lu}\\p{Ll}+-(?:ku|shi|cho|machi|gun)(?![${L}]))` +
+    // Turkey, the street word after the name: "Bağdat Caddesi No: 215", "Atatürk Blv. No:5"
+    `|${CAP_WORD}(?:\\s+${CAP_WORD}){0,2}\\s+(?:Caddesi|Cad\\.|Sokak|Sokağı|Sk\\.|Bulvarı|Blv\\.)\\s*,?\\s*(?:No\\s*[:.]?\\s*)?${HOUSE_AFTER}` +
+    // A one-word street and its number before a postcode and city: "Damrak 70, 1012 LM Amsterdam"
+    `|${CAP_WORD}(?:\\s+${CAP_WORD}){0,2}\\s+${HOUSE_AFTER}(?=,?\\s+(?:${POSTCODE})[ \\t]+\\p{Lu})` +
     // US military mail: "USNS Miller", "PSC 1234, Box 5678", "Unit 1234 Box 5678" (then "FPO AP 12345")
     `|(?:USNS|USNV|USS|USCGC)\\s+${CAP_WORD}|PSC\\s+\\d{4},?\\s+Box\\s+\\d{4}|Unit\\s+\\d{4},?\\s+Box\\s+\\d{4}` +
     // 12 rue de la Paix
@@ -90,24 +117,13 @@ const STREET_LINE = new RegExp(
     `|(?:${STREET_FIRST})\\.?\\s+(?:${PARTICLE}\\s+)*${NAME_SEQ},?\\s+(?:[Nn][º°o]\\.?\\s*|No\\.?\\s*|[Nn]r\\.?\\s*|#\\s*)?${HOUSE_AFTER}` +
     // Hauptstraße 5, Am Markt 3
     `|\\p{Lu}[${L}\\-]*?(?:${COMPOUND})\\s+${HOUSE_AFTER}|(?:Am|An der|Auf der|Im|In der|Zum|Zur|Unter den)\\s+${CAP_WORD}\\s+${HOUSE_AFTER}` +
-    `)|(?:P\\.?\\s?O\\.?\\s?Box|Post Office Box|GPO Box|Apartado(?: Postal| de Correos)?|Caixa Postal|Casilla(?: de Correo)?|Postfach|Boîte Postale|B\\.P\\.)\\s+\\d{1,6}` +
+    `)|(?:P\\.?\\s?[Oo]\\.?\\s?Box|Post Office Box|GPO Box|Apartado(?: Postal| de Correos)?|Caixa Postal|Casilla(?: de Correo)?|Postfach|Boîte Postale|B\\.P\\.)\\s+\\d{1,6}` +
     // lower case after an address cue: "i live at 42 baker street"
     `|(?<=\\b(?:live at|lives at|living at|address is|moved to|ship to|deliver to|send to|located at)\\s)\\d{1,5}[a-z]?\\s+(?:[a-z]+\\s+){1,3}(?:street|avenue|road|lane|drive|boulevard|court|place|terrace|way|close|crescent)(?![${L}])` +
     ')',
   'gu',
 );
 
-const POSTCODE =
-  '(?:[A-Z]{1,2}\\d[A-Z\\d]? ?\\d[A-Z]{2}' + // UK
-  '|[A-Z]\\d[A-Z] ?\\d[A-Z]\\d' + // Canada
-  '|\\d{5}-\\d{4}' + // US ZIP+4
-  '|\\d{5}-\\d{3}|\\d{4}-\\d{3}' + // Brazil, Portugal
-  '|\\d{2}-\\d{3}' + // Poland
-  '|[1-9]\\d{3} ?[A-Z]{2}(?![A-Za-z])' + // Netherlands
-  '|\\d{3} \\d{2}' + // Sweden, Czechia, Slovakia, Greece
-  '|[A-Z]\\d{4}(?:[A-Z]{3})?' + // Argentina
-  '|[A-Z]\\d{2} ?[A-Z0-9]{4}' + // Ireland (Eircode)
-  '|(?:[A-Z]{1,2}-)?\\d{4,6})'; // 4-6 digits: US, DE, FR, ES, IT, MX, AU, CH, AT, BE, DK, NO, IN...
 /** Words of one line: a city does not run on over a line break ("London\\nSW1A 2AA" is two lines). */
 const H = '[ \\t]+';
 const CITY_WORD = `(?:\\p{Lu}\\p{Ll}{1,3}\\.(?=[\\s,])|\\p{Lu}[${L}'’\\-]*(?![\\d${L}]))`;
@@ -195,6 +211,13 @@ function scan(text: string, out: RawMatch[], needBlock: boolean): void {
     STREET_LINE.lastIndex = Math.max(end, block.end);
     if (needBlock && block.lines === 0) continue;
     end = Math.max(end, block.end);
+    // A unit and building line before the street line is the same address ("Flat 12, Oakwood Court, 45 High St").
+    const before = out[out.length - 1];
+    if (before && before.evidence?.length === 1 && UNIT_START.test(text.slice(before.start, before.end)) && /^\s*[,\n]\s*$/.test(text.slice(before.end, start))) {
+      out.pop();
+      out.push({ start: before.start, end, score: 0.92, evidence: ['pattern', 'address_block'] });
+      continue;
+    }
     // A line that ends in a rare or lower-case street word ("Wright Burgs", "Jones walks") needs its block or an
     // address word near it; the others stand alone.
     const alone = !/^\d/.test(line) || COMMON_STREET_END.test(line.replace(/\.$/, '')) ? 0.85 : 0.45;

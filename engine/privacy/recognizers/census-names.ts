@@ -3,8 +3,9 @@
  * `names` 0.3.0 (dist.male.first, dist.female.first): the 1000 most frequent male and the 1500 most frequent
  * female given names, 2380 after merging, alphabetical. They add the English given names and nicknames that
  * compromise's lexicon files as common nouns only ("Bill", "Ray", "Holly"); ../lexicon.ts folds them into its
- * first-name set. (The census surnames were tried too and left out: the frequent ones missing from the lexicon are
- * mostly also English words, "Street", "Lake", "Savage", and changed nothing on the tuning split.)
+ * first-name set. (The census surnames were tried as last names too and left out: the frequent ones missing from the
+ * lexicon are mostly also English words, "Street", "Lake", "Savage", and changed nothing on the tuning split; a short
+ * list of them serves one narrower purpose, CENSUS_SURNAMES below.)
  */
 
 export const CENSUS_GIVEN_NAMES = `
@@ -169,4 +170,21 @@ maxim meg mickey mike myrtle nick noel opal pansy pat patty peg peter phoebe pie
 roan rob rocky roger roman rosemary rune saga sally sander savanna savannah serge sherry sierra skip spike stew sue
 sun sunny tad tam tanner taro terry tiara ting tom tony tor troy valentine victor wade waldo walker warren wellington
 wen willow yaw
+`;
+
+/**
+ * Surnames among the most frequent of the United States Census Bureau's 2010 surname file (public domain) that
+ * compromise's lexicon files as common words or given names only ("Brown", "White", "Young", "King", "Hill"). They
+ * count as surnames only right after a known given name or an initial (./named-entities.ts; they are not in the
+ * lexicon's last-name set, so a lone "Brown" or "brown" stays a word and the model's re-casing leaves it in lower
+ * case): "Contact Olivia Brown at ..." is a name even where the model reads the run otherwise. Places and companies
+ * of the same spelling (Washington, Jordan, Ford) are left out. Written by hand from the census ranking's top 250
+ * (not generated from the file, which this machine does not hold), less those the lexicon already knows.
+ */
+export const CENSUS_SURNAMES = `
+brown taylor martin white young allen king scott hill green nelson baker hall mitchell stewart cook morgan reed howard
+ward wood james gray price long ross foster perry russell bell butler alexander hamilton graham griffin wallace west
+cole ellis marshall harrison woods wells tucker burns simpson porter hunter gordon shaw snyder mason hunt hicks palmer
+black boyd rose stone fox warren mills rice ferguson weaver payne grant kelley spencer pierce bradley knight elliott
+duncan hudson carroll lane riley alvarado ray berry willis carpenter lawrence
 `;

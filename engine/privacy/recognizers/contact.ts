@@ -19,7 +19,7 @@ const CONTEXT_REGIONS: CountryCode[] = [
 const EXTENSION = '(?:\\s*,?\\s*(?:x|ext\\.?|extn\\.?|extension|#|poste|Durchwahl|DW|ramal|interno|int\\.?|wew\\.?|доб\\.?)\\s*\\d{1,6})?';
 /** Digit groups that may be a phone number; libphonenumber then decides on each (its own text scanner is ~10x slower). */
 const PHONE_CANDIDATE = new RegExp(
-  `(?<![\\w+\\-./])(?:(?:\\+|00)\\d{1,3}[\\s.-]?(?:\\(0\\)[\\s.-]?)?)?(?:\\(\\d{1,5}\\)[\\s.-]?)?\\d{1,5}(?:[\\s.-]?\\d{1,5}){1,5}(?![\\w@]|[-./]\\d)${EXTENSION}(?![\\w@]|[-./]\\d)`,
+  `(?<![\\w+\\-./])(?:(?:\\+|00)\\d{1,3}[\\s.-]?(?:\\(0\\)[\\s.-]?)?)?(?:\\(\\d{1,5}\\)[\\s.-]?)?\\d{1,5}(?:[\\s.-]?\\d{1,5}){1,5}(?!(?!x\\d|ext)[\\w@]|[-./]\\d)${EXTENSION}(?![\\w@]|[-./]\\d)`,
   'gi',
 );
 /** Words that make a number near them a phone number (the recognizer's context). */
@@ -32,6 +32,11 @@ const PHONE_WORDS = [
   'cell',
   'contact',
   'reach',
+  'reached',
+  'ring',
+  'calling',
+  'called',
+  'phoned',
   'text',
   'whatsapp',
   'sms',

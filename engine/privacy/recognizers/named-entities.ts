@@ -16,8 +16,8 @@
  */
 import { fold, lexicon, surnameShaped } from '../lexicon';
 import { define, NEEDS_LETTER, wordsRegex, type RawMatch, type Recognizer } from './define';
-import { GIVEN_NAMES_THAT_ARE_WORDS } from './census-names';
-import { STOP_WORDS } from './recase';
+import { CENSUS_SURNAMES, GIVEN_NAMES_THAT_ARE_WORDS } from './census-names';
+import { STOP_WORDS, recaseForModel } from './recase';
 
 export type EntityKind = 'name' | 'organization' | 'location' | 'nrp' | 'title';
 
@@ -37,6 +37,7 @@ interface Tok {
 }
 
 const TOKEN = /[\p{L}\p{M}]+(?:['’-][\p{L}\p{M}]+)*/gu;
+const POSSESSIVE_END = /(?<=\p{L}\p{M}?)['’][sS]$/u;
 const UPPER = /\p{Lu}/u;
 const LOWER = /\p{Ll}/u;
 
@@ -400,7 +401,9 @@ function classify(toks: Tok[], sentenceStart: boolean): Classified | undefined {
   const last = t[t.length - 1];
   if (NOT_ORGANIZATIONS.has(whole)) return undefined;
   if (lex.organizations.has(whole)) return { kind: 'organization', score: 0.85, skip, evidence: 'gazetteer' };
-  if (lex.places.has(whole)) return { kind: 'location', score: 0.85, skip, evidence: 'gazetteer' };
+  // A place that is also a common word, alone at a sentence's start, is mostly the word ("Nice people", "Split the
+  // bill"): below the threshold unless the model or context words read a place there.
+  if (lex.places.has(whole)) return { kind: 'location', score: t.length === 1 && sentenceStart && skip === 0 && lex.common.has(whole) ? 0.45 : 0.85, skip, evidence: 'gazetteer' };
   if (lex.people.has(whole)) return { kind: 'name', score: 0.9, skip, evidence: 'gazetteer' };
   const wholeKey = shown.map((x) => x.key).join(' ');
   if (lex.groups.has(wholeKey) || lex.groups.has(whole)) return { kind: 'nrp', score: 0.6, skip, evidence: 'gazetteer' };
@@ -421,7 +424,7 @@ function classify(toks: Tok[], sentenceStart: boolean): Classified | undefined {
   const f = t[first];
   const initial = shown[first].shape === 'initial';
   const knownFirst = lex.firstNames.has(f);
-  const knownLast = lex.lastNames.has(last) || surnameShaped(last);
+  const knownLast = lex.lastNames.has(last) || surnameShaped(last) || ((knownFirst || initial) && WORD_SURNAMES.has(last));
   if (n >= 2 && n <= 4) {
     const commonFirst = lex.common.has(f);
     const commonLast = lex.common.has(last);
@@ -486,6 +489,8 @@ function uncasedPerson(toks: Tok[], i: number, text: string, shape: Shape, cued:
   return n;
 }
 
+/** Frequent surnames that are also English words ("Brown", "Young"): surnames only after a given name or an initial. */
+const WORD_SURNAMES: ReadonlySet<string> = new Set(CENSUS_SURNAMES.split(/\s+/).filter((w) => w.length > 0));
 const WORD_NAMES: ReadonlySet<string> = new Set(GIVEN_NAMES_THAT_ARE_WORDS.split(/\s+/).filter((w) => w.length > 0));
 
 /** A word glued to an underscore, an @, a digit or a dot before letters is part of a handle, an address or a file. */
@@ -676,6 +681,44 @@ export function entities(text: string): EntityMatch[] {
   const toks = tokenize(text);
   const used = new Array<boolean>(toks.length).fill(false);
   const out: EntityMatch[] = [];
+  readRuns(text, toks, used, out);
+  uncased(text, toks, used, out);
+  if (TWO_CAPITALS.test(text)) fromRecasedCapitals(text, out);
+  // A person's or a place's possessive is not part of the name ("Ravi Kumar's fax", "Seattle’s music"); a
+  // company's may be ("McDonald's").
+  for (const e of out) if ((e.kind === 'name' || e.kind === 'location') && POSSESSIVE_END.test(text.slice(e.start, e.end))) e.end -= 2;
+  // A word joined to others by an underscore is part of an identifier or file name ("Lisa_coverletter.doc").
+  for (let k = out.length - 1; k >= 0; k--) if (text[out[k].start - 1] === '_' || text[out[k].end] === '_') out.splice(k, 1);
+  out.sort((a, b) => a.start - b.start);
+  memoText = text;
+  memo = out;
+  return out;
+}
+
+/** What a recased line costs a reading of its capitalized runs: case was guessed, not written. */
+const RECASED_COST = 0.1;
+const TWO_CAPITALS = /\p{Lu}\p{Lu}/u;
+
+/**
+ * Lines written in capitals ("OLUMIDE BAKARE IS NIGERIAN", "PASSENGER: SEO-YEON PARK") are read a second time as an
+ * editor would have written them (./recase.ts): common words in lower case, the rest capitalized. The runs found
+ * there join the uncased gazetteer reading where it found nothing, a little less sure.
+ */
+function fromRecasedCapitals(text: string, out: EntityMatch[]): void {
+  const recased = recaseForModel(text);
+  if (recased.text === text || recased.text.length !== text.length) return;
+  const rtoks = tokenize(recased.text);
+  const found: EntityMatch[] = [];
+  readRuns(recased.text, rtoks, new Array<boolean>(rtoks.length).fill(false), found);
+  for (const e of found) {
+    const written = text.slice(e.start, e.end);
+    if (LOWER.test(written) || !recased.changed(e.start, e.end) || out.some((o) => o.start < e.end && e.start < o.end)) continue;
+    out.push({ ...e, score: Math.round(((e.score ?? 0) - RECASED_COST) * 1000) / 1000, evidence: [...(e.evidence ?? []), 'recased'] });
+  }
+}
+
+/** The capitalized runs of a text, read by the gazetteers and shapes (readRun). */
+function readRuns(text: string, toks: Tok[], used: boolean[], out: EntityMatch[]): void {
   for (let i = 0; i < toks.length; i++) {
     const t = toks[i];
     if (!(runWord(t) || isHonorific(t))) continue;
@@ -700,11 +743,6 @@ export function entities(text: string): EntityMatch[] {
     i = j - 1;
     readRun(text, run, out);
   }
-  uncased(text, toks, used, out);
-  out.sort((a, b) => a.start - b.start);
-  memoText = text;
-  memo = out;
-  return out;
 }
 
 function finder(kind: EntityKind): (text: string) => RawMatch[] {

@@ -10,6 +10,7 @@
  * re-cased (./recase.ts), and what it finds there scores lower. The model runs once per text: the four recognizers
  * that read it share one memoised result.
  */
+import { fold, lexicon } from '../lexicon';
 import { nerEntities } from '../ner';
 import { textFlags, type RawMatch, type Recognizer } from './define';
 import { STOP_WORDS, recaseForModel, type Recased } from './recase';
@@ -73,6 +74,10 @@ const ELONGATED = /(\p{L})\1\1/iu;
 const LEADING_SYMBOLS = /^(?:[^\p{L}\p{N}\s]+\s+)+/u;
 const TRAILING_SYMBOLS = /(?:\s+[^\p{L}\p{N}\s]+)+$/u;
 const SHORT_ACRONYM = /^\p{Lu}{2,4}$/u;
+/** A preposition of place between capitalized words inside one span ("Barclays in Canary Wharf"). */
+const PLACE_JOINT = /(?<=\p{L})\s+(?:in|at|from|near)\s+(?=\p{Lu})/u;
+/** A possessive ending after a letter: "Kumar's", "Ferreira’s", "JAMES'S". */
+const POSSESSIVE = /(?<=\p{L})['’][sS]$/u;
 
 /**
  * Nouns of people: a nationality or group before one ("Chinese engineer", "Muslim community") speaks of persons;
@@ -97,10 +102,23 @@ function partOfLabel(text: string, start: number, end: number): boolean {
   return LABEL_AFTER.test(after) || (/^\s*:/.test(after) && LABEL_END.test(text.slice(start, end)));
 }
 
+/**
+ * The model calls many a lone given name it has not seen an organization ("Traci,", "Thanks Traci"): one word that
+ * the name lists know only as a given name is read as a person.
+ */
+function givenNameOnly(span: string): boolean {
+  if (!/^\p{Lu}\p{Ll}+$/u.test(span)) return false;
+  const lex = lexicon();
+  const key = fold(span);
+  return lex.firstNames.has(key) && !lex.common.has(key) && !lex.organizations.has(key) && !lex.places.has(key) && !lex.groups.has(key) && !lex.orgWords.has(key);
+}
+
 /** Whether a model span is a field label, a number or otherwise no entity at all. */
 function notAnEntity(span: string): boolean {
   const words = span.match(WORDS) ?? [];
   if (!LETTER.test(span) || CODE_LIKE.test(span) || ELONGATED.test(span)) return true;
+  // One letter alone ("U should sell it") is chat spelling, not an entity.
+  if (words.length === 1 && words[0].length === 1) return true;
   if (words.some((w) => FORM_LABELS.has(w))) return true;
   if (words.length === 1 && CHAT_WORDS.has(words[0].toLowerCase())) return true;
   const digits = span.replace(/\P{N}/gu, '').length;
@@ -145,7 +163,20 @@ export function modelSpans(text: string, recase: (t: string) => Recased = recase
       if (lead) start += lead[0].length;
       const trail = TRAILING_SYMBOLS.exec(text.slice(start, end));
       if (trail) end -= trail[0].length;
+      // spaCy's small model keeps a possessive on the name ("Elon Musk's"); the person is "Elon Musk". A company
+      // keeps its own ("McDonald's").
+      const possessive = e.label === 'ORG' ? null : POSSESSIVE.exec(text.slice(start, end));
+      if (possessive) end -= possessive[0].length;
       if (start >= end) continue;
+      // An unsure span that runs over "in", "at", "from" or "near" joins an entity and the place after it ("Barclays
+      // in Canary Wharf"): the entity ends before the preposition, the rest is a place.
+      const joint = e.score < SURE && e.label !== 'NORP' ? PLACE_JOINT.exec(text.slice(start, end)) : null;
+      if (joint) {
+        const at = start + joint.index + joint[0].length;
+        if (!notAnEntity(text.slice(at, end)))
+          out.push({ type: 'location', start: at, end, score: Math.round((LABELS.GPE.base - DOUBT * (1 - e.score)) * 1000) / 1000, evidence: ['model', `ner:${e.label}`] });
+        end = start + joint.index;
+      }
       // Judged as written: re-casing turns a label "BIC" into "Bic".
       const span = text.slice(start, end);
       if (notAnEntity(span) || partOfLabel(text, start, end)) continue;
@@ -156,10 +187,15 @@ export function modelSpans(text: string, recase: (t: string) => Recased = recase
         const next = NEXT_WORD.exec(seen.text.slice(end, end + 40));
         if (next && !STOP_WORDS.has(next[1].toLowerCase()) && !PERSON_NOUN.test(next[1].toLowerCase())) score = Math.min(score, NORP_OBJECT_CAP);
       }
+      let type = label.type;
+      if (e.label === 'ORG' && givenNameOnly(span)) {
+        type = 'name';
+        score = Math.min(score, LABELS.PERSON.base - DOUBT * (1 - e.score));
+      }
       const evidence = ['model', `ner:${e.label}`];
       if (e.score >= SURE) evidence.push('ner_sure');
       if (recased) evidence.push('recased');
-      out.push({ type: label.type, start, end, score: Math.round(score * 1000) / 1000, evidence });
+      out.push({ type, start, end, score: Math.round(score * 1000) / 1000, evidence });
     }
   }
   if (memoise) {

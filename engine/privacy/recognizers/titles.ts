@@ -21,7 +21,7 @@ const CAP_TITLE = new RegExp(`(?<![\\p{L}\\p{M}])(?:(?:${MODIFIER}\\s+)*(?:${CAP
 const ACRONYM = /(?<![\p{L}\p{M}])(?:CEO|CFO|CTO|COO|CIO|CMO|CISO|CDO|CPO|CHRO|CRO|SVP|EVP|VP)(?![\p{L}\p{M}])/gu;
 /** A lower-case job title after the words that announce one. */
 const LOWER_TITLE = new RegExp(
-  `(?<=\\b(?:works? as|working as|worked as|employed as|hired as|job title|position|role|occupation|profession|title|is an?|am an?|was an?|as an?)\\b\\s*(?:is|:|-)?\\s*(?:an?\\s+|the\\s+)?)(?!(?:an?|the)\\s)(?:(?:senior|junior|lead|chief|head|assistant|associate|deputy)\\s+)?(?:[a-z]+\\s+){0,2}${LOWER_HEAD}\\b`,
+  `(?<=\\b(?:works? as|working as|worked as|employed as|hired as|job title|position|role|occupation|profession|title|is an?|am an?|was an?|as an?|is the|was the|as the|became|becomes|promoted to|appointed|year-old|years-old|year old|years old)\\b\\s*(?:is|:|-)?\\s*(?:an?\\s+|the\\s+)?)(?!(?:an?|the)\\s)(?:(?:senior|junior|lead|chief|head|assistant|associate|deputy)\\s+)?(?:[a-z]+\\s+){0,2}${LOWER_HEAD}\\b`,
   'gi',
 );
 /** Words a capitalized title does not start with: they are the sentence's, not the title's. */

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { AlertInbox } from './alerts';
 import { openReport } from './report';
+import { RolloutsTab } from './rollouts';
 import { del, get, post, put, qs, type GetBody, type ListItem, type Page } from '../api';
 import { BarsChart } from '../chart';
 import { Link, navigate, useLocation } from '../router';
@@ -19,6 +20,7 @@ const TABS: [string, string][] = [
   ['drift', 'Drift'],
   ['history', 'History'],
   ['alerts', 'Alerts'],
+  ['rollouts', 'Rollouts'],
 ];
 
 export function DeploymentPage({ id }: { id: string }) {
@@ -43,6 +45,7 @@ export function DeploymentPage({ id }: { id: string }) {
       {tab === 'logs' && <Logs id={id} />}
       {tab === 'drift' && <DriftTab id={id} />}
       {tab === 'history' && <History id={id} />}
+      {tab === 'rollouts' && <RolloutsTab dep={dep} onChange={d.reload} />}
       {tab === 'alerts' && (
         <>
           <AlertInbox projectId={dep.project_id} deploymentId={id} />

@@ -114,6 +114,15 @@ export function ProjectPage({ id }: { id: string }) {
       <div class="title-row">
         <h1>{p.name}</h1>
         <span class="row">
+          <Link href={`/app/projects/${p.id}/registry`} class="button secondary">
+            Registry
+          </Link>
+          <Link href={`/app/projects/${p.id}/ab-tests`} class="button secondary">
+            A/B tests
+          </Link>
+          <Link href={`/app/projects/${p.id}/retraining`} class="button secondary">
+            Retraining
+          </Link>
           <Link href={`/app/projects/${p.id}/alerts`} class="button secondary">
             Alerts
           </Link>

@@ -1,0 +1,384 @@
+import { type Page } from 'playwright-core';
+import { openBrowser, type BrowserSession } from './support/browser';
+import { ApiClient, createProject, eventually, signUp } from './support/client';
+import { startStack, TestStack } from './support/stack';
+import { syntheticRows, trainQuickModels } from './support/trained-models';
+
+/**
+ * The MLOps pages of issue 31 in Debian's Chromium against the real stack, with the checks every browser test gets
+ * (no console error, no failed request, no serious axe violation, no horizontal scroll, a screenshot under
+ * test-artifacts/web-ui-mlops/): a registered model and a version of a trained model made from the Registry page, a
+ * transition to production asked and approved there; a canary rollout started from the deployment's Rollouts tab,
+ * its live state, pause / resume / promote; an A/B test made from its form, its statistics once traffic and outcomes
+ * came in, and the winner promoted; a retraining policy made from its form.
+ */
+
+let stack: TestStack;
+let ui: BrowserSession;
+let page: Page;
+let api: ApiClient;
+let owner: Awaited<ReturnType<typeof signUp>>;
+let projectId = '';
+let glm = '';
+let gbm = '';
+/** The production deployment the registry's approval made (v1 of `churn`, the GBM). */
+let registryDeployment = '';
+
+const M = '/api/mlops';
+const inputs = syntheticRows(50, 3).map(({ y: _y, ...r }) => r);
+
+beforeAll(async () => {
+  ui = await openBrowser('web-ui-mlops');
+  page = ui.page;
+  stack = await startStack({ env: { RATE_LIMIT_PREDICT: '100000' } });
+  owner = await signUp(stack.baseUrl, stack.mail, { name: 'Mona MLOps' });
+  api = owner.client;
+  projectId = await createProject(api, 'Lifecycle project');
+  const trained = await trainQuickModels(api, projectId, ['GLM', 'GBM']);
+  glm = trained.models.GLM;
+  gbm = trained.models.GBM;
+}, 300_000);
+
+afterEach(async () => {
+  await ui?.screenshotAfterStep();
+});
+
+afterAll(async () => {
+  await ui?.close();
+  await stack?.stop();
+});
+
+/** The page as it is now passes the browser checks, and nothing is wider than the window. */
+async function checkPage(name: string): Promise<void> {
+  await ui.checkPage(name);
+  await ui.expectNoHorizontalScroll();
+}
+
+/** The rows of a table region, each as its cells' texts. */
+async function rowsOf(region: string): Promise<string[][]> {
+  const rows = await page.getByRole('region', { name: region, exact: true }).locator('tbody tr').allInnerTexts();
+  return rows.map((r) => r.split('\t').map((c) => c.trim()));
+}
+
+/** The value shown for a term of a `dl.facts` list. */
+async function fact(term: string): Promise<string> {
+  return (await page.locator('dl.facts dt', { hasText: term }).first().locator('xpath=following-sibling::dd[1]').innerText()).trim();
+}
+
+/** The project's active production deployment. */
+async function productionDeployment(): Promise<{ id: string; name: string; model_id: string }> {
+  const items = (await api.get(`${M}/projects/${projectId}/deployments?limit=200`)).body.items as { id: string; name: string; model_id: string; stage: string; is_active: boolean }[];
+  const prod = items.find((d) => d.stage === 'production' && d.is_active);
+  if (!prod) throw new Error('no production deployment');
+  return prod;
+}
+
+describe('the MLOps pages in Chromium', () => {
+  it('registers a model and a version of a trained model from the Registry page', async () => {
+    await page.goto(`${stack.baseUrl}/login`);
+    await page.getByLabel('Email').fill(owner.email);
+    await page.getByLabel('Password').fill(owner.password);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('link', { name: 'Lifecycle project' }).click();
+    await page.getByRole('link', { name: 'Registry', exact: true }).click();
+    await page.getByRole('heading', { name: 'Model registry', exact: true }).waitFor();
+    await page.getByText('No registered model yet.').waitFor();
+    await checkPage('registry-empty');
+
+    await page.getByLabel('Name', { exact: true }).fill('churn');
+    await page.getByLabel('Description').fill('Churn classifier');
+    await page.getByRole('button', { name: 'Register', exact: true }).click();
+    await eventually(async () => (await rowsOf('Registered models').catch(() => [])).length === 1, 10_000);
+    expect((await rowsOf('Registered models'))[0].slice(0, 3)).toEqual(['churn', '–', '–']);
+    await checkPage('registry-listed');
+
+    await page.getByRole('link', { name: 'churn', exact: true }).click();
+    await page.getByRole('heading', { name: 'New version', exact: true }).waitFor();
+    await page.getByLabel('Trained model').selectOption(gbm);
+    await page.getByLabel('Version description').fill('first GBM');
+    await page.getByRole('button', { name: 'Add version' }).click();
+    await eventually(async () => (await rowsOf('Versions').catch(() => [])).length === 1, 10_000);
+    const [v1] = await rowsOf('Versions');
+    expect(v1.slice(0, 3)).toEqual(['v1', 'none', '–']);
+    // The metrics snapshot of the trained model, in the row and in the version's own table.
+    expect(v1[4]).not.toBe('–');
+    await page.getByRole('heading', { name: 'Version 1', exact: true }).waitFor();
+    expect((await rowsOf('Metrics of v1')).length).toBeGreaterThan(0);
+    await checkPage('version-added');
+
+    await page.getByLabel('Alias').fill('champion');
+    await page.getByRole('button', { name: 'Point alias here' }).click();
+    await eventually(async () => (await rowsOf('Versions'))[0][2] === 'champion', 10_000);
+    await page.getByText('aliases: champion → v1').waitFor();
+  });
+
+  it('asks for a transition to production and approves it: the version is deployed', async () => {
+    await page.getByLabel('To stage').selectOption('production');
+    await page.getByLabel('Comment').fill('ship it');
+    await page.getByRole('button', { name: 'Request transition' }).click();
+    await eventually(async () => (await rowsOf('Transition requests of v1').catch(() => [])).length === 1, 10_000);
+    expect((await rowsOf('Transition requests of v1'))[0].slice(0, 4)).toEqual(['production', 'pending', 'you', 'ship it']);
+    await checkPage('transition-pending');
+
+    await page.getByRole('button', { name: 'Approve the move to production' }).click();
+    await eventually(async () => (await rowsOf('Transition requests of v1'))[0][1] === 'approved', 30_000);
+    await eventually(async () => (await rowsOf('Versions'))[0][1] === 'production', 10_000);
+    expect(await fact('Stage')).toBe('production');
+    const version = (await api.get(`${M}/registry/${(await api.get(`${M}/projects/${projectId}/registry`)).body.items[0].id}/versions`)).body.items[0];
+    expect(version.stage).toBe('production');
+    registryDeployment = version.deployment_id;
+    const dep = (await api.get(`${M}/deployments/${registryDeployment}`)).body.deployment;
+    expect(dep).toMatchObject({ stage: 'production', name: 'churn v1', model_id: gbm });
+    await checkPage('transition-approved');
+
+    await page.getByRole('link', { name: 'Events', exact: true }).click();
+    await eventually(async () => (await rowsOf('Registry events').catch(() => [])).length >= 3, 10_000);
+    const kinds = (await rowsOf('Registry events')).map((r) => r[1]);
+    expect(kinds).toEqual(expect.arrayContaining(['version_created', 'transition_requested', 'transition_approved']));
+    await checkPage('registry-events');
+  });
+
+  it("changes the registered model's description and the aliases that deploy when moved", async () => {
+    await page.getByRole('link', { name: 'Settings', exact: true }).click();
+    await page.getByRole('heading', { name: 'Settings', exact: true }).waitFor();
+    await page.getByLabel('Description').fill('Churn classifier, monthly');
+    await page.getByLabel('Aliases that deploy when moved').fill('champion');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('Churn classifier, monthly', { exact: true }).waitFor();
+    await page.getByText('deploy on move: champion').waitFor();
+    const registered = (await api.get(`${M}/projects/${projectId}/registry`)).body.items[0];
+    expect(registered).toMatchObject({ description: 'Churn classifier, monthly', auto_deploy_aliases: ['champion'] });
+    await checkPage('registry-settings');
+  });
+
+  it("starts a canary on the deployment's Rollouts tab and follows its live state to promotion", async () => {
+    await page.goto(`${stack.baseUrl}/app/deployments/${registryDeployment}`);
+    await page.getByRole('link', { name: 'Rollouts', exact: true }).click();
+    await page.getByRole('heading', { name: 'Start a rollout', exact: true }).waitFor();
+    await page.getByText('No rollout yet.').waitFor();
+    await checkPage('rollouts-empty');
+
+    await page.getByLabel('Strategy').selectOption('canary');
+    await page.getByRole('combobox', { name: 'Candidate' }).selectOption(glm);
+    await page.getByLabel('Traffic steps (%)').fill('50');
+    await page.getByLabel('Pause per step (seconds)').fill('3600');
+    await page.getByLabel('Gate metric').selectOption('error_rate');
+    await page.getByLabel('Gate holds when observed is').selectOption('lt');
+    await page.getByLabel('Gate threshold').fill('0.5');
+    await page.getByLabel('Minimum samples').fill('1000');
+    await page.getByLabel('Gate interval (seconds)').fill('5');
+    await page.getByRole('button', { name: 'Start rollout' }).click();
+
+    await page.getByRole('heading', { name: 'Canary rollout', exact: true }).waitFor();
+    await eventually(async () => (await fact('State')) === 'running', 30_000);
+    expect(await fact('Step')).toBe('1 of 1');
+    // The candidate takes its share once the workflow has deployed it; the split shows both sides.
+    await eventually(async () => (await fact('Candidate traffic')) === '50%' && (await rowsOf('Traffic split').catch(() => [])).length === 2, 60_000);
+    const split = await rowsOf('Traffic split');
+    expect(split.map((r) => [r[0], r[2]])).toEqual([
+      ['stable', '50%'],
+      ['candidate', '50%'],
+    ]);
+    expect((await rowsOf('Canary steps'))[0]).toEqual(['1', '50%', '60 min', 'error_rate < 0.5 (≥ 1000 samples)', 'current']);
+    // Requests reach both sides; the gates are checked every five seconds on the candidate's own.
+    for (const row of inputs.slice(0, 20)) expect((await api.post(`${M}/deployments/${registryDeployment}/predict`, { inputs: row })).status).toBe(200);
+    await eventually(async () => (await rowsOf('Gate results').catch(() => [])).length === 1, 30_000);
+    const [gate] = await rowsOf('Gate results');
+    expect(gate[0]).toBe('error_rate');
+    expect(gate[2]).toBe('< 0.5');
+    await checkPage('canary-running');
+
+    await page.getByRole('button', { name: 'Pause', exact: true }).click();
+    await eventually(async () => (await fact('State')) === 'paused', 20_000);
+    await page.getByRole('button', { name: 'Resume', exact: true }).click();
+    await eventually(async () => (await fact('State')) === 'running', 20_000);
+    await page.getByRole('button', { name: 'Promote now' }).click();
+    await eventually(async () => (await fact('State')) === 'promoted', 60_000);
+    await eventually(async () => (await rowsOf('Rollouts of this deployment'))[0]?.[1] === 'promoted', 10_000);
+    expect((await rowsOf('Rollout history')).map((r) => r[1]).length).toBeGreaterThan(1);
+    await checkPage('canary-promoted');
+  });
+
+  it('shadows the production deployment with another model and compares their answers', async () => {
+    const prod = await productionDeployment();
+    await page.goto(`${stack.baseUrl}/app/deployments/${prod.id}?tab=rollouts`);
+    await page.getByRole('heading', { name: 'Start a rollout', exact: true }).waitFor();
+    await page.getByLabel('Strategy').selectOption('shadow');
+    await page.getByRole('combobox', { name: 'Candidate' }).selectOption(gbm);
+    await page.getByLabel('Mirrored share (%)').fill('100');
+    await page.getByRole('button', { name: 'Start rollout' }).click();
+    await page.getByRole('heading', { name: 'Shadow rollout', exact: true }).waitFor();
+    expect(await fact('Mirrored')).toBe('100% of requests');
+    await eventually(async () => (await rowsOf('Traffic split').catch(() => [])).length === 2, 60_000);
+    expect((await rowsOf('Traffic split')).map((r) => [r[0], r[2]])).toEqual([
+      ['stable', '100%'],
+      ['shadow', '100% mirrored'],
+    ]);
+    for (const row of inputs.slice(0, 20)) expect((await api.post(`${M}/deployments/${prod.id}/predict`, { inputs: row })).status).toBe(200);
+    await page.getByRole('heading', { name: 'Shadow comparison', exact: true }).waitFor();
+    await eventually(async () => Number(await fact('Compared answers')) >= 20, 30_000);
+    expect(await fact('Agreement')).toMatch(/^[\d.]+%$/);
+    await checkPage('shadow-running');
+
+    await page.getByRole('button', { name: 'Abort', exact: true }).click();
+    await eventually(async () => (await fact('State')) === 'aborted', 60_000);
+    expect((await productionDeployment()).id).toBe(prod.id);
+    await checkPage('shadow-aborted');
+  });
+
+  it('switches production blue-green and rolls the switch back inside its window', async () => {
+    const prod = await productionDeployment();
+    await page.goto(`${stack.baseUrl}/app/deployments/${prod.id}?tab=rollouts`);
+    await page.getByRole('heading', { name: 'Start a rollout', exact: true }).waitFor();
+    await page.getByLabel('Strategy').selectOption('blue_green');
+    await page.getByRole('combobox', { name: 'Candidate' }).selectOption(gbm);
+    await page.getByLabel('Keep the previous (seconds)').fill('600');
+    await page.getByRole('button', { name: 'Start rollout' }).click();
+    await page.getByRole('heading', { name: 'Blue-green rollout', exact: true }).waitFor();
+    // Switched: the candidate serves production while the previous one stays restorable.
+    await eventually(async () => (await productionDeployment()).id !== prod.id, 60_000);
+    expect((await productionDeployment()).model_id).toBe(gbm);
+    await page.getByRole('button', { name: 'Roll back' }).waitFor();
+    await checkPage('blue-green-switched');
+
+    await page.getByRole('button', { name: 'Roll back' }).click();
+    await eventually(async () => (await fact('State')) === 'rolled_back', 60_000);
+    expect((await productionDeployment()).id).toBe(prod.id);
+    await checkPage('blue-green-rolled-back');
+  });
+
+  it("creates an A/B test from its form and shows each variant's statistics, the conclusion and the promotion", async () => {
+    // Two active deployments: the production one (GLM after the canary) and a staging GBM.
+    const prod = await productionDeployment();
+    const staged = await api.post(`${M}/projects/${projectId}/deployments`, { model_id: gbm, name: 'gbm staging', stage: 'staging' });
+    expect(staged.status).toBe(201);
+
+    await page.goto(`${stack.baseUrl}/app/projects/${projectId}`);
+    await page.getByRole('link', { name: 'A/B tests', exact: true }).click();
+    await page.getByRole('heading', { name: 'New A/B test', exact: true }).waitFor();
+    await page.getByText('No A/B test yet.').waitFor();
+    await checkPage('ab-tests-empty');
+
+    await page.getByLabel('Name', { exact: true }).fill('Checkout');
+    await page.getByLabel('Primary metric').selectOption('conversion');
+    await page.getByLabel('Minimum samples per variant').fill('20');
+    await page.getByLabel('Variant 1 name').fill('control');
+    await page.getByLabel('Variant 1 deployment').selectOption(prod.id);
+    await page.getByLabel('Variant 2 name').fill('gbm');
+    await page.getByLabel('Variant 2 deployment').selectOption(staged.body.id);
+    await page.getByRole('button', { name: 'Create A/B test' }).click();
+    await page.getByRole('heading', { name: 'Checkout', exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Start', exact: true }).click();
+    await page.getByRole('button', { name: 'Stop now' }).waitFor();
+    const testId = page.url().split('/').pop()!;
+    await checkPage('ab-test-started');
+
+    // Traffic through the test: the gbm variant converts four times in five, the control once in five.
+    let state = 'running';
+    for (let batch = 0; batch < 20 && state === 'running'; batch++) {
+      const outcomes = [];
+      for (let i = 0; i < 20; i++) {
+        const r = await api.post(`${M}/ab-tests/${testId}/predict`, { inputs: inputs[i % inputs.length] }, { headers: { 'x-ab-key': `visitor-${batch}-${i}` } });
+        expect(r.status).toBe(200);
+        const converts = r.body.variant === 'gbm' ? i % 5 !== 0 : i % 5 === 0;
+        outcomes.push({ request_id: r.body.request_id, value: converts ? 1 : 0 });
+      }
+      expect((await api.post(`${M}/ab-tests/${testId}/outcomes`, { outcomes })).status).toBe(200);
+      state = (await api.get(`${M}/ab-tests/${testId}`)).body.state;
+    }
+    expect(state).toBe('concluded');
+
+    await page.reload();
+    await page.getByRole('status').filter({ hasText: 'gbm wins against control' }).waitFor();
+    const variants = await rowsOf('Variant statistics');
+    expect(variants.map((v) => v[0])).toEqual(['control', 'gbm']);
+    for (const v of variants) expect(Number(v[3].replace(/,/g, ''))).toBeGreaterThanOrEqual(20);
+    expect(Number(variants[1][4])).toBeGreaterThan(Number(variants[0][4]));
+    const [comparison] = await rowsOf('Comparisons');
+    expect(comparison[0]).toBe('gbm');
+    expect(comparison[1]).toBe('control');
+    expect(Number(comparison[2])).toBeGreaterThan(0);
+    expect(comparison[3]).toMatch(/ to /);
+    expect(comparison[5]).toBe('yes');
+    await checkPage('ab-test-concluded');
+
+    await page.getByRole('button', { name: 'Promote gbm to production' }).click();
+    await page.getByRole('status').filter({ hasText: 'Promoted' }).waitFor();
+    expect((await api.get(`${M}/deployments/${staged.body.id}`)).body.deployment.stage).toBe('production');
+    await checkPage('ab-test-promoted');
+  });
+
+  it('creates a retraining policy from its form', async () => {
+    await page.goto(`${stack.baseUrl}/app/projects/${projectId}`);
+    await page.getByRole('link', { name: 'Retraining', exact: true }).click();
+    await page.getByRole('heading', { name: 'New policy', exact: true }).waitFor();
+    await page.getByText('No policy yet.').waitFor();
+    await page.getByText('No retraining yet.').waitFor();
+    await checkPage('retraining-empty');
+
+    await page.getByLabel('Name', { exact: true }).fill('Weekly retrain');
+    await page.getByLabel('Registered model').selectOption({ label: 'churn' });
+    await page.getByLabel('Outcome').selectOption('approval');
+    await page.getByLabel('Minimum improvement').fill('0.01');
+    await page.getByLabel('Schedule (cron, UTC)').fill('0 3 * * 1');
+    await page.getByLabel('On a new version of the training dataset').check();
+    await page.getByRole('button', { name: 'Create policy' }).click();
+    await eventually(async () => (await rowsOf('Retraining policies').catch(() => [])).length === 1, 10_000);
+    const [row] = await rowsOf('Retraining policies');
+    expect(row.slice(0, 7)).toEqual(['Weekly retrain', 'churn', 'cron 0 3 * * 1, new dataset version', 'approval', 'sort metric better by ≥ 0.01', '60 min', 'yes']);
+    const [policy] = (await api.get(`${M}/retraining-policies?project_id=${projectId}`)).body.items;
+    expect(policy).toMatchObject({ name: 'Weekly retrain', outcome: 'approval', triggers: { schedule_cron: '0 3 * * 1', new_dataset_version: true } });
+    await checkPage('retraining-policy');
+
+    await page.getByRole('button', { name: 'Disable Weekly retrain' }).click();
+    await eventually(async () => (await rowsOf('Retraining policies'))[0][6] === 'no', 10_000);
+    await checkPage('retraining-disabled');
+  });
+
+  it('runs the policy by hand: the retraining job shows its state, evaluation and links, and is approved', async () => {
+    // Any challenger passes the gate (the champion scores perfectly on the small holdout), so the run awaits approval.
+    const [policy] = (await api.get(`${M}/retraining-policies?project_id=${projectId}`)).body.items;
+    expect((await api.patch(`${M}/retraining-policies/${policy.id}`, { gate: { min_improvement: -1 } })).status).toBe(200);
+    await page.reload();
+    await page.getByRole('button', { name: 'Run now: Weekly retrain' }).click();
+    await eventually(async () => (await rowsOf('Retraining jobs').catch(() => [])).length === 1, 10_000);
+    expect((await rowsOf('Retraining jobs'))[0].slice(1, 3)).toEqual(['Weekly retrain', 'manual']);
+    // The list is read again every five seconds while the job is open.
+    const settled = ['awaiting_approval', 'promoted', 'rejected', 'registered', 'failed'];
+    await eventually(async () => settled.includes((await rowsOf('Retraining jobs'))[0][3]), 240_000, 1000);
+    const [job] = await rowsOf('Retraining jobs');
+    expect(job[3]).toBe('awaiting_approval');
+    expect(job[4]).toMatch(/champion .* challenger .* on \d+ rows, passed$/);
+    expect(job[5]).toContain('experiment');
+    expect(job[5]).toContain('challenger');
+    await checkPage('retraining-awaiting-approval');
+
+    await page.getByRole('button', { name: 'Approve the challenger' }).click();
+    await eventually(async () => (await rowsOf('Retraining jobs'))[0][3] === 'promoted', 60_000);
+    const [done] = (await api.get(`${M}/retraining-jobs?project_id=${projectId}`)).body.items;
+    expect(done.state).toBe('promoted');
+    // The challenger is production and the registry's champion now.
+    const challenger = (await api.get(`${M}/versions/${done.challenger_version_id}`)).body;
+    expect(challenger).toMatchObject({ stage: 'production', aliases: expect.arrayContaining(['champion']) });
+    await checkPage('retraining-promoted');
+  }, 300_000);
+
+  it('fits a 390 px wide screen: the project, a registered model, a rollout, an A/B test, retraining', async () => {
+    const registered = (await api.get(`${M}/projects/${projectId}/registry`)).body.items[0];
+    const [canary] = (await api.get(`${M}/deployments/${registryDeployment}/strategies`)).body.items;
+    const [abTest] = (await api.get(`${M}/ab-tests?project_id=${projectId}`)).body.items;
+    await page.setViewportSize({ width: 390, height: 844 });
+    for (const [url, name, ready] of [
+      [`/app/projects/${projectId}`, 'narrow-project', 'Lifecycle project'],
+      [`/app/registry/${registered.id}`, 'narrow-registered-model', 'Transition requests'],
+      [`/app/rollouts/${canary.id}`, 'narrow-rollout', 'Canary rollout'],
+      [`/app/ab-tests/${abTest.id}`, 'narrow-ab-test', 'Comparisons with the control'],
+      [`/app/projects/${projectId}/retraining`, 'narrow-retraining', 'Retraining jobs'],
+    ]) {
+      await page.goto(stack.baseUrl + url);
+      await page.getByRole('heading', { name: ready, exact: true }).waitFor();
+      await checkPage(name);
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+});
