@@ -61,8 +61,12 @@ export default tseslint.config(
         {
           patterns: [
             { group: layer('api', 'services', 'activities', 'entities', 'workflows', 'workers'), message: 'engine/ imports nothing from the layers above it.' },
-            // platform/threads is the exception: it imports nothing but Node, and the engine's threads start through it.
-            { group: ['**/platform/*', '!**/platform/threads', '**/platform/*/**'], message: 'engine/ imports nothing from platform/ but platform/threads, through its index.' },
+            // platform/threads and platform/gpu are the exceptions: they import nothing but Node (and Dawn), and the
+            // engine's threads start, and its GPU devices are acquired, through them.
+            {
+              group: ['**/platform/*', '!**/platform/threads', '!**/platform/gpu', '**/platform/*/**'],
+              message: 'engine/ imports nothing from platform/ but platform/threads and platform/gpu, through their index.',
+            },
           ],
         },
       ],

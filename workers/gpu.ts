@@ -1,7 +1,4 @@
-import { runWorkerProcess } from './run-workers';
+import { exitWithError, runWorkerProcess } from './run-workers';
 
-/** Worker for the `gpu` task queue family. */
-runWorkerProcess(['gpu']).catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+/** Worker for the `gpu` task queue family; it refuses to start on a machine with no usable GPU adapter. */
+runWorkerProcess(['gpu']).catch(exitWithError);

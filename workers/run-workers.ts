@@ -5,6 +5,7 @@ import { createLogger } from '../platform/logger';
 import { MetricsServer, serveMetrics } from '../platform/metrics';
 import { scratchParents, sweepScratch } from '../platform/scratch';
 import type { QueueFamily } from '../workflows/job-input';
+import { familiesAfterGpuCheck, GpuWorkerRefusedError } from './gpu-adapter';
 import { createWorkers } from './worker-factory';
 import { threadsEnded } from '../platform/threads';
 
@@ -18,12 +19,14 @@ const EXIT_AFTER_GRACE_MS = 15_000;
  * stop polling, running activities get SHUTDOWN_GRACE_SECS to finish (then they are canceled and
  * Temporal retries them elsewhere), and the process exits 0.
  */
-export async function runWorkerProcess(families: QueueFamily[]): Promise<void> {
+export async function runWorkerProcess(requested: QueueFamily[]): Promise<void> {
   const config = loadConfig();
-  const log = createLogger(config.logLevel, `worker-${families.join('-')}`);
+  const log = createLogger(config.logLevel, `worker-${requested.join('-')}`);
   if (!config.databaseUrl || !config.temporal.address) {
     throw new Error('workers need DATABASE_URL and TEMPORAL_ADDRESS');
   }
+  // Before any connection: a gpu worker without a usable adapter refuses to start (gpu-adapter.ts).
+  const families = await familiesAfterGpuCheck(requested, log);
   const swept = sweepScratch(scratchParents(config));
   if (swept.length) log.warn({ folders: swept }, 'removed the temporary files of processes that ended without cleaning up');
   const ds = createDataSource({ url: config.databaseUrl, poolSize: config.databasePoolSize });
@@ -71,14 +74,17 @@ export async function runWorkerProcess(families: QueueFamily[]): Promise<void> {
   log.info('workers stopped');
 }
 
+/** Ends a worker process that could not run: a GPU refusal is one readable paragraph, anything else its stack. */
+export function exitWithError(err: unknown): never {
+  console.error(err instanceof GpuWorkerRefusedError ? `The gpu worker refuses to start. ${err.message}` : err);
+  process.exit(1);
+}
+
 if (require.main === module) {
   const valid: QueueFamily[] = ['io', 'cpu', 'gpu'];
   const families = process.argv.slice(2).filter((a): a is QueueFamily => (valid as string[]).includes(a));
   runWorkerProcess(families.length ? families : valid).then(
     () => process.exit(0),
-    (err) => {
-      console.error(err);
-      process.exit(1);
-    },
+    (err) => exitWithError(err),
   );
 }
