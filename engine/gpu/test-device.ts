@@ -11,6 +11,6 @@ export async function acquireTestGpu(): Promise<AcquiredGpu> {
   try {
     return await acquireGpu({ allowSoftware: true });
   } catch (e) {
-    throw new Error(`The GPU engine's tests need a WebGPU adapter: ${(e as Error).message} (CI installs Mesa: libegl1, libgles2, libgl1-mesa-dri).`, { cause: e });
+    throw new Error(`The GPU engine's tests need a WebGPU adapter: ${(e as Error).message} (.ci/run installs Mesa: libegl1, libegl-dev, libegl-mesa0, libgles2, libgl1-mesa-dri).`, { cause: e });
   }
 }

@@ -177,7 +177,7 @@ export async function acquireGpu(options: AcquireOptions = {}): Promise<Acquired
   env.EGL_PLATFORM ??= 'surfaceless';
   const software = await requestAdapter(['backend=opengles'], { featureLevel: 'compatibility' });
   if (software) return openDevice(software, 'opengles');
-  tried.push("OpenGL ES found no adapter (are Debian's libegl1, libgles2 and libgl1-mesa-dri installed?)");
+  tried.push("OpenGL ES found no adapter (are Debian's libegl1, libegl-dev, libegl-mesa0, libgles2 and libgl1-mesa-dri installed? .ci/run installs them)");
   throw new NoGpuAdapterError(`No GPU adapter: ${tried.join('; ')}.`);
 }
 
