@@ -6,7 +6,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 /**
  * Debian's Chromium driven by playwright-core for the web UI's browser tests, with the checks every page of them
  * gets: no console error or page error, no failed request (nothing answered 4xx/5xx), no serious or critical axe-core
- * violation, and a full-page screenshot under test-artifacts/<folder>/.
+ * violation at 1280 px or at 390 px wide, and a full-page screenshot under test-artifacts/<folder>/.
  */
 
 const ROOT = (() => {
@@ -16,6 +16,19 @@ const ROOT = (() => {
 })();
 const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => fs.existsSync(p));
 const AXE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+/** The phone width every checked page is also checked at. */
+const NARROW = { width: 390, height: 844 };
+
+/** Serious and critical axe-core violations of the page as it is now, one line each. */
+async function axeViolations(page: Page): Promise<string[]> {
+  // A string, run in the page: the server's compiler has no DOM types.
+  return page.evaluate<string[]>(`window.axe
+    .run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } })
+    .then((r) => r.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => v.impact + ' ' + v.id + ': ' + v.help + ' (' + v.nodes.map((n) => n.target.join(' ')).join(', ') + ')'))`);
+}
 
 export interface BrowserSession {
   browser: Browser;
@@ -76,13 +89,16 @@ export async function openBrowser(folder: string): Promise<BrowserSession> {
       await page.screenshot({ path: file(`-${name}`), fullPage: true });
       // Evaluated through the DevTools protocol: the page's content security policy (no inline script) stays in force.
       if (!(await page.evaluate('typeof window.axe !== "undefined"'))) await page.evaluate(AXE);
-      // A string, run in the page: the server's compiler has no DOM types.
-      const violations = await page.evaluate<string[]>(`window.axe
-        .run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } })
-        .then((r) => r.violations
-          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-          .map((v) => v.impact + ' ' + v.id + ': ' + v.help + ' (' + v.nodes.map((n) => n.target.join(' ')).join(', ') + ')'))`);
-      const found = [...problems, ...violations.map((v) => `axe on ${name}: ${v}`)];
+      const violations = (await axeViolations(page)).map((v) => `axe on ${name}: ${v}`);
+      // The same page on a phone: what only the narrow layout shows (a menu button, stacked tables) is checked too.
+      const wide = page.viewportSize() ?? { width: 1280, height: 900 };
+      await page.setViewportSize(NARROW);
+      try {
+        violations.push(...(await axeViolations(page)).map((v) => `axe on ${name} at ${NARROW.width} px: ${v}`));
+      } finally {
+        await page.setViewportSize(wide);
+      }
+      const found = [...problems, ...violations];
       problems = [];
       expect(found).toEqual([]);
     },
