@@ -5,6 +5,18 @@ import type { JsonMap } from './job.entity';
 export const EXPERIMENT_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'canceled'] as const;
 export type ExperimentStatus = (typeof EXPERIMENT_STATUSES)[number];
 
+/** How a leaking feature was caught: single-feature AUC, single-feature R², or an exact value → target mapping. */
+export type LeakageMeasure = 'auc' | 'r2' | 'functional_dependence';
+
+/** A warning found before training; `message` is the sentence shown to people. */
+export interface ExperimentWarning {
+  kind: 'leakage';
+  column: string;
+  measure: LeakageMeasure;
+  score: number;
+  message: string;
+}
+
 /** An AutoML run on one dataset version; its status moves with its `automl_train` job. */
 @Entity('experiments')
 export class Experiment extends JobTrackedEntity<ExperimentStatus> {
@@ -45,6 +57,10 @@ export class Experiment extends JobTrackedEntity<ExperimentStatus> {
   /** Live progress: models done, current algorithm, elapsed vs budget. */
   @Column('jsonb', { default: {} })
   progress: JsonMap;
+
+  /** Found in data preparation, before any model is trained (leakage); empty until then. */
+  @Column('jsonb', { default: () => "'[]'" })
+  warnings: ExperimentWarning[];
 
   @Column('uuid', { name: 'created_by', nullable: true })
   createdBy: string | null;

@@ -46,6 +46,9 @@ import { RetrainingJob } from './retraining-job.entity';
 import { RetrainingPolicy } from './retraining-policy.entity';
 import { RetrainingTrigger } from './retraining-trigger.entity';
 import { Retraining1732453000000 } from './migrations/1732453000000-retraining';
+import { ExperimentWarnings1732460000000 } from './migrations/1732460000000-experiment-warnings';
+import { InferenceLogError1732461000000 } from './migrations/1732461000000-inference-log-error';
+import { PrivacyFindingOverrides1732464000000 } from './migrations/1732464000000-privacy-finding-overrides';
 import { Rollout } from './rollout.entity';
 import { Rollouts1732451000000 } from './migrations/1732451000000-rollouts';
 import { RegisteredModel } from './registered-model.entity';
@@ -202,4 +205,7 @@ export const MIGRATIONS = [
   Rollouts1732451000000,
   AbTests1732452000000,
   Retraining1732453000000,
+  ExperimentWarnings1732460000000,
+  InferenceLogError1732461000000,
+  PrivacyFindingOverrides1732464000000,
 ];

@@ -44,6 +44,10 @@ export class InferenceLog {
   @Column('jsonb', { nullable: true })
   warnings: unknown[] | null;
 
+  /** What a refused request was answered with (the error's `detail`: a text or `[{loc, msg, type}]`); null when it was answered 200. */
+  @Column('jsonb', { nullable: true })
+  error: string | { loc: (string | number)[]; msg: string; type: string }[] | null;
+
   @Column('timestamptz', { name: 'created_at' })
   createdAt: Date;
 }

@@ -37,4 +37,12 @@ export class PrivacyResult extends BaseEntity {
 
   @Column('boolean', { default: false })
   transformed: boolean;
+
+  /** Left out of this session by a user: never transformed, counted as excluded (services/privacy/finding-counts.ts). */
+  @Column('boolean', { default: false })
+  excluded: boolean;
+
+  /** This session's action for the finding instead of the policy's (null: the policy decides). */
+  @Column('text', { name: 'action_override', nullable: true })
+  actionOverride: string | null;
 }

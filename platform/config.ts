@@ -108,7 +108,8 @@ const EnvSchema = z.object({
   BODY_TIMEOUT_SECS: int(30, 1),
   /** An upload may pause this long between two chunks before it is cut off (408). */
   UPLOAD_IDLE_TIMEOUT_SECS: int(60, 1),
-  PROFILE_IN_BACKGROUND_MIN_ROWS: int(1_000_000, 0),
+  /** New versions with at least this many rows get their statistics from a background `dataset_profile` job (1: every version; 0: none). */
+  PROFILE_IN_BACKGROUND_MIN_ROWS: int(1, 0),
   RECONCILE_INTERVAL_SECS: int(60, 0),
   /** An open job the reconciler looks at must be unchanged this long (a job just created may not have its workflow yet). */
   RECONCILE_GRACE_SECS: int(30, 0),

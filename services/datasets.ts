@@ -2,7 +2,20 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { In, type DataSource } from 'typeorm';
 import { Artifact, Dataset, DatasetVersion, Job, ProjectQualityPolicy, User } from '../entities';
-import { compareVersions, DatasetProfile, DataValidationError, DEFAULT_QUALITY_POLICY, preview, QualityPolicy, sample, writeCsv, writeXlsx, XLSX_MAX_ROWS } from '../engine/data';
+import {
+  compareVersions,
+  DatasetProfile,
+  DataValidationError,
+  DEFAULT_QUALITY_POLICY,
+  preview,
+  QualityPolicy,
+  qualityReport,
+  QualityReport,
+  sample,
+  writeCsv,
+  writeXlsx,
+  XLSX_MAX_ROWS,
+} from '../engine/data';
 import type { ArtifactStore } from '../platform/artifact-store';
 import type { Config } from '../platform/config';
 import type { Logger } from '../platform/logger';
@@ -46,6 +59,25 @@ const SUMMARY_SQL = `SELECT d.id, d.name, d.description, d.project_id, p.name AS
   JOIN LATERAL (SELECT * FROM dataset_versions x WHERE x.dataset_id = d.id ORDER BY x.version DESC LIMIT 1) v ON true
   WHERE d.project_id IN (SELECT pm.project_id FROM project_members pm WHERE pm.user_id = $1)`;
 
+/** Where the target of a quality report's target-dependent checks comes from; null: none, those checks need one. */
+export type QualityTargetSource = 'request' | 'experiment' | null;
+
+/** A version's quality report with the target its target-dependent checks used. */
+export interface VersionQuality {
+  version: DatasetVersion;
+  report: QualityReport;
+  targetSource: QualityTargetSource;
+  /** The experiment whose target was used (`targetSource` experiment). */
+  experiment: { id: string; name: string } | null;
+}
+
+/** Where a version's statistics stand: `ready` (stored), its profile job's state, or `none` (computed on first analyze). */
+export interface StatisticsState {
+  status: 'ready' | 'queued' | 'running' | 'failed' | 'canceled' | 'none';
+  /** Why the profile job failed. */
+  error: string | null;
+}
+
 /** A file received for a new dataset or version, with the form's text fields. */
 export interface ReceivedTable {
   path: string;
@@ -68,6 +100,9 @@ export class DatasetService {
   ) {
     // This process's own folder: what a killed process leaves there is removed when a process starts (platform/scratch.ts).
     this.tmpRoot = scratchDir(path.join(config.dataDir, 'tmp'), 'uploads');
+    // Every path to a new version (upload, new version, retraining's derived data) commits through DatasetVersions:
+    // each version gets its statistics in the background, so reports find them.
+    versions.onCommitted((version) => this.profileInBackground(version));
   }
 
   async list(userId: string, q: ListQuery<(typeof DATASET_SORT_FIELDS)[number]> & { project_id?: string }): Promise<Page<DatasetSummary>> {
@@ -105,15 +140,51 @@ export class DatasetService {
     return rows[0];
   }
 
-  /** A dataset with the first rows of its latest version (a broken file still shows the dataset). */
-  async withPreview(userId: string, datasetId: string) {
+  /** A dataset with the first rows of its latest version, or of the version asked for (a broken file still shows the dataset). */
+  async withPreview(userId: string, datasetId: string, versionNumber?: number) {
     const dataset = await this.summary(userId, datasetId);
-    const version = await this.versionOf(dataset.id);
+    const version = await this.versionOf(dataset.id, versionNumber);
     try {
       return { dataset, version, rows: await preview(await this.versions.parquetPath(version), PREVIEW_ROWS), error: null };
     } catch (err) {
       return { dataset, version, rows: [], error: `Preview unavailable: ${(err as Error).message}` };
     }
+  }
+
+  /**
+   * The quality report of a version (the latest unless one is asked for). Checks that depend on a target (class
+   * balance) use the target named in the request, else the target of the latest experiment on this dataset when the
+   * version has that column, else none: they are listed as needing a target, never computed on a guess. The report
+   * stored at upload has no target; one with a target is computed here.
+   */
+  async quality(userId: string, datasetId: string, q: { version?: number; target?: string }): Promise<VersionQuality> {
+    const { dataset, version } = q.version === undefined ? await this.latestForUser(userId, datasetId) : await this.versionForUser(userId, datasetId, q.version);
+    const has = (column: string) => version.columns.some((c) => c.name === column);
+    if (q.target !== undefined && !has(q.target)) {
+      throw ValidationError.field(['query', 'target'], `Unknown column: ${q.target} is not a column of version ${version.version}`);
+    }
+    const experiment = q.target === undefined ? await this.latestExperimentTarget(dataset.id) : null;
+    const target = q.target ?? (experiment && has(experiment.target) ? experiment.target : null);
+    const stored = version.quality as unknown as QualityReport;
+    // Reports stored before targets were named carry a guessed one: those are computed again without it.
+    if (target === null && !stored.target) return { version, report: stored, targetSource: null, experiment: null };
+    const report = await qualityReport(await this.versions.parquetPath(version), await this.qualityPolicy(dataset.projectId), { target });
+    return {
+      version,
+      report,
+      targetSource: target === null ? null : q.target !== undefined ? 'request' : 'experiment',
+      experiment: target !== null && experiment ? { id: experiment.id, name: experiment.name } : null,
+    };
+  }
+
+  /** The target of the latest experiment trained on any version of a dataset. */
+  private async latestExperimentTarget(datasetId: string): Promise<{ id: string; name: string; target: string } | null> {
+    const [row]: { id: string; name: string; target: string }[] = await this.ds.query(
+      `SELECT e.id, e.name, e.target_column AS target FROM experiments e JOIN dataset_versions v ON v.id = e.dataset_version_id
+        WHERE v.dataset_id = $1 ORDER BY e.created_at DESC, e.id DESC LIMIT 1`,
+      [datasetId],
+    );
+    return row ?? null;
   }
 
   /** The project's quality thresholds as stored (keys it never set are absent). */
@@ -159,20 +230,26 @@ export class DatasetService {
       (staged) => this.versions.commit({ projectId, dataset, description, staged, policy, origin: { filename: file.filename }, userId }),
       { maxColumns: this.config.limits.maxDatasetColumns, maxRows: this.config.limits.maxDatasetRows, maxCells: this.config.limits.maxDatasetCells },
     );
-    await this.profileInBackground(userId, projectId, committed.version);
     return committed;
   }
 
   /**
-   * Starts a `dataset_profile` job for a large new version, so its first analyze finds the
-   * profile ready. The job is an optimization, not part of the version: it is written after the
-   * version's commit, and if that fails (or no worker takes it) analyze computes the profile.
+   * Starts a `dataset_profile` job for a new version (of at least PROFILE_IN_BACKGROUND_MIN_ROWS rows: by default
+   * every one), so analyze and reports find its statistics ready. Idempotent: a version already profiled, or with a
+   * profile job open or done, gets no second one. The job is not part of the version: it is written after the
+   * version's commit, its failure shows on the version (`statistics_status`), and analyze computes what it lacks.
    */
-  private async profileInBackground(userId: string, projectId: string, version: DatasetVersion): Promise<void> {
+  private async profileInBackground(version: DatasetVersion): Promise<void> {
     const minRows = this.config.profileInBackgroundMinRows;
-    if (minRows <= 0 || version.rowCount < minRows) return;
+    if (minRows <= 0 || version.rowCount < minRows || version.statistics) return;
     try {
-      const job = await this.ds.transaction((em) => this.jobs.create(em, { kind: 'dataset_profile', projectId, entityId: version.id, createdBy: userId, input: { versionId: version.id } }));
+      const job = await this.ds.transaction(async (em) => {
+        const [owner]: { project_id: string }[] = await em.query('SELECT project_id FROM datasets WHERE id = $1', [version.datasetId]);
+        const taken = await em.getRepository(Job).existsBy({ kind: 'dataset_profile', entityId: version.id, status: In(['queued', 'running', 'succeeded']) });
+        if (!owner || taken) return null;
+        return this.jobs.create(em, { kind: 'dataset_profile', projectId: owner.project_id, entityId: version.id, createdBy: version.createdBy, input: { versionId: version.id } });
+      });
+      if (!job) return;
       // Not awaited: the upload's answer does not wait on Temporal (start logs its own failure; the reconciler retries).
       void this.jobs.start(job);
     } catch (err) {
@@ -192,21 +269,46 @@ export class DatasetService {
     return { dataset, version: await this.versionOf(dataset.id, version) };
   }
 
-  /** The versions of a dataset in version order, with their creators' names. */
-  async listVersions(userId: string, datasetId: string, q: PageQuery): Promise<Page<{ version: DatasetVersion; createdByName: string | null }>> {
+  /** The versions of a dataset in version order, with their creators' names and where their statistics stand. */
+  async listVersions(userId: string, datasetId: string, q: PageQuery): Promise<Page<{ version: DatasetVersion; createdByName: string | null; statistics: StatisticsState }>> {
     await this.access.dataset(userId, datasetId);
     const qb = this.ds.getRepository(DatasetVersion).createQueryBuilder('v').where('v.dataset_id = :id', { id: datasetId });
     const total = await qb.getCount();
     const rows = await qb.leftJoin(User, 'u', 'u.id = v.created_by').addSelect('u.name', 'creator').orderBy('v.version', 'ASC').offset(q.offset).limit(q.limit).getRawAndEntities();
-    return { items: rows.entities.map((version, i) => ({ version, createdByName: rows.raw[i]?.creator ?? null })), total, limit: q.limit, offset: q.offset };
+    const states = await this.statisticsStates(rows.entities);
+    return {
+      items: rows.entities.map((version, i) => ({ version, createdByName: rows.raw[i]?.creator ?? null, statistics: states.get(version.id)! })),
+      total,
+      limit: q.limit,
+      offset: q.offset,
+    };
+  }
+
+  /** Where each version's statistics stand: stored, or the state of its latest `dataset_profile` job with its error. */
+  async statisticsStates(versions: DatasetVersion[]): Promise<Map<string, StatisticsState>> {
+    const pending = versions.filter((v) => !v.statistics).map((v) => v.id);
+    const jobs: { entity_id: string; status: string; error: string | null }[] = pending.length
+      ? await this.ds.query(`SELECT DISTINCT ON (entity_id) entity_id, status, error FROM jobs WHERE kind = 'dataset_profile' AND entity_id = ANY($1) ORDER BY entity_id, created_at DESC, id DESC`, [
+          pending,
+        ])
+      : [];
+    return new Map(
+      versions.map((v): [string, StatisticsState] => {
+        if (v.statistics) return [v.id, { status: 'ready', error: null }];
+        const job = jobs.find((j) => j.entity_id === v.id);
+        // A job that succeeded without storing them (the version was profiled another way meanwhile) counts as none.
+        const status = !job || job.status === 'succeeded' ? 'none' : (job.status as StatisticsState['status']);
+        return [v.id, { status, error: job?.status === 'failed' ? job.error : null }];
+      }),
+    );
   }
 
   /**
    * The version's profile: stored, or the one a running `dataset_profile` job stores (waited for
    * up to PROFILE_WAIT_MS), or computed here. Callers arriving together share one computation.
    */
-  async analyze(userId: string, datasetId: string): Promise<{ statistics: DatasetProfile | null; error: string | null }> {
-    const { version } = await this.latestForUser(userId, datasetId);
+  async analyze(userId: string, datasetId: string, versionNumber?: number): Promise<{ statistics: DatasetProfile | null; error: string | null }> {
+    const { version } = versionNumber === undefined ? await this.latestForUser(userId, datasetId) : await this.versionForUser(userId, datasetId, versionNumber);
     if (version.statistics) return { statistics: version.statistics as DatasetProfile, error: null };
     try {
       return { statistics: await this.analyzing.run(version.id, () => this.profileOf(version.id)), error: null };

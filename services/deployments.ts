@@ -1,4 +1,4 @@
-import type { DataSource } from 'typeorm';
+import { In, type DataSource } from 'typeorm';
 import { ColumnSchema, Deployment, DeploymentStage, DeploymentTransition, JsonMap, Model } from '../entities';
 import { setOwn } from '../engine/own-keys';
 import { piiTypes } from '../engine/privacy';
@@ -96,10 +96,18 @@ export class DeploymentService {
     return this.stages.create(userId, { projectId, modelId: model.id, name: p.name, stage, trafficPercent: p.traffic_percent, config });
   }
 
-  async list(userId: string, projectId: string, q: PageQuery): Promise<Page<Deployment>> {
+  async list(userId: string, projectId: string, q: PageQuery): Promise<Page<Deployment> & { modelNames: Map<string, string> }> {
     await this.access.project(userId, projectId);
     const [items, total] = await this.ds.getRepository(Deployment).findAndCount({ where: { projectId }, order: { createdAt: 'DESC', id: 'DESC' }, skip: q.offset, take: q.limit });
-    return { items, total, limit: q.limit, offset: q.offset };
+    return { items, total, limit: q.limit, offset: q.offset, modelNames: await this.modelNames(items) };
+  }
+
+  /** The names of the models a page of rows names (one query), so lists print a model's name, not its id. */
+  private async modelNames(rows: { modelId: string }[]): Promise<Map<string, string>> {
+    const ids = [...new Set(rows.map((r) => r.modelId))];
+    if (!ids.length) return new Map();
+    const models = await this.ds.getRepository(Model).find({ where: { id: In(ids) }, select: { id: true, name: true } });
+    return new Map(models.map((m) => [m.id, m.name]));
   }
 
   /** A deployment with its model (archived deployments too). */
@@ -158,10 +166,10 @@ export class DeploymentService {
   }
 
   /** A deployment's transitions, newest first. */
-  async transitions(userId: string, id: string, q: PageQuery): Promise<Page<DeploymentTransition>> {
+  async transitions(userId: string, id: string, q: PageQuery): Promise<Page<DeploymentTransition> & { modelNames: Map<string, string> }> {
     await this.access.deployment(userId, id);
     const [items, total] = await this.ds.getRepository(DeploymentTransition).findAndCount({ where: { deploymentId: id }, order: { id: 'DESC' }, skip: q.offset, take: q.limit });
-    return { items, total, limit: q.limit, offset: q.offset };
+    return { items, total, limit: q.limit, offset: q.offset, modelNames: await this.modelNames(items) };
   }
 
   /**
@@ -185,7 +193,7 @@ export class DeploymentService {
       );
       servedAt = row ? { at: q.at, deployment_id: row.deployment_id, model_id: row.model_id, since: row.at } : null;
     }
-    return { items, total, limit: q.limit, offset: q.offset, servedAt };
+    return { items, total, limit: q.limit, offset: q.offset, servedAt, modelNames: await this.modelNames(items) };
   }
 
   /**

@@ -1,19 +1,30 @@
 import type { DataSource } from 'typeorm';
-import { Dataset, DatasetVersion, Experiment, ExperimentLog, Model } from '../entities';
+import { Dataset, DatasetVersion, Experiment, ExperimentLog, ExperimentWarning, Model } from '../entities';
 import { AutoMLConfig, compareByMetric, CONFIG_DEFAULTS, Kind, metricKey, normalizeProblemType, parseAutoMLConfig } from '../engine/automl';
 import { columnCardinality } from '../engine/data';
 import type { ArtifactStore } from '../platform/artifact-store';
 import type { Config } from '../platform/config';
+import { featureImportance } from './model-importance';
 import { Access } from './access';
 import type { DatasetVersions } from './dataset-versions';
 import { ValidationError, NotFoundError } from './errors';
 import { refuseDeployedModels } from './deployed-models';
+import { trainingProgress, type TrainingProgress } from './experiment-progress';
 import type { JobService } from './jobs';
 import { likePattern, ListQuery, Page, sqlDirection } from './lists';
 import { maxModelsCap, maxRuntimeSecsCap } from './plans';
 
 /** Most classes a classification target may have. */
 export const MAX_CLASSES = 100;
+
+/** The stored config: the AutoML engine's keys plus the columns left out of training. */
+export type ExperimentConfig = AutoMLConfig & { ignored_columns: string[] };
+
+/** Columns an experiment leaves out of training (none for experiments made before `ignored_columns` existed). */
+export function ignoredColumns(config: unknown): string[] {
+  const v = (config as { ignored_columns?: unknown } | null)?.ignored_columns;
+  return Array.isArray(v) ? v.filter((c): c is string => typeof c === 'string') : [];
+}
 
 export const EXPERIMENT_SORT_FIELDS = ['created_at', 'name', 'status'] as const;
 
@@ -44,9 +55,17 @@ export interface ExperimentSummary {
   problem_type: string;
   problem_kind: string;
   status: string;
-  config: AutoMLConfig;
+  config: ExperimentConfig;
   use_gpu: boolean;
   project_name: string;
+  /** The version's number within its dataset (v1, v2...). */
+  dataset_version: number;
+  /** Metrics of the best model (null before one is chosen). */
+  best_model_metrics: Record<string, unknown> | null;
+  /** Models trained apart from the stacked ensembles, and the ensembles. */
+  base_model_count: number;
+  ensemble_count: number;
+  warnings: ExperimentWarning[];
   dataset_name: string;
   model_count: number;
   best_model_id: string | null;
@@ -59,12 +78,49 @@ export interface ExperimentSummary {
   finished_at: Date | null;
 }
 
-const SUMMARY_SQL = `SELECT e.*, p.name AS project_name, d.name AS dataset_name, d.id AS dataset_id,
+const SUMMARY_SQL = `SELECT e.*, p.name AS project_name, d.name AS dataset_name, d.id AS dataset_id, v.version AS dataset_version,
     (SELECT count(*)::int FROM models m WHERE m.experiment_id = e.id) AS model_count,
-    (SELECT m.algo FROM models m WHERE m.id = e.best_model_id) AS best_model_algo
+    (SELECT count(*)::int FROM models m WHERE m.experiment_id = e.id AND m.algo = 'StackedEnsemble') AS ensemble_count,
+    (SELECT count(*)::int FROM models m WHERE m.experiment_id = e.id AND m.algo <> 'StackedEnsemble') AS base_model_count,
+    (SELECT m.algo FROM models m WHERE m.id = e.best_model_id) AS best_model_algo,
+    (SELECT m.metrics FROM models m WHERE m.id = e.best_model_id) AS best_model_metrics
   FROM experiments e JOIN projects p ON p.id = e.project_id
   JOIN dataset_versions v ON v.id = e.dataset_version_id JOIN datasets d ON d.id = v.dataset_id
   WHERE e.project_id IN (SELECT pm.project_id FROM project_members pm WHERE pm.user_id = $1)`;
+
+/**
+ * Checks `config.ignored_columns` against the version's columns: a list of distinct column names of the data, never
+ * the target, leaving at least one feature. Answers the list to store ([] when absent).
+ */
+export function checkIgnoredColumns(value: unknown, columns: string[], target: string): string[] {
+  if (value === undefined || value === null) return [];
+  const loc = ['body', 'config', 'ignored_columns'];
+  if (!Array.isArray(value) || value.some((c) => typeof c !== 'string')) throw ValidationError.field(loc, 'ignored_columns must be a list of column names');
+  const names = value as string[];
+  if (names.length > columns.length) throw ValidationError.field(loc, `ignored_columns lists ${names.length} names; the dataset version has ${columns.length} columns`);
+  const known = new Set(columns);
+  const unknown = names.filter((c) => !known.has(c));
+  if (unknown.length) throw ValidationError.field(loc, `ignored_columns names columns the dataset version does not have: ${unknown.map((c) => JSON.stringify(c)).join(', ')}`);
+  const repeated = names.filter((c, i) => names.indexOf(c) !== i);
+  if (repeated.length) throw ValidationError.field(loc, `ignored_columns lists ${JSON.stringify(repeated[0])} more than once`);
+  if (names.includes(target)) throw ValidationError.field(loc, `ignored_columns cannot include the target column ${target}`);
+  if (columns.every((c) => c === target || names.includes(c))) throw ValidationError.field(loc, 'ignored_columns leaves no feature column to train on');
+  return names;
+}
+
+/** Progress of a listed experiment (or one read with its model counts). */
+export function experimentProgress(r: { status: string; config: unknown; progress: Record<string, unknown>; base_model_count: number; ensemble_count: number }): TrainingProgress {
+  const config = r.config as AutoMLConfig;
+  const planned = r.progress.models_planned;
+  return trainingProgress({
+    status: r.status,
+    baseModels: Number(r.base_model_count),
+    ensembles: Number(r.ensemble_count),
+    maxModels: config.max_models,
+    plannedInPlan: typeof planned === 'number' ? planned : undefined,
+    ensemblesExcluded: (config.exclude_algos ?? []).includes('StackedEnsemble'),
+  });
+}
 
 /** AutoML experiments: creation (an `automl_train` job), leaderboard, explanations, logs, deletion. */
 export class ExperimentService {
@@ -121,7 +177,9 @@ export class ExperimentService {
         experimentId: exp.id,
         source: 'service',
         level: 'info',
-        message: `experiment queued: ${v.kind} on ${body.target_column}, sort metric ${v.config.sort_metric}, budget ${v.config.max_runtime_secs}s / ${v.config.max_models} models`,
+        message: `experiment queued: ${v.kind} on ${body.target_column}, sort metric ${v.config.sort_metric}, budget ${v.config.max_runtime_secs}s / ${v.config.max_models} models${
+          v.config.ignored_columns.length ? `, ignoring ${v.config.ignored_columns.join(', ')}` : ''
+        }`,
       });
       return { exp, job };
     });
@@ -134,7 +192,7 @@ export class ExperimentService {
    * exists, the problem type fits the target (binary or multiclass detected from its distinct
    * values), and the config is valid for that kind.
    */
-  private async validate(body: NewExperiment): Promise<{ versionId: string; problemType: 'classification' | 'regression'; kind: Kind; config: AutoMLConfig }> {
+  private async validate(body: NewExperiment): Promise<{ versionId: string; problemType: 'classification' | 'regression'; kind: Kind; config: ExperimentConfig }> {
     const v = await this.ds.getRepository(DatasetVersion).findOneBy({ id: body.dataset_version_id });
     const dataset = v ? await this.ds.getRepository(Dataset).findOneBy({ id: v.datasetId }) : null;
     if (!v || !dataset || dataset.projectId !== body.project_id) throw new NotFoundError('Dataset version not found');
@@ -160,7 +218,12 @@ export class ExperimentService {
     // trained with fewer models; an omitted one takes the default within the cap.
     const cap = maxModelsCap(this.config);
     const raw = body.config ?? {};
-    const input = typeof raw === 'object' && !Array.isArray(raw) && (raw as { max_models?: unknown }).max_models == null && cap < CONFIG_DEFAULTS.max_models ? { ...raw, max_models: cap } : raw;
+    // ignored_columns is the service's key (checked against the data below), not the engine's.
+    const engineRaw = typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? Object.fromEntries(Object.entries(raw).filter(([k]) => k !== 'ignored_columns')) : raw;
+    const input =
+      typeof engineRaw === 'object' && !Array.isArray(engineRaw) && (engineRaw as { max_models?: unknown }).max_models == null && cap < CONFIG_DEFAULTS.max_models
+        ? { ...engineRaw, max_models: cap }
+        : engineRaw;
     const parsed = parseAutoMLConfig(input, kind, { maxModelsCap: cap, maxRuntimeSecsCap: maxRuntimeSecsCap(this.config) });
     if (!parsed.config) {
       throw new ValidationError(
@@ -171,7 +234,12 @@ export class ExperimentService {
         })),
       );
     }
-    return { versionId: v.id, problemType, kind, config: parsed.config };
+    const ignored = checkIgnoredColumns(
+      (raw as { ignored_columns?: unknown }).ignored_columns,
+      v.columns.map((c) => c.name),
+      column.name,
+    );
+    return { versionId: v.id, problemType, kind, config: { ...parsed.config, ignored_columns: ignored } };
   }
 
   async list(userId: string, q: ExperimentFilter): Promise<Page<ExperimentSummary>> {
@@ -215,14 +283,39 @@ export class ExperimentService {
     return models.sort((a, b) => cmp(a.metrics, b.metrics) || a.sequence - b.sequence);
   }
 
-  /** Status, with elapsed time against the budget and the job's percentage. */
+  /** Status, with elapsed time against the budget, and models trained of those planned with the percent they make. */
   async status(userId: string, experimentId: string) {
     const exp = await this.access.experiment(userId, experimentId);
-    const job = exp.jobId ? await this.access.job(userId, exp.jobId).catch(() => null) : null;
     const started = exp.startedAt?.getTime();
     const end = exp.finishedAt?.getTime() ?? Date.now();
-    const progress = { ...exp.progress, elapsed_secs: started ? Math.round((end - started) / 1000) : 0, budget_secs: (exp.config as AutoMLConfig).max_runtime_secs, percent: job?.progress ?? 0 };
+    const counted = await this.progressOf(exp);
+    const progress = { ...exp.progress, ...counted, elapsed_secs: started ? Math.round((end - started) / 1000) : 0, budget_secs: (exp.config as AutoMLConfig).max_runtime_secs };
     return { experiment: exp, progress };
+  }
+
+  /** The experiment's progress counted from its recorded models (base models and ensembles apart). */
+  async progressOf(exp: Experiment): Promise<TrainingProgress> {
+    const [{ base, ensembles }] = await this.ds.query(
+      `SELECT count(*) FILTER (WHERE algo <> 'StackedEnsemble')::int AS base, count(*) FILTER (WHERE algo = 'StackedEnsemble')::int AS ensembles FROM models WHERE experiment_id = $1`,
+      [exp.id],
+    );
+    return experimentProgress({ status: exp.status, config: exp.config, progress: exp.progress, base_model_count: base, ensemble_count: ensembles });
+  }
+
+  /**
+   * Writes the job's percent from the models recorded so far (the jobs page and any client of the job follow the
+   * models, not only the workflow's own estimate). Only while the job runs: its end writes 100 or leaves it.
+   */
+  async syncJobProgress(experimentId: string): Promise<void> {
+    const exp = await this.ds.getRepository(Experiment).findOneBy({ id: experimentId });
+    if (!exp?.jobId) return;
+    const p = await this.progressOf(exp);
+    await this.ds.query(`UPDATE jobs SET progress = GREATEST(progress, $2), message = $3, updated_at = now() WHERE id = $1 AND status = 'running'`, [exp.jobId, p.percent, p.summary]);
+  }
+
+  /** Stores what data preparation found (leakage), replacing an earlier attempt's findings. */
+  async setWarnings(experimentId: string, warnings: ExperimentWarning[]): Promise<void> {
+    await this.ds.getRepository(Experiment).update({ id: experimentId }, { warnings });
   }
 
   /** Log lines in order; `service` lines always, the engine's detailed events on request. */
@@ -290,7 +383,9 @@ export class ExperimentService {
     const experiment = await this.access.experiment(userId, experimentId);
     const version = await this.ds.getRepository(DatasetVersion).findOneBy({ id: experiment.datasetVersionId });
     const best = experiment.bestModelId ? await this.ds.getRepository(Model).findOneBy({ id: experiment.bestModelId }) : null;
-    return { experiment, columns: version?.columns ?? [], best };
+    // The notebook's example row holds the model's inputs only: ignored columns are no input.
+    const ignored = new Set(ignoredColumns(experiment.config));
+    return { experiment, columns: (version?.columns ?? []).filter((c) => !ignored.has(c.name)), best };
   }
 
   /** Pareto front (metric against training time) and the variable-importance matrix across models. */
@@ -302,7 +397,8 @@ export class ExperimentService {
     const cmp = compareByMetric(sortMetric);
     // A model is on the front when no faster-or-equal model has a better metric.
     const front = models.filter((m) => !models.some((o) => o !== m && o.trainingTimeMs <= m.trainingTimeMs && cmp(o.metrics, m.metrics) < 0));
-    const importance = (m: Model) => (m.explain.variable_importance ?? []) as { variable: string; scaled_importance: number }[];
+    // Features only: an ensemble's metalearner weighs base models (GBM_1, …), which are not columns of the data.
+    const importance = (m: Model) => featureImportance(m);
     const features = [...new Set(models.flatMap((m) => importance(m).map((v) => v.variable)))];
     const matrix = models.map((m) => {
       const vi = new Map(importance(m).map((v) => [v.variable, v.scaled_importance]));

@@ -4,7 +4,7 @@ import type { Logger } from '../platform/logger';
 import type { Access } from './access';
 import type { DeploymentPredictOptions } from './deployment-predictions';
 import type { RoutedRequest } from './deployment-routing';
-import type { Page, PageQuery } from './lists';
+import { sqlDirection, type Page, type PageQuery } from './lists';
 import { loggableRows, storableJson } from './loggable-payload';
 import type { InputRow, InputWarning } from './model-serving';
 import { ValidationError } from './errors';
@@ -33,6 +33,8 @@ interface PendingLog {
   rows: InputRow[] | null;
   /** What the rows lacked or carried beyond the schema (ModelServing's warnings), if anything. */
   warnings: InputWarning[] | null;
+  /** The `detail` a refused request was answered with; null when it was answered. */
+  error: unknown;
   single: boolean;
   privacy: PayloadPrivacy;
   createdAt: Date;
@@ -44,6 +46,7 @@ interface Serialized {
   prediction: string | null;
   inputs: string | null;
   warnings: string | null;
+  error: string | null;
 }
 
 /** A pending row's prediction, inputs and warnings as stored: PII masked or redacted per its privacy, text storable. */
@@ -56,6 +59,8 @@ function serialized(b: PendingLog, policy?: LogPolicy): Serialized {
     prediction: predictions === null ? null : storableJson(one(predictions)),
     inputs: rows === null ? null : storableJson(one(rows)),
     warnings: b.warnings === null ? null : storableJson(b.warnings),
+    // An error's detail may quote a value of the request (a validation message): anonymized as predictions are.
+    error: b.error === null || b.error === undefined ? null : storableJson(b.privacy.anonymize ? anonymizeJson(b.error, b.privacy.threshold, policy) : b.error),
   };
 }
 
@@ -81,10 +86,21 @@ interface WriteOutcome {
   failure?: unknown;
 }
 
+/** The orders a log list can be read in (`sort_field`). */
+export const INFERENCE_LOG_SORT_FIELDS = ['created_at', 'latency_ms', 'status_code'] as const;
+
 export interface InferenceLogQuery extends PageQuery {
   since?: Date;
   until?: Date;
+  /** `ok`: answered (status below 400); `error`: refused or failed (400 and above). */
+  status?: 'ok' | 'error';
+  status_code?: number;
+  sort_field?: (typeof INFERENCE_LOG_SORT_FIELDS)[number];
+  sort_direction?: 'asc' | 'desc';
 }
+
+/** Column of each sort field; the id breaks ties so pages never overlap. */
+const SORT_COLUMNS: Record<(typeof INFERENCE_LOG_SORT_FIELDS)[number], string> = { created_at: 'l.created_at', latency_ms: 'l.latency_ms', status_code: 'l.status_code' };
 
 const MAX_BATCH = 5_000;
 /** What the buffer holds at most while the database is unreachable; older rows are dropped (and counted). */
@@ -95,7 +111,7 @@ const OUTAGE_LOG_EVERY_MS = 60_000;
 /**
  * Inference logs, written off the request path: a predict request appends to an in-memory buffer
  * and answers; every `flushEveryMs` (INFERENCE_LOG_FLUSH_MS, 200) the buffer goes to PostgreSQL in one INSERT (unnest over
- * column arrays, so a batch is one statement with eleven parameters whatever its size).
+ * column arrays, so a batch is one statement with twelve parameters whatever its size).
  *
  * One row must never hold the others: a batch the database refuses for its data is split in halves until the refused
  * rows are alone, and those are dropped, counted (`stats().dropped`, `onDropped`, the API's
@@ -152,6 +168,8 @@ export class InferenceLogs {
       rows: InputRow[];
       single: boolean;
       warnings?: InputWarning[];
+      /** The `detail` of a refused request's answer. */
+      error?: unknown;
       options?: Partial<DeploymentPredictOptions>;
     },
   ): void {
@@ -186,6 +204,7 @@ export class InferenceLogs {
       predictions: e.predictions,
       rows: inputs ? loggableRows(e.rows, inputs) : null,
       warnings: e.warnings?.length ? e.warnings : null,
+      error: e.error ?? null,
       single: e.single,
       privacy,
       createdAt: new Date(),
@@ -218,15 +237,24 @@ export class InferenceLogs {
     return { buffered: this.buffer.length, written: this.written, dropped: this.dropped };
   }
 
-  /** A deployment's logs, newest first, within [since, until]. */
+  /** A deployment's logs within (since, until), of a status class or code; newest first unless sorted otherwise. */
   async list(userId: string, deploymentId: string, q: InferenceLogQuery): Promise<Page<InferenceLog>> {
     await this.access.deployment(userId, deploymentId);
     await this.flush();
     const qb = this.ds.getRepository(InferenceLog).createQueryBuilder('l').where('l.deployment_id = :deploymentId', { deploymentId });
     if (q.since) qb.andWhere('l.created_at > :since', { since: q.since });
     if (q.until) qb.andWhere('l.created_at < :until', { until: q.until });
+    if (q.status === 'ok') qb.andWhere('l.status_code < 400');
+    if (q.status === 'error') qb.andWhere('l.status_code >= 400');
+    if (q.status_code !== undefined) qb.andWhere('l.status_code = :code', { code: q.status_code });
     const total = await qb.getCount();
-    const items = await qb.orderBy('l.created_at', 'DESC').addOrderBy('l.id', 'DESC').offset(q.offset).limit(q.limit).getMany();
+    const dir = sqlDirection(q.sort_direction ?? 'desc');
+    const items = await qb
+      .orderBy(SORT_COLUMNS[q.sort_field ?? 'created_at'], dir)
+      .addOrderBy('l.id', dir)
+      .offset(q.offset)
+      .limit(q.limit)
+      .getMany();
     return { items, total, limit: q.limit, offset: q.offset };
   }
 
@@ -353,9 +381,9 @@ export class InferenceLogs {
     const of = <T>(f: (b: PendingLog) => T) => rows.map((r) => f(r.pending));
     // Rows of a deployment deleted meanwhile (its model was deleted) are skipped, not a failed batch.
     await this.ds.query(
-      `INSERT INTO inference_logs (deployment_id, requested_deployment_id, model_id, project_id, request_id, latency_ms, status_code, prediction, inputs, warnings, created_at)
-       SELECT v.* FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::float8[], $7::int[], $8::jsonb[], $9::jsonb[], $10::jsonb[], $11::timestamptz[])
-            AS v(deployment_id, requested_deployment_id, model_id, project_id, request_id, latency_ms, status_code, prediction, inputs, warnings, created_at)
+      `INSERT INTO inference_logs (deployment_id, requested_deployment_id, model_id, project_id, request_id, latency_ms, status_code, prediction, inputs, warnings, created_at, error)
+       SELECT v.* FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::float8[], $7::int[], $8::jsonb[], $9::jsonb[], $10::jsonb[], $11::timestamptz[], $12::jsonb[])
+            AS v(deployment_id, requested_deployment_id, model_id, project_id, request_id, latency_ms, status_code, prediction, inputs, warnings, created_at, error)
         WHERE EXISTS (SELECT 1 FROM deployments d WHERE d.id = v.deployment_id)`,
       [
         of((b) => b.deploymentId),
@@ -369,6 +397,7 @@ export class InferenceLogs {
         rows.map((r) => r.inputs),
         rows.map((r) => r.warnings),
         of((b) => b.createdAt),
+        rows.map((r) => r.error),
       ],
     );
   }

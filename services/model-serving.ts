@@ -8,6 +8,7 @@ import type { ArtifactStore } from '../platform/artifact-store';
 import { TtlCache } from '../platform/ttl-cache';
 import type { Access } from './access';
 import { FieldIssue, InternalError, ValidationError } from './errors';
+import { ignoredColumns } from './experiments';
 
 export type InputRow = Record<string, unknown>;
 
@@ -76,7 +77,11 @@ export class ModelServing {
     const artifact = await this.ds.getRepository(Artifact).findOneByOrFail({ id: m.artifactId });
     const onnxArtifact = await this.ds.getRepository(Artifact).findOneByOrFail({ id: m.onnxArtifactId as string });
     const model = modelFromJSON(JSON.parse(await readAll(this.store, artifact.storageKey)));
-    const schema = (version?.columns ?? model.features.map((f) => ({ name: f.name, dtype: f.kind === 'numeric' ? 'float64' : 'object' }))).filter((c) => c.name !== exp.targetColumn);
+    // The experiment's ignored columns are no input (config.ignored_columns): a row that sends one is warned about it.
+    const ignored = new Set(ignoredColumns(exp.config));
+    const schema = (version?.columns ?? model.features.map((f) => ({ name: f.name, dtype: f.kind === 'numeric' ? 'float64' : 'object' }))).filter(
+      (c) => c.name !== exp.targetColumn && !ignored.has(c.name),
+    );
     const threshold = typeof m.metrics.threshold === 'number' ? m.metrics.threshold : null;
     const features = schema.map((c) => c.name);
     const loaded = { model, schema, features, featureSet: new Set(features), target: exp.targetColumn, threshold, onnxArtifact };

@@ -1,33 +1,23 @@
 import path from 'node:path';
 import type { DataSource } from 'typeorm';
 import { Artifact, Experiment, Model } from '../entities';
-import { AutoMLConfig, metricKey, MODEL_SORT_KEYS, readParquetFrame } from '../engine/automl';
+import { AutoMLConfig, metricKey, readParquetFrame } from '../engine/automl';
 import { preview } from '../engine/data';
 import { setOwn } from '../engine/own-keys';
 import type { ArtifactStore } from '../platform/artifact-store';
 import type { Config } from '../platform/config';
 import { scratchDir } from '../platform/scratch';
-import { Access, MEMBER_PROJECTS_SQL } from './access';
+import type { Access } from './access';
 import { withStagedTable } from './dataset-versions';
 import { NotFoundError, ValidationError } from './errors';
 import { refuseDeployedModels } from './deployed-models';
 import type { ExperimentService } from './experiments';
-import { likePattern, Page, sqlDirection } from './lists';
+import type { Page } from './lists';
+import { compareModels } from './model-comparison';
+import { listModels, type ModelFilter, type ModelListing } from './model-list';
 import type { ModelServing } from './model-serving';
 
-export interface ModelFilter {
-  project_id?: string;
-  experiment_id?: string;
-  model_type?: string;
-  is_best?: boolean;
-  is_production?: boolean;
-  is_staging?: boolean;
-  search?: string;
-  limit: number;
-  offset: number;
-  sort_metric?: (typeof MODEL_SORT_KEYS)[number];
-  sort_dir: 'asc' | 'desc';
-}
+export type { ModelFilter, ModelListing } from './model-list';
 
 /** A model with the names lists show beside it. */
 export interface NamedModel {
@@ -61,29 +51,14 @@ export class ModelService {
     this.tmpRoot = scratchDir(path.join(config.dataDir, 'tmp'), 'predict');
   }
 
-  async list(userId: string, q: ModelFilter): Promise<Page<NamedModel>> {
-    const qb = this.ds
-      .getRepository(Model)
-      .createQueryBuilder('m')
-      .innerJoin('experiments', 'e', 'e.id = m.experiment_id')
-      .innerJoin('projects', 'p', 'p.id = m.project_id')
-      .addSelect(['e.name AS experiment_name', 'p.name AS project_name'])
-      .where(`m.project_id IN (${MEMBER_PROJECTS_SQL})`, { userId });
-    if (q.project_id) qb.andWhere('m.project_id = :pid', { pid: q.project_id });
-    if (q.experiment_id) qb.andWhere('m.experiment_id = :eid', { eid: q.experiment_id });
-    if (q.model_type) qb.andWhere('lower(m.algo) = lower(:algo)', { algo: q.model_type });
-    if (q.is_best !== undefined) qb.andWhere('m.is_best = :b', { b: q.is_best });
-    if (q.is_production !== undefined) qb.andWhere('m.is_production = :pr', { pr: q.is_production });
-    if (q.is_staging !== undefined) qb.andWhere('m.is_staging = :st', { st: q.is_staging });
-    if (q.search) qb.andWhere('(m.name ILIKE :s OR e.name ILIKE :s)', { s: likePattern(q.search) });
-    const dir = sqlDirection(q.sort_dir);
-    // sort_metric is one of MODEL_SORT_KEYS (validated), so it may stand in the SQL.
-    if (q.sort_metric) qb.orderBy(`(m.metrics->>'${q.sort_metric}')::double precision`, dir, 'NULLS LAST');
-    else qb.orderBy('m.created_at', dir);
-    qb.addOrderBy('m.id', dir);
-    const total = await qb.getCount();
-    const { entities, raw } = await qb.offset(q.offset).limit(q.limit).getRawAndEntities();
-    return { items: entities.map((model, i) => ({ model, experimentName: raw[i]?.experiment_name ?? null, projectName: raw[i]?.project_name ?? null })), total, limit: q.limit, offset: q.offset };
+  /** One page of the user's models with their experiment's metric, dataset version and deployment (services/model-list.ts). */
+  list(userId: string, q: ModelFilter): Promise<Page<ModelListing>> {
+    return listModels(this.ds, userId, q);
+  }
+
+  /** Two or more models of one project side by side (services/model-comparison.ts). */
+  compare(userId: string, projectId: string, modelIds: string[]) {
+    return compareModels(this.ds, this.access, userId, projectId, modelIds);
   }
 
   /** The model the user can read, with its experiment's and project's names and its input schema. */

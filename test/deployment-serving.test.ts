@@ -100,6 +100,7 @@ describe('deployment predict', () => {
     expect(Object.keys(byId['plain-1']).sort()).toEqual([
       'created_at',
       'deployment_id',
+      'error',
       'id',
       'inputs',
       'latency_ms',

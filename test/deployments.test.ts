@@ -116,7 +116,7 @@ describe('creating deployments', () => {
     const list = await owner.client.get(`${M}/projects/${projectId}/deployments?limit=2`);
     expect(list.body).toMatchObject({ total: 3, limit: 2, offset: 0 });
     expect(list.body.items.map((d: { id: string }) => d.id)).toEqual([p2, p1]);
-    expect(Object.keys(list.body.items[0]).sort()).toEqual(['config', 'created_at', 'id', 'is_active', 'model_id', 'name', 'stage']);
+    expect(Object.keys(list.body.items[0]).sort()).toEqual(['config', 'created_at', 'id', 'is_active', 'model_id', 'model_name', 'name', 'stage']);
     expect((await owner.client.get(`${M}/projects/${projectId}/deployments?limit=201`)).status).toBe(422);
 
     // The model and the dataset's lineage name the deployments built on them.

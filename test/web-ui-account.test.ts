@@ -158,6 +158,7 @@ describe('the web UI in Chromium: members, invitations, plan and account activit
     expect((await rowsOf('Project members')).map((r) => r[1])).toEqual([owner.email, registered.email]);
 
     await page.getByRole('button', { name: `Withdraw the invitation of ${withdrawn}` }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Withdraw', exact: true }).click();
     await eventually(async () => (await rowsOf('Invitations waiting to be accepted')).length === 1, 10_000);
     expect((await rowsOf('Invitations waiting to be accepted')).map((r) => r[0])).toEqual([invitee.email]);
     await checkPage('invitation-withdrawn');

@@ -121,6 +121,7 @@ describe('the MLOps pages in Chromium', () => {
     await checkPage('transition-pending');
 
     await page.getByRole('button', { name: 'Approve the move to production' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Approve', exact: true }).click();
     await eventually(async () => (await rowsOf('Transition requests of v1'))[0][1] === 'approved', 30_000);
     await eventually(async () => (await rowsOf('Versions'))[0][1] === 'production', 10_000);
     expect(await fact('Stage')).toBe('production');
@@ -193,6 +194,7 @@ describe('the MLOps pages in Chromium', () => {
     await page.getByRole('button', { name: 'Resume', exact: true }).click();
     await eventually(async () => (await fact('State')) === 'running', 20_000);
     await page.getByRole('button', { name: 'Promote now' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Promote now', exact: true }).click();
     await eventually(async () => (await fact('State')) === 'promoted', 60_000);
     await eventually(async () => (await rowsOf('Rollouts of this deployment'))[0]?.[1] === 'promoted', 10_000);
     expect((await rowsOf('Rollout history')).map((r) => r[1]).length).toBeGreaterThan(1);
@@ -221,6 +223,7 @@ describe('the MLOps pages in Chromium', () => {
     await checkPage('shadow-running');
 
     await page.getByRole('button', { name: 'Abort', exact: true }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Abort', exact: true }).click();
     await eventually(async () => (await fact('State')) === 'aborted', 60_000);
     expect((await productionDeployment()).id).toBe(prod.id);
     await checkPage('shadow-aborted');
@@ -242,6 +245,7 @@ describe('the MLOps pages in Chromium', () => {
     await checkPage('blue-green-switched');
 
     await page.getByRole('button', { name: 'Roll back' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Roll back', exact: true }).click();
     await eventually(async () => (await fact('State')) === 'rolled_back', 60_000);
     expect((await productionDeployment()).id).toBe(prod.id);
     await checkPage('blue-green-rolled-back');
@@ -303,6 +307,7 @@ describe('the MLOps pages in Chromium', () => {
     await checkPage('ab-test-concluded');
 
     await page.getByRole('button', { name: 'Promote gbm to production' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Promote', exact: true }).click();
     await page.getByRole('status').filter({ hasText: 'Promoted' }).waitFor();
     expect((await api.get(`${M}/deployments/${staged.body.id}`)).body.deployment.stage).toBe('production');
     await checkPage('ab-test-promoted');

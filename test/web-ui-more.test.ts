@@ -105,6 +105,7 @@ describe('the web UI in Chromium: password reset, sessions, privacy, synthgen, s
     await expect(page.getByRole('button', { name: /^Revoke the session started/ }).count()).resolves.toBe(1);
     await checkPage('profile-sessions');
     await page.getByRole('button', { name: /^Revoke the session started/ }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Revoke', exact: true }).click();
     await eventually(async () => (await page.getByRole('button', { name: /^Revoke the session started/ }).count()) === 0, 10_000);
     expect((await api.get('/api/auth/me')).status).toBe(401);
     await checkPage('profile-session-revoked');
@@ -131,6 +132,7 @@ describe('the web UI in Chromium: password reset, sessions, privacy, synthgen, s
     await page.getByLabel('Rule action').selectOption('redact');
     await page.getByRole('button', { name: 'Add rule' }).click();
     await page.getByRole('button', { name: 'Delete rule phone redact' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete', exact: true }).click();
     await eventually(async () => (await page.getByRole('button', { name: 'Delete rule phone redact' }).count()) === 0, 10_000);
     await checkPage('privacy-policy');
 
@@ -201,6 +203,8 @@ describe('the web UI in Chromium: password reset, sessions, privacy, synthgen, s
     expect(await page.getByRole('link', { name: 'Parquet', exact: true }).getAttribute('href')).toBe(`${csvHref}?format=parquet`);
 
     await page.getByRole('button', { name: 'Synthgen report' }).click();
+    // The report's options first (report.tsx): HTML, every section.
+    await page.getByRole('button', { name: 'Generate report' }).click();
     await page.frameLocator('iframe[title="The synthgen report"]').locator('h1').first().waitFor({ timeout: 90_000 });
     await checkPage('synthgen-report');
   });

@@ -182,6 +182,8 @@ describe('the web UI in Chromium, from sign-up to a deployed model', () => {
     }
     await page.getByRole('link', { name: 'Overview', exact: true }).click();
     await page.getByRole('button', { name: 'Deployment report' }).click();
+    // The report's options first (report.tsx): HTML, every section.
+    await page.getByRole('button', { name: 'Generate report' }).click();
     const frame = page.frameLocator('iframe[title="The deployment report"]');
     await frame.locator('h1').first().waitFor({ timeout: 90_000 });
     await checkPage('report');
@@ -221,6 +223,7 @@ describe('the web UI in Chromium, from sign-up to a deployed model', () => {
     await page.getByRole('button', { name: 'I have stored it' }).click();
     expect(await page.getByTestId('new-api-key').count()).toBe(0);
     await page.getByRole('button', { name: 'Revoke key ci key' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Revoke', exact: true }).click();
     await eventually(async () => (await fetch(`${stack.baseUrl}/api/projects`, { headers: { authorization: `Bearer ${key}` } })).status === 401, 10_000);
     await page.getByLabel('Display name').fill('Ada Renamed');
     await page.getByRole('button', { name: 'Save name' }).click();

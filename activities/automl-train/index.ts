@@ -4,6 +4,7 @@ import type { AutoMLConfig, CandidateResult, ModelSpec } from '../../engine/auto
 import { metricKey } from '../../engine/automl';
 import type { RequestedKind } from '../../engine/automl';
 import { DataError } from '../../services/errors';
+import { ignoredColumns } from '../../services/experiments';
 import type { ActivityDeps } from '../deps';
 import { domainFailures } from '../failures';
 import { decodeHoldout, encodeHoldout } from './holdout';
@@ -81,7 +82,7 @@ function trainingActivity<T>(first: string, body: (beat: (fraction: number, mess
  * thread, so heartbeats flow and a cancel stops it at once), the stacked ensembles, and choosing
  * the best model. Persistence goes through the experiment and model services.
  */
-export function createAutomlTrainActivities({ services, trainingPool: pool }: ActivityDeps): AutomlTrainActivities {
+export function createAutomlTrainActivities({ services, trainingPool: pool, config }: ActivityDeps): AutomlTrainActivities {
   const { experiments, models } = services;
 
   async function load(experimentId: string) {
@@ -93,6 +94,7 @@ export function createAutomlTrainActivities({ services, trainingPool: pool }: Ac
       target: exp.targetColumn,
       requestedKind: (exp.problemKind === 'regression' ? 'regression' : 'classification') as RequestedKind,
       config: exp.config as AutoMLConfig,
+      ignoredColumns: ignoredColumns(exp.config),
     };
     return { exp, base };
   }
@@ -113,6 +115,10 @@ export function createAutomlTrainActivities({ services, trainingPool: pool }: Ac
           explain: {
             variable_importance: result.varimp,
             roc_curve: result.roc ? { fpr: Array.from(result.roc.fpr), tpr: Array.from(result.roc.tpr) } : null,
+            // Binary models: computed on the same held-out scores as the ROC curve (engine/automl/curves.ts).
+            pr_curve: result.curves?.pr_curve ?? null,
+            threshold_table: result.curves?.threshold_table ?? null,
+            ...('baseModelImportance' in result ? { base_model_importance: result.baseModelImportance } : {}),
             scoring_history: result.scoringHistory,
             shap_summary: result.shapSummary,
             events: result.events,
@@ -136,7 +142,26 @@ export function createAutomlTrainActivities({ services, trainingPool: pool }: Ac
         await experiments.appendLog(experimentId, 'service', [
           `data prepared: ${out.rows} rows, problem kind ${out.kind}; planned ${out.plan.length} models: ${out.plan.map((p) => p.name).join(', ')}`,
         ]);
-        await experiments.mergeProgress(experimentId, { models_done: 0, models_planned: out.plan.length, current: null, budget_secs: config.max_runtime_secs, elapsed_secs: 0 });
+        // Leakage is a warning, not a failure: training goes on, and the experiment page offers to retrain without it.
+        await experiments.setWarnings(
+          experimentId,
+          out.leakage.map((f) => ({ kind: 'leakage', column: f.column, measure: f.measure, score: f.score, message: f.message })),
+        );
+        if (out.leakage.length)
+          await experiments.appendLog(
+            experimentId,
+            'service',
+            out.leakage.map((f) => f.message),
+            'warn',
+          );
+        // Planned: the base models this run trains at most (max_models caps the plan); the ensemble is counted apart.
+        await experiments.mergeProgress(experimentId, {
+          models_done: 0,
+          models_planned: Math.min(config.max_models, out.plan.length),
+          current: null,
+          budget_secs: config.max_runtime_secs,
+          elapsed_secs: 0,
+        });
         return {
           kind: out.kind,
           rows: out.rows,
@@ -158,7 +183,9 @@ export function createAutomlTrainActivities({ services, trainingPool: pool }: Ac
         await experiments.appendLog(experimentId, 'service', [`training ${spec.name} (${spec.algo}), model ${sequence}, on task queue ${ctx.info.taskQueue}`]);
         let result: TrainedModel;
         try {
-          result = await pool.run({ type: 'train', ...base, spec, deadlineMs }, { signal, onProgress: beat });
+          // A DeepLearning model on the GPU queue trains on this gpu worker's GPU (gpu-candidate.ts).
+          const gpu = spec.algo === 'DeepLearning' && ctx.info.taskQueue === config.taskQueues.gpu;
+          result = await pool.run({ type: 'train', ...base, spec, deadlineMs, gpu }, { signal, onProgress: beat });
         } catch (err) {
           if (signal.aborted) throw signal.reason ?? err;
           if (err instanceof ModelBudgetError) {
@@ -172,7 +199,9 @@ export function createAutomlTrainActivities({ services, trainingPool: pool }: Ac
           }
           throw err;
         }
-        return { status: 'trained', modelId: await record(exp, spec.name, spec.algo, sequence, result) };
+        const modelId = await record(exp, spec.name, spec.algo, sequence, result);
+        await experiments.syncJobProgress(experimentId);
+        return { status: 'trained', modelId };
       }),
 
     trainEnsembles: ({ experimentId, deadlineMs }) =>
@@ -202,6 +231,7 @@ export function createAutomlTrainActivities({ services, trainingPool: pool }: Ac
           await experiments.appendLog(experimentId, 'service', [`training ${r.spec.name} over ${bases.length} base models`]);
           await record(exp, r.spec.name, 'StackedEnsemble', ++sequence, r);
         }
+        await experiments.syncJobProgress(experimentId);
         return { trained: results.length };
       }),
 

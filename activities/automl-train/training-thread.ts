@@ -7,6 +7,9 @@ import { describeError, nativeSection, threadContext } from '../../platform/thre
 import {
   AutoMLConfig,
   CandidateResult,
+  detectLeakage,
+  Frame,
+  LeakageFinding,
   EnsembleResult,
   ModelSpec,
   onTrainingPulse,
@@ -21,6 +24,7 @@ import { initDeepLearningBackend } from '../../engine/automl';
 import { selectRows } from '../../engine/automl';
 import type { RequestedKind } from '../../engine/automl';
 import { modelFromJSON, ScoringModel } from '../../engine/automl';
+import { trainCandidateOnGpu } from './gpu-candidate';
 import type { TRAINING_THREAD } from './training-pool';
 
 export interface PrepareRequest {
@@ -32,12 +36,16 @@ export interface PrepareRequest {
   target: string;
   requestedKind: RequestedKind;
   config: AutoMLConfig;
+  /** Columns the experiment leaves out (`config.ignored_columns`): dropped as the data is read, so no model sees them. */
+  ignoredColumns?: string[];
 }
 
 export interface TrainRequest extends Omit<PrepareRequest, 'type'> {
   type: 'train';
   spec: ModelSpec;
   deadlineMs?: number;
+  /** On a gpu worker: train on a GPU device (gpu-candidate.ts), or say in the model's events why it could not. */
+  gpu?: boolean;
 }
 
 /** The base models an ensemble stacks: what trainStackedEnsembles reads of each candidate. */
@@ -58,6 +66,8 @@ export interface PreparedData {
   features: string[];
   log: string[];
   plan: ModelSpec[];
+  /** Features that alone predict the target almost perfectly (engine/automl/leakage.ts). */
+  leakage: LeakageFinding[];
 }
 
 /** A model's mean |SHAP contribution| per feature, largest first; null for a model without contributions. */
@@ -86,7 +96,12 @@ const PULSE_MS = 2000;
 const thread = threadContext<typeof TRAINING_THREAD>();
 
 const dlBackend = initDeepLearningBackend();
-const cache = new Map<string, PreparedExperiment>();
+/** An experiment's prepared data, with the leakage found in it when a `prepare` request read it. */
+interface CachedExperiment {
+  pe: PreparedExperiment;
+  leakage?: LeakageFinding[];
+}
+const cache = new Map<string, CachedExperiment>();
 const MAX_CACHED = 2;
 /** Rows explained for a model's SHAP summary: enough for a stable ranking, cheap to compute. */
 const SHAP_SUMMARY_ROWS = 200;
@@ -107,19 +122,34 @@ function shapSummary(model: ScoringModel, pe: PreparedExperiment): ShapSummary {
   return [...sums].map(([feature, s]) => ({ feature, mean_abs_contribution: s / (rows.length * outputs) })).sort((a, b) => b.mean_abs_contribution - a.mean_abs_contribution);
 }
 
-async function prepared(req: Omit<PrepareRequest, 'type'>): Promise<PreparedExperiment> {
+/** The frame without the experiment's ignored columns. */
+function withoutIgnored(frame: Frame, ignored: string[] | undefined): Frame {
+  if (!ignored?.length) return frame;
+  const drop = new Set(ignored);
+  const keep = frame.names.map((_, j) => j).filter((j) => !drop.has(frame.names[j]));
+  return { names: keep.map((j) => frame.names[j]), columns: keep.map((j) => frame.columns[j]), nrows: frame.nrows };
+}
+
+/**
+ * The experiment's prepared data, read once per thread. A `prepare` request (data preparation, once per run) also
+ * looks for leakage on the raw columns it read; later requests need only the prepared data.
+ */
+async function prepared(req: Omit<PrepareRequest, 'type'>, withLeakage = false): Promise<CachedExperiment> {
   const hit = cache.get(req.experimentId);
-  if (hit) return hit;
-  const { frame, fileRows } = await nativeSection(() => readParquetFrameWithin(req.parquetPath, req.maxCells));
+  if (hit && (hit.leakage || !withLeakage)) return hit;
+  const { frame: read, fileRows } = await nativeSection(() => readParquetFrameWithin(req.parquetPath, req.maxCells));
+  const frame = withoutIgnored(read, req.ignoredColumns);
   const pe = prepareExperiment(frame, req.target, req.requestedKind, req.config);
+  if (req.ignoredColumns?.length) pe.log.unshift(`ignored columns (config.ignored_columns): ${req.ignoredColumns.join(', ')}`);
   if (frame.nrows < fileRows) {
     pe.log.unshift(
       `training on a seeded sample of ${frame.nrows} of the dataset's ${fileRows} rows: ${fileRows} rows × ${frame.names.length} columns are more than MAX_TRAINING_CELLS (${req.maxCells}) cells`,
     );
   }
-  cache.set(req.experimentId, pe);
+  const entry: CachedExperiment = { pe, leakage: withLeakage ? detectLeakage(frame, req.target, pe.data.kind, { seed: req.config.seed }) : undefined };
+  cache.set(req.experimentId, entry);
   while (cache.size > MAX_CACHED) cache.delete(cache.keys().next().value as string);
-  return pe;
+  return entry;
 }
 
 /** A trained result as the activity stores it: the candidate plus its ONNX graph and SHAP summary. */
@@ -144,14 +174,15 @@ async function handle(req: ThreadRequest): Promise<ThreadResults[keyof ThreadRes
   try {
     await dlBackend;
     progress(0, last.message);
-    const pe = await prepared(req);
+    const { pe, leakage } = await prepared(req, req.type === 'prepare');
     if (req.type === 'prepare') {
-      return { kind: pe.data.kind, rows: pe.data.target.y.length, features: pe.data.features.names, log: pe.log, plan: planModels(pe.config, pe.data.kind) };
+      return { kind: pe.data.kind, rows: pe.data.target.y.length, features: pe.data.features.names, log: pe.log, plan: planModels(pe.config, pe.data.kind), leakage: leakage ?? [] };
     }
     if (req.type === 'ensemble') {
       return trainStackedEnsembles(pe, req.bases as CandidateResult[], { deadlineMs: req.deadlineMs, onProgress: progress }).map((r) => withArtifacts(r, pe));
     }
-    return withArtifacts(trainCandidate(pe, req.spec, { deadlineMs: req.deadlineMs, onProgress: progress }), pe);
+    const candidateOptions = { deadlineMs: req.deadlineMs, onProgress: progress };
+    return withArtifacts(req.gpu ? await trainCandidateOnGpu(pe, req.spec, candidateOptions) : trainCandidate(pe, req.spec, candidateOptions), pe);
   } finally {
     onTrainingPulse(null);
   }

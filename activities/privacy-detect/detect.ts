@@ -90,6 +90,9 @@ export async function detect({ ds, datasetVersions }: PrivacyWorkDeps, session: 
 
 /** Replaces the session's findings and counts, in the caller's transaction (which holds the session's row). */
 export async function storeFindings(em: EntityManager, sessionId: string, d: Detection, ruleOf: RuleOf): Promise<void> {
+  // A user's per-session overrides outlive a new detection: the same column, type and scope keeps them.
+  const previous = await em.getRepository(PrivacyResult).find({ select: { column: true, piiType: true, scope: true, excluded: true, actionOverride: true }, where: { sessionId } });
+  const overrideOf = (f: ColumnFinding) => previous.find((p) => p.column === f.column && p.piiType === f.piiType && p.scope === f.scope);
   await em.getRepository(PrivacyResult).delete({ sessionId });
   const rows = d.findings.map((f) =>
     em.getRepository(PrivacyResult).create({
@@ -103,6 +106,8 @@ export async function storeFindings(em: EntityManager, sessionId: string, d: Det
       evidence: f.evidence,
       action: ruleOf(f.piiType)?.action ?? null,
       transformed: false,
+      excluded: overrideOf(f)?.excluded ?? false,
+      actionOverride: overrideOf(f)?.actionOverride ?? null,
     }),
   );
   if (rows.length) await em.getRepository(PrivacyResult).insert(rows);

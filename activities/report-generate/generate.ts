@@ -3,6 +3,7 @@ import { Artifact, Report } from '../../entities';
 import { renderReport, reportFileName, type ReportDocument } from '../../engine/reports';
 import type { ArtifactStore } from '../../platform/artifact-store';
 import type { Config } from '../../platform/config';
+import { DatasetVersions } from '../../services/dataset-versions';
 import { ConflictError, NotFoundError } from '../../services/errors';
 import type { ExperimentService } from '../../services/experiments';
 import { REPORT_KIND_DEFS } from '../../services/reports/kinds';
@@ -44,13 +45,21 @@ export async function generateReport({ ds, store, experiments, config }: ReportW
   if (!(await def.exists(ds, report.projectId, report.entityId))) throw new NotFoundError(`${def.notFound}: it was deleted before the report was made`);
 
   await progress(5, `gathering the ${report.kind}'s data`);
-  const built = await def.build({ ds, experiments, projectId: report.projectId, entityId: report.entityId, options });
+  // Statistics missing from a version (the background profile not done yet) are computed now rather than left out.
+  const versions = new DatasetVersions(ds, store);
+  const built = await def.build({ ds, experiments, projectId: report.projectId, entityId: report.entityId, options, profileVersion: (id) => versions.profile(id) });
   const sections = [...built.sections];
   if (options.llm_insights) {
     await progress(30, 'writing insights');
     sections.unshift(await llmInsightsSection(config.llm, report.kind, built.facts));
   }
-  if (options.comments) sections.unshift({ id: 'comments', title: 'Comments', blocks: options.comments.split(/\n\s*\n/).map((text) => ({ type: 'paragraph' as const, text })) });
+  if (options.comments)
+    sections.unshift({
+      id: 'comments',
+      title: 'Comments',
+      reading: 'Notes from the person who asked for this report.',
+      blocks: options.comments.split(/\n\s*\n/).map((text) => ({ type: 'paragraph' as const, text })),
+    });
   const [project] = await ds.query('SELECT name FROM projects WHERE id = $1', [report.projectId]);
   const doc: ReportDocument = {
     title: options.title ?? `${capitalize(report.kind)} report: ${built.entityName}`,

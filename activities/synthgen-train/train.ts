@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { readParquetFrame } from '../../engine/automl';
 import { writeRankedRows } from '../../engine/data';
-import { fitSynthesizer, serializeSynthesizer, SynthConfigError, type SynthConfig } from '../../engine/synth';
+import { fitSynthesizer, serializeSynthesizer, SynthConfigError, type FitHooks, type SynthConfig } from '../../engine/synth';
 import { Artifact, JsonMap, SynthgenModel } from '../../entities';
 import { ConflictError, DataError, NotFoundError } from '../../services/errors';
 import { unlinkCheckpoint } from '../../services/synthgen/checkpoints';
@@ -10,6 +10,7 @@ import { modelColumns } from '../../services/synthgen/frames';
 import { MODEL_NOT_FOUND } from '../../services/synthgen/service';
 import type { EntityManager } from 'typeorm';
 import type { JobProgress } from '../job-activity';
+import { fitOnGpu } from './gpu-fit';
 import { appendLog, insertArtifact, readArtifact, SPLIT_SEED, splitSizes, SynthgenWorkDeps, versionOf, withWorkDir } from './work';
 
 /** What a `synthgen_train` job returns (kept on its jobs row). */
@@ -79,18 +80,24 @@ export async function trainSynthesizer(deps: SynthgenWorkDeps, jobId: string, mo
     await progress(5, resumeFrom ? `resuming after epoch ${model.checkpointEpoch}` : `fitting ${model.modelType} on ${frame.nrows} rows`);
     const started = Date.now();
     let fitted;
+    const hooks: FitHooks = {
+      signal: ctx.signal,
+      resumeFrom,
+      checkpointEverySecs: config.synthgen.checkpointSecs,
+      threads: config.synthgen.threads,
+      // The engine reports synchronously, from its thread's messages. A report refused by a cancel is harmless here:
+      // the same cancel aborts the fit through `signal`; it must not become an unhandled rejection.
+      onProgress: (fraction, message) => void progress(5 + 90 * fraction, message).catch(() => undefined),
+      onPulse: ctx.keepAlive,
+      onCheckpoint: (bytes, epoch) => saveCheckpoint(deps, model, jobId, bytes, epoch),
+    };
     try {
-      fitted = await fitSynthesizer(model.modelType, frame, model.config as SynthConfig, {
-        signal: ctx.signal,
-        resumeFrom,
-        checkpointEverySecs: config.synthgen.checkpointSecs,
-        threads: config.synthgen.threads,
-        // The engine reports synchronously, from its thread's messages. A report refused by a cancel is harmless here:
-        // the same cancel aborts the fit through `signal`; it must not become an unhandled rejection.
-        onProgress: (fraction, message) => void progress(5 + 90 * fraction, message).catch(() => undefined),
-        onPulse: ctx.keepAlive,
-        onCheckpoint: (bytes, epoch) => saveCheckpoint(deps, model, jobId, bytes, epoch),
-      });
+      // On ml-gpu a use_gpu model trains on this worker's GPU; what the GPU engine cannot train (fitOnGpu logs why)
+      // and everything on ml-cpu trains on the CPU, in the engine's worker thread.
+      const onGpu = ctx.taskQueue === config.taskQueues.gpu && model.useGpu;
+      fitted =
+        (onGpu ? await fitOnGpu(model.modelType, frame, model.config, hooks, (line) => appendLog(ds, jobId, line)) : null) ??
+        (await fitSynthesizer(model.modelType, frame, model.config as SynthConfig, hooks));
     } catch (err) {
       // The checkpoint stays: a retried attempt resumes from it (a worker shutting down aborts the fit too), and the
       // job's closing status write removes it when the job ends failed or canceled (job-kinds.ts, releaseOnClose).

@@ -32,6 +32,8 @@ export const datasetDetailSchema = z.object({
   preview: z.array(jsonObject),
   /** Why the preview is empty, when it could not be read. */
   preview_error: z.string().nullable(),
+  /** The version the preview shows (the latest unless `version` was asked for). */
+  preview_version: z.number().int(),
 });
 
 export const versionSchema = z
@@ -47,11 +49,23 @@ export const versionSchema = z
     /** What was uploaded: format, encoding, delimiter, header, original size and name. */
     source: jsonObject,
     created_by_name: z.string().nullable(),
+    /** `ready`: statistics stored; `queued`/`running`/`failed`/`canceled`: its background profile job; `none`: computed by the first analyze. */
+    statistics_status: z.enum(['ready', 'queued', 'running', 'failed', 'canceled', 'none']),
+    /** Why the background profile failed (with `failed`). */
+    statistics_error: z.string().nullable(),
     created_at: dateTimestamp,
   })
   .loose();
 
-const qualityCheck = z.object({ name: z.string(), passed: z.boolean(), details: z.string() }).loose();
+const qualityCheck = z
+  .object({
+    name: z.string(),
+    passed: z.boolean(),
+    details: z.string(),
+    /** The check depends on a target and none was named: not computed, not in the score. */
+    needs_target: z.boolean().optional(),
+  })
+  .loose();
 
 /** The quality report an upload answers (`issues` are the checks). */
 export const uploadQualitySchema = z.object({ overall_score: z.number(), issues: z.array(qualityCheck) }).loose();
@@ -75,8 +89,12 @@ export const qualitySchema = z
   .object({
     overall_score: z.number(),
     checks: z.array(qualityCheck),
-    /** The target column the class-balance check used, if any. */
+    /** The target column the checks that depend on one used; null: those checks carry `needs_target` and are not in the score. */
     target: z.string().nullable(),
+    /** `request`: the `target` asked for; `experiment`: the latest experiment's on this dataset; null: no target. */
+    target_source: z.enum(['request', 'experiment']).nullable(),
+    /** The experiment whose target was used. */
+    target_experiment: z.object({ id: z.string(), name: z.string() }).nullable(),
     /** Rows the estimated checks read on a large table; null when every check read it all. */
     sample_rows: z.number().int().nullable(),
     version: z.number().int(),

@@ -1,5 +1,5 @@
 import type { DatasetVersion } from '../../entities';
-import type { DatasetSummary } from '../../services/datasets';
+import type { DatasetSummary, StatisticsState, VersionQuality } from '../../services/datasets';
 import type { Presented } from './common.schema';
 import type { datasetSchema, qualitySchema, uploadQualitySchema, versionSchema } from './dataset.schema';
 
@@ -11,7 +11,8 @@ export function presentDataset(r: DatasetSummary): Presented<typeof datasetSchem
   return { ...r, rows: Number(r.rows), columns: Number(r.columns), created_at: new Date(r.created_at).toISOString(), updated_at: new Date(r.updated_at).toISOString() };
 }
 
-export function presentVersion(v: DatasetVersion, createdByName: string | null = null): Presented<typeof versionSchema> {
+/** A version with where its statistics stand (`statistics_status`: ready, its profile job's state, or none). */
+export function presentVersion(v: DatasetVersion, createdByName: string | null, statistics: StatisticsState): Presented<typeof versionSchema> {
   return {
     id: v.id,
     dataset_id: v.datasetId,
@@ -23,6 +24,8 @@ export function presentVersion(v: DatasetVersion, createdByName: string | null =
     artifact_id: v.artifactId,
     source: v.source,
     created_by_name: createdByName,
+    statistics_status: statistics.status,
+    statistics_error: statistics.error,
     created_at: v.createdAt,
   };
 }
@@ -33,9 +36,17 @@ export function presentUploadQuality(v: DatasetVersion): Presented<typeof upload
   return { overall_score: q.overall_score, issues: q.checks };
 }
 
-/** The full quality report of a version (`GET /api/datasets/{id}/quality`). */
-export function presentQuality(v: DatasetVersion): Presented<typeof qualitySchema> {
-  const q = v.quality as StoredQuality;
+/** The full quality report of a version (`GET /api/datasets/{id}/quality`), with where its target comes from. */
+export function presentQuality(q: VersionQuality): Presented<typeof qualitySchema> {
+  const r = q.report as StoredQuality;
   // sample_rows: rows the estimated checks read on a large table, null when every check read it all.
-  return { overall_score: q.overall_score, checks: q.checks, target: q.target ?? null, sample_rows: q.sample_rows ?? null, version: v.version };
+  return {
+    overall_score: r.overall_score,
+    checks: r.checks,
+    target: r.target ?? null,
+    target_source: q.targetSource,
+    target_experiment: q.experiment,
+    sample_rows: r.sample_rows ?? null,
+    version: q.version.version,
+  };
 }

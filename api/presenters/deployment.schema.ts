@@ -42,7 +42,9 @@ export const deploymentSchema = z
   })
   .loose();
 
-export const deploymentSummarySchema = z.object({ id: id, model_id: id, name: z.string(), stage, is_active: z.boolean(), config: deploymentConfig, created_at: timestamp }).loose();
+export const deploymentSummarySchema = z
+  .object({ id: id, model_id: id, model_name: z.string().nullable(), name: z.string(), stage, is_active: z.boolean(), config: deploymentConfig, created_at: timestamp })
+  .loose();
 
 export const deploymentModelSchema = z.object({ id: id, name: z.string(), algo: z.string() }).loose();
 
@@ -54,6 +56,8 @@ export const transitionSchema = z
     from_stage: z.string().nullable(),
     to_stage: z.string(),
     model_id: id,
+    /** The model's name; null when the model is gone. */
+    model_name: z.string().nullable(),
     actor_id: id.nullable(),
     reason: z.string(),
     at: timestamp,
@@ -73,6 +77,8 @@ export const inferenceLogSchema = z
     latency_ms_exact: z.number(),
     status_code: z.number().int(),
     warnings: z.array(z.unknown()),
+    /** The `detail` a refused request was answered with (a text, or validation issues `[{loc, msg, type}]`); null when it was answered. */
+    error: z.union([z.string(), z.array(z.object({ loc: z.array(z.union([z.string(), z.number()])), msg: z.string(), type: z.string() }).loose())]).nullable(),
     created_at: timestamp,
   })
   .loose();

@@ -16,17 +16,38 @@ export function presentDeployment(d: Deployment) {
   };
 }
 
-/** A deployment as lists show it. */
-export function presentDeploymentSummary(d: Deployment) {
-  return { id: d.id, model_id: d.modelId, name: d.name, stage: d.stage, is_active: d.isActive, config: { name: d.name, traffic_percent: d.trafficPercent, ...d.config }, created_at: d.createdAt };
+/** A deployment as lists show it, with its model's name (null when the model is gone). */
+export function presentDeploymentSummary(d: Deployment, modelName: string | null = null) {
+  return {
+    id: d.id,
+    model_id: d.modelId,
+    model_name: modelName,
+    name: d.name,
+    stage: d.stage,
+    is_active: d.isActive,
+    config: { name: d.name, traffic_percent: d.trafficPercent, ...d.config },
+    created_at: d.createdAt,
+  };
 }
 
 export function presentDeploymentModel(m: Model) {
   return { id: m.id, name: m.name, algo: m.algo };
 }
 
-export function presentTransition(t: DeploymentTransition) {
-  return { id: t.id, deployment_id: t.deploymentId, project_id: t.projectId, from_stage: t.fromStage, to_stage: t.toStage, model_id: t.modelId, actor_id: t.actorId, reason: t.reason, at: t.at };
+/** A stage transition, with its model's name (null when the model is gone). */
+export function presentTransition(t: DeploymentTransition, modelName: string | null = null) {
+  return {
+    id: t.id,
+    deployment_id: t.deploymentId,
+    project_id: t.projectId,
+    from_stage: t.fromStage,
+    to_stage: t.toStage,
+    model_id: t.modelId,
+    model_name: modelName,
+    actor_id: t.actorId,
+    reason: t.reason,
+    at: t.at,
+  };
 }
 
 /** The spec's inference log; `latency_ms` is an integer there, the exact figure is `latency_ms_exact`. */
@@ -44,6 +65,8 @@ export function presentInferenceLog(l: InferenceLog) {
     status_code: l.statusCode,
     /** Columns the request's rows carried beyond the training schema, or features they lacked: `[{type, columns, rows, message}]`. */
     warnings: l.warnings ?? [],
+    /** What a refused request was answered with (`detail`: a text or `[{loc, msg, type}]`); null for an answered one. */
+    error: l.error ?? null,
     created_at: l.createdAt,
   };
 }

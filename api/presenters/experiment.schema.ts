@@ -7,6 +7,33 @@ import { artifactLinkSchema, leaderboardModelSchema } from './model.schema';
  * the web UI's generated types. Objects stay open (`loose`): a client ignores fields it does not know.
  */
 
+/** A warning found before training: a feature that alone predicts the target almost perfectly (likely leakage). */
+export const experimentWarningSchema = z
+  .object({
+    kind: z.literal('leakage'),
+    column: z.string(),
+    /** Single-feature AUC (one-vs-rest averaged for multiclass), single-feature R², or an exact value-to-target mapping. */
+    measure: z.enum(['auc', 'r2', 'functional_dependence']),
+    score: z.number(),
+    message: z.string(),
+  })
+  .loose();
+
+/** Training progress counted from the recorded models: base models against the plan, the stacked ensemble apart. */
+const countedProgress = {
+  /** Data preparation is done: the plan and any leakage warnings are known. */
+  prepared: z.boolean(),
+  models_done: z.number().int(),
+  models_planned: z.number().int(),
+  ensembles_done: z.number().int(),
+  /** excluded (by exclude_algos), pending, done, or skipped (fewer than two base models, or the run ended first). */
+  ensemble: z.enum(['excluded', 'pending', 'done', 'skipped']),
+  /** 0-100, following the models trained. */
+  percent: z.number(),
+  /** "5 of 6 models, ensemble pending". */
+  summary: z.string(),
+};
+
 export const experimentSchema = z
   .object({
     id: z.string(),
@@ -14,8 +41,11 @@ export const experimentSchema = z
     project_id: z.string(),
     dataset_version_id: z.string(),
     dataset_id: z.string(),
+    /** The number of the dataset version trained on (v1, v2...). */
+    dataset_version: z.number().int(),
     target_column: z.string(),
     problem_type: z.string(),
+    /** As the service resolved it from the target: binary, multiclass or regression. */
     problem_kind: z.string(),
     status: z.string(),
     max_runtime_secs: z.number(),
@@ -23,16 +53,23 @@ export const experimentSchema = z
     sort_metric: z.string(),
     /** The AutoML configuration as resolved at creation (defaults filled in). */
     config: jsonObject,
+    /** Columns left out of training (`config.ignored_columns`): no model sees them. */
+    ignored_columns: z.array(z.string()),
     use_gpu: z.boolean(),
     project_name: z.string(),
     dataset_name: z.string(),
     model_count: z.number().int(),
     best_model_id: z.string().nullable(),
     best_model_algo: z.string().nullable(),
+    /** The best model's value of the sort metric (`best_score_metric`); null before a best model is chosen. */
+    best_score: z.number().nullable(),
+    best_score_metric: z.string(),
+    /** Found before training (leakage); empty when nothing was found or before data preparation ran. */
+    warnings: z.array(experimentWarningSchema),
     job_id: z.string().nullable(),
     error: z.string().nullable(),
-    /** Live progress as the training wrote it (models done, current algorithm). */
-    progress: jsonObject,
+    /** Live progress: what training wrote (current model, elapsed) with the counts below. */
+    progress: z.object(countedProgress).loose(),
     created_at: isoTimestamp,
     started_at: dateTimestamp.nullable(),
     finished_at: dateTimestamp.nullable(),
@@ -52,11 +89,9 @@ export const experimentStatusSchema = z.object({
   status: z.string(),
   progress: z
     .object({
-      percent: z.number(),
+      ...countedProgress,
       elapsed_secs: z.number(),
       budget_secs: z.number(),
-      models_done: z.number().int().optional(),
-      models_planned: z.number().int().optional(),
       /** The model being trained; null between models. */
       current: z.string().nullable().optional(),
     })

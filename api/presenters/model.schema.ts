@@ -30,6 +30,21 @@ export const modelSchema = z
   })
   .loose();
 
+/** A model as the project-wide model table lists it: its experiment's metric, dataset version and deployment beside it. */
+export const modelListItemSchema = modelSchema
+  .extend({
+    /** Its experiment's sort metric (`AUC`, `RMSE`, …) and this model's value of it (null where not recorded). */
+    metric_name: z.string().nullable(),
+    metric_value: z.number().nullable(),
+    dataset_id: z.string().nullable(),
+    dataset_name: z.string().nullable(),
+    dataset_version_id: z.string().nullable(),
+    dataset_version: z.number().int().nullable(),
+    /** Its active deployment (production before staging), or null when it serves nowhere. */
+    deployment: z.object({ id: z.string(), name: z.string(), stage: z.string() }).loose().nullable(),
+  })
+  .loose();
+
 /** A model as an experiment's leaderboard lists it (`rank` 1 is the best by the sort metric). */
 export const leaderboardModelSchema = z
   .object({
@@ -55,6 +70,56 @@ export const modelDetailSchema = z.object({
   input_schema: z.array(columnSchema),
 });
 
+/** Precision and recall on held-out rows at each threshold (recall increasing); null where not recorded. */
+const prCurveSchema = z.object({ precision: z.array(z.number()), recall: z.array(z.number()), thresholds: z.array(z.number()) }).loose();
+
+const thresholdRowSchema = z
+  .object({
+    threshold: z.number(),
+    positive_rate: z.number(),
+    precision: z.number(),
+    recall: z.number(),
+    f1: z.number(),
+    lift: z.number(),
+    tp: z.number().int(),
+    fp: z.number().int(),
+    fn: z.number().int(),
+    tn: z.number().int(),
+  })
+  .loose();
+
+/** `GET /api/projects/{id}/models/compare`: models of one project side by side. */
+export const modelComparisonSchema = z.object({
+  project_id: z.string(),
+  models: z.array(
+    z
+      .object({
+        id: z.string(),
+        name: z.string(),
+        algo: z.string(),
+        experiment_id: z.string(),
+        experiment_name: z.string().nullable(),
+        metric_name: z.string().nullable(),
+        problem_kind: z.string().nullable(),
+        metric_split: z.string().nullable(),
+        /** Scalar metrics by name. */
+        metrics: z.record(z.string(), z.number()),
+        /** Training parameters: name to {default, actual}. */
+        parameters: jsonObject,
+        roc_curve: z
+          .object({ fpr: z.array(z.number()), tpr: z.array(z.number()) })
+          .loose()
+          .nullable(),
+        pr_curve: prCurveSchema.nullable(),
+      })
+      .loose(),
+  ),
+  metric_names: z.array(z.string()),
+  parameter_names: z.array(z.string()),
+  /** Parameters whose trained value is not the same in every compared model. */
+  differing_parameters: z.array(z.string()),
+});
+
 /** `GET /api/models/{id}/explain`: importance, SHAP summary, confusion matrix, ROC and scoring history. */
 export const modelExplainSchema = z
   .object({
@@ -71,6 +136,13 @@ export const modelExplainSchema = z
       .object({ fpr: z.array(z.number()), tpr: z.array(z.number()) })
       .loose()
       .nullable(),
+    pr_curve: prCurveSchema.nullable(),
+    /** Binary models: precision, recall, F1 and lift where the top 5%, 10%, … of held-out rows by score are predicted positive. */
+    threshold_table: z.array(thresholdRowSchema).nullable(),
+    /** Where the metrics were measured: `cross_validation` (out-of-fold rows) or `validation` (a holdout split). */
+    metric_split: z.string().nullable(),
+    /** Stacked ensembles: the metalearner's weight on each base model (variable_importance lists input features only). */
+    base_model_importance: z.array(z.object({ variable: z.string(), percentage: z.number(), scaled_importance: z.number() }).loose()).nullable(),
     scoring_history: z.array(
       z
         .object({

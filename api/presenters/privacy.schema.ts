@@ -7,7 +7,27 @@ import { dateTimestamp, jsonObject } from './common.schema';
  * web UI's generated types. Objects stay open (`loose`): a client ignores fields it does not know.
  */
 
-/** The spec's privacy policy with its compliance figures (services/privacy/effective-rules.ts). */
+/** A session's counts, the one source the session page, the policy page and the PDF show (services/privacy/finding-counts.ts). */
+export const findingCountsSchema = z
+  .object({
+    /** Every finding of the session: excluded + transformed + pending. */
+    findings: z.number().int(),
+    /** Left out of this session by a user. */
+    excluded: z.number().int(),
+    /** Changed by the session's last output. */
+    transformed: z.number().int(),
+    /** Neither transformed nor excluded. */
+    pending: z.number().int(),
+    /** Pending findings with no action (no policy rule, no override): the next run leaves them. */
+    without_action: z.number().int(),
+    /** Transformed, or pending with an action. */
+    protected: z.number().int(),
+    /** protected / (findings - excluded) as a percentage (100 when that is 0). */
+    compliance_score: z.number(),
+  })
+  .loose();
+
+/** The spec's privacy policy with its compliance figures (services/privacy/finding-counts.ts). */
 export const policySchema = z
   .object({
     id: z.string(),
@@ -19,13 +39,18 @@ export const policySchema = z
     status: z.enum(POLICY_STATUSES),
     settings: jsonObject,
     rules_count: z.number().int(),
-    /** Distinct PII types found by the policy's latest completed detection. */
+    /** Findings of the policy's latest detected session (its `counts.findings`). */
     detected_count: z.number().int(),
-    /** Of those, the types the policy transforms. */
+    /** Of those, the findings transformed or to be transformed (`counts.protected`). */
     protected_count: z.number().int(),
+    /** Findings neither transformed nor excluded (`counts.pending`). */
     pending_count: z.number().int(),
-    /** protected / detected as a percentage (100 when the detection found nothing); null before any detection. */
+    /** protected / (findings - excluded) as a percentage; null before any detection. */
     compliance_score: z.number().nullable(),
+    /** The counts of the latest detected session, as that session shows them; null before any detection. */
+    counts: findingCountsSchema.nullable(),
+    /** The session those counts are of. */
+    counts_session_id: z.string().nullable(),
     created_at: dateTimestamp,
     updated_at: dateTimestamp,
   })
@@ -55,6 +80,10 @@ export const sessionSummarySchema = z
     status: z.enum(PRIVACY_SESSION_STATUSES),
     pii_found: z.number().int(),
     transformed: z.number().int(),
+    /** Findings neither transformed nor excluded (`counts.pending` of the session). */
+    pending: z.number().int(),
+    /** Findings left out of this session. */
+    excluded: z.number().int(),
     created_at: dateTimestamp,
   })
   .loose();
@@ -67,7 +96,7 @@ export const sessionSchema = sessionSummarySchema.extend({
   dataset_version_id: z.string(),
   sample_size: z.number().int().nullable(),
   deep_scan: z.boolean(),
-  pending: z.number().int(),
+  counts: findingCountsSchema,
   rows_scanned: z.number().int(),
   columns_analyzed: z.number().int(),
   pii_columns: z.number().int(),
@@ -95,8 +124,14 @@ export const resultSchema = z
     sample: z.string().nullable(),
     samples: z.array(z.string()),
     evidence: z.array(z.string()),
-    /** The action the policy applies to the type; null: none, the finding is pending. */
+    /** The action this session applies: its override, else the policy's; null: none, the finding stays pending. */
     action: z.string().nullable(),
+    /** The policy's action for the type when the session was detected. */
+    policy_action: z.string().nullable(),
+    /** This session's action instead of the policy's (null: none). */
+    action_override: z.string().nullable(),
+    /** Left out of this session: never transformed. */
+    excluded: z.boolean(),
     transformed: z.boolean(),
   })
   .loose();

@@ -18,6 +18,8 @@ export function presentPolicy(v: PolicyView): Presented<typeof policySchema> {
     settings: p.settings,
     rules_count: v.rulesCount,
     ...v.figures,
+    counts: v.counts.counts,
+    counts_session_id: v.counts.session_id,
     created_at: p.createdAt,
     updated_at: p.updatedAt,
   };
@@ -30,7 +32,17 @@ export function presentRule(r: PrivacyRule): Presented<typeof ruleSchema> {
 
 /** A session as lists show it. */
 export function presentSessionSummary(v: SessionView): Presented<typeof sessionSummarySchema> {
-  return { id: v.session.id, policy_name: v.policyName, dataset_name: v.datasetName, status: v.session.status, pii_found: v.piiFound, transformed: v.transformed, created_at: v.session.createdAt };
+  return {
+    id: v.session.id,
+    policy_name: v.policyName,
+    dataset_name: v.datasetName,
+    status: v.session.status,
+    pii_found: v.piiFound,
+    transformed: v.transformed,
+    pending: v.counts.pending,
+    excluded: v.counts.excluded,
+    created_at: v.session.createdAt,
+  };
 }
 
 /** The spec's privacy session; progress and its message are those of the job now (or last) moving it. */
@@ -44,7 +56,7 @@ export function presentSession(v: SessionView): Presented<typeof sessionSchema> 
     dataset_version_id: s.datasetVersionId,
     sample_size: s.sampleSize,
     deep_scan: s.deepScan,
-    pending: v.piiFound - v.transformed,
+    counts: v.counts,
     rows_scanned: s.rowsScanned,
     columns_analyzed: s.columnsAnalyzed,
     pii_columns: s.piiColumns,
@@ -60,7 +72,7 @@ export function presentSession(v: SessionView): Presented<typeof sessionSchema> 
   };
 }
 
-/** The spec's detection result: `sample` is the first masked sample. */
+/** The spec's detection result: `sample` is the first masked sample; `action` is the session's (its override, else the policy's). */
 export function presentResult(r: PrivacyResult): Presented<typeof resultSchema> {
   return {
     id: r.id,
@@ -72,7 +84,10 @@ export function presentResult(r: PrivacyResult): Presented<typeof resultSchema> 
     sample: r.samples[0] ?? null,
     samples: r.samples,
     evidence: r.evidence,
-    action: r.action,
+    action: r.actionOverride ?? r.action,
+    policy_action: r.action,
+    action_override: r.actionOverride,
+    excluded: r.excluded,
     transformed: r.transformed,
   };
 }

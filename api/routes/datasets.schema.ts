@@ -18,6 +18,10 @@ export const datasetListQuery = listQuery(DATASET_SORT_FIELDS).extend({ project_
 export const datasetCountQuery = z.object({ project_id: uuidParam.optional() });
 export const tableFormat = z.object({ format: z.enum(['csv', 'xlsx']).default('csv') });
 export const compareQuery = z.object({ v1: intParam(0), v2: intParam(0) });
+/** A version of the dataset by number; absent: the latest. */
+export const versionQuery = z.object({ version: intParam(0).optional() });
+/** The version, and the target column of the checks that depend on one (absent: the latest experiment's, else none). */
+export const qualityQuery = versionQuery.extend({ target: z.string().min(1).max(1000).optional() });
 export const sampleQuery = z.object({ n: intParam(1, 10_000).default(100), seed: intParam(0).default(42) });
 
 export const qualityPolicyBody = z

@@ -21,6 +21,8 @@ import { receiveUpload } from '../uploads';
 import { pageQuery, parseOrThrow } from '../validation';
 import {
   compareQuery,
+  qualityQuery,
+  versionQuery,
   datasetCountQuery,
   datasetListQuery,
   datasetParams,
@@ -166,12 +168,18 @@ export function datasetRoutes({ services, config }: RouteDeps): RouteDef[] {
       tag,
       auth: 'user',
       scope: 'read:datasets',
-      summary: 'A dataset with the first 20 rows of its latest version',
+      summary: 'A dataset with the first 20 rows of its latest version, or of the version asked for (`preview_version` says which)',
       params: datasetParams,
-      responses: { 200: { description: '{dataset, preview, preview_error}', schema: datasetDetailSchema }, 404: { description: 'Dataset not found' } },
-      handler: async (ctx, { params }) => {
-        const d = await datasets.withPreview(callerId(ctx), params.dataset_id);
-        return { dataset: { ...presentDataset(d.dataset), columns_schema: d.version.columns }, preview: d.rows, preview_error: d.error && withoutPaths(d.error) };
+      query: versionQuery,
+      responses: { 200: { description: '{dataset, preview, preview_error, preview_version}', schema: datasetDetailSchema }, 404: { description: 'Dataset not found, or Dataset version not found' } },
+      handler: async (ctx, { params, query }) => {
+        const d = await datasets.withPreview(callerId(ctx), params.dataset_id, query.version);
+        return {
+          dataset: { ...presentDataset(d.dataset), columns_schema: d.version.columns },
+          preview: d.rows,
+          preview_error: d.error && withoutPaths(d.error),
+          preview_version: d.version.version,
+        };
       },
     }),
     route({
@@ -223,11 +231,12 @@ export function datasetRoutes({ services, config }: RouteDeps): RouteDef[] {
       tag,
       auth: 'user',
       scope: 'read:datasets',
-      summary: 'Column statistics, duplicates, memory and correlations of the latest version (computed once, kept)',
+      summary: 'Column statistics, duplicates, memory and correlations of the latest version, or of the version asked for (computed once, kept)',
       params: datasetParams,
-      responses: { 200: { description: '{statistics, error}', schema: analyzeSchema } },
-      handler: async (ctx, { params }) => {
-        const analyzed = await datasets.analyze(callerId(ctx), params.dataset_id);
+      query: versionQuery,
+      responses: { 200: { description: '{statistics, error}', schema: analyzeSchema }, 404: { description: 'Dataset not found, or Dataset version not found' } },
+      handler: async (ctx, { params, query }) => {
+        const analyzed = await datasets.analyze(callerId(ctx), params.dataset_id, query.version);
         return { ...analyzed, error: analyzed.error && withoutPaths(analyzed.error) };
       },
     }),
@@ -237,10 +246,16 @@ export function datasetRoutes({ services, config }: RouteDeps): RouteDef[] {
       tag,
       auth: 'user',
       scope: 'read:datasets',
-      summary: 'Quality report of the latest version, computed at upload',
+      summary:
+        'Quality report of the latest version, or of the version asked for. Checks that depend on a target (class balance) use `target`, else the target of the latest experiment on the dataset, else none: they are then listed with `needs_target` and left out of the score, never computed on a guessed target',
       params: datasetParams,
-      responses: { 200: { description: '{quality: {overall_score, checks, target, sample_rows, version}}', schema: z.object({ quality: qualitySchema }) } },
-      handler: async (ctx, { params }) => ({ quality: presentQuality((await datasets.latestForUser(callerId(ctx), params.dataset_id)).version) }),
+      query: qualityQuery,
+      responses: {
+        200: { description: '{quality: {overall_score, checks, target, target_source, target_experiment, sample_rows, version}}', schema: z.object({ quality: qualitySchema }) },
+        404: { description: 'Dataset not found, or Dataset version not found' },
+        422: { description: '`target` is not a column of the version (named in the answer), or a parameter of the wrong type' },
+      },
+      handler: async (ctx, { params, query }) => ({ quality: presentQuality(await datasets.quality(callerId(ctx), params.dataset_id, query)) }),
     }),
     route({
       method: 'get',
@@ -279,7 +294,7 @@ export function datasetRoutes({ services, config }: RouteDeps): RouteDef[] {
       responses: { 200: { description: 'List envelope of dataset versions', schema: pageOf(versionSchema) } },
       handler: async (ctx, { params, query }) => {
         const page = await datasets.listVersions(callerId(ctx), params.dataset_id, query);
-        return { ...page, items: page.items.map((v) => presentVersion(v.version, v.createdByName)) };
+        return { ...page, items: page.items.map((v) => presentVersion(v.version, v.createdByName, v.statistics)) };
       },
     }),
     route({
@@ -342,7 +357,10 @@ export function datasetRoutes({ services, config }: RouteDeps): RouteDef[] {
       summary: 'One dataset version',
       params: datasetVersionParams,
       responses: { 200: { description: '{id, dataset_id, version, row_count, column_count, columns, created_at}', schema: versionSchema } },
-      handler: async (ctx, { params }) => presentVersion((await services.access.version(callerId(ctx), params.dataset_version_id)).version),
+      handler: async (ctx, { params }) => {
+        const { version } = await services.access.version(callerId(ctx), params.dataset_version_id);
+        return presentVersion(version, null, (await datasets.statisticsStates([version])).get(version.id)!);
+      },
     }),
     route({
       method: 'get',

@@ -15,7 +15,10 @@ export const deploymentPredictBody = z.object({
   options: z
     .object({
       include_contributions: z.boolean().default(false),
-      store_payload: z.boolean().optional(),
+      store_payload: z.boolean().optional().meta({
+        description:
+          "Keep this request's inputs (the model's input columns) in its inference log; drift compares logged inputs with the training data, so without them it has nothing to compare. Default: the deployment's `store_payload` (`PATCH …/privacy`), false unless set.",
+      }),
       privacy_policy_id: z.string().min(1).max(200).optional(),
       anonymize_logs: z.boolean().optional(),
       anonymize_response: z.boolean().optional(),

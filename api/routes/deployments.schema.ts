@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { nonBlank, pageQuery, timestampParam, uuidParam } from '../validation';
+import { INFERENCE_LOG_SORT_FIELDS } from '../../services/inference-logs';
+import { intParam, nonBlank, pageQuery, timestampParam, uuidParam } from '../validation';
 
 /**
  * The request schemas of the deployment routes (api/routes/deployments.ts); the predict body, which also generates
@@ -36,5 +37,11 @@ export const rollbackBody = z
   .meta({ anyOf: [{ required: ['to_deployment_id'] }, { required: ['to_model_id'] }] });
 export const deactivateBody = z.object({ reason });
 export const privacyBody = z.object(privacyOptions).strict();
-export const inferenceLogsQuery = pageQuery(500).extend(timeWindow);
+export const inferenceLogsQuery = pageQuery(500).extend({
+  ...timeWindow,
+  status: z.enum(['ok', 'error']).optional().meta({ description: '`ok`: answered (status below 400); `error`: refused or failed (400 and above)' }),
+  status_code: intParam(100, 599).optional().meta({ description: 'Only requests answered with this HTTP status' }),
+  sort_field: z.enum(INFERENCE_LOG_SORT_FIELDS).default('created_at'),
+  sort_direction: z.enum(['asc', 'desc']).default('desc'),
+});
 export const trafficQuery = z.object(timeWindow);

@@ -60,7 +60,7 @@ export function deploymentRoutes({ services }: RouteDeps): RouteDef[] {
       responses: { 200: { description: 'List envelope of deployments', schema: pageOf(deploymentSummarySchema) } },
       handler: async (ctx, { params, query }) => {
         const page = await deployments.list(callerId(ctx), params.project_id, query);
-        return { ...page, items: page.items.map(presentDeploymentSummary) };
+        return { items: page.items.map((d) => presentDeploymentSummary(d, page.modelNames.get(d.modelId) ?? null)), total: page.total, limit: page.limit, offset: page.offset };
       },
     }),
     route({
@@ -75,7 +75,13 @@ export function deploymentRoutes({ services }: RouteDeps): RouteDef[] {
       responses: { 200: { description: 'List envelope of transitions, and `production_at` when `at` is given' } },
       handler: async (ctx, { params, query }) => {
         const h = await deployments.projectHistory(callerId(ctx), params.project_id, query);
-        return { items: h.items.map(presentTransition), total: h.total, limit: h.limit, offset: h.offset, ...(h.servedAt === undefined ? {} : { production_at: h.servedAt }) };
+        return {
+          items: h.items.map((t) => presentTransition(t, h.modelNames.get(t.modelId) ?? null)),
+          total: h.total,
+          limit: h.limit,
+          offset: h.offset,
+          ...(h.servedAt === undefined ? {} : { production_at: h.servedAt }),
+        };
       },
     }),
     route({
@@ -156,7 +162,7 @@ export function deploymentRoutes({ services }: RouteDeps): RouteDef[] {
       responses: { 200: { description: 'List envelope of transitions', schema: pageOf(transitionSchema) } },
       handler: async (ctx, { params, query }) => {
         const page = await deployments.transitions(callerId(ctx), params.deployment_id, query);
-        return { ...page, items: page.items.map(presentTransition) };
+        return { items: page.items.map((t) => presentTransition(t, page.modelNames.get(t.modelId) ?? null)), total: page.total, limit: page.limit, offset: page.offset };
       },
     }),
     route({
@@ -205,16 +211,19 @@ export function deploymentRoutes({ services }: RouteDeps): RouteDef[] {
           .target(callerId(ctx), id.data)
           .then((t) => deployments.route(t, ctx.state.requestId))
           .catch(() => null);
-        if (routed)
+        if (routed) {
+          const refused = classifyError(err);
           inferenceLogs.record(routed, {
             requestId: ctx.state.requestId,
             latencyMs: 0,
-            statusCode: classifyError(err).status,
+            statusCode: refused.status,
+            error: refused.detail,
             predictions: null,
             rows: [],
             single: false,
             options: { store_payload: false },
           });
+        }
       },
       handler: async (ctx, { params, body }) => {
         const t0 = process.hrtime.bigint();
@@ -223,8 +232,8 @@ export function deploymentRoutes({ services }: RouteDeps): RouteDef[] {
         const single = !Array.isArray(body.inputs);
         const rows = Array.isArray(body.inputs) ? body.inputs : [body.inputs];
         const ms = () => Number(process.hrtime.bigint() - t0) / 1e6;
-        const log = (statusCode: number, predictions: unknown[] | null, warnings?: InputWarning[]) =>
-          inferenceLogs.record(routed, { requestId: ctx.state.requestId, latencyMs: ms(), statusCode, predictions, rows, single, warnings, options: body.options });
+        const log = (statusCode: number, predictions: unknown[] | null, warnings?: InputWarning[], error?: unknown) =>
+          inferenceLogs.record(routed, { requestId: ctx.state.requestId, latencyMs: ms(), statusCode, predictions, rows, single, warnings, error, options: body.options });
         try {
           const out = await deployments.predict(routed, rows, body.options);
           ctx.set('X-Service-Model-Cache', out.cache);
@@ -243,8 +252,9 @@ export function deploymentRoutes({ services }: RouteDeps): RouteDef[] {
             ...(out.warnings.length ? { warnings: out.warnings } : {}),
           };
         } catch (err) {
-          // A refused request is logged with the status it is answered with.
-          log(classifyError(err).status, null);
+          // A refused request is logged with the status and detail it is answered with.
+          const refused = classifyError(err);
+          log(refused.status, null, undefined, refused.detail);
           throw err;
         }
       },
@@ -284,9 +294,14 @@ export function deploymentRoutes({ services }: RouteDeps): RouteDef[] {
       auth: 'user',
       scope: 'read:deployments',
       params: deploymentParams,
-      summary: "The deployment's predict requests, newest first; since/until are exclusive bounds",
+      summary:
+        "The deployment's predict requests, newest first unless `sort_field`/`sort_direction` say otherwise; since/until are exclusive bounds; `status` (`ok`: answered, below 400; `error`: refused or failed, 400 and above) and `status_code` filter",
       query: inferenceLogsQuery,
-      responses: { 200: { description: 'List envelope of inference logs', schema: pageOf(inferenceLogSchema) } },
+      responses: {
+        200: { description: "List envelope of inference logs; a refused request carries its answer's `error` detail", schema: pageOf(inferenceLogSchema) },
+        404: { description: 'Deployment not found' },
+        422: { description: 'A filter, bound or sort is not one the endpoint takes (named)' },
+      },
       handler: async (ctx, { params, query }) => {
         const page = await inferenceLogs.list(callerId(ctx), params.deployment_id, query);
         return { ...page, items: page.items.map(presentInferenceLog) };

@@ -31,7 +31,10 @@ export function experimentRoutes({ services, config }: RouteDeps): RouteDef[] {
         201: { description: '{id, experiment_id, job_id, status: queued}', schema: z.object({ id: z.string(), experiment_id: z.string(), job_id: z.string(), status: z.string() }) },
         403: { description: 'Storage quota reached (max_storage_bytes, max_storage_bytes_per_project)' },
         429: { description: 'Too many open jobs (max_open_jobs, max_open_jobs_per_project of the plan); see Retry-After' },
-        422: { description: 'target_column not found in dataset, Invalid problem_type, or a config key (max_models above the account quota among them)' },
+        422: {
+          description:
+            'target_column not found in dataset, Invalid problem_type, or a config key (max_models above the account quota among them; config.ignored_columns naming an unknown column, a repeated one, the target, or every feature)',
+        },
       },
       handler: async (ctx, { body }) => {
         const { experiment, jobId } = await experiments.create(callerId(ctx), body);
@@ -82,7 +85,7 @@ export function experimentRoutes({ services, config }: RouteDeps): RouteDef[] {
           sort_metrics: SORT_METRICS,
           stopping_metrics: STOPPING_METRICS,
           distributions: DISTRIBUTIONS,
-          config_defaults: { ...configDefaults, max_models: Math.min(configDefaults.max_models, maxModelsCap(config)) },
+          config_defaults: { ...configDefaults, max_models: Math.min(configDefaults.max_models, maxModelsCap(config)), ignored_columns: [] },
           limits: { max_models_cap: maxModelsCap(config), max_runtime_secs_max: maxRuntimeSecsCap(config), nfolds_max: CONFIG_LIMITS.nfolds_max },
           gpu: { queue: config.taskQueues.gpu, workers_polling: await jobs.queuePollers('gpu'), fallback_after_secs: config.temporal.gpuScheduleToStartSecs },
         };

@@ -2,12 +2,12 @@ import { z } from 'zod';
 import { ValidationError } from '../../services/errors';
 import { callerId, type RouteDeps } from '../context';
 import { jsonObject } from '../presenters/common.schema';
-import { modelArtifactLinks, presentModel, presentModelExplain } from '../presenters/model';
-import { modelDetailSchema, modelExplainSchema, modelSchema, predictionsSchema } from '../presenters/model.schema';
+import { modelArtifactLinks, presentModel, presentModelExplain, presentModelListing } from '../presenters/model';
+import { modelComparisonSchema, modelDetailSchema, modelExplainSchema, modelListItemSchema, predictionsSchema } from '../presenters/model.schema';
 import { pageOf } from '../presenters/page.schema';
 import { route, RouteDef } from '../route';
 import { receiveUpload } from '../uploads';
-import { batchPredictForm, modelListQuery, modelParams, modelPredictBody } from './models.schema';
+import { batchPredictForm, modelCompareQuery, modelListQuery, modelParams, modelPredictBody, projectModelsParams } from './models.schema';
 
 const MAX_BATCH_BYTES = 100 * 1024 * 1024;
 
@@ -23,13 +23,28 @@ export function modelRoutes({ services, config }: RouteDeps): RouteDef[] {
       tag,
       auth: 'user',
       scope: 'read:models',
-      summary: 'Models, filtered and sorted by a metric',
+      summary: "Models, filtered, searched and sorted by a column or a metric; each with its experiment's metric, dataset version and active deployment",
       query: modelListQuery,
-      responses: { 200: { description: 'List envelope of models', schema: pageOf(modelSchema) } },
+      responses: { 200: { description: 'List envelope of models', schema: pageOf(modelListItemSchema) } },
       handler: async (ctx, { query }) => {
         const page = await models.list(callerId(ctx), query);
-        return { ...page, items: page.items.map((n) => presentModel(n.model, { experiment_name: n.experimentName ?? undefined, project_name: n.projectName ?? undefined })) };
+        return { ...page, items: page.items.map(presentModelListing) };
       },
+    }),
+    route({
+      method: 'get',
+      path: '/api/projects/:project_id/models/compare',
+      tag,
+      auth: 'user',
+      scope: 'read:models',
+      summary: 'Two to ten models of one project side by side: metrics, parameters (those that differ named), ROC and PR curves',
+      params: projectModelsParams,
+      query: modelCompareQuery,
+      responses: {
+        200: { description: '{project_id, models, metric_names, parameter_names, differing_parameters}', schema: modelComparisonSchema },
+        404: { description: 'Project not found, or Model not found (a model of another project or user)' },
+      },
+      handler: (ctx, { params, query }) => models.compare(callerId(ctx), params.project_id, query.model_ids),
     }),
     route({
       method: 'get',

@@ -69,3 +69,14 @@ export const createSessionBody = z.object({
 export const sessionListQuery = pageQuery().extend({ project_id: uuidParam.optional(), policy_id: uuidParam.optional() });
 export const sessionResultsQuery = z.object({ pii_type: piiType.optional(), confidence: z.enum(['high', 'medium', 'low']).optional() });
 export const sessionReportQuery = z.object({ ai_insights: queryBool.optional() });
+export const findingParams = z.object({ session_id: uuidParam, finding_id: uuidParam });
+/** A per-session override of one finding; at least one field (services/privacy/sessions.ts). */
+export const findingOverrideBody = z
+  .object({
+    /** true: leave the finding out of this session (never transformed); false: take it back. */
+    excluded: z.boolean().optional(),
+    /** The action for this finding in this session instead of the policy's; null: the policy's again. */
+    action: z.enum(PRIVACY_ACTIONS).nullable().optional(),
+  })
+  .strict()
+  .refine((b) => b.excluded !== undefined || b.action !== undefined, { message: 'Send excluded, action or both' });

@@ -9,6 +9,8 @@ import {
   createPolicyBody,
   createRuleBody,
   createSessionBody,
+  findingOverrideBody,
+  findingParams,
   patchPolicyBody,
   patchRuleBody,
   policyListQuery,
@@ -251,6 +253,23 @@ export function privacyRoutes({ services }: RouteDeps): RouteDef[] {
         404: sessionNotFound,
       },
       handler: async (ctx, { params, query }) => ({ results: (await sessions.results(callerId(ctx), params.session_id, query)).map(presentResult) }),
+    }),
+    route({
+      method: 'put',
+      path: '/api/privacy/sessions/:session_id/findings/:finding_id',
+      tag,
+      auth: 'user',
+      scope: 'write:privacy',
+      params: findingParams,
+      body: findingOverrideBody,
+      summary:
+        "Override one finding (a detection result) for this session only: `excluded: true` leaves it out of the transform and of the counts' protected findings, `action` replaces the policy's action for it (null: the policy's again). The next transform uses it; a new detection keeps it",
+      responses: {
+        200: { description: '{result: the finding as results list it}', schema: z.object({ result: resultSchema }) },
+        404: { description: 'Session not found, or Finding not found (not a finding of this session)' },
+        422: { description: 'Neither excluded nor action sent, an unknown action, or a field of the wrong type' },
+      },
+      handler: async (ctx, { params, body }) => ({ result: presentResult(await sessions.overrideFinding(callerId(ctx), params.session_id, params.finding_id, body)) }),
     }),
     route({
       method: 'get',

@@ -1,18 +1,23 @@
 /**
  * bench/gpu's program, bundled into one file by build.sh and run by run.sh on the GPU machine:
- *   node bench.cjs run   <out-dir> [seconds=100]   times each case, writes <out-dir>/engine.json
+ *   node bench.cjs run   <out-dir> [seconds=100] [smoke]   times each case, writes <out-dir>/engine.json
  *   node bench.cjs table <out-dir>                  the table of engine.json beside <out-dir>/torch*.jsonl
  * The adapter is platform/gpu's: hardware first, Mesa's software renderer only with GPU_ALLOW_SOFTWARE=1.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { acquireGpu, describeGpu } from '../../platform/gpu';
-import { CASES } from './cases';
+import { benchCases, FULL_SIZES, SMOKE_SIZES } from './cases';
 import { measureStep } from './measure';
 import { formatTable, parseTorchLines, type EngineRun } from './table';
 
-async function runCases(outDir: string, seconds: number): Promise<void> {
+/** Steps a case is timed for: a full run, or (`smoke`: run.sh --smoke, on a software renderer, tiny shapes) a few. */
+const FULL = { warmupSteps: 5, steps: 200 };
+const SMOKE = { warmupSteps: 1, steps: 3 };
+
+async function runCases(outDir: string, seconds: number, smoke: boolean): Promise<void> {
   const run: EngineRun = { at: new Date().toISOString(), node: process.version, results: [] };
+  const CASES = benchCases(smoke ? SMOKE_SIZES : FULL_SIZES);
   const save = () => fs.writeFileSync(path.join(outDir, 'engine.json'), JSON.stringify(run, null, 2));
   let gpu;
   try {
@@ -43,7 +48,7 @@ async function runCases(outDir: string, seconds: number): Promise<void> {
           result.error = 'did not finish within the time limit';
           save();
           try {
-            result.timing = await measureStep(prepared, { warmupSteps: 5, steps: 200, seconds: perCase });
+            result.timing = await measureStep(prepared, { ...(smoke ? SMOKE : FULL), seconds: perCase });
             delete result.error;
           } finally {
             await prepared.destroy();
@@ -75,9 +80,9 @@ function printTable(outDir: string): void {
 }
 
 async function main(): Promise<void> {
-  const [mode, outDir = process.env.OUT ?? '/tmp/out', seconds = '100'] = process.argv.slice(2);
+  const [mode, outDir = process.env.OUT ?? '/tmp/out', seconds = '100', smoke] = process.argv.slice(2);
   fs.mkdirSync(outDir, { recursive: true });
-  if (mode === 'run') await runCases(outDir, Number(seconds));
+  if (mode === 'run') await runCases(outDir, Number(seconds), smoke === 'smoke');
   else if (mode === 'table') printTable(outDir);
   else throw new Error('usage: bench.cjs run|table <out-dir> [seconds]');
 }

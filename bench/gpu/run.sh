@@ -3,9 +3,17 @@
 # Prints the engine's per-step times beside PyTorch's for the same work on the same machine, and the ratio.
 # Everything printed also goes to "$OUT/run.log" (OUT defaults to /tmp/out); the table to "$OUT/table.md".
 # Bounded: every part has its own time limit, about 4.5 minutes in all, whatever fails.
-# On a machine without a GPU (a smoke test): EGL_PLATFORM=surfaceless GPU_ALLOW_SOFTWARE=1 bash run.sh
+# On a machine without a GPU (a smoke test, under two minutes): bash run.sh --smoke
+#   (Mesa's software renderer: GPU_ALLOW_SOFTWARE=1, EGL_PLATFORM=surfaceless; a few steps a case; PyTorch's CPU
+#   figures only if torch is installed)
 set -u
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+SMOKE=""
+if [ "${1:-}" = "--smoke" ]; then
+  SMOKE=smoke
+  export GPU_ALLOW_SOFTWARE="${GPU_ALLOW_SOFTWARE:-1}" EGL_PLATFORM="${EGL_PLATFORM:-surfaceless}"
+  ENGINE_S="${ENGINE_S:-75}" TORCH_S="${TORCH_S:-10}"
+fi
 OUT="${OUT:-/tmp/out}"
 WORK="${WORK:-/tmp/gpu-bench-run}"
 ENGINE_S="${ENGINE_S:-90}"       # the engine's cases share this many seconds
@@ -75,7 +83,7 @@ main() {
   echo "LD_LIBRARY_PATH=$LD_LIBRARY_PATH"
 
   section "engine (bench.cjs run: ${ENGINE_S} s for its cases)"
-  (cd "$WORK" && timeout -k 5 $((ENGINE_S + 20)) "$NODE" bench.cjs run "$OUT" "$ENGINE_S" 2>&1 | grep -v 'artificially reduced'
+  (cd "$WORK" && timeout -k 5 $((ENGINE_S + 20)) "$NODE" bench.cjs run "$OUT" "$ENGINE_S" $SMOKE 2>&1 | grep -v 'artificially reduced'
     echo "(engine exit ${PIPESTATUS[0]})")
 
   section "PyTorch (torch_ref.py, torch_chain.py: CUDA, then 16 CPU threads)"

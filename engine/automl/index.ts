@@ -5,10 +5,12 @@
 export * from './frame';
 export * from './binning';
 export * from './metrics';
+export * from './curves';
 export { Tree, TreeParams, TreeLearner, DEFAULT_TREE_PARAMS, leafOfRow, nextNode } from './trees';
 export * from './model';
 export { TrainingData, featureSpecs, resolveThreads } from './training';
 export { onTrainingPulse } from './pulse';
+export { detectLeakage, LeakageFinding, LeakageMeasure, LEAKAGE_THRESHOLD } from './leakage';
 export { trainGBM, GBMParams, GBM_DEFAULTS } from './gbm';
 export { trainXGBoost, XGBoostParams, XGBObjective } from './xgboost';
 export { trainDRF, DRFParams, DRF_DEFAULTS } from './drf';

@@ -8,14 +8,14 @@ import { dataset, tempDir } from './test-helpers';
 const tmp = tempDir('quality-test');
 afterAll(() => tmp.cleanup());
 
-async function reportFor(csvPathOrContent: string, isContent = false): Promise<QualityReport> {
+async function reportFor(csvPathOrContent: string, isContent = false, target: string | null = null): Promise<QualityReport> {
   let src = csvPathOrContent;
   if (isContent) {
     src = join(tmp.dir, `${Math.random().toString(36).slice(2)}.csv`);
     writeFileSync(src, csvPathOrContent);
   }
   const res = await ingestFile(src, join(tmp.dir, Math.random().toString(36).slice(2)));
-  return qualityReport(res.parquet_path);
+  return qualityReport(res.parquet_path, {}, { target });
 }
 
 const check = (r: QualityReport, name: string) => {
@@ -24,15 +24,22 @@ const check = (r: QualityReport, name: string) => {
   return c;
 };
 
-test('titanic: deck is mostly missing, duplicates exceed 5%, the column named class is the target', async () => {
+test('titanic: deck is mostly missing, duplicates exceed 5%, class balance needs a target and is not guessed', async () => {
   const r = await reportFor(dataset('titanic'));
   expect(check(r, 'missing_values')).toMatchObject({ passed: false });
   expect(check(r, 'missing_values').details).toContain('deck (77.2%)');
   expect(check(r, 'missing_values').details).not.toContain('embarked');
   expect(check(r, 'duplicate_rows')).toMatchObject({ passed: false, details: expect.stringContaining('107 of 891 rows (12%)') });
-  expect(r.target).toBe('class');
+  expect(r.target).toBeNull();
   expect(r.checks).toHaveLength(7);
-  expect(r.overall_score).toBe(Math.round((r.checks.filter((c) => c.passed).length / 7) * 1000) / 10);
+  expect(check(r, 'class_imbalance')).toMatchObject({ needs_target: true, details: expect.stringContaining('Needs a target') });
+  // The check not computed is not in the score.
+  expect(r.overall_score).toBe(Math.round((r.checks.filter((c) => c.passed && !c.needs_target).length / 6) * 1000) / 10);
+  const named = await reportFor(dataset('titanic'), false, 'survived');
+  expect(named.target).toBe('survived');
+  expect(check(named, 'class_imbalance')).toMatchObject({ details: expect.stringContaining('Target survived has 2 classes') });
+  expect(check(named, 'class_imbalance').needs_target).toBeUndefined();
+  await expect(reportFor(dataset('titanic'), false, 'nope')).rejects.toThrow('Unknown target column: nope');
 });
 
 test('mpg: the free-text name column is flagged as an identifier', async () => {
@@ -42,7 +49,7 @@ test('mpg: the free-text name column is flagged as an identifier', async () => {
 });
 
 test('winequality: rare classes in the int64 last column fail class balance', async () => {
-  const r = await reportFor(dataset('winequality-red'));
+  const r = await reportFor(dataset('winequality-red'), false, 'column_12');
   expect(r.target).toBe('column_12');
   expect(check(r, 'class_imbalance')).toMatchObject({ passed: false, details: expect.stringContaining('Target column_12 has 6 classes; the rarest has 10 rows') });
 });
@@ -50,7 +57,7 @@ test('winequality: rare classes in the int64 last column fail class balance', as
 test('constant, mixed-type and named target columns', async () => {
   const rows = ['id,const,amount,label,f'];
   for (let i = 0; i < 40; i++) rows.push(`${i},same,${i === 7 ? 'n/a' : i * 1.5},${i < 36 ? 'yes' : 'no'},${i % 4}`);
-  const r = await reportFor(rows.join('\n') + '\n', true);
+  const r = await reportFor(rows.join('\n') + '\n', true, 'label');
   expect(check(r, 'constant_columns')).toMatchObject({ passed: false, details: 'Columns with a single value (or none): const.' });
   expect(check(r, 'mixed_types')).toMatchObject({ passed: false, details: expect.stringContaining('amount (97.5% numeric)') });
   expect(check(r, 'high_cardinality_identifiers').details).toContain('id (100% distinct)');

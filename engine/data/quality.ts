@@ -1,7 +1,9 @@
 /**
  * Data quality report: a fixed list of checks, each with thresholds from a {@link QualityPolicy}.
- * overall_score = 100 × (passed checks / all checks), rounded to one decimal; a check that does not apply
- * (e.g. class balance without a categorical target) passes and says why.
+ * overall_score = 100 × (passed checks / checks computed), rounded to one decimal; a check that does not apply
+ * (e.g. class balance on a target that is not categorical) passes and says why. The target is never guessed: a check
+ * that depends on one (class balance) is computed only for a target the caller names, and otherwise is listed with
+ * `needs_target` and left out of the score.
  *
  * The report is part of every upload's answer, so it must cost little next to the ingest itself (bench/ingest:
  * 10M rows). Missing values come from the Parquet footer and constant columns and class counts are exact; a
@@ -16,6 +18,7 @@ import {
   Aggregate, aggregateInBatches, parquetSource, queryOne, queryRows, sqlIdent, sqlString, toNumber, withConnection, xorAll,
 } from './duck';
 import { duplicateRowCount } from './duplicates';
+import { DataValidationError } from './errors';
 import { sqlDouble } from './histogram';
 import { CanonicalTable, isNumeric, openCanonical } from './table';
 /** Thresholds of the quality checks. */
@@ -59,13 +62,15 @@ export interface QualityCheck {
   passed: boolean;
   /** A readable sentence naming the columns concerned. */
   details: string;
+  /** True when the check depends on a target and none was named: not computed, not in the score. */
+  needs_target?: boolean;
 }
 
 /** Result of {@link qualityReport}. */
 export interface QualityReport {
   overall_score: number;
   checks: QualityCheck[];
-  /** The target column the class-balance check used, if any. */
+  /** The target column the caller named for the checks that depend on one; null: those checks need a target. */
   target: string | null;
   /** Rows in the sample the estimated checks read, or null when every check read the whole table. */
   sample_rows: number | null;
@@ -212,9 +217,8 @@ export function likelyTarget(columns: string[]): string | null {
 function classBalanceCheck(f: QualityFacts, policy: QualityPolicy, target: string | null): QualityCheck {
   const name = 'class_imbalance';
   const counts = f.classCounts;
-  if (target === null || counts === null) {
-    return { name, passed: true, details: `Not applicable: no categorical target column (checked ${target ?? 'none'}).` };
-  }
+  if (target === null) return { name, passed: true, needs_target: true, details: 'Needs a target: name the target column to check the balance of its classes.' };
+  if (counts === null) return { name, passed: true, details: `Not applicable: target ${target} is not categorical.` };
   if (counts.length < 2) return { name, passed: true, details: `Not applicable: target ${target} has fewer than two classes.` };
   const max = Math.max(...counts);
   const min = Math.min(...counts);
@@ -402,11 +406,13 @@ async function gatherFacts(conn: DuckDBConnection, parquetPath: string, pol: Qua
  * @param parquetPath stored dataset
  * @param policy overrides of {@link DEFAULT_QUALITY_POLICY}
  */
-export async function qualityReport(parquetPath: string, policy: Partial<QualityPolicy> = {}): Promise<QualityReport> {
+export async function qualityReport(parquetPath: string, policy: Partial<QualityPolicy> = {}, opts: { target?: string | null } = {}): Promise<QualityReport> {
   const pol: QualityPolicy = { ...DEFAULT_QUALITY_POLICY, ...policy };
   return withConnection(async (conn) => {
     const names = (await describeColumns(conn, parquetSource(parquetPath))).map((c) => c.name);
-    const target = likelyTarget(names);
+    // Never a guess: a target is the caller's (a user's choice, an experiment's), and must be a column of the table.
+    const target = opts.target ?? null;
+    if (target !== null && !names.includes(target)) throw new DataValidationError(`Unknown target column: ${target}`);
     const facts = await gatherFacts(conn, parquetPath, pol, target);
     const checks: QualityCheck[] = [
       missingCheck(facts, pol),
@@ -417,7 +423,8 @@ export async function qualityReport(parquetPath: string, policy: Partial<Quality
       outlierCheck(facts, pol),
       classBalanceCheck(facts, pol, target),
     ];
-    const passed = checks.filter((c) => c.passed).length;
-    return { overall_score: Math.round((passed / checks.length) * 1000) / 10, checks, target, sample_rows: facts.sampleRows };
+    const computed = checks.filter((c) => !c.needs_target);
+    const passed = computed.filter((c) => c.passed).length;
+    return { overall_score: Math.round((passed / computed.length) * 1000) / 10, checks, target, sample_rows: facts.sampleRows };
   });
 }

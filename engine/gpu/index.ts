@@ -10,3 +10,5 @@ export { GpuMlp } from './mlp';
 export type { MlpSpec, MlpParameters, AdamSettings, GpuMlpOptions } from './mlp';
 export { trainDeepLearningGpu, gpuDeepLearningUnsupported } from './deeplearning';
 export type { GpuTrainOptions } from './deeplearning';
+export { fitNeuralGpu, GpuFitUnsupported, GPU_NEURAL_BACKEND } from './neural/fit';
+export type { GpuFitHooks } from './neural/fit';

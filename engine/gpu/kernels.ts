@@ -26,7 +26,8 @@ export const TILE = 16;
 /** Threads of the one-dimensional kernels (Adam, element-wise passes, the losses' single workgroup). */
 export const LINEAR_WORKGROUP = 256;
 
-const HEADER = /* wgsl */ `
+/** The uniforms (`step`, `dims`) and helpers (dimA/B/C, activate, activation_slope, tanh_safe) every kernel starts with. */
+export const KERNEL_HEADER = /* wgsl */ `
 struct Step { rows: u32, slot: u32, lr: f32, beta1: f32, beta2: f32, eps: f32, c1: f32, c2: f32 }
 struct Dims { a: u32, b: u32, c: u32, flags: u32, f0: f32, f1: f32, code: u32, pad: u32 }
 @group(0) @binding(0) var<uniform> step: Step;
@@ -56,6 +57,7 @@ fn activation_slope(h: f32, code: u32) -> f32 {
   }
 }
 `;
+const HEADER = KERNEL_HEADER;
 
 export type MatmulEpilogue = 'none' | 'bias_act' | 'act_grad';
 
@@ -273,13 +275,16 @@ export interface Kernel {
 
 /** Pipelines with explicit layouts ('auto' would drop a binding a variant does not read), made once per device. */
 export class KernelLibrary {
-  private readonly made = new Map<KernelName, Kernel>();
+  private readonly made = new Map<string, Kernel>();
   constructor(private readonly device: GPUDevice) {}
 
-  get(name: KernelName): Kernel {
+  /** A built-in kernel, or (with `custom`) a model's own kernel (its code starts with KERNEL_HEADER), made once. */
+  get(name: KernelName): Kernel;
+  get(name: string, custom: KernelDef): Kernel;
+  get(name: string, custom?: KernelDef): Kernel {
     let k = this.made.get(name);
     if (!k) {
-      const def = kernelDef(name);
+      const def = custom ?? kernelDef(name as KernelName);
       const layout = this.device.createBindGroupLayout({
         label: name,
         entries: def.bindings.map((b, binding) => ({

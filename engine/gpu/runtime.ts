@@ -4,7 +4,7 @@
  * group, workgroup counts, all made at record time), and a step that writes its inputs and submits the whole Program
  * as ONE command buffer. Nothing is created per step but the command buffer itself.
  */
-import { ActivationKind, KernelLibrary, KernelName, LINEAR_WORKGROUP, LossKind, MatmulEpilogue, ROWS_A, ROWS_B, ROWS_C, TILE, activationCode, lossCode } from './kernels';
+import { ActivationKind, KernelDef, KernelLibrary, KernelName, LINEAR_WORKGROUP, LossKind, MatmulEpilogue, ROWS_A, ROWS_B, ROWS_C, TILE, activationCode, lossCode } from './kernels';
 
 // The WebGPU spec's bits (Dawn's globals are not installed on globalThis).
 const STORAGE = 0x80;
@@ -38,6 +38,16 @@ interface Dispatch {
   pipeline: GPUComputePipeline;
   bindGroup: GPUBindGroup;
   workgroups: [number, number];
+}
+
+/** A dispatch's shape uniform: a, b, c (each fixed or the batch's rows), two floats and a code. */
+export interface DispatchDims {
+  a: Dim;
+  b?: Dim;
+  c?: Dim;
+  f0?: number;
+  f1?: number;
+  code?: number;
 }
 
 /** A dimension is either fixed or the batch's row count (capacity `rows` at record time). */
@@ -130,9 +140,22 @@ export class GpuRuntime {
     this.device.queue.writeBuffer(this.stepBuffer, 0, data);
   }
 
+  /**
+   * Records a model's own kernel (see KernelLibrary.get; bindings 2.. are `tensors` in order), for graphs whose ops
+   * are not among the built-in ones (engine/gpu/neural). `workgroups`: from `linearWorkgroups` or the kernel's tiling.
+   */
+  custom(p: Program, kernel: { name: string; def: KernelDef }, dims: DispatchDims, tensors: Tensor[], workgroups: [number, number]): void {
+    p.push(this.dispatch(kernel.name, dims, tensors, workgroups, kernel.def));
+  }
+
+  /** Workgroups for `count` invocations of a LINEAR_WORKGROUP-wide kernel (index: g.x + g.y * nw.x * LINEAR_WORKGROUP). */
+  linearWorkgroups(count: number): [number, number] {
+    return linearGrid(count, this.maxPerDim);
+  }
+
   /** Records one dispatch: its dims uniform and bind group are made now, once. */
-  private dispatch(kernel: KernelName, dims: { a: Dim; b?: Dim; c?: Dim; f0?: number; f1?: number; code?: number }, tensors: Tensor[], workgroups: [number, number]): Dispatch {
-    const { pipeline, layout } = this.kernels.get(kernel);
+  private dispatch(kernel: KernelName | string, dims: DispatchDims, tensors: Tensor[], workgroups: [number, number], custom?: KernelDef): Dispatch {
+    const { pipeline, layout } = custom ? this.kernels.get(kernel, custom) : this.kernels.get(kernel as KernelName);
     const data = new ArrayBuffer(32);
     const u = new Uint32Array(data);
     const f = new Float32Array(data);

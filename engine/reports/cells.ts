@@ -3,18 +3,38 @@ import type { Cell } from './document';
 /** What a missing value reads as, in every format. */
 export const EMPTY_CELL = '—';
 
+/** Decimals a non-integer is written with at most: the convention for metrics (AUC 0.9123). */
+export const MAX_DECIMALS = 4;
+
 /**
- * One way of writing a number in every format: integers as they are; other numbers to 4 decimals (so a metric reads
- * 0.9123 in the leaderboard, the PDF text layer and the DOCX alike); very large or very small magnitudes in exponent
- * form with 4 significant digits, where 4 decimals would say nothing. Non-finite values read NaN / ∞ / -∞.
+ * One way of writing a number for people, in every format: integers with thousands separators (1,309 rows); other
+ * numbers to at most 4 decimals without trailing zeros (a quality score 57.1, an AUC 0.9123); very large or very
+ * small magnitudes in exponent form with 4 significant digits, where 4 decimals would say nothing. Non-finite values
+ * read NaN / ∞ / -∞. `decimals` fixes the count instead (a table column written alike, see `tableTexts`).
  */
-export function formatNumber(x: number): string {
+export function formatNumber(x: number, decimals?: number): string {
   if (Number.isNaN(x)) return 'NaN';
   if (!Number.isFinite(x)) return x > 0 ? '∞' : '-∞';
-  if (Number.isInteger(x) && Math.abs(x) < 1e15) return String(x);
   const abs = Math.abs(x);
-  if (abs >= 1e9 || abs < 1e-4) return x.toExponential(3);
-  return x.toFixed(4);
+  if (Number.isInteger(x) && abs < 1e15 && decimals === undefined) return groupThousands(String(x));
+  if (abs >= 1e9 || (abs < 1e-4 && abs > 0)) return x.toExponential(3);
+  const fixed = x.toFixed(decimals ?? MAX_DECIMALS);
+  return groupThousands(decimals === undefined ? fixed.replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '') : fixed);
+}
+
+/** "1234567.5" → "1,234,567.5": the integer part grouped by threes. */
+function groupThousands(text: string): string {
+  const [int, frac] = text.split('.');
+  const grouped = int.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return frac === undefined ? grouped : `${grouped}.${frac}`;
+}
+
+/** How many decimals `formatNumber` writes `x` with (0 for integers and exponent forms). */
+export function decimalsOf(x: number): number {
+  if (!Number.isFinite(x) || Number.isInteger(x)) return 0;
+  const text = formatNumber(x);
+  if (text.includes('e')) return 0;
+  return text.split('.')[1]?.length ?? 0;
 }
 
 /** The text of a cell, as every renderer shows it. */
@@ -22,6 +42,22 @@ export function formatCell(cell: Cell): string {
   if (cell === null || cell === undefined) return EMPTY_CELL;
   if (typeof cell === 'number') return formatNumber(cell);
   return cell;
+}
+
+/**
+ * A table's cells as text, the same in every format: in a numeric column every non-integer number has the column's
+ * largest count of decimals (0.9100 above 0.9123, so the decimal points line up); integers stay as they are.
+ */
+export function tableTexts(rows: Cell[][], columnCount: number): string[][] {
+  const numeric = numericColumns(rows, columnCount);
+  const decimals = Array.from({ length: columnCount }, (_, i) => (numeric[i] ? Math.max(0, ...rows.map((r) => (typeof r[i] === 'number' ? decimalsOf(r[i] as number) : 0))) : 0));
+  return rows.map((row) =>
+    Array.from({ length: columnCount }, (_, i) => {
+      const cell = i < row.length ? row[i] : null;
+      if (typeof cell === 'number' && decimals[i] > 0 && decimalsOf(cell) > 0) return formatNumber(cell, decimals[i]);
+      return cellText(cell);
+    }),
+  );
 }
 
 /**

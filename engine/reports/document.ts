@@ -4,7 +4,7 @@
  * into HTML, PDF or DOCX. All text here may come from users (titles, comments, cell values): each renderer escapes it.
  */
 
-/** A table or fact value. Numbers are formatted by the engine (`formatCell`): integers as they are, others to 4 decimals. */
+/** A table or fact value. Numbers are formatted by the engine (`formatCell`, `tableTexts`): integers with thousands separators, others to at most 4 decimals. */
 export type Cell = string | number | null;
 
 export type Block =
@@ -46,6 +46,11 @@ export interface Section {
   /** Stable within the document; the renderers derive anchors from it. */
   id: string;
   title: string;
+  /**
+   * One short paragraph in plain language: what the section's figures mean and what looks wrong in them. Every format
+   * prints it right under the heading, before the blocks.
+   */
+  reading?: string;
   blocks: Block[];
   subsections?: Section[];
 }

@@ -19,7 +19,7 @@ import {
   WidthType,
 } from 'docx';
 import type { FileChild, IParagraphStyleOptions } from 'docx';
-import { cellText, cleanText, numericColumns } from './cells';
+import { cellText, cleanText, numericColumns, tableTexts } from './cells';
 import type { Block, Cell, ReportDocument } from './document';
 import type { Figures } from './figures';
 import { readableTime } from './html';
@@ -50,6 +50,7 @@ export async function renderDocx(doc: ReportDocument, figures: Figures): Promise
   ];
   for (const entry of entries) {
     children.push(heading(entry));
+    if (entry.section.reading) children.push(new Paragraph({ style: 'Reading', children: lines(cleanText(entry.section.reading)) }));
     for (const block of entry.section.blocks) children.push(...blockChildren(block, figures, counters));
   }
   const document = new Document({
@@ -91,6 +92,21 @@ const STYLES: IParagraphStyleOptions[] = [
   { id: 'Subtitle', name: 'Subtitle', basedOn: 'Normal', next: 'Normal', quickFormat: true, run: { size: 28, color: COLORS.muted }, paragraph: { spacing: { after: 240 } } },
   { id: 'TOCHeading', name: 'TOC Heading', basedOn: 'Normal', next: 'Normal', quickFormat: true, run: { size: 28, bold: true }, paragraph: { spacing: { before: 360, after: 120 } } },
   { id: 'Caption', name: 'Caption', basedOn: 'Normal', next: 'Normal', quickFormat: true, run: { size: 18, color: COLORS.muted }, paragraph: { spacing: { after: 240 } } },
+  // The section's plain-language reading: shaded, kept with what it reads.
+  {
+    id: 'Reading',
+    name: 'Reading',
+    basedOn: 'Normal',
+    next: 'Normal',
+    run: { size: 19 },
+    paragraph: {
+      spacing: { before: 60, after: 160 },
+      keepNext: true,
+      keepLines: true,
+      shading: { type: ShadingType.CLEAR, color: 'auto', fill: 'F4F7FB' },
+      border: { left: { style: BorderStyle.SINGLE, size: 18, color: '8FB3D9', space: 6 } },
+    },
+  },
   { id: 'Note', name: 'Note', basedOn: 'Normal', next: 'Normal', run: { size: 19, italics: true, color: COLORS.muted }, paragraph: { spacing: { before: 60, after: 160 } } },
 ];
 
@@ -109,7 +125,6 @@ function heading1to6(level: number, size: number, before: number): IParagraphSty
 function heading(entry: OutlineEntry): Paragraph {
   return new Paragraph({
     heading: HEADINGS[Math.min(entry.level, HEADINGS.length) - 1],
-    pageBreakBefore: entry.level === 1,
     children: [new Bookmark({ id: bookmarkName(entry.anchor), children: [new TextRun(`${entry.number} ${cleanText(entry.section.title)}`)] })],
   });
 }
@@ -181,10 +196,12 @@ function dataTable(spec: TableSpec): Table {
   const fontSize = n > 8 ? 15 : 18;
   const header = spec.columns?.map((c) => cleanText(c));
   const rows = spec.rows.map((r) => Array.from({ length: n }, (_, i) => (i < r.length ? r[i] : null)));
-  const texts = rows.map((r) => r.map(cellText));
+  const texts = spec.keyColumn ? rows.map((r) => r.map(cellText)) : tableTexts(rows, n);
   const right = spec.keyColumn ? new Array<boolean>(n).fill(false) : numericColumns(rows, n);
   const longest = Array.from({ length: n }, (_, i) => Math.max(header?.[i]?.length ?? 0, ...texts.slice(0, 200).map((r) => r[i].length)));
-  const weights = longest.map((l) => Math.min(40, Math.max(4, l)));
+  // A header wraps between its words, never inside one: a column is at least as wide as its header's longest word.
+  const longestWord = Array.from({ length: n }, (_, i) => Math.max(0, ...(header?.[i] ?? '').split(/\s+/).map((w) => w.length)));
+  const weights = longest.map((l, i) => Math.max(Math.min(40, Math.max(4, l)), longestWord[i] + 1));
   const total = weights.reduce((a, b) => a + b, 0);
   const columnWidths = weights.map((w) => Math.floor((w / total) * CONTENT_TWIPS));
   const cell = (text: string, opts: { bold?: boolean; fill?: string; right?: boolean; muted?: boolean }, col: number): TableCell =>

@@ -1,12 +1,12 @@
-import { cellText, cleanText, numericColumns } from './cells';
+import { cellText, cleanText, numericColumns, tableTexts } from './cells';
 import type { Block, ReportDocument } from './document';
 import type { Figures } from './figures';
 import { outline, OutlineEntry, TOC_DEPTH } from './outline';
 
 /**
  * One self-contained HTML file: CSS inline, pictures as data: URIs, no script, and a Content-Security-Policy that
- * forbids any request a stray URL could make. Printing it gives a page per top-level section with repeated table
- * headers. Every user string goes through `esc`.
+ * forbids any request a stray URL could make. Printing it flows the sections one after another (a heading stays with
+ * what follows it, figures and rows are not split) with repeated table headers. Every user string goes through `esc`.
  */
 export function renderHtml(doc: ReportDocument, figures: Figures): string {
   const entries = outline(doc);
@@ -56,8 +56,9 @@ function tocHtml(entries: OutlineEntry[]): string {
 /** A section's heading and blocks; its subsections are entries of their own, so sections are not nested in the markup. */
 function sectionHtml(e: OutlineEntry, figures: Figures, counters: { figure: number; table: number }): string {
   const h = Math.min(6, e.level + 1);
+  const reading = e.section.reading ? `<p class="reading">${esc(e.section.reading)}</p>\n` : '';
   const blocks = e.section.blocks.map((b) => blockHtml(b, figures, counters)).join('\n');
-  return `<section id="${e.anchor}" class="level-${Math.min(e.level, 3)}">\n<h${h}><span class="num">${e.number}</span> ${esc(e.section.title)}</h${h}>\n${blocks}\n</section>`;
+  return `<section id="${e.anchor}" class="level-${Math.min(e.level, 3)}">\n<h${h}><span class="num">${e.number}</span> ${esc(e.section.title)}</h${h}>\n${reading}${blocks}\n</section>`;
 }
 
 function blockHtml(block: Block, figures: Figures, counters: { figure: number; table: number }): string {
@@ -76,7 +77,8 @@ function blockHtml(block: Block, figures: Figures, counters: { figure: number; t
       const numeric = numericColumns(block.rows, block.columns.length);
       const n = (i: number): string => (numeric[i] ? ' class="n"' : '');
       const head = `<thead><tr>${block.columns.map((c, i) => `<th scope="col"${n(i)}>${esc(c)}</th>`).join('')}</tr></thead>`;
-      const rows = block.rows.map((row, r) => `<tr${r === block.highlightRow ? ' class="highlight"' : ''}>${row.map((c, i) => `<td${n(i)}>${esc(cellText(c))}</td>`).join('')}</tr>`).join('\n');
+      const texts = tableTexts(block.rows, block.columns.length);
+      const rows = texts.map((row, r) => `<tr${r === block.highlightRow ? ' class="highlight"' : ''}>${row.map((c, i) => `<td${n(i)}>${esc(c)}</td>`).join('')}</tr>`).join('\n');
       return `<div class="table-wrap"><table class="data">${caption}${head}<tbody>\n${rows}\n</tbody></table></div>`;
     }
     case 'chart':
@@ -119,6 +121,7 @@ h2, h3, h4, h5, h6 { overflow-wrap: anywhere; break-after: avoid; }
 .num { color: #57606a; margin-right: 4px; }
 p { margin: 8px 0; overflow-wrap: anywhere; }
 .subtitle { font-size: 18px; color: #57606a; margin: 0 0 16px; }
+.reading { background: #f4f7fb; border-left: 3px solid #8fb3d9; padding: 6px 10px; }
 .note { color: #57606a; font-style: italic; border-left: 3px solid #d0d7de; padding-left: 10px; }
 table { border-collapse: collapse; font-size: 13px; }
 th, td { padding: 4px 10px; text-align: left; vertical-align: top; overflow-wrap: anywhere; }
@@ -131,6 +134,8 @@ table.kv tr + tr th, table.kv tr + tr td { border-top: 1px solid #eaeef2; }
 table.data { min-width: 50%; }
 table.data caption { caption-side: top; text-align: left; font-weight: 600; padding: 4px 0; }
 table.data thead th { background: #eef1f5; border-bottom: 2px solid #d0d7de; }
+/* A header wraps between its words only, never inside one ("loglos / s"): the table scrolls sideways instead. */
+table.data thead th { overflow-wrap: normal; word-break: keep-all; hyphens: none; }
 table.data tbody td { border-bottom: 1px solid #eaeef2; }
 table.data tbody tr:nth-child(even) td { background: #fafbfc; }
 table.data tr.highlight td { background: #fff4c2; font-weight: 600; }
@@ -146,11 +151,11 @@ nav.toc a:hover { text-decoration: underline; }
 @media print {
   body { max-width: none; padding: 0; font-size: 10.5pt; }
   nav.toc a { color: inherit; }
-  section.level-1 { break-before: page; }
+  .reading, p { orphans: 2; widows: 2; }
   .table-wrap { overflow: visible; }
   table.data { font-size: 8.5pt; }
   thead { display: table-header-group; }
-  tr, figure, .figure-title, table.kv { break-inside: avoid; }
+  tr, figure, .figure-title, table.kv, .reading { break-inside: avoid; }
   .figure-title { break-after: avoid; }
 }
 `;

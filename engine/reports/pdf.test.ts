@@ -28,9 +28,9 @@ function bestAuc(d: ReportDocument): number {
 
 test('a 20-model experiment PDF has a plausible number of pages, each with something on it', () => {
   expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
-  // Cover and contents, one page or more per top-level section (9), not one per row.
-  expect(pages).toBeGreaterThanOrEqual(10);
-  expect(pages).toBeLessThanOrEqual(20);
+  // The sections flow one after another (no page each); 20 models' tables and 6 figures take several pages, not one per row.
+  expect(pages).toBeGreaterThanOrEqual(5);
+  expect(pages).toBeLessThanOrEqual(14);
   const images = pdfPages(pdf, tmp.dir);
   expect(images).toHaveLength(pages);
   // A page with nothing but the running header, a heading and the footer has ~0.07% ink at 30 dpi; every page here has more.
@@ -61,7 +61,7 @@ test('the text layer holds the headings, the best metric to 4 decimals, the cont
 test('the contents page numbers point at the pages where the sections start', () => {
   const byPage = text.split('\f');
   const listed = Number(/3 Leaderboard[ .]+(\d+)/.exec(text)?.[1]);
-  expect(byPage[listed - 1]).toMatch(/^\s*Experiment report[^\n]*\n\s*3 Leaderboard\n/);
+  expect(byPage[listed - 1]).toMatch(/\n\s*3 Leaderboard\n/);
   const hyper = Number(/8 Hyperparameters[ .]+(\d+)/.exec(text)?.[1]);
   expect(byPage[hyper - 1]).toContain('Table 4: GBM hyperparameters');
 });

@@ -1,6 +1,6 @@
 import PDFDocument from 'pdfkit';
-import { cellText, cleanText, numericColumns } from './cells';
-import type { Block, Cell, ReportDocument } from './document';
+import { cellText, cleanText, numericColumns, tableTexts } from './cells';
+import type { Block, Cell, ReportDocument, Section } from './document';
 import type { Figures } from './figures';
 import { fontData } from './fonts';
 import { readableTime } from './html';
@@ -12,7 +12,17 @@ type Doc = PDFKit.PDFDocument;
 const PAGE = { width: 595.28, height: 841.89, top: 66, bottom: 62, left: 56, right: 56 };
 const CONTENT_WIDTH = PAGE.width - PAGE.left - PAGE.right;
 const BOTTOM = PAGE.height - PAGE.bottom;
-const COLORS = { text: '#1f2328', muted: '#57606a', rule: '#d0d7de', lightRule: '#e3e7eb', headerFill: '#eef1f5', highlight: '#fff4c2', stripe: '#f7f8fa' };
+const COLORS = {
+  text: '#1f2328',
+  muted: '#57606a',
+  rule: '#d0d7de',
+  lightRule: '#e3e7eb',
+  headerFill: '#eef1f5',
+  highlight: '#fff4c2',
+  stripe: '#f7f8fa',
+  readingFill: '#f4f7fb',
+  readingRule: '#8fb3d9',
+};
 const BODY_SIZE = 10;
 const TOC_LINE = 17;
 /** CSS pixels are 1/96 in, points 1/72 in. */
@@ -20,10 +30,11 @@ const PT_PER_PX = 72 / 96;
 
 /**
  * The PDF with pdfkit alone (nothing outside npm): DejaVu Sans embedded (subset) so any Latin, Greek or Cyrillic user
- * text prints and extracts; a cover with the meta block and a table of contents whose page numbers are filled in once
- * the content is laid out (the pages are buffered); a new page per top-level section; tables that break across pages
- * with their header row repeated; pictures at their 2x resolution; a running header with the title and a footer
- * "Page N of M" on every page; bookmarks (the PDF outline) for every section.
+ * text prints and extracts; the meta block and a table of contents whose page numbers are filled in once the content
+ * is laid out (the pages are buffered); sections that flow on, breaking a page only where a heading would otherwise be
+ * left at the foot of a page without what it introduces; tables that break across pages with their header row
+ * repeated and never a lone row on either side; pictures at their 2x resolution; a running header with the title and
+ * a footer "Page N of M" on every page; bookmarks (the PDF outline) for every section.
  */
 export async function renderPdf(doc: ReportDocument, figures: Figures): Promise<Buffer> {
   const pdf = new PDFDocument({
@@ -147,35 +158,102 @@ function fitOneLine(pdf: Doc, text: string, width: number): string {
   return `${flat.slice(0, lo)}…`;
 }
 
-/** The sections, each top-level one on a new page; returns the page index each section starts on. */
+/** The sections one after another; returns the page index each section starts on. */
 function content(pdf: Doc, entries: OutlineEntry[], figures: Figures): Map<OutlineEntry, number> {
   const pages = new Map<OutlineEntry, number>();
   const bookmarks: PDFKit.PDFOutline[] = [];
   const counters = { figure: 0, table: 0 };
-  for (const entry of entries) {
-    if (entry.level === 1) pdf.addPage();
-    heading(pdf, entry);
+  entries.forEach((entry, i) => {
+    heading(pdf, entry, leadHeight(pdf, entry.section, entries[i + 1], figures));
     pages.set(entry, currentPage(pdf));
     const parent = entry.level === 1 ? pdf.outline : (bookmarks[entry.level - 2] ?? pdf.outline);
     bookmarks[entry.level - 1] = parent.addItem(`${entry.number} ${cleanText(entry.section.title)}`);
     bookmarks.length = entry.level;
+    if (entry.section.reading) reading(pdf, entry.section.reading);
     for (const block of entry.section.blocks) drawBlock(pdf, block, figures, counters);
-  }
+  });
   return pages;
+}
+
+/** Space before a heading, in lines of its own size: more before a top-level section than before a subsection. */
+const HEADING_GAP = { 1: 1.2, other: 0.6 };
+
+/**
+ * How much of what follows a heading must fit on its page with it, so no page ends with a heading alone: the reading
+ * paragraph, then the start of the first block (a figure whole, a table's header and first two rows, three lines of
+ * text); a section without blocks keeps with its first subsection's heading.
+ */
+function leadHeight(pdf: Doc, section: Section, next: OutlineEntry | undefined, figures: Figures): number {
+  let height = section.reading ? readingHeight(pdf, section.reading) : 0;
+  const first = section.blocks[0];
+  if (first) return height + blockLead(pdf, first, figures);
+  if (next && section.subsections?.length) height += 40 + (next.section.blocks[0] ? blockLead(pdf, next.section.blocks[0], figures) : 0);
+  return height;
+}
+
+/** The part of a block that must not be parted from the heading above it. */
+function blockLead(pdf: Doc, block: Block, figures: Figures): number {
+  switch (block.type) {
+    case 'paragraph':
+    case 'note':
+      return 3 * (BODY_SIZE + 4);
+    case 'keyValues':
+      return Math.min(block.items.length, 2) * 16;
+    case 'table':
+      return (block.caption ? 14 : 0) + 18 + Math.min(block.rows.length, 2) * 16;
+    case 'chart':
+    case 'heatmap': {
+      const figure = figures.get(block);
+      return figure ? figureHeight(figure) + 30 : 200;
+    }
+  }
+}
+
+/** A picture as large as the page allows, never past its own size in print (it is drawn at 2x). */
+function figureSize(figure: { width: number; height: number }, maxHeight = BOTTOM - PAGE.top - 60): { width: number; height: number } {
+  let width = Math.min(CONTENT_WIDTH, figure.width * PT_PER_PX);
+  let height = (width * figure.height) / figure.width;
+  if (height > maxHeight) [width, height] = [(width * maxHeight) / height, maxHeight];
+  return { width, height };
+}
+
+function figureHeight(figure: { width: number; height: number }): number {
+  return figureSize(figure).height;
+}
+
+const READING = { size: 9.5, pad: 6 };
+
+function readingHeight(pdf: Doc, text: string): number {
+  pdf.font('Body').fontSize(READING.size);
+  return pdf.heightOfString(cleanText(text), { width: CONTENT_WIDTH - 2 * READING.pad - 3, lineGap: 1.5 }) + 2 * READING.pad + 8;
+}
+
+/** The section's plain-language reading: a tinted box with a rule on its left, kept whole on one page. */
+function reading(pdf: Doc, text: string): void {
+  const height = readingHeight(pdf, text) - 8;
+  ensureSpace(pdf, height);
+  const y = pdf.y;
+  pdf.rect(PAGE.left, y, CONTENT_WIDTH, height).fill(COLORS.readingFill);
+  pdf.rect(PAGE.left, y, 3, height).fill(COLORS.readingRule);
+  pdf
+    .font('Body')
+    .fontSize(READING.size)
+    .fillColor(COLORS.text)
+    .text(cleanText(text), PAGE.left + 3 + READING.pad, y + READING.pad, { width: CONTENT_WIDTH - 2 * READING.pad - 3, lineGap: 1.5 });
+  pdf.x = PAGE.left;
+  pdf.y = y + height + 8;
 }
 
 const HEADING_SIZES = [16, 13, 11.5, 10.5];
 
-function heading(pdf: Doc, entry: OutlineEntry): void {
+function heading(pdf: Doc, entry: OutlineEntry, lead: number): void {
   const size = HEADING_SIZES[Math.min(entry.level, HEADING_SIZES.length) - 1];
   const text = `${entry.number}  ${cleanText(entry.section.title)}`;
   pdf.font('Bold').fontSize(size);
-  const height = pdf.heightOfString(text, { width: CONTENT_WIDTH });
-  // Keep a heading with the start of what follows it.
-  if (entry.level > 1) {
-    pdf.moveDown(0.6);
-    ensureSpace(pdf, height + 80);
-  }
+  const height = pdf.heightOfString(text, { width: CONTENT_WIDTH }) + (entry.level === 1 ? 14 : 6);
+  pdf.moveDown(entry.level === 1 ? HEADING_GAP[1] : HEADING_GAP.other);
+  // Keep a heading with the start of what follows it: a page break here rather than a heading alone at a page's foot.
+  ensureSpace(pdf, height + Math.min(lead, BOTTOM - PAGE.top - height));
   pdf.addNamedDestination(entry.anchor, 'XYZ', null, PAGE.height - pdf.y + 8, null);
   pdf.fillColor(COLORS.text).text(text, PAGE.left, pdf.y, { width: CONTENT_WIDTH });
   if (entry.level === 1) {
@@ -224,11 +302,7 @@ function drawBlock(pdf: Doc, block: Block, figures: Figures, counters: { figure:
       const titleHeight = pdf.heightOfString(title, { width: CONTENT_WIDTH }) + 4;
       pdf.font('Body').fontSize(8.5);
       const captionHeight = caption ? pdf.heightOfString(caption, { width: CONTENT_WIDTH }) + 4 : 0;
-      // As large as the page allows, never past the picture's own size in print (it is drawn at 2x).
-      let width = Math.min(CONTENT_WIDTH, figure.width * PT_PER_PX);
-      let height = (width * figure.height) / figure.width;
-      const maxHeight = BOTTOM - PAGE.top - titleHeight - captionHeight - 8;
-      if (height > maxHeight) [width, height] = [(width * maxHeight) / height, maxHeight];
+      const { width, height } = figureSize(figure, BOTTOM - PAGE.top - titleHeight - captionHeight - 8);
       ensureSpace(pdf, titleHeight + height + captionHeight + 6);
       pdf.font('Bold').fontSize(9.5).fillColor(COLORS.text).text(title, PAGE.left, pdf.y, { width: CONTENT_WIDTH });
       pdf.y += 4;
@@ -269,7 +343,7 @@ function table(pdf: Doc, spec: TableSpec): void {
   if (columnCount === 0) return;
   const header = spec.columns ? Array.from({ length: columnCount }, (_, i) => cleanText(spec.columns?.[i] ?? '')) : undefined;
   const rows = spec.rows.map((r) => Array.from({ length: columnCount }, (_, i) => (i < r.length ? r[i] : null)));
-  const texts = rows.map((r) => r.map(cellText));
+  const texts = spec.keyColumn ? rows.map((r) => r.map(cellText)) : tableTexts(rows, columnCount);
   // Fact lists read as label and value; in data tables numeric columns align right.
   const right = spec.keyColumn ? new Array<boolean>(columnCount).fill(false) : numericColumns(rows, columnCount);
   const fontOf = (rowIndex: number | 'header', col: number): string => (rowIndex === 'header' || rowIndex === spec.highlightRow || (spec.keyColumn && col === 0) ? 'Bold' : 'Body');
@@ -310,26 +384,33 @@ function table(pdf: Doc, spec: TableSpec): void {
     pdf.y = y + height;
   };
 
-  const firstHeight = texts.length ? rowHeight(texts[0], 0) : 0;
+  const heights = texts.map((cells, i) => rowHeight(cells, i));
   let captionHeight = 0;
   if (spec.caption) {
     pdf.font('Bold').fontSize(9);
     captionHeight = pdf.heightOfString(spec.caption, { width: CONTENT_WIDTH }) + 3;
   }
-  // The caption, the header and the first row stay together.
-  ensureSpace(pdf, captionHeight + headerHeight + firstHeight);
+  // The caption, the header and the first two rows stay together: no page ends with a table's first row alone.
+  const keepFirst = heights.length <= 3 ? heights.length : 2;
+  ensureSpace(pdf, captionHeight + headerHeight + heights.slice(0, keepFirst).reduce((a, b) => a + b, 0));
   if (spec.caption) {
     pdf.font('Bold').fontSize(9).fillColor(COLORS.text).text(spec.caption, PAGE.left, pdf.y, { width: CONTENT_WIDTH });
     pdf.y += 3;
   }
   if (header) drawRow(header, 'header', headerHeight);
+  let onPage = 0;
   texts.forEach((cells, i) => {
-    const height = i === 0 ? firstHeight : rowHeight(cells, i);
-    if (pdf.y + height > BOTTOM) {
+    const height = heights[i];
+    // The last row never goes over alone: with two left and room for one, both go to the next page (when this page
+    // keeps two rows or more of its own).
+    const last2 = i === texts.length - 2 && onPage >= 2 ? heights[i + 1] : 0;
+    if (pdf.y + height + last2 > BOTTOM && onPage > 0) {
+      onPage = 0;
       pdf.addPage();
       if (header) drawRow(header, 'header', headerHeight);
     }
     drawRow(cells, i, height);
+    onPage++;
   });
   pdf.x = PAGE.left;
 }
@@ -344,33 +425,40 @@ function columnWidths(pdf: Doc, header: string[] | undefined, texts: string[][],
   const n = header?.length ?? texts[0]?.length ?? 0;
   // Text widths at the normal size, without padding: they scale with the font size.
   const text = new Array<number>(n).fill(0);
-  const measure = (t: string, font: string, col: number): void => {
+  // The longest word of each header: a header may wrap between its words, never inside one ("loglos / s").
+  const headerWord = new Array<number>(n).fill(0);
+  const measure = (t: string, font: string, col: number, into = text): void => {
     pdf.font(font).fontSize(TABLE_FONT.normal);
-    for (const line of t.split('\n')) text[col] = Math.max(text[col], pdf.widthOfString(line));
+    for (const line of t.split('\n')) into[col] = Math.max(into[col], pdf.widthOfString(line));
   };
-  // A header may wrap between its words; the cells are what should not wrap.
-  header?.forEach((t, col) => t.split(/\s+/).forEach((word) => measure(word, fontOf('header', col), col)));
+  header?.forEach((t, col) => t.split(/\s+/).forEach((word) => measure(word, fontOf('header', col), col, headerWord)));
   texts.slice(0, MEASURED_ROWS).forEach((row, r) => row.forEach((t, col) => measure(t, fontOf(r, col), col)));
+  for (let i = 0; i < n; i++) text[i] = Math.max(text[i], headerWord[i]);
   const padding = n * (2 * PAD_X + 1);
   const textTotal = text.reduce((a, b) => a + b, 0);
+  // The header words count in `text`, so a size at which the cells fit side by side fits the header words too.
   const fitting = textTotal > 0 ? (TABLE_FONT.normal * (CONTENT_WIDTH - padding)) / textTotal : TABLE_FONT.normal;
   const fontSize = Math.max(TABLE_FONT.smallest, Math.min(TABLE_FONT.normal, Math.floor(fitting * 4) / 4));
-  const natural = text.map((w) => (w * fontSize) / TABLE_FONT.normal + 2 * PAD_X + 1);
+  const scale = (w: number): number => (w * fontSize) / TABLE_FONT.normal + 2 * PAD_X + 1.5;
+  const natural = text.map(scale);
+  const floor = headerWord.map(scale);
   const total = natural.reduce((a, b) => a + b, 0);
   if (total <= CONTENT_WIDTH) {
     // Data tables span at least half the text width, as in the HTML; a table close to full width is stretched to it.
     const target = fill ? (total > CONTENT_WIDTH / 2 ? CONTENT_WIDTH : CONTENT_WIDTH / 2) : total;
     return { widths: natural.map((w) => (w * target) / total), fontSize };
   }
-  // Water-filling: columns narrower than an equal share keep their width; the others split what is left equally.
-  const widths = new Array<number>(n);
-  let left = CONTENT_WIDTH;
+  // Water-filling above each column's floor (its longest header word): columns needing less than an equal share of
+  // what is left get what they need; the others split the rest equally.
+  const widths = [...floor];
+  let left = CONTENT_WIDTH - floor.reduce((a, b) => a + b, 0);
   let open = n;
-  const order = natural.map((w, i) => [w, i] as const).sort((a, b) => a[0] - b[0]);
-  for (const [w, i] of order) {
-    const share = left / open;
-    widths[i] = Math.min(w, share);
-    left -= widths[i];
+  const order = natural.map((w, i) => [w - floor[i], i] as const).sort((a, b) => a[0] - b[0]);
+  for (const [need, i] of order) {
+    const share = Math.max(0, left) / open;
+    const extra = Math.min(need, share);
+    widths[i] += extra;
+    left -= extra;
     open--;
   }
   return { widths, fontSize };

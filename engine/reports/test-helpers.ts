@@ -147,3 +147,57 @@ export function inkShare(page: PageImage): number {
   for (const v of page.pixels) if (v < 200) ink++;
   return ink / page.pixels.length;
 }
+
+/** Each page's text layer on its own (`pdftotext -f N -l N`), in reading layout. */
+export function pdfPageTexts(pdf: Buffer, dir: string): string[] {
+  const file = join(dir, `pages-${Date.now()}-${Math.random()}.pdf`);
+  writeFileSync(file, pdf);
+  const count = pdfPageCount(pdf, dir);
+  return Array.from({ length: count }, (_, i) => execFileSync('pdftotext', ['-layout', '-f', String(i + 1), '-l', String(i + 1), file, '-'], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 }));
+}
+
+/** A page's content lines: without the running header (title and date on top) and the "Page N of M" footer. */
+export function pageBody(text: string): string[] {
+  const lines = text
+    .replace(/\f/g, '')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+  if (lines.length && /\d{4}-\d{2}-\d{2}$/.test(lines[0])) lines.shift();
+  return lines.filter((l) => !/^Page \d+ of \d+$/.test(l));
+}
+
+/** A section heading as pdftotext writes it: its number, then the title ("3 Leaderboard", "6.2 Confusion matrix"). */
+const HEADING_LINE = /^\d+(\.\d+)*\s+\S.{0,90}$/;
+
+/**
+ * Why a page is too thin to stand on its own, or null when it is not: a page must hold more than a heading and more
+ * than one table row (a header and a row, or a lone row, is at most two lines), so a figure or at least three lines of
+ * which one or more is not a heading.
+ */
+export function thinPage(text: string): string | null {
+  const body = pageBody(text);
+  if (!body.length) return 'an empty page';
+  // A figure's text layer is its title line alone; the picture under it is the page's content.
+  if (body.some((l) => /^Figure \d+: /.test(l))) return null;
+  if (body.every((l) => HEADING_LINE.test(l))) return `only headings: ${body.join(' | ')}`;
+  if (body.length < 3) return `only ${body.length} line(s): ${body.join(' | ')}`;
+  return null;
+}
+
+/** The paragraphs of a DOCX body in order, each with its style (Heading1, Reading, …) and visible text. */
+export function docxParagraphs(docx: Buffer): { style: string | null; text: string }[] {
+  const xml = unzip(docx).get('word/document.xml')?.toString('utf8');
+  if (!xml) throw new Error('no word/document.xml in the DOCX');
+  const unescape = (t: string) =>
+    t
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&quot;/g, '"')
+      .replace(/&apos;/g, "'")
+      .replace(/&amp;/g, '&');
+  return [...xml.matchAll(/<w:p[ >][\s\S]*?<\/w:p>/g)].map((m) => ({
+    style: /<w:pStyle w:val="([^"]+)"/.exec(m[0])?.[1] ?? null,
+    text: unescape([...m[0].matchAll(/<w:t(?:\s[^>]*)?>([^<]*)<\/w:t>/g)].map((t) => t[1]).join('')),
+  }));
+}

@@ -1,5 +1,6 @@
 /**
- * What a policy does to each PII type, and what that makes of a session's findings: the policy's compliance figures.
+ * What a policy does to each PII type. What that makes of a session's findings (the session's and the policy's counts) is
+ * finding-counts.ts.
  *
  * - A type with enabled rules takes the highest-priority one (ties: the older rule).
  * - A type whose rules are all disabled is left as it is: disabling is an explicit opt-out.
@@ -33,27 +34,5 @@ export function effectiveRules(policy: Pick<PrivacyPolicy, 'profile'>, rules: re
     }
     if (profile && covered.has(piiType)) return { action: profile.default_action, config: {}, ruleId: null };
     return null;
-  };
-}
-
-export interface ComplianceFigures {
-  /** Distinct PII types found by the policy's latest completed detection. */
-  detected_count: number;
-  /** Of those, the types the policy transforms (an enabled rule or the profile's default). */
-  protected_count: number;
-  pending_count: number;
-  /** protected / detected as a percentage (100 when the detection found nothing); null before any detection. */
-  compliance_score: number | null;
-}
-
-export function complianceFigures(detectedTypes: readonly string[] | null, ruleOf: RuleOf): ComplianceFigures {
-  if (detectedTypes === null) return { detected_count: 0, protected_count: 0, pending_count: 0, compliance_score: null };
-  const types = [...new Set(detectedTypes)];
-  const protectedCount = types.filter((t) => ruleOf(t) !== null).length;
-  return {
-    detected_count: types.length,
-    protected_count: protectedCount,
-    pending_count: types.length - protectedCount,
-    compliance_score: types.length ? Math.round((1000 * protectedCount) / types.length) / 10 : 100,
   };
 }

@@ -1,11 +1,11 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { In } from 'typeorm';
 import { isAction, piiTypes, type ActionId } from '../../engine/privacy';
-import { JsonMap, PolicyStatus, PrivacyPolicy, PrivacyProfile, PrivacyResult, PrivacyRule } from '../../entities';
+import { JsonMap, PolicyStatus, PrivacyPolicy, PrivacyProfile, PrivacyRule } from '../../entities';
 import { Access, MEMBER_PROJECTS_SQL } from '../access';
 import { NotFoundError, ValidationError } from '../errors';
 import type { Page, PageQuery } from '../lists';
-import { complianceFigures, ComplianceFigures, effectiveRules } from './effective-rules';
+import { complianceFigures, type ComplianceFigures, type PolicyCounts, privacyCounts } from './finding-counts';
 import { checkRuleConfig } from './rule-config';
 
 export const RULE_NOT_FOUND = 'Rule not found';
@@ -39,14 +39,16 @@ export interface PolicyView {
   projectName: string;
   rulesCount: number;
   figures: ComplianceFigures;
+  /** The counts of its latest detected session (finding-counts.ts). */
+  counts: PolicyCounts;
 }
 
 const KNOWN_TYPES = new Set(piiTypes().map((t) => t.id));
 
 /**
  * Privacy policies and their rules. A policy belongs to a project; reading needs membership,
- * changing it the editor role. Its compliance figures come from its latest completed detection
- * measured against its current rules (see effective-rules.ts).
+ * changing it the editor role. Its compliance figures are the counts of its latest detected session
+ * measured against its current rules (see finding-counts.ts).
  */
 export class PrivacyPolicyService {
   constructor(
@@ -168,22 +170,16 @@ export class PrivacyPolicyService {
     if (!policies.length) return [];
     const ids = policies.map((p) => p.id);
     const projects: { id: string; name: string }[] = await this.ds.query('SELECT id, name FROM projects WHERE id = ANY($1)', [[...new Set(policies.map((p) => p.projectId))]]);
-    const rules = await this.ds.getRepository(PrivacyRule).find({ where: { policyId: In(ids) } });
-    // The latest session of each policy whose detection completed, and the types it found.
-    const latest: { policy_id: string; id: string }[] = await this.ds.query(
-      `SELECT DISTINCT ON (policy_id) policy_id, id FROM privacy_sessions WHERE policy_id = ANY($1) AND detected ORDER BY policy_id, created_at DESC, id DESC`,
-      [ids],
-    );
-    const found = latest.length ? await this.ds.getRepository(PrivacyResult).find({ select: { sessionId: true, piiType: true }, where: { sessionId: In(latest.map((l) => l.id)) } }) : [];
+    const rules = await this.ds.getRepository(PrivacyRule).find({ select: { id: true, policyId: true }, where: { policyId: In(ids) } });
+    const { policies: counts } = await privacyCounts(this.ds, { policyIds: ids });
     return policies.map((policy) => {
-      const own = rules.filter((r) => r.policyId === policy.id);
-      const session = latest.find((l) => l.policy_id === policy.id);
-      const types = session ? found.filter((f) => f.sessionId === session.id).map((f) => f.piiType) : null;
+      const pc = counts.get(policy.id) ?? { session_id: null, counts: null };
       return {
         policy,
         projectName: projects.find((p) => p.id === policy.projectId)?.name ?? '',
-        rulesCount: own.length,
-        figures: complianceFigures(types, effectiveRules(policy, own)),
+        rulesCount: rules.filter((r) => r.policyId === policy.id).length,
+        figures: complianceFigures(pc),
+        counts: pc,
       };
     });
   }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { confidenceBucket } from '../../engine/privacy';
-import { Artifact, type PrivacySession } from '../../entities';
+import { Artifact, type PrivacyResult, type PrivacySession } from '../../entities';
 import { renderReportInThread, reportFileName, type Block, type ReportDocument, type Section } from '../../engine/reports';
 import { SingleFlight } from '../../platform/single-flight';
 import type { ArtifactStore } from '../../platform/artifact-store';
@@ -19,7 +19,7 @@ export const SESSION_REPORT_NOT_READY = 'Privacy report not available until the 
 /**
  * `GET /api/privacy/sessions/{id}/report`: a PDF summary of a completed session through the
  * reports engine (what was scanned, every finding with its masked samples and the action taken,
- * the policy's compliance figures), stored as an artifact of the session. A content is rendered
+ * the session's counts from finding-counts.ts, the same its page and its policy's page show), stored as an artifact of the session. A content is rendered
  * once: the file is keyed by everything it shows (the session's results, the policy's figures,
  * whether AI insights were asked for), later calls, a viewer's too, answer the stored artifact,
  * and calls that arrive while it renders wait for that one rendering.
@@ -53,8 +53,8 @@ export class PrivacySessionReports {
       columns_analyzed: s.columnsAnalyzed,
       pii_columns: s.piiColumns,
       pii_instances: s.piiInstances,
-      findings: results.slice(0, 50).map((r) => ({ column: r.column, pii_type: r.piiType, confidence: r.confidence, action: r.action, transformed: r.transformed })),
-      compliance: policy.figures,
+      findings: results.slice(0, 50).map((r) => ({ column: r.column, pii_type: r.piiType, confidence: r.confidence, action: sessionAction(r), transformed: r.transformed })),
+      counts: view.counts,
     };
     const sections: Section[] = [];
     sections.push({
@@ -68,10 +68,13 @@ export class PrivacySessionReports {
             ['columns analyzed', s.columnsAnalyzed],
             ['columns with PII', s.piiColumns],
             ['PII instances', s.piiInstances],
-            ['findings', results.length],
-            ['transformed', results.filter((r) => r.transformed).length],
-            ['pending (no action)', results.filter((r) => !r.action).length],
-            ['compliance score', policy.figures.compliance_score === null ? null : `${policy.figures.compliance_score}%`],
+            // The session's counts as its page and its policy's page show them (finding-counts.ts).
+            ['findings', view.counts.findings],
+            ['transformed', view.counts.transformed],
+            ['pending', view.counts.pending],
+            ['pending without an action', view.counts.without_action],
+            ['excluded for this session', view.counts.excluded],
+            ['compliance score', `${view.counts.compliance_score}%`],
           ],
         },
         { type: 'paragraph', text: `Sampled ${s.sampleSize === null ? 'every row' : `${s.sampleSize} rows`}${s.deepScan ? ', free text scanned cell by cell' : ''}.` },
@@ -91,7 +94,7 @@ export class PrivacySessionReports {
                 r.confidence,
                 confidenceBucket(r.confidence),
                 r.instances,
-                r.action ?? 'pending',
+                sessionAction(r) ?? 'none',
                 r.transformed ? 'yes' : 'no',
                 r.samples.join(', '),
               ]),
@@ -118,7 +121,7 @@ export class PrivacySessionReports {
     };
     // Everything the file shows but the time it was made, and what AI insights would be written from.
     const key = createHash('sha256')
-      .update(JSON.stringify({ v: 1, aiInsights, facts, doc: { ...doc, generatedAt: null } }))
+      .update(JSON.stringify({ v: 2, aiInsights, facts, doc: { ...doc, generatedAt: null } }))
       .digest('hex');
     const artifactId = (await this.storedReport(s.id, key)) ?? (await this.rendering.run(`${s.id}:${key}`, () => this.render(s, key, doc, aiInsights, facts)));
     return { artifact_id: artifactId, download_url: `/api/artifacts/${artifactId}/download` };
@@ -172,6 +175,11 @@ export class PrivacySessionReports {
       return winner;
     }
   }
+}
+
+/** What the session does to a finding: excluded, its override, or the policy's action (null: none). */
+function sessionAction(r: PrivacyResult): string | null {
+  return r.excluded ? 'excluded' : (r.actionOverride ?? r.action);
 }
 
 /** Another process stored this content's report first (rolls back this one's artifact row). */

@@ -1,14 +1,23 @@
 import type { DataSource } from 'typeorm';
 import { In } from 'typeorm';
+import { isAction } from '../../engine/privacy';
 import { Dataset, DatasetVersion, Job, PrivacyResult, PrivacySession, TERMINAL_JOB_STATUSES } from '../../entities';
 import { Access, MEMBER_PROJECTS_SQL, SESSION_NOT_FOUND } from '../access';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import type { JobService } from '../jobs';
 import type { Page, PageQuery } from '../lists';
+import { type FindingCounts, privacyCounts } from './finding-counts';
 
 export const OUTPUT_NOT_FOUND = 'Anonymized output not found';
 export const DATASET_REQUIRED = 'dataset_id or dataset_version_id is required';
 export const DATASET_OTHER_PROJECT = 'Dataset must belong to the same project as the policy';
+export const FINDING_NOT_FOUND = 'Finding not found';
+
+/** A per-session override of one finding: leave it out, or give it another action (null: the policy's again). */
+export interface FindingOverride {
+  excluded?: boolean;
+  action?: string | null;
+}
 
 export interface CreateSession {
   policy_id: string;
@@ -26,6 +35,8 @@ export interface SessionView {
   datasetName: string;
   piiFound: number;
   transformed: number;
+  /** The session's counts (finding-counts.ts): the same numbers its policy and its PDF show. */
+  counts: FindingCounts;
   progress: number;
   progressMessage: string | null;
 }
@@ -126,6 +137,29 @@ export class PrivacySessionService {
     return session.outputArtifactId;
   }
 
+  /**
+   * Overrides one finding for this session only (editor role): `excluded` leaves it out of the transform and of the
+   * protected count, `action` replaces the policy's action for it (null: back to the policy's). A finding of another
+   * session, or of a session the user cannot see, is the same 404. The next transform uses it; a new detection keeps it.
+   */
+  async overrideFinding(userId: string, sessionId: string, findingId: string, o: FindingOverride): Promise<PrivacyResult> {
+    const patch: Partial<PrivacyResult> = {};
+    if (o.excluded !== undefined) patch.excluded = o.excluded;
+    if (o.action !== undefined) {
+      if (o.action !== null && !isAction(o.action)) throw ValidationError.field(['body', 'action'], `Unknown action: ${o.action}`);
+      patch.actionOverride = o.action;
+    }
+    if (!Object.keys(patch).length) throw new ValidationError('Send excluded, action or both');
+    return this.ds.transaction(async (em) => {
+      await this.access.privacySession(userId, sessionId, 'editor', em);
+      const repo = em.getRepository(PrivacyResult);
+      const finding = await repo.findOne({ where: { id: findingId, sessionId }, lock: { mode: 'pessimistic_write' } });
+      if (!finding) throw new NotFoundError(FINDING_NOT_FOUND);
+      await repo.update({ id: finding.id }, patch);
+      return Object.assign(finding, patch);
+    });
+  }
+
   private async startJob(userId: string, id: string, kind: 'privacy_detect' | 'privacy_transform'): Promise<Job> {
     const job = await this.ds.transaction(async (em) => {
       await this.access.privacySession(userId, id, 'editor', em);
@@ -145,27 +179,25 @@ export class PrivacySessionService {
     return job;
   }
 
-  /** Policy and dataset names, finding counts and job progress of some sessions, in a few queries. */
+  /** Policy and dataset names, finding counts (finding-counts.ts) and job progress of some sessions, in a few queries. */
   private async views(sessions: PrivacySession[]): Promise<SessionView[]> {
     if (!sessions.length) return [];
     const ids = sessions.map((s) => s.id);
     const policies: { id: string; name: string }[] = await this.ds.query('SELECT id, name FROM privacy_policies WHERE id = ANY($1)', [[...new Set(sessions.map((s) => s.policyId))]]);
     const datasets: { id: string; name: string }[] = await this.ds.query('SELECT id, name FROM datasets WHERE id = ANY($1)', [[...new Set(sessions.map((s) => s.datasetId))]]);
-    const counts: { session_id: string; found: number; transformed: number }[] = await this.ds.query(
-      'SELECT session_id, count(*)::int AS found, count(*) FILTER (WHERE transformed)::int AS transformed FROM privacy_results WHERE session_id = ANY($1) GROUP BY session_id',
-      [ids],
-    );
+    const { sessions: counts } = await privacyCounts(this.ds, { sessionIds: ids });
     const jobIds = sessions.map((s) => s.jobId).filter((j): j is string => !!j);
     const jobs = jobIds.length ? await this.ds.getRepository(Job).find({ select: { id: true, progress: true, message: true }, where: { id: In(jobIds) } }) : [];
     return sessions.map((session) => {
-      const c = counts.find((x) => x.session_id === session.id);
+      const c = counts.get(session.id) as FindingCounts;
       const job = jobs.find((j) => j.id === session.jobId);
       return {
         session,
         policyName: policies.find((p) => p.id === session.policyId)?.name ?? '',
         datasetName: datasets.find((d) => d.id === session.datasetId)?.name ?? '',
-        piiFound: c?.found ?? 0,
-        transformed: c?.transformed ?? 0,
+        piiFound: c.findings,
+        transformed: c.transformed,
+        counts: c,
         progress: job?.progress ?? 0,
         progressMessage: job?.message ?? null,
       };

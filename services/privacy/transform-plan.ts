@@ -1,11 +1,14 @@
 import { applyAction, detectText, transformText, type ProjectSecrets, type TextRule } from '../../engine/privacy';
 import type { RuleOf } from './effective-rules';
+import { findingRule } from './finding-counts';
 
-/** A detection as the plan needs it: a stored session result or a fresh engine finding. */
+/** A detection as the plan needs it: a stored session result (with its per-session override) or a fresh engine finding. */
 export interface Finding {
   column: string;
   piiType: string;
   scope: string;
+  excluded?: boolean;
+  actionOverride?: string | null;
 }
 
 /** What a column becomes: its column-level rule, or the rules of the types found inside its cells. */
@@ -20,15 +23,19 @@ export interface ColumnStep {
 export function transformPlan(findings: readonly Finding[], ruleOf: RuleOf): Map<string, ColumnStep> {
   const plan = new Map<string, ColumnStep>();
   for (const f of findings) {
-    const rule = ruleOf(f.piiType);
+    // An excluded finding takes no rule, an overridden one its session's action (finding-counts.ts).
+    const rule = findingRule({ piiType: f.piiType, excluded: f.excluded ?? false, actionOverride: f.actionOverride ?? null }, ruleOf);
     if (!rule) continue;
     const step: ColumnStep = plan.get(f.column) ?? {
       whole: null,
       cellTypes: [],
       cellRules: {},
       dropColumn: false,
+      // A whole-cell action replaces every value of the column, so it transforms every finding there (of any type:
+      // counting only its own type left the others "pending" in a column the output no longer holds them in).
       applies(r) {
-        return this.whole ? this.whole.piiType === r.piiType : Object.hasOwn(this.cellRules, r.piiType);
+        if (r.excluded) return false;
+        return this.whole ? true : Object.hasOwn(this.cellRules, r.piiType);
       },
     };
     if (f.scope === 'column') {

@@ -1,6 +1,7 @@
-import type { Model } from '../../entities';
+import type { ExperimentWarning, Model } from '../../entities';
 import type { Block, Cell, Section } from '../../engine/reports';
 import type { ReportOptions } from './options';
+import { curvesReading, learningReading, metricsReading } from './readings';
 
 /**
  * Sections about trained models, shared by the experiment and model reports: figures read from
@@ -168,7 +169,12 @@ export function importanceBlock(m: Model): Block | null {
 
 /** Models × the features most important on average (scaled importance, 0..1). */
 export function importanceHeatmap(models: Model[], maxFeatures = 15): Extract<Block, { type: 'heatmap' }> | null {
-  const byModel = models.map((m) => new Map(((m.explain.variable_importance ?? []) as { variable: string; scaled_importance: number }[]).map((v) => [v.variable, v.scaled_importance])));
+  // A stacked ensemble's importance is over its base models (GBM_1, …): those are not features of the data.
+  const modelNames = new Set(models.map((m) => m.name));
+  const byModel = models.map(
+    (m) =>
+      new Map(((m.explain.variable_importance ?? []) as { variable: string; scaled_importance: number }[]).filter((v) => !modelNames.has(v.variable)).map((v) => [v.variable, v.scaled_importance])),
+  );
   const totals = new Map<string, number>();
   for (const vi of byModel) for (const [k, v] of vi) totals.set(k, (totals.get(k) ?? 0) + (Number.isFinite(v) ? v : 0));
   if (!totals.size) return null;
@@ -192,21 +198,21 @@ export function heatmapAsTable(h: Extract<Block, { type: 'heatmap' }>): Block {
 }
 
 /** A model's own sections (the model report; the experiment report's best model). */
-export function modelSections(m: Model, o: ReportOptions, idPrefix: string): Section[] {
+export function modelSections(m: Model, o: ReportOptions, idPrefix: string, read: { sortKey: string | null; warnings: ExperimentWarning[] }): Section[] {
   const sections: Section[] = [];
   if (o.include_metrics) {
     const blocks = metricsBlocks(m);
     const cm = o.include_confusion_matrix ? confusionBlock(m) : null;
     if (cm) blocks.push(cm);
-    sections.push({ id: `${idPrefix}-metrics`, title: `Metrics of ${m.name}`, blocks });
+    sections.push({ id: `${idPrefix}-metrics`, title: `Metrics of ${m.name}`, reading: metricsReading(m, read.sortKey, read.warnings), blocks });
   }
   if (o.include_charts && o.include_roc_curve) {
     const curves = curveBlocks(m);
-    if (curves.length) sections.push({ id: `${idPrefix}-curves`, title: 'ROC and precision-recall curves', blocks: curves });
+    if (curves.length) sections.push({ id: `${idPrefix}-curves`, title: 'ROC and precision-recall curves', reading: curvesReading(m), blocks: curves });
   }
   if (o.include_charts && o.include_learning_curves) {
     const lc = learningCurveBlock(m);
-    sections.push({ id: `${idPrefix}-learning`, title: 'Learning curve', blocks: lc ? [lc] : [{ type: 'note', text: `${m.algo} models keep no scoring history.` }] });
+    sections.push({ id: `${idPrefix}-learning`, title: 'Learning curve', reading: learningReading(m), blocks: lc ? [lc] : [{ type: 'note', text: `${m.algo} models keep no scoring history.` }] });
   }
   return sections;
 }

@@ -18,6 +18,10 @@ function inTemp<T>(fn: (dir: string) => T): T {
 
 export const pdfText = (buf: Buffer): string => inTemp((dir) => pdf.pdfText(buf, dir));
 export const pdfPageCount = (buf: Buffer): number => inTemp((dir) => pdf.pdfPageCount(buf, dir));
+/** Each page's text on its own (`pdftotext -f N -l N`). */
+export const pdfPageTexts = (buf: Buffer): string[] => inTemp((dir) => pdf.pdfPageTexts(buf, dir));
+/** Why a page holds too little to stand alone (only a heading, a lone table row), or null. */
+export const thinPage = pdf.thinPage;
 /** Each page at 30 dpi: the share of its pixels that are ink. */
 export const pdfInkPerPage = (buf: Buffer): number[] => inTemp((dir) => pdf.pdfPages(buf, dir).map(pdf.inkShare));
 

@@ -3,6 +3,7 @@ import { useEffect, useErrorBoundary, useState } from 'preact/hooks';
 import { ApiError, get, hasSession, type GetBody } from './api';
 import { AbTestPage, AbTestsPage } from './pages/ab-tests';
 import { AlertsPage } from './pages/alerts';
+import { ComparePage } from './pages/compare';
 import { ForgotPasswordPage, LoginPage, LogoutPage, RegisterPage } from './pages/auth';
 import { DatasetPage } from './pages/dataset';
 import { DeploymentPage } from './pages/deployment';
@@ -28,6 +29,7 @@ const APP_ROUTES: [string, (p: Record<string, string>) => preact.JSX.Element][] 
   ['/app/projects', () => <ProjectsPage />],
   ['/app/projects/:id', (p) => <ProjectPage id={p.id} />],
   ['/app/projects/:id/alerts', (p) => <AlertsPage projectId={p.id} />],
+  ['/app/projects/:id/compare', (p) => <ComparePage projectId={p.id} />],
   ['/app/projects/:id/registry', (p) => <RegistryPage projectId={p.id} />],
   ['/app/registry/:id', (p) => <RegisteredModelPage id={p.id} />],
   ['/app/projects/:id/ab-tests', (p) => <AbTestsPage projectId={p.id} />],

@@ -714,7 +714,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A dataset with the first 20 rows of its latest version */
+    /** A dataset with the first 20 rows of its latest version, or of the version asked for (`preview_version` says which) */
     get: operations['get_api_datasets_dataset_id'];
     put?: never;
     post?: never;
@@ -783,7 +783,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Column statistics, duplicates, memory and correlations of the latest version (computed once, kept) */
+    /** Column statistics, duplicates, memory and correlations of the latest version, or of the version asked for (computed once, kept) */
     get: operations['get_api_datasets_dataset_id_analyze'];
     put?: never;
     post?: never;
@@ -800,7 +800,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Quality report of the latest version, computed at upload */
+    /** Quality report of the latest version, or of the version asked for. Checks that depend on a target (class balance) use `target`, else the target of the latest experiment on the dataset, else none: they are then listed with `needs_target` and left out of the score, never computed on a guessed target */
     get: operations['get_api_datasets_dataset_id_quality'];
     put?: never;
     post?: never;
@@ -1109,8 +1109,25 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Models, filtered and sorted by a metric */
+    /** Models, filtered, searched and sorted by a column or a metric; each with its experiment's metric, dataset version and active deployment */
     get: operations['get_api_models'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/projects/{project_id}/models/compare': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Two to ten models of one project side by side: metrics, parameters (those that differ named), ROC and PR curves */
+    get: operations['get_api_projects_project_id_models_compare'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1400,7 +1417,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The deployment's predict requests, newest first; since/until are exclusive bounds */
+    /** The deployment's predict requests, newest first unless `sort_field`/`sort_direction` say otherwise; since/until are exclusive bounds; `status` (`ok`: answered, below 400; `error`: refused or failed, 400 and above) and `status_code` filter */
     get: operations['get_api_mlops_deployments_deployment_id_inference_logs'];
     put?: never;
     post?: never;
@@ -2900,6 +2917,23 @@ export interface paths {
     /** Detection results, most confident first; `confidence` is a bucket: high (>= 0.9), medium (0.7-0.9), low (< 0.7). Samples are masked */
     get: operations['get_api_privacy_sessions_session_id_results'];
     put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/privacy/sessions/{session_id}/findings/{finding_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /** Override one finding (a detection result) for this session only: `excluded: true` leaves it out of the transform and of the counts' protected findings, `action` replaces the policy's action for it (null: the policy's again). The next transform uses it; a new detection keeps it */
+    put: operations['put_api_privacy_sessions_session_id_findings_finding_id'];
     post?: never;
     delete?: never;
     options?: never;
@@ -6720,6 +6754,7 @@ export interface operations {
                 name: string;
                 passed: boolean;
                 details: string;
+                needs_target?: boolean;
               } & {
                 [key: string]: unknown;
               })[];
@@ -7155,7 +7190,9 @@ export interface operations {
   };
   get_api_datasets_dataset_id: {
     parameters: {
-      query?: never;
+      query?: {
+        version?: number;
+      };
       header?: never;
       path: {
         dataset_id: string;
@@ -7164,7 +7201,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description {dataset, preview, preview_error} */
+      /** @description {dataset, preview, preview_error, preview_version} */
       200: {
         headers: {
           [name: string]: unknown;
@@ -7199,6 +7236,7 @@ export interface operations {
               [key: string]: unknown;
             }[];
             preview_error: string | null;
+            preview_version: number;
           };
         };
       };
@@ -7220,7 +7258,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Dataset not found */
+      /** @description Dataset not found, or Dataset version not found */
       404: {
         headers: {
           [name: string]: unknown;
@@ -7542,7 +7580,9 @@ export interface operations {
   };
   get_api_datasets_dataset_id_analyze: {
     parameters: {
-      query?: never;
+      query?: {
+        version?: number;
+      };
       header?: never;
       path: {
         dataset_id: string;
@@ -7647,7 +7687,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A resource named by the request does not exist or is not accessible */
+      /** @description Dataset not found, or Dataset version not found */
       404: {
         headers: {
           [name: string]: unknown;
@@ -7678,7 +7718,10 @@ export interface operations {
   };
   get_api_datasets_dataset_id_quality: {
     parameters: {
-      query?: never;
+      query?: {
+        version?: number;
+        target?: string;
+      };
       header?: never;
       path: {
         dataset_id: string;
@@ -7687,7 +7730,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description {quality: {overall_score, checks, target, sample_rows, version}} */
+      /** @description {quality: {overall_score, checks, target, target_source, target_experiment, sample_rows, version}} */
       200: {
         headers: {
           [name: string]: unknown;
@@ -7700,10 +7743,16 @@ export interface operations {
                 name: string;
                 passed: boolean;
                 details: string;
+                needs_target?: boolean;
               } & {
                 [key: string]: unknown;
               })[];
               target: string | null;
+              target_source: ('request' | 'experiment') | null;
+              target_experiment: {
+                id: string;
+                name: string;
+              } | null;
               sample_rows: number | null;
               version: number;
             } & {
@@ -7730,7 +7779,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A resource named by the request does not exist or is not accessible */
+      /** @description Dataset not found, or Dataset version not found */
       404: {
         headers: {
           [name: string]: unknown;
@@ -7739,7 +7788,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      /** @description `target` is not a column of the version (named in the answer), or a parameter of the wrong type */
       422: {
         headers: {
           [name: string]: unknown;
@@ -7865,6 +7914,9 @@ export interface operations {
                 [key: string]: unknown;
               };
               created_by_name: string | null;
+              /** @enum {string} */
+              statistics_status: 'ready' | 'queued' | 'running' | 'failed' | 'canceled' | 'none';
+              statistics_error: string | null;
               /** Format: date-time */
               created_at: string;
             } & {
@@ -7964,6 +8016,7 @@ export interface operations {
                 name: string;
                 passed: boolean;
                 details: string;
+                needs_target?: boolean;
               } & {
                 [key: string]: unknown;
               })[];
@@ -8287,6 +8340,9 @@ export interface operations {
               [key: string]: unknown;
             };
             created_by_name: string | null;
+            /** @enum {string} */
+            statistics_status: 'ready' | 'queued' | 'running' | 'failed' | 'canceled' | 'none';
+            statistics_error: string | null;
             /** Format: date-time */
             created_at: string;
           } & {
@@ -8448,6 +8504,7 @@ export interface operations {
               project_id: string;
               dataset_version_id: string;
               dataset_id: string;
+              dataset_version: number;
               target_column: string;
               problem_type: string;
               problem_kind: string;
@@ -8458,15 +8515,38 @@ export interface operations {
               config: {
                 [key: string]: unknown;
               };
+              ignored_columns: string[];
               use_gpu: boolean;
               project_name: string;
               dataset_name: string;
               model_count: number;
               best_model_id: string | null;
               best_model_algo: string | null;
+              best_score: number | null;
+              best_score_metric: string;
+              warnings: ({
+                /** @constant */
+                kind: 'leakage';
+                column: string;
+                /** @enum {string} */
+                measure: 'auc' | 'r2' | 'functional_dependence';
+                score: number;
+                message: string;
+              } & {
+                [key: string]: unknown;
+              })[];
               job_id: string | null;
               error: string | null;
               progress: {
+                prepared: boolean;
+                models_done: number;
+                models_planned: number;
+                ensembles_done: number;
+                /** @enum {string} */
+                ensemble: 'excluded' | 'pending' | 'done' | 'skipped';
+                percent: number;
+                summary: string;
+              } & {
                 [key: string]: unknown;
               };
               /** Format: date-time */
@@ -8539,10 +8619,14 @@ export interface operations {
           name: string & unknown;
           target_column: string;
           problem_type: string;
-          /** @description At most 64 KiB as JSON, nested at most 32 levels deep in the body. */
           config?: {
             [key: string]: components['schemas']['JsonValue'];
-          };
+          } & ({
+            /** @description Distinct column names of the dataset version, not the target, leaving at least one feature. */
+            ignored_columns?: string[];
+          } & {
+            [key: string]: components['schemas']['JsonValue'];
+          });
           /** @default false */
           use_gpu?: boolean;
         } & {
@@ -8628,7 +8712,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description target_column not found in dataset, Invalid problem_type, or a config key (max_models above the account quota among them) */
+      /** @description target_column not found in dataset, Invalid problem_type, or a config key (max_models above the account quota among them; config.ignored_columns naming an unknown column, a repeated one, the target, or every feature) */
       422: {
         headers: {
           [name: string]: unknown;
@@ -8793,6 +8877,7 @@ export interface operations {
               project_id: string;
               dataset_version_id: string;
               dataset_id: string;
+              dataset_version: number;
               target_column: string;
               problem_type: string;
               problem_kind: string;
@@ -8803,15 +8888,38 @@ export interface operations {
               config: {
                 [key: string]: unknown;
               };
+              ignored_columns: string[];
               use_gpu: boolean;
               project_name: string;
               dataset_name: string;
               model_count: number;
               best_model_id: string | null;
               best_model_algo: string | null;
+              best_score: number | null;
+              best_score_metric: string;
+              warnings: ({
+                /** @constant */
+                kind: 'leakage';
+                column: string;
+                /** @enum {string} */
+                measure: 'auc' | 'r2' | 'functional_dependence';
+                score: number;
+                message: string;
+              } & {
+                [key: string]: unknown;
+              })[];
               job_id: string | null;
               error: string | null;
               progress: {
+                prepared: boolean;
+                models_done: number;
+                models_planned: number;
+                ensembles_done: number;
+                /** @enum {string} */
+                ensemble: 'excluded' | 'pending' | 'done' | 'skipped';
+                percent: number;
+                summary: string;
+              } & {
                 [key: string]: unknown;
               };
               /** Format: date-time */
@@ -8993,11 +9101,16 @@ export interface operations {
             experiment_id: string;
             status: string;
             progress: {
+              prepared: boolean;
+              models_done: number;
+              models_planned: number;
+              ensembles_done: number;
+              /** @enum {string} */
+              ensemble: 'excluded' | 'pending' | 'done' | 'skipped';
               percent: number;
+              summary: string;
               elapsed_secs: number;
               budget_secs: number;
-              models_done?: number;
-              models_planned?: number;
               current?: string | null;
             } & {
               [key: string]: unknown;
@@ -9539,6 +9652,7 @@ export interface operations {
         search?: string;
         limit?: number;
         offset?: number;
+        sort?: 'created_at' | 'name' | 'algo' | 'experiment' | 'metric' | 'dataset_version' | 'deployed';
         sort_metric?: 'auc' | 'rmse' | 'mae' | 'r2' | 'logloss' | 'accuracy' | 'mse' | 'mean_per_class_error';
         sort_dir?: 'asc' | 'desc';
       };
@@ -9576,6 +9690,21 @@ export interface operations {
               created_at: string;
               experiment_name?: string;
               project_name?: string;
+              metric_name: string | null;
+              metric_value: number | null;
+              dataset_id: string | null;
+              dataset_name: string | null;
+              dataset_version_id: string | null;
+              dataset_version: number | null;
+              deployment:
+                | ({
+                    id: string;
+                    name: string;
+                    stage: string;
+                  } & {
+                    [key: string]: unknown;
+                  })
+                | null;
             } & {
               [key: string]: unknown;
             })[];
@@ -9598,6 +9727,115 @@ export interface operations {
       };
       /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  get_api_projects_project_id_models_compare: {
+    parameters: {
+      query: {
+        model_ids: string;
+      };
+      header?: never;
+      path: {
+        project_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description {project_id, models, metric_names, parameter_names, differing_parameters} */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            project_id: string;
+            models: ({
+              id: string;
+              name: string;
+              algo: string;
+              experiment_id: string;
+              experiment_name: string | null;
+              metric_name: string | null;
+              problem_kind: string | null;
+              metric_split: string | null;
+              metrics: {
+                [key: string]: number;
+              };
+              parameters: {
+                [key: string]: unknown;
+              };
+              roc_curve:
+                | ({
+                    fpr: number[];
+                    tpr: number[];
+                  } & {
+                    [key: string]: unknown;
+                  })
+                | null;
+              pr_curve:
+                | ({
+                    precision: number[];
+                    recall: number[];
+                    thresholds: number[];
+                  } & {
+                    [key: string]: unknown;
+                  })
+                | null;
+            } & {
+              [key: string]: unknown;
+            })[];
+            metric_names: string[];
+            parameter_names: string[];
+            differing_parameters: string[];
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Project not found, or Model not found (a model of another project or user) */
+      404: {
         headers: {
           [name: string]: unknown;
         };
@@ -9937,6 +10175,41 @@ export interface operations {
                   } & {
                     [key: string]: unknown;
                   })
+                | null;
+              pr_curve:
+                | ({
+                    precision: number[];
+                    recall: number[];
+                    thresholds: number[];
+                  } & {
+                    [key: string]: unknown;
+                  })
+                | null;
+              threshold_table:
+                | ({
+                    threshold: number;
+                    positive_rate: number;
+                    precision: number;
+                    recall: number;
+                    f1: number;
+                    lift: number;
+                    tp: number;
+                    fp: number;
+                    fn: number;
+                    tn: number;
+                  } & {
+                    [key: string]: unknown;
+                  })[]
+                | null;
+              metric_split: string | null;
+              base_model_importance:
+                | ({
+                    variable: string;
+                    percentage: number;
+                    scaled_importance: number;
+                  } & {
+                    [key: string]: unknown;
+                  })[]
                 | null;
               scoring_history: ({
                 number_of_trees: number;
@@ -10300,6 +10573,7 @@ export interface operations {
             items: ({
               id: string;
               model_id: string;
+              model_name: string | null;
               name: string;
               /** @enum {string} */
               stage: 'staging' | 'production' | 'archived';
@@ -11060,6 +11334,7 @@ export interface operations {
               from_stage: string | null;
               to_stage: string;
               model_id: string;
+              model_name: string | null;
               actor_id: string | null;
               reason: string;
               /** Format: date-time */
@@ -11265,6 +11540,7 @@ export interface operations {
           options?: {
             /** @default false */
             include_contributions?: boolean;
+            /** @description Keep this request's inputs (the model's input columns) in its inference log; drift compares logged inputs with the training data, so without them it has nothing to compare. Default: the deployment's `store_payload` (`PATCH …/privacy`), false unless set. */
             store_payload?: boolean;
             privacy_policy_id?: string;
             anonymize_logs?: boolean;
@@ -11554,6 +11830,10 @@ export interface operations {
         offset?: number;
         since?: string & unknown;
         until?: string & unknown;
+        status?: 'ok' | 'error';
+        status_code?: number;
+        sort_field?: 'created_at' | 'latency_ms' | 'status_code';
+        sort_direction?: 'asc' | 'desc';
       };
       header?: never;
       path: {
@@ -11563,7 +11843,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description List envelope of inference logs */
+      /** @description List envelope of inference logs; a refused request carries its answer's `error` detail */
       200: {
         headers: {
           [name: string]: unknown;
@@ -11582,6 +11862,18 @@ export interface operations {
               latency_ms_exact: number;
               status_code: number;
               warnings: unknown[];
+              error:
+                | (
+                    | string
+                    | ({
+                        loc: (string | number)[];
+                        msg: string;
+                        type: string;
+                      } & {
+                        [key: string]: unknown;
+                      })[]
+                  )
+                | null;
               /** Format: date-time */
               created_at: string;
             } & {
@@ -11613,7 +11905,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A resource named by the request does not exist or is not accessible */
+      /** @description Deployment not found */
       404: {
         headers: {
           [name: string]: unknown;
@@ -11622,7 +11914,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      /** @description A filter, bound or sort is not one the endpoint takes (named) */
       422: {
         headers: {
           [name: string]: unknown;
@@ -16509,6 +16801,7 @@ export interface operations {
           options?: {
             /** @default false */
             include_contributions?: boolean;
+            /** @description Keep this request's inputs (the model's input columns) in its inference log; drift compares logged inputs with the training data, so without them it has nothing to compare. Default: the deployment's `store_payload` (`PATCH …/privacy`), false unless set. */
             store_payload?: boolean;
             privacy_policy_id?: string;
             anonymize_logs?: boolean;
@@ -23910,6 +24203,20 @@ export interface operations {
               protected_count: number;
               pending_count: number;
               compliance_score: number | null;
+              counts:
+                | ({
+                    findings: number;
+                    excluded: number;
+                    transformed: number;
+                    pending: number;
+                    without_action: number;
+                    protected: number;
+                    compliance_score: number;
+                  } & {
+                    [key: string]: unknown;
+                  })
+                | null;
+              counts_session_id: string | null;
               /** Format: date-time */
               created_at: string;
               /** Format: date-time */
@@ -24131,6 +24438,20 @@ export interface operations {
               protected_count: number;
               pending_count: number;
               compliance_score: number | null;
+              counts:
+                | ({
+                    findings: number;
+                    excluded: number;
+                    transformed: number;
+                    pending: number;
+                    without_action: number;
+                    protected: number;
+                    compliance_score: number;
+                  } & {
+                    [key: string]: unknown;
+                  })
+                | null;
+              counts_session_id: string | null;
               /** Format: date-time */
               created_at: string;
               /** Format: date-time */
@@ -25029,6 +25350,8 @@ export interface operations {
               status: 'created' | 'detecting' | 'detected' | 'transforming' | 'completed' | 'failed' | 'canceled';
               pii_found: number;
               transformed: number;
+              pending: number;
+              excluded: number;
               /** Format: date-time */
               created_at: string;
             } & {
@@ -25236,6 +25559,8 @@ export interface operations {
               status: 'created' | 'detecting' | 'detected' | 'transforming' | 'completed' | 'failed' | 'canceled';
               pii_found: number;
               transformed: number;
+              pending: number;
+              excluded: number;
               /** Format: date-time */
               created_at: string;
               project_id: string;
@@ -25244,7 +25569,17 @@ export interface operations {
               dataset_version_id: string;
               sample_size: number | null;
               deep_scan: boolean;
-              pending: number;
+              counts: {
+                findings: number;
+                excluded: number;
+                transformed: number;
+                pending: number;
+                without_action: number;
+                protected: number;
+                compliance_score: number;
+              } & {
+                [key: string]: unknown;
+              };
               rows_scanned: number;
               columns_analyzed: number;
               pii_columns: number;
@@ -25584,6 +25919,9 @@ export interface operations {
               samples: string[];
               evidence: string[];
               action: string | null;
+              policy_action: string | null;
+              action_override: string | null;
+              excluded: boolean;
               transformed: boolean;
             } & {
               [key: string]: unknown;
@@ -25619,6 +25957,137 @@ export interface operations {
         };
       };
       /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  put_api_privacy_sessions_session_id_findings_finding_id: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        session_id: string;
+        finding_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          excluded?: boolean;
+          action?: ('mask' | 'hash' | 'redact' | 'encrypt' | 'generalize' | 'suppress' | 'pseudonymize') | null;
+        };
+      };
+    };
+    responses: {
+      /** @description {result: the finding as results list it} */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            result: {
+              id: string;
+              column: string;
+              pii_type: string;
+              /** @enum {string} */
+              scope: 'column' | 'cells';
+              confidence: number;
+              instances: number;
+              sample: string | null;
+              samples: string[];
+              evidence: string[];
+              action: string | null;
+              policy_action: string | null;
+              action_override: string | null;
+              excluded: boolean;
+              transformed: boolean;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+      /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Session not found, or Finding not found (not a finding of this session) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with the current state (for example a resource that was deleted meanwhile, or a duplicate) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Expected application/json, with no Content-Encoding or one of gzip, deflate and br */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Neither excluded nor action sent, an unknown action, or a field of the wrong type */
       422: {
         headers: {
           [name: string]: unknown;

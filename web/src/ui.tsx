@@ -233,18 +233,19 @@ export function fmtBytes(n: number): string {
   return `${v.toFixed(1)} ${units[i]}`;
 }
 
-/** Tabs as links (each tab is its own URL, so reload and back work). */
-export function Tabs({ tabs, current, base }: { tabs: [string, string][]; current: string; base: string }) {
+/** Tabs as links (each tab is its own URL, so reload and back work); `keep`: query parameters every tab keeps (`version=2`). */
+export function Tabs({ tabs, current, base, keep }: { tabs: [string, string][]; current: string; base: string; keep?: string }) {
+  const href = (id: string) => `${base}?tab=${id}${keep ? `&${keep}` : ''}`;
   return (
     <nav class="tabs" aria-label="Sections">
       {tabs.map(([id, label]) => (
         <a
           key={id}
-          href={`${base}?tab=${id}`}
+          href={href(id)}
           aria-current={id === current ? 'page' : undefined}
           onClick={(e) => {
             e.preventDefault();
-            history.pushState(null, '', `${base}?tab=${id}`);
+            history.pushState(null, '', href(id));
             dispatchEvent(new PopStateEvent('popstate'));
           }}
         >

@@ -13,6 +13,7 @@ import type { ModelSpec } from './plan';
 import { ModelMetrics, scoreMetrics } from './model-metrics';
 import type { PreparedExperiment } from './prepare';
 import type { RocCurve } from '../metrics';
+import type { BinaryCurves } from '../curves';
 
 /** A model budget ran out before the model finished; the driver moves on. */
 export class ModelBudgetExceeded extends Error {
@@ -27,6 +28,8 @@ export interface CandidateResult {
   /** Out-of-fold (or validation) scores, row-major n x K for classification, n for regression. */
   holdout: { rows: Uint32Array; scores: Float64Array };
   roc: RocCurve | null;
+  /** Binary only: PR curve and threshold table on the holdout rows (see ../curves.ts). */
+  curves: BinaryCurves | null;
   varimp: VariableImportance[];
   parameters: Record<string, { default: unknown; actual: unknown }>;
   scoringHistory: ScoringEvent[];
@@ -42,7 +45,7 @@ export interface CandidateOptions {
 }
 
 /** What the driver needs of a trained model of any algorithm. */
-interface Trained {
+export interface CandidateModel {
   predict(input: Frame | RowObject[]): Prediction;
   varimp(): VariableImportance[];
   toJSON(): AnyModelJSON;
@@ -65,6 +68,8 @@ interface Trainer {
   finalParams(params: Record<string, unknown>, settled: number[]): Record<string, unknown>;
   describe(m: Trained): string;
 }
+
+type Trained = CandidateModel;
 
 const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / (xs.length || 1);
 
@@ -159,8 +164,48 @@ const DEFAULTS: Record<string, Record<string, unknown>> = { GBM: GBM_DEFAULTS, D
  * mean of the folds' values, as H2O does with early stopping under CV).
  */
 export function trainCandidate(pe: PreparedExperiment, spec: ModelSpec, opts: CandidateOptions = {}): CandidateResult {
+  const trainer = trainerOf(spec);
+  const run = candidateRun(pe, spec, trainer, opts);
+  for (let next = run.next(); ;) {
+    if (next.done) return next.value;
+    next = run.next(trainer.train(next.value.data, next.value.params));
+  }
+}
+
+/** A model a candidate run asks for: trained on `data` with `params`. */
+export interface CandidateTrainRequest {
+  data: TrainingData;
+  params: Record<string, unknown>;
+}
+
+/**
+ * trainCandidate with the models trained by `train` (e.g. on a GPU, asynchronously) instead of the algorithm's CPU
+ * trainer: the same folds, scores, final model and result. `train` must make the model the CPU trainer would.
+ */
+export async function trainCandidateWith(
+  pe: PreparedExperiment,
+  spec: ModelSpec,
+  train: (request: CandidateTrainRequest) => Promise<CandidateModel>,
+  opts: CandidateOptions = {},
+): Promise<CandidateResult> {
+  const run = candidateRun(pe, spec, trainerOf(spec), opts);
+  for (let next = run.next(); ;) {
+    if (next.done) return next.value;
+    next = run.next(await train(next.value));
+  }
+}
+
+function trainerOf(spec: ModelSpec): Trainer {
   const trainer = TRAINERS[spec.algo];
   if (!trainer) throw new Error(`${spec.algo} is not available in this engine build`);
+  return trainer;
+}
+
+/**
+ * The candidate's steps, as a generator that yields each model it needs trained (fold models, then the final one) and
+ * receives it back: one body for the synchronous trainCandidate and the asynchronous trainCandidateWith.
+ */
+function* candidateRun(pe: PreparedExperiment, spec: ModelSpec, trainer: Trainer, opts: CandidateOptions): Generator<CandidateTrainRequest, CandidateResult, Trained> {
   // GLM picks its family from the experiment's distribution, as the tree learners do.
   const specParams: Record<string, unknown> = spec.algo === 'GLM' && pe.config.distribution ? { distribution: pe.config.distribution, ...spec.params } : spec.params;
   const { data, binned } = pe;
@@ -197,7 +242,7 @@ export function trainCandidate(pe: PreparedExperiment, spec: ModelSpec, opts: Ca
       const train: number[] = [];
       for (let i = 0; i < n; i++) (pe.folds[i] === f ? valid : train).push(i);
       const validRows = Uint32Array.from(valid);
-      const m = trainer.train({ features: data.features, target: data.target, binned, rows: Uint32Array.from(train), validRows }, { ...specParams });
+      const m = yield { data: { features: data.features, target: data.target, binned, rows: Uint32Array.from(train), validRows }, params: { ...specParams } };
       settled.push(trainer.settled(m));
       foldModels.push({ m, validRows });
       events.push(`${spec.name} fold ${f + 1}/${pe.nfolds}: ${trainer.describe(m)}`);
@@ -215,14 +260,14 @@ export function trainCandidate(pe: PreparedExperiment, spec: ModelSpec, opts: Ca
   } else {
     split = 'validation';
     holdoutRows = pe.validRows as Uint32Array;
-    const m = trainer.train({ features: data.features, target: data.target, binned, rows: pe.trainRows, validRows: holdoutRows }, { ...specParams });
+    const m = yield { data: { features: data.features, target: data.target, binned, rows: pe.trainRows, validRows: holdoutRows }, params: { ...specParams } };
     settled = [trainer.settled(m)];
     holdoutScores = scoreRows(m, holdoutRows);
   }
   checkBudget();
   // The final model: what the folds settled on, no early stopping (nothing held out to stop on).
   const finalParams = trainer.finalParams(specParams, settled);
-  const final = trainer.train({ features: data.features, target: data.target, binned, rows: pe.folds ? undefined : pe.trainRows }, finalParams);
+  const final = yield { data: { features: data.features, target: data.target, binned, rows: pe.folds ? undefined : pe.trainRows }, params: finalParams };
   opts.onProgress?.(1, 'final model');
   events.push(`${spec.name} final model: ${trainer.describe(final)}`);
 
@@ -240,6 +285,7 @@ export function trainCandidate(pe: PreparedExperiment, spec: ModelSpec, opts: Ca
     metrics: scored.metrics,
     holdout: { rows: holdoutRows, scores: holdoutScores },
     roc: scored.roc,
+    curves: scored.curves,
     varimp,
     parameters,
     scoringHistory: 'scoring_history' in json ? json.scoring_history : [],

@@ -1,4 +1,6 @@
 import { trainStackedEnsemble } from '../ensemble/train';
+import { importanceTable } from '../glm/model';
+import type { VariableImportance } from '../model';
 import { modelFromJSON } from '../registry';
 import { featureSpecs } from '../training';
 import type { CandidateOptions, CandidateResult } from './candidate';
@@ -8,6 +10,29 @@ import type { PreparedExperiment } from './prepare';
 /** The leaderboard entry of a stacked ensemble: a CandidateResult with its own spec. */
 export interface EnsembleResult extends Omit<CandidateResult, 'spec'> {
   spec: { name: string; algo: 'StackedEnsemble'; params: Record<string, unknown>; origin: 'ensemble' };
+  /** The metalearner's importance of each base model (what `varimp` would list if it were not about features). */
+  baseModelImportance: VariableImportance[];
+}
+
+/** A base model's feature importance: its own table, or the percentages stored with its metrics (bases read back from the database). */
+function memberImportance(c: CandidateResult): { variable: string; percentage: number }[] {
+  if (c.varimp?.length) return c.varimp;
+  return (c.metrics.variable_importance ?? []) as { variable: string; percentage: number }[];
+}
+
+/**
+ * An ensemble's importance of features: each base model's feature percentages weighted by the metalearner's
+ * importance of that base model. The metalearner's own table names base models (GBM_1, …), which are not inputs of
+ * the data; it is kept apart as `baseModelImportance`.
+ */
+export function ensembleImportance(byBase: VariableImportance[], members: CandidateResult[]): { varimp: VariableImportance[]; baseModelImportance: VariableImportance[] } {
+  const weight = new Map(byBase.map((b) => [b.variable, b.percentage]));
+  const total = new Map<string, number>();
+  for (const c of members) {
+    const w = weight.get(c.spec.name) ?? 0;
+    for (const v of memberImportance(c)) total.set(v.variable, (total.get(v.variable) ?? 0) + w * v.percentage);
+  }
+  return { varimp: importanceTable([...total.keys()], [...total.values()]), baseModelImportance: byBase };
 }
 
 /** A candidate's family for BestOfFamily: the leaderboard name's prefix (XRT apart from DRF, as H2O). */
@@ -54,7 +79,8 @@ export function trainStackedEnsembles(pe: PreparedExperiment, candidates: Candid
       metrics: scored.metrics,
       holdout,
       roc: scored.roc,
-      varimp: modelFromJSON(json).varimp(),
+      curves: scored.curves,
+      ...ensembleImportance(modelFromJSON(json).varimp(), members),
       parameters: { metalearner_algorithm: { default: 'glm', actual: 'glm' }, base_models: { default: null, actual: members.map((c) => c.spec.name) } },
       scoringHistory: [],
       trainingTimeMs: Date.now() - started,

@@ -1,3 +1,4 @@
+import { binaryCurves, BinaryCurves } from '../curves';
 import { binaryMetrics, multiclassMetrics, regressionMetrics, RocCurve } from '../metrics';
 import type { ProblemKind } from '../frame';
 import type { AutoMLConfig } from './config';
@@ -13,6 +14,8 @@ export interface ModelMetrics {
 export interface ScoredMetrics {
   metrics: ModelMetrics;
   roc: RocCurve | null;
+  /** Binary only: PR curve and threshold table on the same held-out rows as the ROC curve. */
+  curves: BinaryCurves | null;
 }
 
 /**
@@ -39,6 +42,7 @@ export function scoreMetrics(kind: ProblemKind, y: Float64Array, scores: Float64
         confusion_matrix: { labels: classes, matrix: m.confusion_matrix },
       },
       roc: m.roc,
+      curves: binaryCurves(y, p1),
     };
   }
   if (kind === 'multiclass') {
@@ -53,6 +57,7 @@ export function scoreMetrics(kind: ProblemKind, y: Float64Array, scores: Float64
         confusion_matrix: { labels: classes, matrix: m.confusion_matrix },
       },
       roc: null,
+      curves: null,
     };
   }
   const dist = config?.distribution;
@@ -60,6 +65,7 @@ export function scoreMetrics(kind: ProblemKind, y: Float64Array, scores: Float64
   return {
     metrics: { ...m, deviance: m.mean_residual_deviance, metric_context: { operating_threshold_metric: null, operating_threshold: null, split } },
     roc: null,
+    curves: null,
   };
 }
 

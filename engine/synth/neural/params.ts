@@ -8,9 +8,12 @@
  * gradient), not TensorFlow.js's built-in one, which has no weight decay.
  */
 import * as tf from '@tensorflow/tfjs';
+import { linearInit } from './host-random';
 import { matMulW, releaseTransposes } from './kernels';
 import { NeuralRng } from './rng';
 import type { WasmHeap } from './wasm-heap';
+
+export { linearInit };
 
 /** A plain copy of a tensor: what checkpoints and serialized models hold. */
 export interface TensorData {
@@ -34,11 +37,7 @@ export class ParamSet {
 
   /** A linear layer's weight [fanIn, fanOut] and bias, PyTorch-initialised. */
   linear(name: string, fanIn: number, fanOut: number, rng: NeuralRng): { w: tf.Variable; b: tf.Variable } {
-    const bound = 1 / Math.sqrt(fanIn);
-    const w = new Float32Array(fanIn * fanOut);
-    for (let i = 0; i < w.length; i++) w[i] = (rng.next() * 2 - 1) * bound;
-    const b = new Float32Array(fanOut);
-    for (let i = 0; i < b.length; i++) b[i] = (rng.next() * 2 - 1) * bound;
+    const { w, b } = linearInit(fanIn, fanOut, rng);
     return { w: this.add(`${name}.w`, [fanIn, fanOut], w), b: this.add(`${name}.b`, [fanOut], b) };
   }
 

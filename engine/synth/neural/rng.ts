@@ -1,4 +1,5 @@
-import { Rng } from '../../automl';
+// The module itself, not engine/automl's index: GPU trainers and bench/gpu's bundle load this without automl's native bindings.
+import { Rng } from '../../automl/random';
 
 /**
  * The neural models' random stream: mulberry32 (as engine/automl's Rng) with its 32-bit state readable and

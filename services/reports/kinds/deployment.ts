@@ -1,6 +1,7 @@
 import { Deployment, DeploymentTransition, DriftResult, Model } from '../../../entities';
 import type { Block, Cell, Section } from '../../../engine/reports';
 import { fmt } from '../model-sections';
+import { driftReading, TRANSITIONS_READING, trafficReading } from '../readings';
 import { inProject, KindContext, ReportKindDef } from './kind';
 
 /** The traffic window a deployment report covers, ending now. */
@@ -87,15 +88,29 @@ export const deploymentKind: ReportKindDef = {
         caption: hours.length > 48 ? 'The last 48 hours with traffic.' : undefined,
       });
     }
-    sections.push({ id: 'traffic', title: 'Traffic, latency and errors', blocks: trafficBlocks });
+    const p95 = overall?.p95 === null || overall?.p95 === undefined ? null : Number(overall.p95);
+    sections.push({ id: 'traffic', title: 'Traffic, latency and errors', reading: trafficReading({ requests, errors, p95, days: TRAFFIC_DAYS }), blocks: trafficBlocks });
 
     const runs = (await ds.getRepository(DriftResult).find({ where: { deploymentId: d.id }, order: { computedAt: 'DESC', id: 'DESC' }, take: DRIFT_RUNS })).reverse();
-    sections.push({ id: 'drift', title: 'Drift', blocks: driftBlocks(runs, o.include_charts) });
+    const newest = runs[runs.length - 1];
+    const drifted = newest
+      ? Object.entries(newest.features as Record<string, { psi: number; status: string }>)
+          .filter(([, v]) => v.status !== 'low')
+          .sort((a, b) => b[1].psi - a[1].psi)
+          .map(([f]) => f)
+      : [];
+    sections.push({
+      id: 'drift',
+      title: 'Drift',
+      reading: driftReading({ status: newest?.overallStatus ?? null, maxPsi: newest?.maxPsi ?? null, drifted }),
+      blocks: driftBlocks(runs, o.include_charts),
+    });
 
     const transitions = await ds.getRepository(DeploymentTransition).find({ where: { deploymentId: d.id }, order: { at: 'ASC', id: 'ASC' } });
     sections.push({
       id: 'history',
       title: 'Transition history',
+      reading: TRANSITIONS_READING,
       blocks: [
         {
           type: 'table',

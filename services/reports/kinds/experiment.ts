@@ -1,8 +1,9 @@
-import { Experiment, ExperimentLog, Model } from '../../../entities';
+import { Experiment, ExperimentLog, ExperimentWarning, Model } from '../../../entities';
 import { AutoMLConfig, largerIsBetter, metricKey } from '../../../engine/automl';
 import type { Block, Cell, Section } from '../../../engine/reports';
 import { dataSummarySection } from '../data-sections';
 import { fmt, heatmapAsTable, importanceHeatmap, modelSections, parametersBlock, scalarMetrics } from '../model-sections';
+import { engineLogReading, HYPERPARAMETERS_READING, importanceReading, leaderboardReading, warningsReading } from '../readings';
 import { inProject, KindContext, ReportKindDef } from './kind';
 
 /** Engine-log lines quoted in the summary: the warnings and errors, at most this many. */
@@ -22,27 +23,31 @@ export const experimentKind: ReportKindDef = {
     const sortKey = metricKey(config.sort_metric);
     const best = models.find((m) => m.id === exp.bestModelId) ?? models[0] ?? null;
     const sections: Section[] = [];
+    const warnings: ExperimentWarning[] = exp.warnings ?? [];
 
-    if (o.include_data_summary) sections.push(await dataSummarySection(ds, exp.datasetVersionId, exp.targetColumn));
+    if (warnings.length) sections.push(warningsSection(warnings));
+    if (o.include_data_summary) sections.push(await dataSummarySection(ds, exp.datasetVersionId, exp.targetColumn, 'data-summary', ctx.profileVersion));
     if (!models.length) {
       sections.push({ id: 'leaderboard', title: 'Leaderboard', blocks: [{ type: 'note', text: `No model was trained (status ${exp.status}${exp.error ? `: ${exp.error}` : ''}).` }] });
     }
     if (models.length && o.include_leaderboard) {
       const blocks: Block[] = [leaderboardTable(models, sortKey, best)];
       if (o.include_charts) blocks.push(paretoChart(models, sortKey, largerIsBetter(config.sort_metric)));
-      sections.push({ id: 'leaderboard', title: 'Leaderboard', blocks });
+      sections.push({ id: 'leaderboard', title: 'Leaderboard', reading: leaderboardReading({ models, sortKey, larger: largerIsBetter(config.sort_metric), best, warnings }), blocks });
     }
     if (models.length && o.include_feature_importance) {
       const heatmap = importanceHeatmap(models);
-      if (heatmap) sections.push({ id: 'importance', title: 'Variable importance', blocks: [o.include_charts ? heatmap : heatmapAsTable(heatmap)] });
+      if (heatmap) {
+        sections.push({ id: 'importance', title: 'Variable importance', reading: importanceReading(heatmap.columnLabels, warnings), blocks: [o.include_charts ? heatmap : heatmapAsTable(heatmap)] });
+      }
     }
     if (best) {
-      const own = modelSections(best, o, 'best');
-      if (own.length) sections.push({ id: 'best-model', title: `Best model: ${best.name}`, blocks: [{ type: 'paragraph', text: bestSentence(best, sortKey, models.length) }], subsections: own });
+      const own = modelSections(best, o, 'best', { sortKey, warnings });
+      if (own.length) sections.push({ id: 'best-model', title: `Best model: ${best.name}`, reading: bestSentence(best, sortKey, models.length), blocks: [], subsections: own });
     }
     if (models.length && o.include_hyperparameters) {
       const tables = models.map(parametersBlock).filter((b): b is Block => b !== null);
-      if (tables.length) sections.push({ id: 'hyperparameters', title: 'Hyperparameters', blocks: tables });
+      if (tables.length) sections.push({ id: 'hyperparameters', title: 'Hyperparameters', reading: HYPERPARAMETERS_READING, blocks: tables });
     }
     sections.push(await engineLogSection(ctx, exp));
 
@@ -62,6 +67,7 @@ export const experimentKind: ReportKindDef = {
         target: exp.targetColumn,
         sort_metric: config.sort_metric,
         models: models.length,
+        warnings: warnings.map((w) => ({ kind: w.kind, column: w.column, measure: w.measure, score: w.score })),
         best_model: best ? { name: best.name, algo: best.algo, [sortKey]: best.metrics[sortKey] ?? null } : null,
         leaderboard: models.slice(0, 10).map((m) => ({ name: m.name, algo: m.algo, [sortKey]: m.metrics[sortKey] ?? null, training_time_ms: m.trainingTimeMs })),
       },
@@ -133,5 +139,16 @@ async function engineLogSection(ctx: KindContext, exp: Experiment): Promise<Sect
       ? { type: 'table', columns: ['level', 'message'], rows: notable.map((l) => [l.level, l.message]), caption: `Warnings and errors (at most ${MAX_LOG_LINES}).` }
       : { type: 'note', text: 'The engine logged no warnings or errors.' },
   );
-  return { id: 'engine-log', title: 'Engine log', blocks };
+  const level = (l: string) => counts.filter((c) => c.level === l).reduce((a, c) => a + c.n, 0);
+  return { id: 'engine-log', title: 'Engine log', reading: engineLogReading(level('warn'), level('error')), blocks };
+}
+
+/** The experiment's warnings (leakage found before training), first in the report: they change how every score reads. */
+function warningsSection(warnings: ExperimentWarning[]): Section {
+  return {
+    id: 'warnings',
+    title: 'Warnings',
+    reading: warningsReading(warnings),
+    blocks: [{ type: 'table', columns: ['kind', 'column', 'measure', 'score', 'message'], rows: warnings.map((w) => [w.kind, w.column, w.measure, fmt(w.score), w.message]) }],
+  };
 }

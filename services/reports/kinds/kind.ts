@@ -2,12 +2,15 @@ import type { DataSource } from 'typeorm';
 import type { JsonMap, ReportKind } from '../../../entities';
 import type { Section } from '../../../engine/reports';
 import type { ExperimentService } from '../../experiments';
+import type { ProfileVersion } from '../data-sections';
 import type { ReportOptions } from '../options';
 
 /** What a kind reads its data with. */
 export interface KindDeps {
   ds: DataSource;
   experiments: ExperimentService;
+  /** Computes a dataset version's statistics when they are not stored yet (the report job passes it). */
+  profileVersion?: ProfileVersion;
 }
 
 export interface KindContext extends KindDeps {

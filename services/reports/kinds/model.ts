@@ -1,7 +1,9 @@
 import { Experiment, Model } from '../../../entities';
+import { AutoMLConfig, metricKey } from '../../../engine/automl';
 import type { Block, Section } from '../../../engine/reports';
 import { dataSummarySection } from '../data-sections';
 import { fmt, importanceBlock, modelSections, parametersBlock, shapBlock } from '../model-sections';
+import { HYPERPARAMETERS_READING, importanceReading } from '../readings';
 import { inProject, KindContext, ReportKindDef } from './kind';
 
 /** One trained model: its data, metrics at the operating threshold, curves, importance, SHAP and parameters. */
@@ -15,16 +17,19 @@ export const modelKind: ReportKindDef = {
     const model = await ds.getRepository(Model).findOneByOrFail({ id: ctx.entityId });
     const exp = await ds.getRepository(Experiment).findOneBy({ id: model.experimentId });
     const sections: Section[] = [];
-    if (o.include_data_summary && exp) sections.push(await dataSummarySection(ds, exp.datasetVersionId, exp.targetColumn));
-    sections.push(...modelSections(model, o, 'model'));
+    const warnings = exp?.warnings ?? [];
+    if (o.include_data_summary && exp) sections.push(await dataSummarySection(ds, exp.datasetVersionId, exp.targetColumn, 'data-summary', ctx.profileVersion));
+    const sortKey = exp ? metricKey((exp.config as AutoMLConfig).sort_metric) : null;
+    sections.push(...modelSections(model, o, 'model', { sortKey, warnings }));
     if (o.include_feature_importance) {
       const blocks = [o.include_charts ? importanceBlock(model) : null, o.include_charts ? shapBlock(model) : null].filter((b): b is Block => b !== null);
       if (!o.include_charts) blocks.push(importanceTable(model));
-      if (blocks.length) sections.push({ id: 'importance', title: 'Variable importance and SHAP summary', blocks });
+      const features = ((model.explain.variable_importance ?? []) as { variable: string }[]).map((v) => v.variable);
+      if (blocks.length) sections.push({ id: 'importance', title: 'Variable importance and SHAP summary', reading: importanceReading(features, warnings), blocks });
     }
     if (o.include_hyperparameters) {
       const params = parametersBlock(model);
-      sections.push({ id: 'parameters', title: 'Parameters (default and actual)', blocks: [params ?? { type: 'note', text: 'No parameters were recorded.' }] });
+      sections.push({ id: 'parameters', title: 'Parameters (default and actual)', reading: HYPERPARAMETERS_READING, blocks: [params ?? { type: 'note', text: 'No parameters were recorded.' }] });
     }
     return {
       entityName: model.name,

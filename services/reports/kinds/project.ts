@@ -1,6 +1,7 @@
 import { Project } from '../../../entities';
 import type { Block, Section } from '../../../engine/reports';
 import { fmt } from '../model-sections';
+import { projectBestReading, projectDatasetsReading, projectDeploymentsReading, projectExperimentsReading } from '../readings';
 import { KindContext, ReportKindDef } from './kind';
 
 /** Datasets, experiments and deployments listed at most (the newest): a document stays readable and bounded. */
@@ -34,8 +35,9 @@ export const projectKind: ReportKindDef = {
       best_algo: string | null;
       metric: string;
       value: number | null;
+      leaked: string[] | null;
     }[] = await ds.query(
-      `SELECT e.name, e.status, e.problem_kind, e.target_column, e.created_at, (SELECT count(*)::int FROM models m WHERE m.experiment_id = e.id) AS models,
+      `SELECT e.name, e.status, (SELECT array_agg(w->>'column') FROM jsonb_array_elements(COALESCE(e.warnings, '[]'::jsonb)) w WHERE w->>'kind' = 'leakage') AS leaked, e.problem_kind, e.target_column, e.created_at, (SELECT count(*)::int FROM models m WHERE m.experiment_id = e.id) AS models,
                 b.name AS best, b.algo AS best_algo, e.config->>'sort_metric' AS metric,
                 (b.metrics->>(lower(CASE e.config->>'sort_metric' WHEN 'MCC' THEN 'mcc' ELSE e.config->>'sort_metric' END)))::float8 AS value
            FROM experiments e LEFT JOIN models b ON b.id = e.best_model_id
@@ -58,6 +60,7 @@ export const projectKind: ReportKindDef = {
       sections.push({
         id: 'datasets',
         title: 'Datasets and their quality',
+        reading: projectDatasetsReading(datasets),
         blocks: datasets.length
           ? [{ type: 'table', columns: ['dataset', 'versions', 'rows (latest)', 'columns', 'quality score'], rows: datasets.map((d) => [d.name, d.versions, d.rows, d.columns, fmt(d.score, 1)]) }]
           : [{ type: 'note', text: 'No datasets yet.' }],
@@ -72,27 +75,36 @@ export const projectKind: ReportKindDef = {
           },
         ]
       : [{ type: 'note', text: 'No experiments yet.' }];
-    if (experiments.length && o.include_charts) {
+    // One bar says nothing a table row does not: the chart is drawn once there are experiments to compare.
+    if (experiments.length > 1 && o.include_charts) {
       timeline.push({
         type: 'chart',
         title: 'Models trained per experiment, in order',
         chart: { type: 'bar', data: { labels: experiments.map((e) => e.name), datasets: [{ label: 'models', data: experiments.map((e) => e.models) }] }, yLabel: 'models' },
       });
     }
-    sections.push({ id: 'experiments', title: 'Experiments timeline', blocks: timeline });
+    sections.push({ id: 'experiments', title: 'Experiments timeline', reading: projectExperimentsReading(experiments), blocks: timeline });
     const withBest = experiments.filter((e) => e.best);
     if (o.include_leaderboard) {
       sections.push({
         id: 'best-models',
         title: 'Best models',
+        reading: projectBestReading(withBest.map((e) => ({ name: e.name, metric: e.metric, value: e.value, leaked: e.leaked ?? [] }))),
         blocks: withBest.length
-          ? [{ type: 'table', columns: ['experiment', 'best model', 'algorithm', 'sort metric', 'value'], rows: withBest.map((e) => [e.name, e.best, e.best_algo, e.metric, fmt(e.value)]) }]
+          ? [
+              {
+                type: 'table',
+                columns: ['experiment', 'best model', 'algorithm', 'sort metric', 'value', 'warnings'],
+                rows: withBest.map((e) => [e.name, e.best, e.best_algo, e.metric, fmt(e.value), e.leaked?.length ? `possible leakage: ${e.leaked.join(', ')}` : null]),
+              },
+            ]
           : [{ type: 'note', text: 'No experiment has a best model yet.' }],
       });
     }
     sections.push({
       id: 'deployments',
       title: 'Deployments and their latest drift',
+      reading: projectDeploymentsReading(deployments),
       blocks: deployments.length
         ? [
             {
@@ -112,8 +124,8 @@ export const projectKind: ReportKindDef = {
     });
     return {
       entityName: project.name,
+      // The project's name is in the shared meta already (activities/report-generate).
       meta: [
-        ['Project', project.name],
         ['Datasets', String(datasets.length)],
         ['Experiments', String(experiments.length)],
         ['Deployments', String(deployments.filter((d) => d.is_active).length) + ' active'],

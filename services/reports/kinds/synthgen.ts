@@ -1,5 +1,5 @@
 import { SynthgenJob, SynthgenModel } from '../../../entities';
-import type { Block, Cell, Section } from '../../../engine/reports';
+import { formatNumber, type Block, type Cell, type Section } from '../../../engine/reports';
 import { dataSummarySection } from '../data-sections';
 import { fmt } from '../model-sections';
 import { inProject, KindContext, ReportKindDef } from './kind';
@@ -39,6 +39,10 @@ export const synthgenKind: ReportKindDef = {
     sections.push({
       id: 'job',
       title: job.jobType === 'generate' ? 'Generation' : 'Training',
+      reading:
+        job.jobType === 'generate'
+          ? `This job drew ${count(job.rowsGenerated)} synthetic rows from ${model.name}, a ${model.modelType} model trained on ${count(model.trainingRows)} real rows; the same seed and conditions give the same rows again.${job.error ? ` It failed: ${job.error}` : ''}`
+          : `This job trained ${model.name}, a ${model.modelType} model, on ${count(model.trainingRows)} real rows, keeping ${count(model.holdoutRows)} aside to check later that synthetic rows do not copy training rows.${job.error ? ` It failed: ${job.error}` : ''}`,
       blocks: [
         {
           type: 'keyValues',
@@ -59,7 +63,7 @@ export const synthgenKind: ReportKindDef = {
       ],
     });
 
-    if (o.include_data_summary) sections.push(await dataSummarySection(ds, model.datasetVersionId, null, 'training-data'));
+    if (o.include_data_summary) sections.push(await dataSummarySection(ds, model.datasetVersionId, null, 'training-data', ctx.profileVersion));
 
     if (!quality) {
       sections.push({
@@ -117,6 +121,11 @@ function byScore(a: { score: number | null }, b: { score: number | null }): numb
   return (a.score ?? Infinity) - (b.score ?? Infinity);
 }
 
+/** A row count for a sentence: thousands separated, "no" when unknown. */
+function count(n: number | null): string {
+  return n === null ? 'no' : formatNumber(n);
+}
+
 function qualitySection(q: QualityDoc): Section {
   const columns = q.column_shapes?.columns ?? [];
   const pairs = q.column_pair_trends?.pairs ?? [];
@@ -160,7 +169,12 @@ function qualitySection(q: QualityDoc): Section {
       caption: `${pairs.length > worstPairs.length ? `The ${worstPairs.length} lowest of ${pairs.length} pairs.` : 'Lowest first.'} A pair is counted in the property score when its real correlation or association is strong enough (SDMetrics' thresholds).`,
     });
   }
-  return { id: 'quality', title: 'Quality report', blocks };
+  const score = typeof q.overall_score === 'number' ? q.overall_score : null;
+  const reading =
+    score === null
+      ? 'How closely the synthetic rows follow the real ones, column by column and pair by pair.'
+      : `How closely the synthetic rows follow the real ones: ${fmt(score * 100, 1)}% overall (100% would be indistinguishable from the real data). ${score >= 0.8 ? 'That is good enough for most analysis and testing.' : 'That is low: analyses on these rows may differ from the real data; the columns and pairs below score worst.'}`;
+  return { id: 'quality', title: 'Quality report', reading, blocks };
 }
 
 function distributionSection(dists: Distribution[]): Section {
@@ -181,11 +195,17 @@ function distributionSection(dists: Distribution[]): Section {
     caption: `${d.kind === 'categorical' ? 'Most frequent real levels' : 'Bins of the real range (lower edges)'}; missing: real ${fmt(d.missing.real, 3)}, synthetic ${fmt(d.missing.synthetic, 3)}.`,
   }));
   if (dists.length > MAX_CHARTS) blocks.push({ type: 'note', text: `The first ${MAX_CHARTS} of ${dists.length} columns are drawn.` });
-  return { id: 'distributions', title: 'Real against synthetic distributions', blocks };
+  return {
+    id: 'distributions',
+    title: 'Real against synthetic distributions',
+    reading: "Each chart puts a real column next to its synthetic copy: bars of similar height mean the generator kept that column's shape.",
+    blocks,
+  };
 }
 
 function privacySection(p: Record<string, unknown>): Section {
-  if (typeof p.skipped === 'string') return { id: 'privacy', title: 'Privacy check', blocks: [{ type: 'note', text: p.skipped }] };
+  if (typeof p.skipped === 'string')
+    return { id: 'privacy', title: 'Privacy check', reading: 'Whether synthetic rows copy real training rows: not checked for this job.', blocks: [{ type: 'note', text: p.skipped }] };
   const num = (k: string) => (typeof p[k] === 'number' ? (p[k] as number) : null);
   const synth = num('median_dcr_synthetic');
   const holdout = num('median_dcr_holdout');
@@ -207,6 +227,7 @@ function privacySection(p: Record<string, unknown>): Section {
       ],
     },
   ];
-  if (verdict) blocks.push({ type: 'paragraph', text: verdict });
-  return { id: 'privacy', title: 'Privacy check (distance to closest record)', blocks };
+  const reading =
+    `Whether synthetic rows copy real training rows: each synthetic row's distance to its closest training row is compared with that of real rows the model never saw. ${verdict ?? ''}`.trim();
+  return { id: 'privacy', title: 'Privacy check (distance to closest record)', reading, blocks };
 }

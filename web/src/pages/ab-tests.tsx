@@ -3,6 +3,7 @@ import { del, get, post, qs, type Answer, type GetBody, type ListItem, type Page
 import { Link, navigate } from '../router';
 import { ErrorBox, Field, fmtDate, fmtNum, Loading, Section, Select, Status, Table, useAction, useAsync, usePaged, usePoll, useTitle } from '../ui';
 import { ProjectCrumb, useProject, useProjectDeployments, type DeploymentRow } from './mlops-shared';
+import { ConfirmButton } from '../confirm';
 
 type AbTestRow = ListItem<'/api/mlops/ab-tests'>;
 type AbTest = GetBody<'/api/mlops/ab-tests/{test_id}'>;
@@ -198,14 +199,27 @@ export function AbTestPage({ id }: { id: string }) {
           </button>
         )}
         {c?.winner && !test.promoted_at && (
-          <button type="button" disabled={busy} onClick={() => act('promote')}>
+          <ConfirmButton
+            class=""
+            disabled={busy}
+            confirm={{
+              question: `Promote ${c.winner} of A/B test '${test.name}' to production?`,
+              consequence: "Its model serves the project's production traffic; the current production deployment is archived.",
+              confirmLabel: 'Promote',
+            }}
+            onConfirm={() => act('promote')}
+          >
             Promote {c.winner} to production
-          </button>
+          </ConfirmButton>
         )}
         {test.state !== 'running' && (
-          <button type="button" class="danger" disabled={busy} onClick={remove}>
+          <ConfirmButton
+            disabled={busy}
+            confirm={{ question: `Delete the A/B test '${test.name}'?`, consequence: 'Its assignments, outcomes and statistics are deleted.', confirmLabel: 'Delete' }}
+            onConfirm={remove}
+          >
             Delete
-          </button>
+          </ConfirmButton>
         )}
       </div>
       <ErrorBox error={error} />

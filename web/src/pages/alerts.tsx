@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { del, get, patch, post, qs, type Answer, type GetBody, type ListItem, type Page } from '../api';
 import { Link, useLocation } from '../router';
 import { ErrorBox, Field, fmtDate, fmtNum, Loading, Section, Select, Status, Table, Tabs, useAction, useAsync, usePaged, usePoll, useTitle } from '../ui';
+import { ConfirmButton } from '../confirm';
 
 type AlertRow = ListItem<'/api/mlops/projects/{project_id}/alerts'>;
 type Rule = ListItem<'/api/mlops/projects/{project_id}/alert-rules'>;
@@ -153,15 +154,15 @@ function RulesTab({ projectId }: { projectId: string }) {
                     >
                       {r.is_enabled ? 'Disable' : 'Enable'}
                     </button>
-                    <button
-                      type="button"
+                    <ConfirmButton
                       class="secondary small"
                       disabled={busy}
                       aria-label={`Delete ${r.name}`}
-                      onClick={() => void run(() => del(`/api/mlops/alerts/rules/${r.id}`).then(list.reload))}
+                      confirm={{ question: `Delete the alert rule '${r.name}'?`, consequence: 'It stops being evaluated; its past alerts stay.', confirmLabel: 'Delete' }}
+                      onConfirm={() => void run(() => del(`/api/mlops/alerts/rules/${r.id}`).then(list.reload))}
                     >
                       Delete
-                    </button>
+                    </ConfirmButton>
                   </span>
                 ),
               },
@@ -292,15 +293,15 @@ function ChannelsTab({ projectId }: { projectId: string }) {
                     <button type="button" class="secondary small" aria-label={`Deliveries of ${c.name}`} onClick={() => setShown(shown === c.id ? undefined : c.id)}>
                       Deliveries
                     </button>
-                    <button
-                      type="button"
+                    <ConfirmButton
                       class="secondary small"
                       disabled={busy}
                       aria-label={`Delete ${c.name}`}
-                      onClick={() => void run(() => del(`/api/mlops/alerts/channels/${c.id}`).then(list.reload))}
+                      confirm={{ question: `Delete the alert channel '${c.name}'?`, consequence: 'Alerts are no longer sent through it.', confirmLabel: 'Delete' }}
+                      onConfirm={() => void run(() => del(`/api/mlops/alerts/channels/${c.id}`).then(list.reload))}
                     >
                       Delete
-                    </button>
+                    </ConfirmButton>
                   </span>
                 ),
               },
@@ -457,15 +458,15 @@ function SilencesTab({ projectId }: { projectId: string }) {
               {
                 head: 'Actions',
                 cell: (s) => (
-                  <button
-                    type="button"
+                  <ConfirmButton
                     class="secondary small"
                     disabled={busy}
                     aria-label="Delete the silence"
-                    onClick={() => void run(() => del(`/api/mlops/alerts/suppressions/${s.id}`).then(list.reload))}
+                    confirm={{ question: 'Delete this silence?', consequence: 'The alerts it silenced notify again.', confirmLabel: 'Delete' }}
+                    onConfirm={() => void run(() => del(`/api/mlops/alerts/suppressions/${s.id}`).then(list.reload))}
                   >
                     Delete
-                  </button>
+                  </ConfirmButton>
                 ),
               },
             ]}

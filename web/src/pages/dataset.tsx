@@ -3,6 +3,7 @@ import { del, get, qs, upload, type GetBody, type ListItem, type Page } from '..
 import { BarsChart, ChartView } from '../chart';
 import { Link, navigate, useLocation } from '../router';
 import { ErrorBox, Field, fmtBytes, fmtDate, fmtNum, Loading, Progress, Section, Select, Table, Tabs, useAction, useAsync, usePaged, useTitle } from '../ui';
+import { ConfirmButton } from '../confirm';
 
 type Version = ListItem<'/api/datasets/{dataset_id}/versions'>;
 type Profile = NonNullable<GetBody<'/api/datasets/{dataset_id}/analyze'>['statistics']>;
@@ -15,10 +16,28 @@ const TABS: [string, string][] = [
   ['compare', 'Compare'],
 ];
 
+/** A version's `statistics_status` in words; `failed` shows its error. */
+const STATISTICS_WORDS: Record<Version['statistics_status'], string> = {
+  ready: 'computed',
+  queued: 'queued',
+  running: 'computing',
+  failed: 'failed',
+  canceled: 'canceled',
+  none: 'on first analysis',
+};
+
+/** Tabs that show one version's data: the version picker stands above them. */
+const VERSIONED_TABS = ['preview', 'quality', 'analyze'];
+
+/** A percentage for people: one decimal at most, no trailing zeros (57.1%, 100%). */
+const pct = (v: number | null | undefined) => (v === null || v === undefined ? '–' : `${fmtNum(Math.round(v * 10) / 10)}%`);
+
 export function DatasetPage({ id }: { id: string }) {
   const { query } = useLocation();
   const tab = query.get('tab') ?? 'preview';
-  const d = useAsync(() => get<GetBody<'/api/datasets/{dataset_id}'>>(`/api/datasets/${id}`), [id]);
+  // The chosen version lives in the URL (absent: the latest), so a reload or a shared link shows the same data.
+  const version = query.get('version') ?? '';
+  const d = useAsync(() => get<GetBody<'/api/datasets/{dataset_id}'>>(`/api/datasets/${id}${qs({ version })}`), [id, version]);
   const { error, run } = useAction();
   useTitle(d.data ? `Dataset ${d.data.dataset.name}` : 'Dataset');
   if (d.error) return <ErrorBox error={d.error} />;
@@ -38,25 +57,25 @@ export function DatasetPage({ id }: { id: string }) {
           <a class="button secondary" href={`/api/datasets/${ds.id}/download`} download>
             CSV
           </a>
-          <button
-            type="button"
-            class="danger"
-            onClick={() => {
-              if (confirm(`Delete the dataset ${ds.name} with all its versions?`)) void run(() => del(`/api/datasets/${ds.id}`).then(() => navigate(`/app/projects/${ds.project_id}`)));
-            }}
+          <ConfirmButton
+            confirm={{ question: `Delete the dataset '${ds.name}'?`, consequence: 'All its versions are deleted too.', confirmLabel: 'Delete' }}
+            onConfirm={() => void run(() => del(`/api/datasets/${ds.id}`).then(() => navigate(`/app/projects/${ds.project_id}`)))}
           >
             Delete
-          </button>
+          </ConfirmButton>
         </div>
       </div>
       <ErrorBox error={error} />
       <p class="muted">
-        Version {ds.version} · {fmtNum(ds.rows)} rows · {ds.columns} columns · updated {fmtDate(ds.updated_at)}
+        Latest version {ds.version} · {fmtNum(ds.rows)} rows · {fmtNum(ds.columns)} columns · updated {fmtDate(ds.updated_at)}
       </p>
-      <Tabs tabs={TABS} current={tab} base={`/app/datasets/${ds.id}`} />
-      {tab === 'preview' && <Preview rows={d.data.preview} schema={ds.columns_schema} error={d.data.preview_error ?? undefined} />}
-      {tab === 'quality' && <Quality id={ds.id} />}
-      {tab === 'analyze' && <Analyze id={ds.id} />}
+      <Tabs tabs={TABS} current={tab} base={`/app/datasets/${ds.id}`} keep={version ? qs({ version }).slice(1) : undefined} />
+      {VERSIONED_TABS.includes(tab) && <VersionPicker id={ds.id} tab={tab} shown={d.data.preview_version} latest={ds.version} />}
+      {tab === 'preview' && (
+        <Preview rows={d.data.preview} schema={ds.columns_schema} error={d.data.preview_error ?? undefined} version={d.data.preview_version} latest={d.data.preview_version === ds.version} />
+      )}
+      {tab === 'quality' && <Quality id={ds.id} version={d.data.preview_version} columns={ds.columns_schema.map((c) => c.name)} target={query.get('target') ?? ''} />}
+      {tab === 'analyze' && <Analyze id={ds.id} version={d.data.preview_version} />}
       {tab === 'versions' && <Versions id={ds.id} onChange={d.reload} />}
       {tab === 'compare' && <Compare id={ds.id} latest={ds.version} />}
     </>
@@ -68,34 +87,92 @@ function cell(v: unknown): string {
   return typeof v === 'object' ? JSON.stringify(v) : String(v);
 }
 
-function Preview({ rows, schema, error }: { rows: Record<string, unknown>[]; schema: { name: string; dtype: string }[]; error?: string }) {
+/** The version whose data the tab shows; choosing one puts it in the URL. */
+function VersionPicker({ id, tab, shown, latest }: { id: string; tab: string; shown: number; latest: number }) {
+  const versions = useAsync(() => get<Page<Version>>(`/api/datasets/${id}/versions?limit=100`), [id]);
+  const nums = versions.data?.items.map((v) => v.version).reverse() ?? [];
+  // The shown version is always offered (past the first 100 versions the list does not hold it).
+  if (!nums.includes(shown)) nums.unshift(shown);
   return (
-    <Section title="First rows">
+    <div class="row filters">
+      <Select
+        label="Version"
+        value={String(shown)}
+        options={nums.map((n) => [String(n), n === latest ? `${n} (latest)` : String(n)])}
+        onChange={(e) => navigate(`/app/datasets/${id}${qs({ tab, version: Number(e.currentTarget.value) === latest ? '' : e.currentTarget.value })}`)}
+      />
+      <ErrorBox error={versions.error} />
+    </div>
+  );
+}
+
+function Preview({ rows, schema, error, version, latest }: { rows: Record<string, unknown>[]; schema: { name: string; dtype: string }[]; error?: string; version: number; latest: boolean }) {
+  const title = latest ? `First rows of the latest version (version ${version})` : `First rows of version ${version}`;
+  return (
+    <Section title={title}>
       <ErrorBox error={error} />
-      <Table caption="First rows of the latest version" rows={rows} columns={schema.map((c) => ({ head: `${c.name} (${c.dtype})`, cell: (r: Record<string, unknown>) => cell(r[c.name]) }))} />
+      <Table caption={title} rows={rows} columns={schema.map((c) => ({ head: `${c.name} (${c.dtype})`, cell: (r: Record<string, unknown>) => cell(r[c.name]) }))} />
     </Section>
   );
 }
 
-function Quality({ id }: { id: string }) {
-  const q = useAsync(() => get<GetBody<'/api/datasets/{dataset_id}/quality'>>(`/api/datasets/${id}/quality`).then((r) => r.quality), [id]);
-  if (q.error) return <ErrorBox error={q.error} />;
-  if (!q.data) return <Loading />;
+type QualityCheck = GetBody<'/api/datasets/{dataset_id}/quality'>['quality']['checks'][number];
+
+/** "5 of 7 checks passed": the checks that need a target and have none are not counted, as in the score. */
+const passedOf = (checks: QualityCheck[]) => {
+  const computed = checks.filter((c) => !c.needs_target);
+  return `${fmtNum(computed.filter((c) => c.passed).length)} of ${fmtNum(computed.length)} checks passed`;
+};
+
+const checkResult = (c: QualityCheck) => (c.needs_target ? <span class="muted">needs a target</span> : <span class={c.passed ? 'ok' : 'warn'}>{c.passed ? 'passed' : 'failed'}</span>);
+
+/**
+ * A version's quality checks. Checks that depend on a target use the one picked here (kept in the URL), else the
+ * latest experiment's on this dataset; without either they say they need one: the service never guesses it.
+ */
+function Quality({ id, version, columns, target }: { id: string; version: number; columns: string[]; target: string }) {
+  const q = useAsync(() => get<GetBody<'/api/datasets/{dataset_id}/quality'>>(`/api/datasets/${id}/quality${qs({ version, target })}`).then((r) => r.quality), [id, version, target]);
+  const pickTarget = (t: string) => {
+    const u = new URLSearchParams(location.search);
+    if (t) u.set('target', t);
+    else u.delete('target');
+    navigate(`/app/datasets/${id}?${u.toString()}`, true);
+  };
+  const source = q.data?.target_source;
   return (
-    <Section title={`Quality of version ${q.data.version}`}>
-      <p>
-        Overall score: <strong>{fmtNum(q.data.overall_score)}</strong>
-        {q.data.sample_rows ? ` (estimated on ${fmtNum(q.data.sample_rows)} rows)` : ''}
-      </p>
-      <Table
-        caption="Quality checks"
-        rows={q.data.checks}
-        columns={[
-          { head: 'Check', cell: (c) => c.name },
-          { head: 'Result', cell: (c) => <span class={c.passed ? 'ok' : 'warn'}>{c.passed ? 'passed' : 'failed'}</span> },
-          { head: 'Details', cell: (c) => c.details },
-        ]}
-      />
+    <Section title={`Quality of version ${version}`}>
+      <div class="row filters">
+        <Select
+          label="Target column"
+          value={target}
+          options={[['', source === 'experiment' && q.data ? `${q.data.target} (latest experiment)` : 'none chosen'], ...columns.map((c): [string, string] => [c, c])]}
+          onChange={(e) => pickTarget(e.currentTarget.value)}
+        />
+      </div>
+      <ErrorBox error={q.error} />
+      {!q.data ? (
+        !q.error && <Loading />
+      ) : (
+        <>
+          <p>
+            Overall score: <strong>{pct(q.data.overall_score)}</strong> ({passedOf(q.data.checks)}){q.data.sample_rows ? ` (estimated on ${fmtNum(q.data.sample_rows)} rows)` : ''}.{' '}
+            {q.data.target === null
+              ? 'No target chosen: checks that depend on one are listed as needing a target and left out of the score.'
+              : source === 'experiment'
+                ? `Target ${q.data.target}, from the latest experiment${q.data.target_experiment ? ` (${q.data.target_experiment.name})` : ''}.`
+                : `Target ${q.data.target}.`}
+          </p>
+          <Table
+            caption="Quality checks"
+            rows={q.data.checks}
+            columns={[
+              { head: 'Check', cell: (c) => c.name },
+              { head: 'Result', cell: checkResult },
+              { head: 'Details', cell: (c) => c.details },
+            ]}
+          />
+        </>
+      )}
     </Section>
   );
 }
@@ -103,8 +180,8 @@ function Quality({ id }: { id: string }) {
 /** A wide table (the API profiles up to 2,000 columns) would otherwise draw a canvas per column and stall the page. */
 const MAX_DISTRIBUTION_CHARTS = 40;
 
-function Analyze({ id }: { id: string }) {
-  const a = useAsync(() => get<GetBody<'/api/datasets/{dataset_id}/analyze'>>(`/api/datasets/${id}/analyze`), [id]);
+function Analyze({ id, version }: { id: string; version: number }) {
+  const a = useAsync(() => get<GetBody<'/api/datasets/{dataset_id}/analyze'>>(`/api/datasets/${id}/analyze${qs({ version })}`), [id, version]);
   if (a.error) return <ErrorBox error={a.error} />;
   if (!a.data) return <Loading what="Analyzing" />;
   if (!a.data.statistics) return <ErrorBox error={a.data.error ?? 'No statistics'} />;
@@ -112,7 +189,7 @@ function Analyze({ id }: { id: string }) {
   const cols = Object.entries(p.columns);
   return (
     <>
-      <Section title="Summary">
+      <Section title={`Summary of version ${version}`}>
         <p>
           {fmtNum(p.row_count)} rows · {fmtNum(p.duplicate_rows)} duplicate rows · about {fmtBytes(p.memory_usage)} in memory
         </p>
@@ -123,7 +200,7 @@ function Analyze({ id }: { id: string }) {
             { head: 'Column', cell: ([n]) => n },
             { head: 'Type', cell: ([, c]) => c.dtype },
             { head: 'Unique', cell: ([, c]) => fmtNum(c.unique), num: true },
-            { head: 'Missing %', cell: ([, c]) => fmtNum(c.missing_percent, 3), num: true },
+            { head: 'Missing', cell: ([, c]) => pct(c.missing_percent), num: true },
             { head: 'Mean', cell: ([, c]) => (c.type === 'numeric' ? fmtNum(c.mean) : '–'), num: true },
             { head: 'Std', cell: ([, c]) => (c.type === 'numeric' ? fmtNum(c.std) : '–'), num: true },
             { head: 'Min', cell: ([, c]) => (c.type === 'numeric' ? fmtNum(c.min) : '–'), num: true },
@@ -230,8 +307,12 @@ function Versions({ id, onChange }: { id: string; onChange: () => void }) {
             columns={[
               { head: 'Version', cell: (v) => v.version, num: true },
               { head: 'Rows', cell: (v) => fmtNum(v.row_count), num: true },
-              { head: 'Columns', cell: (v) => v.column_count, num: true },
+              { head: 'Columns', cell: (v) => fmtNum(v.column_count), num: true },
               { head: 'Description', cell: (v) => v.description || '–' },
+              {
+                head: 'Statistics',
+                cell: (v) => (v.statistics_status === 'failed' ? <span class="error">failed: {v.statistics_error ?? 'unknown error'}</span> : STATISTICS_WORDS[v.statistics_status]),
+              },
               { head: 'By', cell: (v) => v.created_by_name ?? '–' },
               { head: 'Created', cell: (v) => fmtDate(v.created_at) },
               {
@@ -246,11 +327,11 @@ function Versions({ id, onChange }: { id: string; onChange: () => void }) {
                 head: 'Action',
                 cell: (v) =>
                   list.data!.total > 1 ? (
-                    <button
-                      type="button"
+                    <ConfirmButton
                       class="secondary small"
                       aria-label={`Delete version ${v.version}`}
-                      onClick={() =>
+                      confirm={{ question: `Delete version ${v.version} of this dataset?`, consequence: 'Its data and statistics are deleted.', confirmLabel: 'Delete' }}
+                      onConfirm={() =>
                         void run(async () => {
                           await del(`/api/datasets/${id}/versions/${v.version}`);
                           list.reload();
@@ -259,7 +340,7 @@ function Versions({ id, onChange }: { id: string; onChange: () => void }) {
                       }
                     >
                       Delete
-                    </button>
+                    </ConfirmButton>
                   ) : (
                     '–'
                   ),
@@ -346,8 +427,8 @@ function Compare({ id, latest }: { id: string; latest: number }) {
               { head: 'Column', cell: ([n]) => n },
               { head: 'PSI', cell: ([, c]) => fmtNum(c.psi, 3), num: true },
               { head: 'Shift', cell: ([, c]) => <span class={`shift-${c.shift_level}`}>{c.shift_level}</span> },
-              { head: 'Mean shift %', cell: ([, c]) => fmtNum(c.mean_shift_pct, 3), num: true },
-              { head: 'Missing', cell: ([, c]) => `${c.missing_v1} → ${c.missing_v2}` },
+              { head: 'Mean shift', cell: ([, c]) => pct(c.mean_shift_pct), num: true },
+              { head: 'Missing', cell: ([, c]) => `${fmtNum(c.missing_v1)} → ${fmtNum(c.missing_v2)}` },
             ]}
           />
         </>

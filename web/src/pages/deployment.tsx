@@ -4,18 +4,23 @@ import { openReport } from './report';
 import { RolloutsTab } from './rollouts';
 import { del, get, post, put, qs, type GetBody, type ListItem, type Page } from '../api';
 import { BarsChart } from '../chart';
+import { ConfirmButton, useConfirm } from '../confirm';
 import { Link, navigate, useLocation } from '../router';
+import { InferenceLogs, StoreInputsToggle } from './deployment-logs';
+import { PredictForm } from './deployment-predict';
+import { TrafficCharts } from './deployment-traffic';
 import type { DeploymentRow } from './projects';
 import { ErrorBox, Field, fmtDate, fmtNum, Loading, Section, Select, Status, Table, Tabs, useAction, useAsync, usePaged, usePoll, useTitle } from '../ui';
 
 type Deployment = GetBody<'/api/mlops/deployments/{deployment_id}'>['deployment'];
 type Transition = ListItem<'/api/mlops/deployments/{deployment_id}/rollback-history'>;
-type InferenceLog = ListItem<'/api/mlops/deployments/{deployment_id}/inference-logs'>;
 type Drift = GetBody<'/api/mlops/deployments/{deployment_id}/drift'>;
 type DriftScheduleAnswer = GetBody<'/api/mlops/deployments/{deployment_id}/drift-schedule'>;
 
 const TABS: [string, string][] = [
   ['overview', 'Overview'],
+  ['predict', 'Test prediction'],
+  ['traffic', 'Traffic'],
   ['logs', 'Inference logs'],
   ['drift', 'Drift'],
   ['history', 'History'],
@@ -42,8 +47,10 @@ export function DeploymentPage({ id }: { id: string }) {
       </p>
       <Tabs tabs={TABS} current={tab} base={`/app/deployments/${id}`} />
       {tab === 'overview' && <Overview dep={dep} onChange={d.reload} />}
-      {tab === 'logs' && <Logs id={id} />}
-      {tab === 'drift' && <DriftTab id={id} />}
+      {tab === 'predict' && (dep.is_active ? <PredictForm deploymentId={id} /> : <p class="muted">This deployment is archived: it answers no prediction.</p>)}
+      {tab === 'traffic' && <TrafficCharts deploymentId={id} />}
+      {tab === 'logs' && <InferenceLogs dep={dep} onChange={d.reload} />}
+      {tab === 'drift' && <DriftTab dep={dep} onChange={d.reload} />}
       {tab === 'history' && <History id={id} />}
       {tab === 'rollouts' && <RolloutsTab dep={dep} onChange={d.reload} />}
       {tab === 'alerts' && (
@@ -73,13 +80,28 @@ function Overview({ dep, onChange }: { dep: Deployment; onChange: () => void }) 
         <Field label="Reason (kept in the history)" value={reason} onInput={(e) => setReason(e.currentTarget.value)} />
         <div class="row wrap">
           {dep.stage === 'staging' && (
-            <button type="button" disabled={busy} onClick={() => act('promote', { to_stage: 'production' })}>
+            <ConfirmButton
+              class=""
+              disabled={busy}
+              confirm={{
+                question: `Promote deployment '${dep.name}' to production?`,
+                consequence: "It answers the project's production traffic; the current production deployment is archived.",
+                confirmLabel: 'Promote',
+              }}
+              onConfirm={() => act('promote', { to_stage: 'production' })}
+            >
               Promote to production
-            </button>
+            </ConfirmButton>
           )}
-          <button type="button" class="danger" disabled={busy} onClick={() => act('deactivate', {}, () => navigate(`/app/projects/${dep.project_id}?tab=deployments`))}>
-            Deactivate
-          </button>
+          {dep.is_active && (
+            <ConfirmButton
+              disabled={busy}
+              confirm={{ question: `Deactivate deployment '${dep.name}'?`, consequence: 'It stops answering predictions; nothing replaces it.', confirmLabel: 'Deactivate' }}
+              onConfirm={() => act('deactivate', {}, () => navigate(`/app/projects/${dep.project_id}?tab=deployments`))}
+            >
+              Deactivate
+            </ConfirmButton>
+          )}
         </div>
         {dep.stage === 'production' && <Rollback dep={dep} busy={busy} onRollback={(to) => act('rollback', { to_deployment_id: to })} />}
         <ErrorBox error={error} />
@@ -87,7 +109,8 @@ function Overview({ dep, onChange }: { dep: Deployment; onChange: () => void }) 
       <Section title="Calling it">
         <p>
           <code>POST /api/mlops/deployments/{dep.id}/predict</code> with <code>{'{"inputs": {…}}'}</code> and an API key with <code>predict:deployments</code>. The request schema is at{' '}
-          <a href={`/api/mlops/deployments/${dep.id}/api-docs`}>api-docs</a>.
+          <a href={`/api/mlops/deployments/${dep.id}/api-docs`}>api-docs</a>. Drift compares logged inputs with the training data: add <code>{'"options": {"store_payload": true}'}</code> to a request,
+          or turn on storing inputs for every request on the Inference logs tab.
         </p>
         <button type="button" class="secondary" disabled={busy} onClick={() => void run(() => openReport(dep.project_id, 'deployment', dep.id))}>
           Deployment report
@@ -105,7 +128,9 @@ function Rollback({ dep, busy, onRollback }: { dep: Deployment; busy: boolean; o
   const list = useAsync(() => get<Page<DeploymentRow>>(`/api/mlops/projects/${dep.project_id}/deployments${qs({ limit: 200 })}`), [dep.project_id, dep.id]);
   const archived = (list.data?.items ?? []).filter((d) => d.id !== dep.id && d.stage === 'archived');
   const [to, setTo] = useState('');
+  const { confirm, dialog } = useConfirm();
   const chosen = archived.some((d) => d.id === to) ? to : (archived[0]?.id ?? '');
+  const target = archived.find((d) => d.id === chosen);
   if (list.error) return <ErrorBox error={list.error} />;
   if (!list.data) return <Loading />;
   if (archived.length === 0) return <p class="muted">No archived deployment of this project to roll back to.</p>;
@@ -114,9 +139,15 @@ function Rollback({ dep, busy, onRollback }: { dep: Deployment; busy: boolean; o
       class="row wrap"
       onSubmit={(e) => {
         e.preventDefault();
-        if (chosen) onRollback(chosen);
+        if (target)
+          void confirm({
+            question: `Roll production back to deployment '${target.name}'?`,
+            consequence: `'${target.name}' (model ${target.model_name ?? 'no longer available'}) answers production traffic again; '${dep.name}' is archived.`,
+            confirmLabel: 'Roll back',
+          }).then((ok) => ok && onRollback(target.id));
       }}
     >
+      {dialog}
       <Select
         label="Roll back to"
         value={chosen}
@@ -130,43 +161,12 @@ function Rollback({ dep, busy, onRollback }: { dep: Deployment; busy: boolean; o
   );
 }
 
-function Logs({ id }: { id: string }) {
-  const list = usePaged(({ limit, offset }) => get<Page<InferenceLog>>(`/api/mlops/deployments/${id}/inference-logs${qs({ limit, offset })}`), [id]);
-  return (
-    <Section
-      title="Inference logs"
-      actions={
-        <button type="button" class="secondary small" onClick={list.reload}>
-          Refresh
-        </button>
-      }
-    >
-      <ErrorBox error={list.error} />
-      {list.data ? (
-        <Table
-          caption="Inference logs"
-          rows={list.data.items}
-          empty="No request yet."
-          columns={[
-            { head: 'When', cell: (l) => fmtDate(l.created_at) },
-            { head: 'Status', cell: (l) => l.status_code, num: true },
-            { head: 'Latency (ms)', cell: (l) => l.latency_ms, num: true },
-            { head: 'Prediction', cell: (l) => <span class="clip">{JSON.stringify(l.prediction)}</span> },
-          ]}
-        />
-      ) : (
-        <Loading />
-      )}
-      {list.pager}
-    </Section>
-  );
-}
-
 /**
  * Drift per feature. The result is read only once a drift job of this deployment succeeded (before that the API
  * answers 404, which the page has no reason to provoke).
  */
-function DriftTab({ id }: { id: string }) {
+function DriftTab({ dep, onChange }: { dep: Deployment; onChange: () => void }) {
+  const id = dep.id;
   const jobs = useAsync(() => get<GetBody<'/api/jobs'>>(`/api/jobs${qs({ kind: 'drift_compute', entity_id: id, limit: 1 })}`), [id]);
   const last = jobs.data?.items[0];
   const drift = useAsync(() => (last?.status === 'succeeded' ? get<Drift>(`/api/mlops/deployments/${id}/drift`) : Promise.resolve(null)), [last?.id, last?.status]);
@@ -187,6 +187,7 @@ function DriftTab({ id }: { id: string }) {
       }
     >
       <p class="muted">PSI of the logged inputs (requests with store_payload) against the training data: below 0.1 low, 0.1 to 0.25 moderate, above high.</p>
+      <StoreInputsToggle dep={dep} onChange={onChange} />
       <ErrorBox error={error ?? jobs.error ?? drift.error} />
       {last && last.status !== 'succeeded' && (
         <p>
@@ -249,7 +250,7 @@ function History({ id }: { id: string }) {
             { head: 'When', cell: (t) => fmtDate(t.at) },
             { head: 'From', cell: (t) => t.from_stage ?? '–' },
             { head: 'To', cell: (t) => t.to_stage },
-            { head: 'Model', cell: (t) => <Link href={`/app/models/${t.model_id}`}>model</Link> },
+            { head: 'Model', cell: (t) => (t.model_name ? <Link href={`/app/models/${t.model_id}`}>{t.model_name}</Link> : <span class="muted">deleted model</span>) },
             { head: 'Reason', cell: (t) => t.reason ?? '–' },
           ]}
         />

@@ -4,6 +4,7 @@ import { del, get, post, qs, type Answer, type GetBody, type ListItem, type Page
 import { ChartView } from '../chart';
 import { Link, navigate, useLocation } from '../router';
 import { ErrorBox, Field, fmtDate, fmtNum, Loading, Progress, Section, Select, Status, Table, useAction, useAsync, usePoll, useTitle } from '../ui';
+import { ConfirmButton } from '../confirm';
 
 type Capabilities = GetBody<'/api/experiments/capabilities'>;
 type DatasetItem = ListItem<'/api/datasets'>;
@@ -20,6 +21,8 @@ export function NewExperimentPage() {
   const [form, setForm] = useState({ name: '', target_column: '', problem_type: 'classification', use_gpu: false });
   const [config, setConfig] = useState({ max_models: '5', max_runtime_secs: '120', nfolds: '3', sort_metric: 'AUTO', seed: '42', balance_classes: false });
   const [excluded, setExcluded] = useState<string[]>([]);
+  // config.ignored_columns: columns no model may use (a leaking column, an identifier the checks missed).
+  const [ignored, setIgnored] = useState<string[]>([]);
   const { busy, error, run } = useAction();
   useEffect(() => {
     if (!datasetId && datasets.data?.items[0]) setDatasetId(datasets.data.items[0].id);
@@ -55,6 +58,7 @@ export function NewExperimentPage() {
           seed: Number(config.seed),
           balance_classes: config.balance_classes,
           exclude_algos: excluded,
+          ignored_columns: ignored.filter((col) => col !== form.target_column && colList.some((x) => x.name === col)),
         },
       });
       navigate(`/app/experiments/${r.id}`);
@@ -95,6 +99,7 @@ export function NewExperimentPage() {
                 onInput={(e) => setForm({ ...form, name: e.currentTarget.value })}
               />
             </div>
+            <IgnoredColumnsPicker columns={colList.map((col) => col.name).filter((n) => n !== form.target_column)} value={ignored} onChange={setIgnored} />
           </Section>
           <Section title="Budget and options">
             <div class="grid3">
@@ -131,6 +136,26 @@ export function NewExperimentPage() {
   );
 }
 
+/** A multi-select of the columns to leave out of training, as checkboxes (usable by keyboard and at phone width). */
+function IgnoredColumnsPicker({ columns, value, onChange }: { columns: string[]; value: string[]; onChange: (v: string[]) => void }) {
+  if (!columns.length) return null;
+  const chosen = value.filter((c) => columns.includes(c));
+  return (
+    <fieldset class="scopes" aria-describedby="ignored-hint">
+      <legend>Leave out columns</legend>
+      <p id="ignored-hint" class="muted">
+        Ignored columns are no feature of any model: {chosen.length ? chosen.join(', ') : 'none chosen'}.
+      </p>
+      {columns.map((c) => (
+        <label key={c} class="check">
+          <input type="checkbox" name="ignored_columns" value={c} checked={chosen.includes(c)} onChange={() => onChange(chosen.includes(c) ? chosen.filter((x) => x !== c) : [...chosen, c])} /> {c}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+type ExperimentBody = GetBody<'/api/experiments/{experiment_id}'>['experiment'];
 type LeaderRow = GetBody<'/api/experiments/{experiment_id}'>['models'][number];
 type StatusBody = GetBody<'/api/experiments/{experiment_id}/status'>;
 const DONE = ['succeeded', 'failed', 'canceled'];
@@ -147,7 +172,9 @@ export function ExperimentPage({ id }: { id: string }) {
     void get<StatusBody>(`/api/experiments/${id}/status`).then(
       (s) => {
         setStatus(s);
-        if (DONE.includes(s.status) || (s.progress.models_done ?? 0) !== (exp.data?.models.length ?? 0)) exp.reload();
+        // The leaderboard and the warnings (written by data preparation) are on the experiment: reload as they change.
+        const shown = exp.data;
+        if (DONE.includes(s.status) || s.progress.models_done + s.progress.ensembles_done !== (shown?.models.length ?? 0) || s.progress.prepared !== shown?.experiment.progress.prepared) exp.reload();
       },
       () => undefined,
     );
@@ -157,8 +184,10 @@ export function ExperimentPage({ id }: { id: string }) {
   if (exp.error) return <ErrorBox error={exp.error} />;
   if (!exp.data) return <Loading />;
   const e = exp.data.experiment;
-  // Until the first status answer: the experiment's own status, no live progress yet.
-  const st = status ?? { status: e.status, progress: undefined, job_id: e.job_id, error: e.error };
+  // Until the first status answer: the experiment's own status and progress (counted from its models, without elapsed time).
+  const st = status ?? { status: e.status, progress: { ...e.progress, elapsed_secs: undefined, budget_secs: undefined }, job_id: e.job_id, error: e.error };
+  // The model in training, as the training wrote it (the experiment's own progress has no such key before the status answers).
+  const currentModel = (st.progress as { current?: unknown }).current;
   const metricKeys = METRIC_ORDER.filter((k) => exp.data!.models.some((m) => typeof m.metrics[k] === 'number'));
   return (
     <>
@@ -184,31 +213,30 @@ export function ExperimentPage({ id }: { id: string }) {
             </a>
           )}
           {!running && (
-            <button
-              type="button"
-              class="danger"
+            <ConfirmButton
               disabled={busy}
-              onClick={() => {
-                if (confirm(`Delete the experiment ${e.name} and its models?`)) void run(() => del(`/api/experiments/${e.id}`).then(() => navigate(`/app/projects/${e.project_id}?tab=experiments`)));
-              }}
+              confirm={{ question: `Delete the experiment '${e.name}'?`, consequence: 'Its models are deleted too.', confirmLabel: 'Delete' }}
+              onConfirm={() => void run(() => del(`/api/experiments/${e.id}`).then(() => navigate(`/app/projects/${e.project_id}?tab=experiments`)))}
             >
               Delete
-            </button>
+            </ConfirmButton>
           )}
         </div>
       </div>
       <ErrorBox error={error} />
       <p class="muted">
-        {e.dataset_name} · target {e.target_column} ({e.problem_type}) · sort by {e.sort_metric} · budget {e.max_models} models / {e.max_runtime_secs} s · created {fmtDate(e.created_at)}
+        <Link href={`/app/datasets/${e.dataset_id}`}>{e.dataset_name}</Link> v{e.dataset_version} · target {e.target_column} ({e.problem_kind}) · sort by {e.sort_metric} · budget {e.max_models} models
+        / {e.max_runtime_secs} s · created {fmtDate(e.created_at)}
       </p>
+      <p class="muted">Ignored columns: {e.ignored_columns.length ? e.ignored_columns.join(', ') : 'none'}</p>
+      <LeakageWarnings experiment={e} />
       <Section title="Progress">
         <p aria-live="polite">
-          <Status value={st.status} />
-          {st.progress?.models_done !== undefined && ` ${st.progress.models_done} of ${st.progress.models_planned ?? '?'} models`}
-          {running && st.progress?.current ? ` · training ${st.progress.current}` : ''}
-          {st.progress?.elapsed_secs !== undefined && ` · ${st.progress.elapsed_secs} s of ${st.progress.budget_secs ?? e.max_runtime_secs} s`}
+          <Status value={st.status} /> {st.progress.summary}
+          {running && typeof currentModel === 'string' ? ` · training ${currentModel}` : ''}
+          {st.progress.elapsed_secs !== undefined && ` · ${st.progress.elapsed_secs} s of ${st.progress.budget_secs ?? e.max_runtime_secs} s`}
         </p>
-        <Progress value={st.status === 'succeeded' ? 1 : (st.progress?.percent ?? 0) / 100} label="Training progress" />
+        <Progress value={st.progress.percent / 100} label="Training progress" />
         {st.error && <p class="error">{st.error}</p>}
         {st.job_id && (
           <p>
@@ -240,6 +268,48 @@ export function ExperimentPage({ id }: { id: string }) {
       {!running && exp.data.models.length > 1 && <Explain id={id} />}
       <Logs id={id} running={running} />
     </>
+  );
+}
+
+/**
+ * Leakage found before training, shown above the results they make meaningless, each with a one-click retrain: a new
+ * experiment with the same data, target and config, plus that column ignored.
+ */
+function LeakageWarnings({ experiment: e }: { experiment: ExperimentBody }) {
+  const { busy, error, run } = useAction();
+  const leaks = e.warnings.filter((w) => w.kind === 'leakage');
+  if (!leaks.length) return null;
+  const retrainWithout = (column: string) =>
+    void run(async () => {
+      const r = await post<Answer<'/api/experiments', 'post'>>('/api/experiments', {
+        project_id: e.project_id,
+        dataset_version_id: e.dataset_version_id,
+        name: `${e.name} without ${column}`.slice(0, 200),
+        target_column: e.target_column,
+        problem_type: e.problem_type,
+        use_gpu: e.use_gpu,
+        config: { ...e.config, ignored_columns: [...e.ignored_columns, column] },
+      });
+      navigate(`/app/experiments/${r.id}`);
+    });
+  return (
+    <section class="warning-box" role="alert" aria-labelledby="leakage-title">
+      <h2 id="leakage-title">Possible target leakage</h2>
+      <p>These columns alone predict {e.target_column} almost perfectly, so the scores below are likely too good to be true.</p>
+      <ul>
+        {leaks.map((w) => (
+          <li key={w.column}>
+            <p>
+              <strong>{w.column}</strong>: {w.message}
+            </p>
+            <button type="button" disabled={busy} onClick={() => retrainWithout(w.column)}>
+              Retrain without {w.column}
+            </button>
+          </li>
+        ))}
+      </ul>
+      <ErrorBox error={error} />
+    </section>
   );
 }
 

@@ -1,7 +1,9 @@
 import { useState } from 'preact/hooks';
 import { openReport } from './report';
 import { get, post, type Answer, type GetBody } from '../api';
-import { BarsChart, ChartView } from '../chart';
+import { BarsChart } from '../chart';
+import { PrChart, RocChart } from '../curve-chart';
+import { isDefault, paramText, splitLabel, splitSentence } from '../model-facts';
 import { FeatureFields, textRow, typedRow } from '../features';
 import { Link, navigate } from '../router';
 import { ErrorBox, Field, fmtDate, fmtNum, Loading, Section, Select, Status, Table, useAction, useAsync, useTitle } from '../ui';
@@ -13,11 +15,13 @@ type Explain = GetBody<'/api/models/{model_id}/explain'>['explain'];
 export function ModelPage({ id }: { id: string }) {
   const d = useAsync(() => get<Detail>(`/api/models/${id}`), [id]);
   const x = useAsync(() => get<GetBody<'/api/models/{model_id}/explain'>>(`/api/models/${id}/explain`).then((r) => r.explain), [id]);
+  const params = useAsync(() => get<GetBody<'/api/models/{model_id}/parameters'>>(`/api/models/${id}/parameters`).then((r) => r.parameters as Parameters), [id]);
   useTitle(d.data ? `Model ${d.data.model.name}` : 'Model');
   if (d.error) return <ErrorBox error={d.error} />;
   if (!d.data) return <Loading />;
   const m = d.data.model;
   const scalars = Object.entries(m.metrics).filter(([, v]) => typeof v === 'number') as [string, number][];
+  const split = ((m.metrics.metric_context ?? null) as { split?: string } | null)?.split;
   return (
     <>
       <p class="crumbs">
@@ -44,108 +48,164 @@ export function ModelPage({ id }: { id: string }) {
       </p>
       <div class="grid2">
         <Section title="Metrics">
+          <p class="muted" data-testid="metric-source">
+            {splitSentence(split)}
+          </p>
           <Table
             caption="Metrics"
             rows={scalars}
             columns={[
               { head: 'Metric', cell: ([k]) => k },
               { head: 'Value', cell: ([, v]) => fmtNum(v), num: true },
+              { head: 'Measured on', cell: () => splitLabel(split) },
             ]}
           />
         </Section>
         <PredictForm model={m} schema={d.data.input_schema} />
       </div>
       <ErrorBox error={x.error} />
-      {x.data && <Explanations x={x.data} />}
+      {x.data && <Explanations x={x.data} operatingThreshold={typeof m.metrics.threshold === 'number' ? m.metrics.threshold : null} />}
+      <ErrorBox error={params.error} />
+      {params.data && <Hyperparameters parameters={params.data} />}
       <Deploy model={m} deployments={d.data.deployments} />
     </>
   );
 }
 
-function Explanations({ x }: { x: Explain }) {
+function Explanations({ x, operatingThreshold }: { x: Explain; operatingThreshold: number | null }) {
   return (
-    <div class="grid2">
-      {x.variable_importance.length > 0 && (
-        <Section title="Variable importance">
-          <BarsChart label="Scaled variable importance" items={x.variable_importance.slice(0, 20).map((v) => ({ name: v.variable, value: v.scaled_importance }))} />
-        </Section>
-      )}
-      {x.shap_summary && x.shap_summary.length > 0 && (
-        <Section title="SHAP summary">
-          <BarsChart label="Mean absolute SHAP contribution" items={x.shap_summary.slice(0, 20).map((v) => ({ name: v.feature, value: v.mean_abs_contribution }))} />
-        </Section>
-      )}
-      {x.confusion_matrix && (
-        <Section title="Confusion matrix">
-          <div class="table-wrap" tabIndex={0} role="region" aria-label="Confusion matrix">
-            <table>
-              <caption class="sr-only">Confusion matrix: rows actual class, columns predicted class</caption>
-              <thead>
-                <tr>
-                  <td />
-                  {x.confusion_matrix.labels.map((l) => (
-                    <th key={l} scope="col">
-                      predicted {l}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {x.confusion_matrix.matrix.map((row, i) => (
-                  <tr key={i}>
-                    <th scope="row">actual {x.confusion_matrix!.labels[i]}</th>
-                    {row.map((v, j) => (
-                      <td key={j} class={`num ${i === j ? 'diag' : ''}`}>
-                        {fmtNum(v)}
-                      </td>
+    <>
+      <div class="grid2">
+        {x.variable_importance.length > 0 ? (
+          <Section title="Feature importance">
+            <BarsChart label="Scaled feature importance" items={x.variable_importance.slice(0, 20).map((v) => ({ name: v.variable, value: v.scaled_importance }))} />
+          </Section>
+        ) : (
+          x.base_model_importance && (
+            <Section title="Feature importance">
+              <p class="muted">Not recorded: this ensemble was trained before ensembles kept the importance of features.</p>
+            </Section>
+          )
+        )}
+        {x.base_model_importance && x.base_model_importance.length > 0 && (
+          <Section title="Base model weights">
+            <BarsChart label="Weight of each base model in the ensemble's metalearner" items={x.base_model_importance.map((v) => ({ name: v.variable, value: v.scaled_importance }))} />
+          </Section>
+        )}
+        {x.shap_summary && x.shap_summary.length > 0 && (
+          <Section title="SHAP summary">
+            <BarsChart label="Mean absolute SHAP contribution" items={x.shap_summary.slice(0, 20).map((v) => ({ name: v.feature, value: v.mean_abs_contribution }))} />
+          </Section>
+        )}
+        {x.confusion_matrix && (
+          <Section title="Confusion matrix">
+            <div class="table-wrap" tabIndex={0} role="region" aria-label="Confusion matrix">
+              <table>
+                <caption class="sr-only">Confusion matrix: rows actual class, columns predicted class</caption>
+                <thead>
+                  <tr>
+                    <td />
+                    {x.confusion_matrix.labels.map((l) => (
+                      <th key={l} scope="col">
+                        predicted {l}
+                      </th>
                     ))}
                   </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        </Section>
-      )}
-      {x.roc_curve && (
-        <Section title="ROC curve">
-          <ChartView
-            label="ROC curve: true positive rate against false positive rate"
-            config={{
-              type: 'line',
-              data: {
-                datasets: [
-                  { label: 'ROC', data: thin(x.roc_curve.fpr, x.roc_curve.tpr), borderColor: '#1d4ed8', pointRadius: 0 },
-                  {
-                    label: 'chance',
-                    data: [
-                      { x: 0, y: 0 },
-                      { x: 1, y: 1 },
-                    ],
-                    borderColor: '#6b7280',
-                    borderDash: [4, 4],
-                    pointRadius: 0,
-                  },
-                ],
-              },
-              options: {
-                parsing: false,
-                scales: { x: { type: 'linear', min: 0, max: 1, title: { display: true, text: 'false positive rate' } }, y: { min: 0, max: 1, title: { display: true, text: 'true positive rate' } } },
-              },
-            }}
-          />
-        </Section>
-      )}
-    </div>
+                </thead>
+                <tbody>
+                  {x.confusion_matrix.matrix.map((row, i) => (
+                    <tr key={i}>
+                      <th scope="row">actual {x.confusion_matrix!.labels[i]}</th>
+                      {row.map((v, j) => (
+                        <td key={j} class={`num ${i === j ? 'diag' : ''}`}>
+                          {fmtNum(v)}
+                        </td>
+                      ))}
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </Section>
+        )}
+        {x.roc_curve && (
+          <Section title="ROC curve">
+            <RocChart series={[{ label: 'ROC', ...x.roc_curve }]} />
+          </Section>
+        )}
+        {x.roc_curve && (
+          <Section title="Precision-recall curve">
+            {x.pr_curve ? (
+              <PrChart series={[{ label: 'precision-recall', ...x.pr_curve }]} baseRate={x.pr_curve.precision.at(-1)} />
+            ) : (
+              <p class="muted">Not recorded: this model was trained before held-out scores were kept for the precision-recall curve.</p>
+            )}
+          </Section>
+        )}
+      </div>
+      {x.roc_curve && <ThresholdTable x={x} operatingThreshold={operatingThreshold} />}
+    </>
   );
 }
 
-/** At most 400 points of a curve (a ROC on many rows has one per distinct score). */
-function thin(xs: number[], ys: number[]): { x: number; y: number }[] {
-  const step = Math.max(1, Math.ceil(xs.length / 400));
-  const out: { x: number; y: number }[] = [];
-  for (let i = 0; i < xs.length; i += step) out.push({ x: xs[i], y: ys[i] });
-  if (xs.length) out.push({ x: xs[xs.length - 1], y: ys[ys.length - 1] });
-  return out;
+/** Precision, recall, F1 and lift at thresholds over the held-out scores (binary models). */
+function ThresholdTable({ x, operatingThreshold }: { x: Explain; operatingThreshold: number | null }) {
+  const rows = x.threshold_table;
+  return (
+    <Section title="Threshold table">
+      {rows ? (
+        <>
+          <p class="muted">
+            Each row predicts positive for the rows scoring at least the threshold: the top 5%, 10%, … of the held-out rows ({splitLabel(x.metric_split)}). Lift is precision over the share of
+            positives: how many times better than picking rows at random.
+            {operatingThreshold !== null && ` The model's own decision threshold is ${fmtNum(operatingThreshold, 4)} (the one with the best F1).`}
+          </p>
+          <Table
+            caption="Threshold table"
+            rows={rows}
+            columns={[
+              { head: 'Threshold', cell: (r) => fmtNum(r.threshold, 4), num: true },
+              { head: 'Predicted positive', cell: (r) => `${fmtNum(r.positive_rate * 100, 3)}%`, num: true },
+              { head: 'Precision', cell: (r) => fmtNum(r.precision, 3), num: true },
+              { head: 'Recall', cell: (r) => fmtNum(r.recall, 3), num: true },
+              { head: 'F1', cell: (r) => fmtNum(r.f1, 3), num: true },
+              { head: 'Lift', cell: (r) => fmtNum(r.lift, 3), num: true },
+            ]}
+          />
+        </>
+      ) : (
+        <p class="muted">Not recorded: this model was trained before held-out scores were kept for a threshold table.</p>
+      )}
+    </Section>
+  );
+}
+
+type Parameters = Record<string, { default?: unknown; actual?: unknown }>;
+
+/** The values the model trained with, each marked as the algorithm's default or changed from it. */
+function Hyperparameters({ parameters }: { parameters: Parameters }) {
+  const rows = Object.entries(parameters).sort(([a], [b]) => a.localeCompare(b));
+  return (
+    <Section title="Hyperparameters">
+      <Table
+        caption="Hyperparameters"
+        rows={rows}
+        empty="No parameters recorded."
+        columns={[
+          { head: 'Parameter', cell: ([k]) => k },
+          { head: 'Value', cell: ([, p]) => <span class="clip">{paramText(p.actual)}</span> },
+          {
+            head: 'Default?',
+            cell: ([, p]) => {
+              const d = isDefault(p);
+              if (d === null) return <span class="muted">no algorithm default</span>;
+              return d ? <span class="badge">default</span> : <span class="badge changed">changed from {paramText(p.default)}</span>;
+            },
+          },
+        ]}
+      />
+    </Section>
+  );
 }
 
 type PredictOut = Answer<'/api/models/{model_id}/predict', 'post'>;

@@ -1,8 +1,9 @@
 import { useState } from 'preact/hooks';
-import { del, get, patch, post, qs, type Answer, type GetBody, type ListItem, type Page } from '../api';
+import { del, get, patch, post, put, qs, type Answer, type GetBody, type ListItem, type Page } from '../api';
 import { DatasetVersionPicker, type DatasetVersionChoice } from '../pickers';
 import { Link, navigate } from '../router';
 import { ErrorBox, Field, fmtDate, fmtNum, Loading, Progress, Section, Select, Status, Table, useAction, useAsync, usePaged, usePoll, useTitle } from '../ui';
+import { ConfirmButton } from '../confirm';
 
 type Policy = ListItem<'/api/privacy/policies'>;
 type SessionSummary = ListItem<'/api/privacy/sessions'>;
@@ -22,6 +23,36 @@ const ACTION_SETTINGS: Record<string, string> = {
 };
 
 const score = (v: number | null) => (v === null ? '–' : `${fmtNum(v, 3)}%`);
+
+type Counts = GetBody<'/api/privacy/sessions/{session_id}'>['session']['counts'];
+type Finding = GetBody<'/api/privacy/sessions/{session_id}/results'>['results'][number];
+
+/**
+ * A session's counts in the words every privacy page and the PDF use (services/privacy/finding-counts.ts is their one
+ * source): the session page and its policy's page show the same figures.
+ */
+function CountFacts({ counts }: { counts: Counts }) {
+  return (
+    <dl class="facts" aria-label="Finding counts">
+      <dt>Findings</dt>
+      <dd>{fmtNum(counts.findings)}</dd>
+      <dt>Transformed</dt>
+      <dd>{fmtNum(counts.transformed)}</dd>
+      <dt>Pending</dt>
+      <dd>
+        {fmtNum(counts.pending)}
+        {counts.without_action > 0 && ` (${fmtNum(counts.without_action)} without an action)`}
+      </dd>
+      <dt>Excluded for this session</dt>
+      <dd>{fmtNum(counts.excluded)}</dd>
+      <dt>Compliance</dt>
+      <dd>{score(counts.compliance_score)}</dd>
+    </dl>
+  );
+}
+
+/** The three counts a list row has room for. */
+const countsCell = (c: Counts | null) => (c ? `${fmtNum(c.transformed)} / ${fmtNum(c.pending)} / ${fmtNum(c.excluded)}` : '–');
 
 /** The project's privacy tab: its policies (with compliance figures), a new policy from a profile, its sessions. */
 export function PrivacyTab({ projectId }: { projectId: string }) {
@@ -43,7 +74,7 @@ export function PrivacyTab({ projectId }: { projectId: string }) {
               { head: 'Status', cell: (p) => <Status value={p.status} /> },
               { head: 'Rules', cell: (p) => p.rules_count, num: true },
               { head: 'Compliance', cell: (p) => score(p.compliance_score), num: true },
-              { head: 'Detected / protected / pending', cell: (p) => (p.detected_count === null ? '–' : `${p.detected_count} / ${p.protected_count} / ${p.pending_count}`) },
+              { head: 'Findings transformed / pending / excluded', cell: (p) => countsCell(p.counts) },
             ]}
           />
         ) : (
@@ -69,8 +100,10 @@ function SessionsSection({ list }: { list: ReturnType<typeof usePaged<SessionSum
             { head: 'Session', cell: (s) => <Link href={`/app/privacy/sessions/${s.id}`}>{`${s.dataset_name} · ${fmtDate(s.created_at)}`}</Link> },
             { head: 'Policy', cell: (s) => s.policy_name },
             { head: 'Status', cell: (s) => <Status value={s.status} /> },
-            { head: 'PII found', cell: (s) => s.pii_found, num: true },
-            { head: 'Transformed', cell: (s) => s.transformed, num: true },
+            { head: 'PII found', cell: (s) => fmtNum(s.pii_found), num: true },
+            { head: 'Transformed', cell: (s) => fmtNum(s.transformed), num: true },
+            { head: 'Pending', cell: (s) => fmtNum(s.pending), num: true },
+            { head: 'Excluded', cell: (s) => fmtNum(s.excluded), num: true },
           ]}
         />
       ) : (
@@ -145,24 +178,29 @@ export function PolicyPage({ id }: { id: string }) {
           >
             {p.status === 'active' ? 'Back to draft' : 'Activate'}
           </button>
-          <button
-            type="button"
-            class="danger"
+          <ConfirmButton
             disabled={busy}
-            onClick={() => {
-              if (confirm(`Delete the policy ${p.name} with its rules and sessions?`))
-                void run(() => del(`/api/privacy/policies/${p.id}`).then(() => navigate(`/app/projects/${p.project_id}?tab=privacy`)));
-            }}
+            confirm={{ question: `Delete the privacy policy '${p.name}'?`, consequence: 'Its rules and sessions are deleted too.', confirmLabel: 'Delete' }}
+            onConfirm={() => void run(() => del(`/api/privacy/policies/${p.id}`).then(() => navigate(`/app/projects/${p.project_id}?tab=privacy`)))}
           >
             Delete
-          </button>
+          </ConfirmButton>
         </div>
       </div>
       <ErrorBox error={error} />
       <p class="muted">
-        Profile {p.profile} · <Status value={p.status} /> · compliance {score(p.compliance_score)}
-        {p.detected_count !== null && ` (${p.protected_count} of ${p.detected_count} detected types protected, ${p.pending_count} pending)`} · created {fmtDate(p.created_at)}
+        Profile {p.profile} · <Status value={p.status} /> · compliance {score(p.compliance_score)} · created {fmtDate(p.created_at)}
       </p>
+      {p.counts && p.counts_session_id ? (
+        <Section title="Latest detection">
+          <p class="muted">
+            The counts of its <Link href={`/app/privacy/sessions/${p.counts_session_id}`}>latest detected session</Link> under the current rules.
+          </p>
+          <CountFacts counts={p.counts} />
+        </Section>
+      ) : (
+        <p class="muted">No session of this policy has detected PII yet.</p>
+      )}
       {p.description && <p>{p.description}</p>}
       <Section title="Rules">
         <p class="muted">The highest-priority enabled rule of a type applies; a type with no rule takes the profile's default action.</p>
@@ -192,15 +230,15 @@ export function PolicyPage({ id }: { id: string }) {
             {
               head: 'Remove',
               cell: (r) => (
-                <button
-                  type="button"
+                <ConfirmButton
                   class="secondary small"
                   aria-label={`Delete rule ${r.pii_type} ${r.action}`}
                   disabled={busy}
-                  onClick={() => void run(() => del(`/api/privacy/policies/${p.id}/rules/${r.id}`).then(d.reload))}
+                  confirm={{ question: `Delete the rule ${r.pii_type} → ${r.action} of policy '${p.name}'?`, consequence: 'Sessions run from now on no longer apply it.', confirmLabel: 'Delete' }}
+                  onConfirm={() => void run(() => del(`/api/privacy/policies/${p.id}/rules/${r.id}`).then(d.reload))}
                 >
                   Delete
-                </button>
+                </ConfirmButton>
               ),
             },
           ]}
@@ -316,6 +354,11 @@ export function PrivacySessionPage({ id }: { id: string }) {
   if (s.error) return <ErrorBox error={s.error} />;
   if (!session) return <Loading />;
   const act = (path: string) => void run(() => post(`/api/privacy/sessions/${id}/${path}`).then(s.reload));
+  // An override changes the finding and the session's counts.
+  const reloadAll = () => {
+    results.reload();
+    s.reload();
+  };
   return (
     <>
       <p class="crumbs">
@@ -378,16 +421,13 @@ export function PrivacySessionPage({ id }: { id: string }) {
           <dd>{fmtNum(session.pii_columns)}</dd>
           <dt>PII instances</dt>
           <dd>{fmtNum(session.pii_instances)}</dd>
-          <dt>Findings transformed / pending</dt>
-          <dd>
-            {session.transformed} / {session.pending}
-          </dd>
           <dt>Sample</dt>
           <dd>
             {session.sample_size === null ? 'every row' : `${session.sample_size} rows`}
             {session.deep_scan ? ', deep scan' : ''}
           </dd>
         </dl>
+        <CountFacts counts={session.counts} />
       </Section>
       {detected && (
         <Section title="Detected PII">
@@ -417,8 +457,9 @@ export function PrivacySessionPage({ id }: { id: string }) {
                 { head: 'Confidence', cell: (r) => fmtNum(r.confidence, 2), num: true },
                 { head: 'Instances', cell: (r) => r.instances, num: true },
                 { head: 'Sample (masked)', cell: (r) => <span class="clip">{r.sample ?? '–'}</span> },
-                { head: 'Action', cell: (r) => r.action ?? 'pending' },
+                { head: 'Action', cell: (r) => <FindingAction finding={r} sessionId={id} disabled={open} onChange={reloadAll} /> },
                 { head: 'Transformed', cell: (r) => (r.transformed ? 'yes' : 'no') },
+                { head: 'This session', cell: (r) => <FindingExclusion finding={r} sessionId={id} disabled={open} onChange={reloadAll} /> },
               ]}
             />
           ) : (
@@ -426,6 +467,56 @@ export function PrivacySessionPage({ id }: { id: string }) {
           )}
         </Section>
       )}
+    </>
+  );
+}
+
+/** Overrides a finding for one session (PUT .../findings/{id}); failures show beside the control. */
+function useFindingOverride(sessionId: string, finding: Finding, onChange: () => void) {
+  const { busy, error, run } = useAction();
+  const send = (body: { excluded?: boolean; action?: string | null }) => void run(() => put(`/api/privacy/sessions/${sessionId}/findings/${finding.id}`, body).then(onChange));
+  return { busy, error, send };
+}
+
+/** The action of a finding in this session: the policy's, or another one for this session only. */
+function FindingAction({ finding, sessionId, disabled, onChange }: { finding: Finding; sessionId: string; disabled: boolean; onChange: () => void }) {
+  const { busy, error, send } = useFindingOverride(sessionId, finding, onChange);
+  if (finding.excluded) return <span class="muted">excluded</span>;
+  return (
+    <>
+      <select
+        aria-label={`Action for ${finding.pii_type} in ${finding.column}`}
+        value={finding.action_override ?? ''}
+        disabled={disabled || busy}
+        onChange={(e) => send({ action: e.currentTarget.value || null })}
+      >
+        <option value="">{finding.policy_action ? `policy: ${finding.policy_action}` : 'policy: none'}</option>
+        {Object.keys(ACTION_SETTINGS).map((a) => (
+          <option key={a} value={a}>
+            {a}
+          </option>
+        ))}
+      </select>
+      {error && <span class="error"> {error}</span>}
+    </>
+  );
+}
+
+/** Leaves a finding out of this session (never transformed), or takes it back. */
+function FindingExclusion({ finding, sessionId, disabled, onChange }: { finding: Finding; sessionId: string; disabled: boolean; onChange: () => void }) {
+  const { busy, error, send } = useFindingOverride(sessionId, finding, onChange);
+  return (
+    <>
+      <button
+        type="button"
+        class="secondary small"
+        disabled={disabled || busy}
+        aria-label={`${finding.excluded ? 'Include' : 'Exclude'} ${finding.pii_type} in ${finding.column}`}
+        onClick={() => send({ excluded: !finding.excluded })}
+      >
+        {finding.excluded ? 'Include' : 'Exclude'}
+      </button>
+      {error && <span class="error"> {error}</span>}
     </>
   );
 }

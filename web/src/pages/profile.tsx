@@ -4,6 +4,7 @@ import { get, post, put, qs, type Answer, type GetBody, type ListItem, type Page
 import { navigate } from '../router';
 import { useUser } from '../session';
 import { ErrorBox, Field, fmtBytes, fmtDate, fmtNum, Loading, Section, Table, useAction, useAsync, usePaged, useTitle } from '../ui';
+import { ConfirmButton } from '../confirm';
 
 type SessionRow = ListItem<'/api/auth/sessions'>;
 type ActivityRow = ListItem<'/api/auth/my-activity'>;
@@ -149,14 +150,14 @@ function Sessions() {
                 s.current ? (
                   <span class="badge">this session</span>
                 ) : (
-                  <button
-                    type="button"
+                  <ConfirmButton
                     class="secondary small"
                     aria-label={`Revoke the session started ${fmtDate(s.created_at)}`}
-                    onClick={() => void run(() => post(`/api/auth/sessions/${s.id}/revoke`).then(list.reload))}
+                    confirm={{ question: `Revoke the session started ${fmtDate(s.created_at)}?`, consequence: 'That browser is logged out.', confirmLabel: 'Revoke' }}
+                    onConfirm={() => void run(() => post(`/api/auth/sessions/${s.id}/revoke`).then(list.reload))}
                   >
                     Revoke
-                  </button>
+                  </ConfirmButton>
                 ),
             },
           ]}
@@ -458,9 +459,14 @@ function ApiKeys() {
             {
               head: 'Action',
               cell: (k) => (
-                <button type="button" class="secondary small" aria-label={`Revoke key ${k.name}`} onClick={() => void run(() => post(`/api/auth/api-keys/${k.id}/revoke`).then(list.reload))}>
+                <ConfirmButton
+                  class="secondary small"
+                  aria-label={`Revoke key ${k.name}`}
+                  confirm={{ question: `Revoke API key '${k.name}'?`, consequence: 'Every request made with it is refused from now on; this cannot be undone.', confirmLabel: 'Revoke' }}
+                  onConfirm={() => void run(() => post(`/api/auth/api-keys/${k.id}/revoke`).then(list.reload))}
+                >
                   Revoke
-                </button>
+                </ConfirmButton>
               ),
             },
           ]}

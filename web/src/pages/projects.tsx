@@ -7,6 +7,8 @@ import { PrivacyTab } from './privacy';
 import { StudioTab } from './studio';
 import { SynthgenTab } from './synthgen';
 import { ErrorBox, Field, fmtDate, fmtNum, Loading, Progress, Section, Select, Status, Table, Tabs, useAction, useAsync, usePaged, useTitle } from '../ui';
+import { ConfirmButton } from '../confirm';
+import { ModelTable } from './model-table';
 
 export type Project = ListItem<'/api/projects'>;
 
@@ -138,7 +140,7 @@ export function ProjectPage({ id }: { id: string }) {
       <Tabs tabs={TABS} current={tab} base={`/app/projects/${p.id}`} />
       {tab === 'datasets' && <DatasetsTab projectId={p.id} />}
       {tab === 'experiments' && <ExperimentsTab projectId={p.id} />}
-      {tab === 'models' && <ModelsTab projectId={p.id} />}
+      {tab === 'models' && <ModelTable projectId={p.id} />}
       {tab === 'deployments' && <DeploymentsTab projectId={p.id} />}
       {tab === 'reports' && <ReportsTab projectId={p.id} />}
       {tab === 'privacy' && <PrivacyTab projectId={p.id} />}
@@ -249,40 +251,21 @@ function ExperimentsTab({ projectId }: { projectId: string }) {
           empty="No experiment yet."
           columns={[
             { head: 'Name', cell: (x) => <Link href={`/app/experiments/${x.id}`}>{x.name}</Link> },
-            { head: 'Status', cell: (x) => <Status value={x.status} /> },
-            { head: 'Dataset', cell: (x) => x.dataset_name },
-            { head: 'Target', cell: (x) => `${x.target_column} (${x.problem_type})` },
+            {
+              head: 'Status',
+              cell: (x) => (
+                <>
+                  <Status value={x.status} /> {x.progress.summary}
+                  {x.warnings.length > 0 && <span class="warn"> · possible leakage: {x.warnings.map((w) => w.column).join(', ')}</span>}
+                </>
+              ),
+            },
+            { head: 'Dataset', cell: (x) => `${x.dataset_name} v${x.dataset_version}` },
+            { head: 'Target', cell: (x) => `${x.target_column} (${x.problem_kind})` },
             { head: 'Models', cell: (x) => x.model_count, num: true },
+            { head: 'Best score', cell: (x) => (x.best_score === null ? '–' : `${x.best_score_metric} ${fmtNum(x.best_score)}`), num: true },
             { head: 'Best', cell: (x) => (x.best_model_id ? <Link href={`/app/models/${x.best_model_id}`}>{x.best_model_algo ?? 'best model'}</Link> : '–') },
             { head: 'Created', cell: (x) => fmtDate(x.created_at) },
-          ]}
-        />
-      ) : (
-        !list.error && <Loading />
-      )}
-      {list.pager}
-    </Section>
-  );
-}
-
-type ModelRow = ListItem<'/api/models'>;
-
-function ModelsTab({ projectId }: { projectId: string }) {
-  const list = usePaged(({ limit, offset }) => get<Page<ModelRow>>(`/api/models${qs({ project_id: projectId, limit, offset })}`), [projectId]);
-  return (
-    <Section title="Models">
-      <ErrorBox error={list.error} />
-      {list.data ? (
-        <Table
-          caption="Models"
-          rows={list.data.items}
-          empty="No model yet: run an experiment."
-          columns={[
-            { head: 'Model', cell: (m) => <Link href={`/app/models/${m.id}`}>{m.name}</Link> },
-            { head: 'Algorithm', cell: (m) => m.algo },
-            { head: 'Experiment', cell: (m) => m.experiment_name ?? '–' },
-            { head: 'Flags', cell: (m) => [m.is_best && 'best', m.is_production && 'production', m.is_staging && 'staging'].filter(Boolean).join(', ') || '–' },
-            { head: 'Created', cell: (m) => fmtDate(m.created_at) },
           ]}
         />
       ) : (
@@ -310,7 +293,7 @@ function DeploymentsTab({ projectId }: { projectId: string }) {
             { head: 'Name', cell: (d) => <Link href={`/app/deployments/${d.id}`}>{d.name}</Link> },
             { head: 'Stage', cell: (d) => <Status value={d.stage} /> },
             { head: 'Active', cell: (d) => (d.is_active ? 'yes' : 'no') },
-            { head: 'Model', cell: (d) => <Link href={`/app/models/${d.model_id}`}>model</Link> },
+            { head: 'Model', cell: (d) => (d.model_name ? <Link href={`/app/models/${d.model_id}`}>{d.model_name}</Link> : <span class="muted">deleted model</span>) },
             { head: 'Created', cell: (d) => fmtDate(d.created_at) },
           ]}
         />
@@ -390,18 +373,23 @@ function MembersTab({ projectId, owner }: { projectId: string; owner: boolean })
                 // The owner manages members; anyone else may only leave.
                 cell: (m) =>
                   m.user_id === user.id ? (
-                    <button
-                      type="button"
+                    <ConfirmButton
                       class="secondary small"
                       aria-label="Leave the project"
-                      onClick={() => void run(() => del(`/api/projects/${projectId}/members/${m.user_id}`).then(() => navigate('/app/projects')))}
+                      confirm={{ question: 'Leave this project?', consequence: 'You lose access to it until an owner adds you again.', confirmLabel: 'Leave' }}
+                      onConfirm={() => void run(() => del(`/api/projects/${projectId}/members/${m.user_id}`).then(() => navigate('/app/projects')))}
                     >
                       Leave
-                    </button>
+                    </ConfirmButton>
                   ) : owner ? (
-                    <button type="button" class="secondary small" aria-label={`Remove ${m.email}`} onClick={() => void run(() => del(`/api/projects/${projectId}/members/${m.user_id}`).then(reload))}>
+                    <ConfirmButton
+                      class="secondary small"
+                      aria-label={`Remove ${m.email}`}
+                      confirm={{ question: `Remove ${m.email} from the project?`, consequence: 'They lose access to it.', confirmLabel: 'Remove' }}
+                      onConfirm={() => void run(() => del(`/api/projects/${projectId}/members/${m.user_id}`).then(reload))}
+                    >
                       Remove
-                    </button>
+                    </ConfirmButton>
                   ) : (
                     '–'
                   ),
@@ -459,14 +447,14 @@ function MembersTab({ projectId, owner }: { projectId: string; owner: boolean })
               {
                 head: 'Action',
                 cell: (i) => (
-                  <button
-                    type="button"
+                  <ConfirmButton
                     class="secondary small"
                     aria-label={`Withdraw the invitation of ${i.email}`}
-                    onClick={() => void run(() => del(`/api/projects/${projectId}/invitations/${i.id}`).then(reload))}
+                    confirm={{ question: `Withdraw the invitation of ${i.email}?`, consequence: 'The mailed link stops working.', confirmLabel: 'Withdraw' }}
+                    onConfirm={() => void run(() => del(`/api/projects/${projectId}/invitations/${i.id}`).then(reload))}
                   >
                     Withdraw
-                  </button>
+                  </ConfirmButton>
                 ),
               },
             ]}

@@ -3,6 +3,7 @@ import { del, get, patch, post, put, qs, type Answer, type GetBody, type ListIte
 import { Link, navigate, useLocation } from '../router';
 import { ErrorBox, Field, fmtDate, Loading, Section, Select, Status, Table, Tabs, useAction, useAsync, usePaged, useTitle } from '../ui';
 import { mayDecide, metricPairs, metricsLine, modelLabel, ProjectCrumb, useProject, useProjectModels, useWho } from './mlops-shared';
+import { ConfirmButton } from '../confirm';
 
 type RegisteredModel = ListItem<'/api/mlops/projects/{project_id}/registry'>;
 type Version = ListItem<'/api/mlops/registry/{registered_model_id}/versions'>;
@@ -262,15 +263,15 @@ function VersionDetail({ model, version: v, canDecide, onChange }: { model: Regi
               : v.aliases.map((a) => (
                   <span key={a} class="row">
                     {a}
-                    <button
-                      type="button"
+                    <ConfirmButton
                       class="secondary small"
                       disabled={busy}
                       aria-label={`Remove alias ${a}`}
-                      onClick={() => void run(() => del(`/api/mlops/registry/${model.id}/aliases/${encodeURIComponent(a)}`).then(onChange))}
+                      confirm={{ question: `Remove the alias '${a}' from version ${v.version}?`, consequence: `Clients that load '${model.name}@${a}' no longer find it.`, confirmLabel: 'Remove' }}
+                      onConfirm={() => void run(() => del(`/api/mlops/registry/${model.id}/aliases/${encodeURIComponent(a)}`).then(onChange))}
                     >
                       Remove
-                    </button>
+                    </ConfirmButton>
                   </span>
                 ))}
           </dd>
@@ -336,9 +337,20 @@ function VersionDetail({ model, version: v, canDecide, onChange }: { model: Regi
                 cell: (r) =>
                   r.status === 'pending' && canDecide ? (
                     <span class="row">
-                      <button type="button" class="small" disabled={busy} aria-label={`Approve the move to ${r.to_stage}`} onClick={() => decide(r, 'approve')}>
+                      <ConfirmButton
+                        class="small"
+                        disabled={busy}
+                        aria-label={`Approve the move to ${r.to_stage}`}
+                        confirm={{
+                          question: `Move version ${v.version} of '${model.name}' to ${r.to_stage}?`,
+                          consequence: r.to_stage === 'production' ? "It is deployed to production; the project's current production deployment is archived." : `Its stage becomes ${r.to_stage}.`,
+                          confirmLabel: 'Approve',
+                          danger: r.to_stage === 'production' || r.to_stage === 'archived',
+                        }}
+                        onConfirm={() => decide(r, 'approve')}
+                      >
                         Approve
-                      </button>
+                      </ConfirmButton>
                       <button type="button" class="secondary small" disabled={busy} aria-label={`Reject the move to ${r.to_stage}`} onClick={() => decide(r, 'reject')}>
                         Reject
                       </button>
@@ -422,9 +434,13 @@ function SettingsTab({ model, canDecide, onChange }: { model: RegisteredModel; c
       </form>
       <div class="danger-zone">
         <p class="muted">Deleting removes the versions, aliases, requests and events (deployments stay); refused while a version is in production.</p>
-        <button type="button" class="danger" disabled={busy} onClick={() => void run(() => del(`/api/mlops/registry/${model.id}`).then(() => navigate(`/app/projects/${model.project_id}/registry`)))}>
+        <ConfirmButton
+          disabled={busy}
+          confirm={{ question: `Delete the registered model '${model.name}'?`, consequence: 'Its versions, aliases, requests and events are deleted; deployments stay.', confirmLabel: 'Delete' }}
+          onConfirm={() => void run(() => del(`/api/mlops/registry/${model.id}`).then(() => navigate(`/app/projects/${model.project_id}/registry`)))}
+        >
           Delete {model.name}
-        </button>
+        </ConfirmButton>
       </div>
       <ErrorBox error={error} />
     </Section>

@@ -3,6 +3,7 @@ import { del, get, patch, post, qs, type Answer, type ListItem, type Page } from
 import { Link } from '../router';
 import { ErrorBox, Field, fmtDate, fmtNum, Loading, Section, Select, Status, Table, useAction, useAsync, usePaged, usePoll, useTitle } from '../ui';
 import { fmtSecs, mayDecide, ProjectCrumb, useProject } from './mlops-shared';
+import { ConfirmButton } from '../confirm';
 
 type Policy = ListItem<'/api/mlops/retraining-policies'>;
 type PolicyCreate = Answer<'/api/mlops/retraining-policies', 'post'>;
@@ -230,9 +231,15 @@ function Policies({ list, modelName, onRun }: { list: ReturnType<typeof usePaged
                     <button type="button" class="secondary small" aria-label={`Triggers of ${p.name}`} aria-pressed={shown === p.id} onClick={() => setShown(shown === p.id ? undefined : p.id)}>
                       Triggers
                     </button>
-                    <button type="button" class="secondary small" disabled={busy} aria-label={`Delete ${p.name}`} onClick={() => act(() => del(`/api/mlops/retraining-policies/${p.id}`))}>
+                    <ConfirmButton
+                      class="secondary small"
+                      disabled={busy}
+                      aria-label={`Delete ${p.name}`}
+                      confirm={{ question: `Delete the retraining policy '${p.name}'?`, consequence: 'Its triggers stop; models it trained stay.', confirmLabel: 'Delete' }}
+                      onConfirm={() => act(() => del(`/api/mlops/retraining-policies/${p.id}`))}
+                    >
                       Delete
-                    </button>
+                    </ConfirmButton>
                   </span>
                 ),
               },

@@ -3,6 +3,7 @@ import { get, post, qs, type Answer, type GetBody, type ListItem, type Page } fr
 import { Link } from '../router';
 import { ErrorBox, Field, fmtDate, fmtNum, Loading, Section, Select, Status, Table, useAction, useAsync, usePaged, usePoll, useTitle } from '../ui';
 import { fmtSecs, modelLabel, ProjectCrumb, useProject, useProjectModels } from './mlops-shared';
+import { ConfirmButton } from '../confirm';
 
 type Deployment = GetBody<'/api/mlops/deployments/{deployment_id}'>['deployment'];
 type Rollout = GetBody<'/api/mlops/strategies/{rollout_id}'>;
@@ -13,6 +14,16 @@ type Split = Answer<'/api/mlops/deployments/{deployment_id}/traffic', 'put'>;
 type Kind = Rollout['kind'];
 type Gate = Rollout['steps'][number]['gates'][number];
 type Signal = 'pause' | 'resume' | 'abort' | 'promote' | 'rollback';
+
+/** The signals that change what serves production, each with the question its confirmation asks. */
+const SIGNAL_CONFIRMS: Partial<Record<Signal, (kind: string) => { question: string; consequence: string }>> = {
+  promote: (kind) =>
+    kind === 'blue_green'
+      ? { question: 'End the blue-green window now?', consequence: 'The candidate keeps all production traffic; the stable deployment is archived.' }
+      : { question: 'Promote the candidate to production now?', consequence: 'It takes all production traffic; the stable deployment is archived.' },
+  rollback: () => ({ question: 'Roll the rollout back?', consequence: 'All traffic returns to the stable deployment; the candidate is archived.' }),
+  abort: () => ({ question: 'Abort the rollout?', consequence: 'All traffic returns to the stable deployment and the rollout ends.' }),
+};
 type RegisteredModel = ListItem<'/api/mlops/projects/{project_id}/registry'>;
 type Version = ListItem<'/api/mlops/registry/{registered_model_id}/versions'>;
 
@@ -190,11 +201,18 @@ function RolloutView({ rolloutId, onEnded }: { rolloutId: string; onEnded?: () =
         </dl>
         {signals.length > 0 && (
           <div class="row wrap">
-            {signals.map(([s, label, cls]) => (
-              <button key={s} type="button" class={cls || undefined} disabled={busy} onClick={() => signal(s)}>
-                {label}
-              </button>
-            ))}
+            {signals.map(([s, label, cls]) => {
+              const question = SIGNAL_CONFIRMS[s];
+              return question ? (
+                <ConfirmButton key={s} class={cls} disabled={busy} confirm={{ ...question(ro.kind), confirmLabel: label }} onConfirm={() => signal(s)}>
+                  {label}
+                </ConfirmButton>
+              ) : (
+                <button key={s} type="button" class={cls || undefined} disabled={busy} onClick={() => signal(s)}>
+                  {label}
+                </button>
+              );
+            })}
           </div>
         )}
         <ErrorBox error={error} />

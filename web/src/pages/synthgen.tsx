@@ -5,6 +5,7 @@ import { BarsChart, ChartView } from '../chart';
 import { DatasetVersionPicker, type DatasetVersionChoice } from '../pickers';
 import { Link, navigate } from '../router';
 import { ErrorBox, Field, fmtDate, fmtNum, Loading, Progress, Section, Select, Status, Table, useAction, useAsync, usePaged, usePoll, useTitle } from '../ui';
+import { ConfirmButton } from '../confirm';
 
 type SynthModel = ListItem<'/api/synthgen/models'>;
 type JobSummary = GetBody<'/api/synthgen/models/{model_id}'>['jobs'][number];
@@ -177,17 +178,13 @@ export function SynthModelPage({ id }: { id: string }) {
               Cancel training
             </button>
           )}
-          <button
-            type="button"
-            class="danger"
+          <ConfirmButton
             disabled={busy}
-            onClick={() => {
-              if (confirm(`Delete the model ${model.name} with its jobs and files?`))
-                void run(() => del(`/api/synthgen/models/${model.id}`).then(() => navigate(`/app/projects/${model.project_id}?tab=synthgen`)));
-            }}
+            confirm={{ question: `Delete the synthetic-data model '${model.name}'?`, consequence: 'Its jobs and generated files are deleted too.', confirmLabel: 'Delete' }}
+            onConfirm={() => void run(() => del(`/api/synthgen/models/${model.id}`).then(() => navigate(`/app/projects/${model.project_id}?tab=synthgen`)))}
           >
             Delete
-          </button>
+          </ConfirmButton>
         </div>
       </div>
       <ErrorBox error={error} />
