@@ -183,20 +183,21 @@ export const CTGAN = { batch: 500, embedding: 128, widths: [256, 256], pac: 10 }
 /**
  * The engine's CTGAN training step (engine/gpu/neural/ctgan.ts: one critic and one generator update, the gradient
  * penalty included, one command buffer) with torch_ref.py's `ctgan_step` sizes on diamonds' layout (conditional
- * vectors over cut, color and clarity). Random numbers drawn on the host, as fitNeuralGpu runs it.
+ * vectors over cut, color and clarity). Random numbers drawn on the device, as fitNeuralGpu runs it (rows and
+ * conditions still come from the host's stream).
  */
 function ctganStep(sizes: BenchSizes): BenchCase {
   const CTGAN = sizes.ctgan;
   return {
     name: 'ctgan_step',
-    what: `CTGAN step (batch ${CTGAN.batch}, G and D ${CTGAN.widths.join('-')}, penalty, Adam; host random numbers)`,
+    what: `CTGAN step (batch ${CTGAN.batch}, G and D ${CTGAN.widths.join('-')}, penalty, Adam; device random numbers)`,
     torch: 'ctgan_step',
     async prepare(gpu) {
       const rt = new GpuRuntime(gpu.device);
       const layout = diamondsLayout();
       const rows = CTGAN.batch * 20;
       const config = { epochs: 1, batch_size: CTGAN.batch, embedding_dim: CTGAN.embedding, generator_dim: [...CTGAN.widths], discriminator_dim: [...CTGAN.widths], pac: CTGAN.pac };
-      const trainer = new GpuCtgan(rt, layout, encodedRows(layout, rows, 12), rows, config, new NeuralRng(1));
+      const trainer = new GpuCtgan(rt, layout, encodedRows(layout, rows, 12), rows, config, new NeuralRng(1), { random: 'device' });
       const rng = new NeuralRng(3);
       return {
         submit: () => trainer.step(rng),

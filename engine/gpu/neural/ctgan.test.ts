@@ -206,6 +206,18 @@ describe('CTGAN on the GPU engine', () => {
     // Other noise than the host stream's, and far fewer numbers drawn on the host (conditions and rows only).
     expect(a.losses[1].loss_d).not.toBe(host.losses[1].loss_d);
     expect(a.rngState).not.toBe(host.rngState);
+    // A checkpoint after epoch 1 resumed in a fresh trainer (same seed: same key; the step count restored) ends where
+    // the uninterrupted run does.
+    const first = new GpuCtgan(rt, state.layout, encoded, frame.nrows, CONFIG, new NeuralRng(5), { random: 'device' });
+    const rng = new NeuralRng(7);
+    await first.epoch(rng, () => {});
+    const checkpoint = await first.readState();
+    const resumed = new GpuCtgan(rt, state.layout, encoded, frame.nrows, CONFIG, new NeuralRng(5), { random: 'device' });
+    resumed.writeState(checkpoint.tensors, checkpoint.steps);
+    const resumedRng = new NeuralRng(0);
+    resumedRng.state = rng.state;
+    expect(await resumed.epoch(resumedRng, () => {})).toEqual(a.losses[1]);
+    expect(await resumed.modelWeights()).toEqual(a.weights);
   });
 
   it('says when a configuration does not fit the device', () => {
