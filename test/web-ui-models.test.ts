@@ -155,6 +155,17 @@ describe('the model table, compare view and model page in Chromium', () => {
     thresholds.forEach((t, i) => i === 0 || expect(t).toBeLessThan(thresholds[i - 1]));
     for (const r of table) for (const v of r.slice(2, 5).map(Number)) expect(v >= 0 && v <= 1).toBe(true);
     await checkPage('model-page');
+
+    // Deploying to production asks first; cancelling deploys nothing.
+    await page.getByLabel('Stage').selectOption('production');
+    await page.getByRole('button', { name: 'Deploy', exact: true }).click();
+    const dialog = page.getByRole('alertdialog', { name: /Deploy GBM_1 to production/ });
+    await dialog.waitFor();
+    await checkPage('model-deploy-confirm');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const listed = await owner.client.get(`/api/mlops/projects/${projectId}/deployments`);
+    expect((listed.body.items as Array<{ stage: string }>).filter((d) => d.stage === 'production')).toEqual([]);
   });
 
   it("shows an ensemble's feature importance without its base models, which it lists apart", async () => {

@@ -79,4 +79,6 @@ export const findingOverrideBody = z
     action: z.enum(PRIVACY_ACTIONS).nullable().optional(),
   })
   .strict()
-  .refine((b) => b.excluded !== undefined || b.action !== undefined, { message: 'Send excluded, action or both' });
+  .refine((b) => b.excluded !== undefined || b.action !== undefined, { message: 'Send excluded, action or both' })
+  // The refinement, as the OpenAPI document can say it.
+  .meta({ minProperties: 1 });

@@ -59,6 +59,13 @@ const STATEFUL_REFUSALS: { path: string; method: string; statuses: number[]; why
   },
   { path: '/api/experiments', method: 'POST', statuses: [422], why: 'target_column must be a column of the dataset version, problem_type and config keys are checked against it (spec texts)' },
   { path: '/api/experiments/{experiment_id}/best-model', method: 'POST', statuses: [422], why: 'model_id must belong to the experiment' },
+  { path: '/api/datasets/{dataset_id}/quality', method: 'GET', statuses: [422], why: 'target must be a column of the version shown ("Unknown column: … is not a column of version N")' },
+  {
+    path: '/api/projects/{project_id}/models/compare',
+    method: 'GET',
+    statuses: [422],
+    why: 'model_ids is 2 to 10 distinct model ids joined by commas (a list inside one string, and ids that must differ)',
+  },
   { path: '/api/mlops/projects/{project_id}/deployments', method: 'POST', statuses: [422], why: 'model_id must belong to the project ("model_id must belong to project", spec)' },
   { path: '/api/mlops/deployments/{deployment_id}/rollback', method: 'POST', statuses: [422], why: 'a rollback needs a target, an archived deployment or a model of the same project (spec)' },
   { path: '/api/mlops/deployments/{deployment_id}/privacy', method: 'PATCH', statuses: [422], why: "privacy_column_map's keys must be input columns of the deployed model" },

@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { useConfirm } from '../confirm';
 import { openReport } from './report';
 import { get, post, type Answer, type GetBody } from '../api';
 import { BarsChart } from '../chart';
@@ -278,8 +279,10 @@ function Deploy({ model, deployments }: { model: Model; deployments: Detail['dep
   const [name, setName] = useState(`${model.algo.toLowerCase()}-${model.id.slice(0, 6)}`);
   const [stage, setStage] = useState('staging');
   const { busy, error, run } = useAction();
+  const { confirm, dialog } = useConfirm();
   return (
     <Section title="Deployments">
+      {dialog}
       <Table
         caption="Deployments of this model"
         rows={deployments}
@@ -295,6 +298,15 @@ function Deploy({ model, deployments }: { model: Model; deployments: Detail['dep
         onSubmit={(e) => {
           e.preventDefault();
           void run(async () => {
+            // Production serves real traffic at once: the one deploy that asks first.
+            if (stage === 'production') {
+              const ok = await confirm({
+                question: `Deploy ${model.name} to production as '${name}'?`,
+                consequence: 'It starts answering production predictions as soon as it is ready.',
+                confirmLabel: 'Deploy to production',
+              });
+              if (!ok) return;
+            }
             const r = await post<Answer<'/api/mlops/projects/{project_id}/deployments', 'post'>>(`/api/mlops/projects/${model.project_id}/deployments`, { model_id: model.id, name, stage });
             navigate(`/app/deployments/${r.id}`);
           });
