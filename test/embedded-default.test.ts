@@ -219,7 +219,8 @@ describe('npm start on the embedded defaults', () => {
     for (let burst = 0; burst < 3; burst++) {
       const probes = shuffled(tenants.flatMap((t, k) => probesFor(t, tenants[(k + 1) % tenants.length], burst)));
       sent += probes.length;
-      const answers = await Promise.all(probes.map((p) => p().catch((err: unknown) => `request failed: ${String(err)}`)));
+      // fetch's own message is only "fetch failed": the cause says which (a reset, a refused connect, a timeout).
+      const answers = await Promise.all(probes.map((p) => p().catch((err: unknown) => `request failed: ${String(err)} (${String((err as { cause?: unknown }).cause)})`)));
       failures.push(...answers.filter((x): x is string => x !== undefined));
     }
     expect(sent).toBeGreaterThanOrEqual(500);
