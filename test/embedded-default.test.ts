@@ -215,15 +215,27 @@ describe('npm start on the embedded defaults', () => {
     c.jobIds.push(detect.body.job_id);
 
     const failures: string[] = [];
+    const transportRetries: string[] = [];
     let sent = 0;
     for (let burst = 0; burst < 3; burst++) {
       const probes = shuffled(tenants.flatMap((t, k) => probesFor(t, tenants[(k + 1) % tenants.length], burst)));
       sent += probes.length;
-      // fetch's own message is only "fetch failed": the cause says which (a reset, a refused connect, a timeout).
-      const answers = await Promise.all(probes.map((p) => p().catch((err: unknown) => `request failed: ${String(err)} (${String((err as { cause?: unknown }).cause)})`)));
+      // A transport failure (fetch's "fetch failed") is retried once and counted: in the full suite, whose Jest process
+      // holds gigabytes of heap, 70 of one run's ~170 concurrent requests once failed that way while the same file
+      // alone never did. What this test guards is that every answer reaches its own caller, right; the cause of such a
+      // failure is printed (a reset, a refused connect, a timeout) so a run that needed retries can be read.
+      const answers = await Promise.all(
+        probes.map((p) =>
+          p().catch((first: unknown) => {
+            transportRetries.push(`${String(first)} (${String((first as { cause?: unknown }).cause)})`);
+            return p().catch((err: unknown) => `request failed: ${String(err)} (${String((err as { cause?: unknown }).cause)})`);
+          }),
+        ),
+      );
       failures.push(...answers.filter((x): x is string => x !== undefined));
     }
     expect(sent).toBeGreaterThanOrEqual(500);
+    if (transportRetries.length > 0) console.warn(`${transportRetries.length} requests retried after a transport failure, first: ${transportRetries[0]}`);
     expect(failures).toEqual([]);
 
     const ended = async (t: Tenant, jobId: string) =>
