@@ -1,6 +1,7 @@
 /**
  * bench/gpu's program, bundled into one file by build.sh and run by run.sh on the GPU machine:
  *   node bench.cjs run   <out-dir> [seconds=100] [smoke]   times each case, writes <out-dir>/engine.json
+ *   node bench.cjs fit   <out-dir> <csv> [seconds=200] [smoke]   the whole CTGAN fit of diamonds.csv, writes fit.json
  *   node bench.cjs table <out-dir>                  the table of engine.json beside <out-dir>/torch*.jsonl
  * The adapter is platform/gpu's: hardware first, Mesa's software renderer only with GPU_ALLOW_SOFTWARE=1.
  */
@@ -8,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { acquireGpu, describeGpu } from '../../platform/gpu';
 import { benchCases, FULL_SIZES, SMOKE_SIZES } from './cases';
+import { runCtganFit, type FitResult } from './fit-case';
 import { measureStep } from './measure';
 import { formatTable, parseTorchLines, type EngineRun } from './table';
 
@@ -67,6 +69,18 @@ async function runCases(outDir: string, seconds: number, smoke: boolean): Promis
   }
 }
 
+async function runFit(outDir: string, csv: string, seconds: number, smoke: boolean): Promise<void> {
+  const gpu = await acquireGpu();
+  console.log(`adapter: ${describeGpu(gpu.description)}`);
+  try {
+    const result = await runCtganFit(gpu, csv, outDir, seconds, smoke);
+    fs.writeFileSync(path.join(outDir, 'fit.json'), JSON.stringify(result, null, 2));
+    console.log(JSON.stringify(result));
+  } finally {
+    await gpu.destroy();
+  }
+}
+
 function printTable(outDir: string): void {
   const run = JSON.parse(fs.readFileSync(path.join(outDir, 'engine.json'), 'utf8')) as EngineRun;
   const torchText = fs
@@ -74,7 +88,9 @@ function printTable(outDir: string): void {
     .filter((f) => /^torch.*\.jsonl$/.test(f))
     .map((f) => fs.readFileSync(path.join(outDir, f), 'utf8'))
     .join('\n');
-  const table = formatTable(run, parseTorchLines(torchText));
+  const fitFile = path.join(outDir, 'fit.json');
+  const fit = fs.existsSync(fitFile) ? (JSON.parse(fs.readFileSync(fitFile, 'utf8')) as FitResult) : undefined;
+  const table = formatTable(run, parseTorchLines(torchText), fit);
   fs.writeFileSync(path.join(outDir, 'table.md'), table);
   console.log(table);
 }
@@ -83,8 +99,9 @@ async function main(): Promise<void> {
   const [mode, outDir = process.env.OUT ?? '/tmp/out', seconds = '100', smoke] = process.argv.slice(2);
   fs.mkdirSync(outDir, { recursive: true });
   if (mode === 'run') await runCases(outDir, Number(seconds), smoke === 'smoke');
+  else if (mode === 'fit') await runFit(outDir, process.argv[4], Number(process.argv[5] ?? 200), process.argv[6] === 'smoke');
   else if (mode === 'table') printTable(outDir);
-  else throw new Error('usage: bench.cjs run|table <out-dir> [seconds]');
+  else throw new Error('usage: bench.cjs run|fit|table <out-dir> ...');
 }
 
 main().then(

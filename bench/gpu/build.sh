@@ -21,7 +21,7 @@ cd "$REPO"
 
 echo "== bench.cjs (rolldown: bench/gpu/bench.ts and what it imports, one CommonJS file)"
 rm -rf "$OUT_DIR" && mkdir -p "$OUT_DIR"
-npx --no-install rolldown bench/gpu/bench.ts --platform node --format cjs --file "$OUT_DIR/bench.cjs" --logLevel warn
+npx --no-install rolldown bench/gpu/bench.ts --platform node --format cjs --external @duckdb/node-api --file "$OUT_DIR/bench.cjs" --logLevel warn
 
 echo "== dawn.node (the webgpu package's prebuilt Dawn for linux-x64)"
 WEBGPU_DIR="$(dirname "$(node -p "require.resolve('webgpu/package.json')")")"

@@ -230,12 +230,4 @@ export const benchCases = (sizes: BenchSizes): BenchCase[] => [
   ctganStep(sizes),
   tvaeStep(sizes),
   kernelChain(sizes),
-  {
-    name: 'ctgan_fit',
-    what: "300-epoch CTGAN fit of diamonds.csv, transformer included (SDV's figure: sdv.sh)",
-    torch: 'ctgan_fit',
-    // The fit needs the data transformer, whose modules import engine/automl's index (DuckDB's and ONNX Runtime's
-    // native bindings), which this bundle must not carry.
-    prepare: async () => ({ notYet: 'not yet: the bundle does not carry the data transformer' }),
-  },
 ];

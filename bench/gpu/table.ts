@@ -3,6 +3,7 @@
  * and the ratio. PyTorch's figures are the JSON lines torch_ref.py and torch_chain.py print.
  */
 import type { GpuDescription } from '../../platform/gpu';
+import type { FitResult } from './fit-case';
 import type { StepTiming } from './measure';
 
 export interface EngineResult {
@@ -59,7 +60,7 @@ function pad(rows: string[][]): string {
 }
 
 /** A Markdown table (readable as plain text too) and the notes under it. */
-export function formatTable(run: EngineRun, torch: TorchLine[]): string {
+export function formatTable(run: EngineRun, torch: TorchLine[], fit?: FitResult): string {
   const header = ['step', 'engine, read back each step', 'engine, one read back', 'PyTorch CUDA (each / end)', 'PyTorch CPU', 'engine ÷ PyTorch CUDA'];
   const rows = [header, header.map((h) => '-'.repeat(h.length))];
   for (const r of run.results) {
@@ -74,6 +75,12 @@ export function formatTable(run: EngineRun, torch: TorchLine[]): string {
     rows.push([`${r.name}: ${r.what}`, engineEach, engineReplay, cudaText, ms(cpu?.ms_per_step), rel]);
   }
   const notes: string[] = [];
+  if (fit) {
+    const whole = `${fit.wholeFitS.toFixed(1)} s${fit.stoppedEarly ? ` (projected: ${fit.epochsDone} of ${fit.epochsAsked} epochs ran in its time)` : ''}`;
+    notes.push(
+      `ctgan_fit: CTGAN fit of ${fit.rows} rows, ${fit.epochsAsked} epochs, transformer included: ${whole}; preparation ${fit.prepareS.toFixed(1)} s, ${fit.msPerStep.toFixed(2)} ms a step in the fit (SDV's figure: sdv.sh; about 270 s on the H200 machine's 16 CPU cores, 755 s on CUDA)`,
+    );
+  }
   if (run.gpu) {
     const g = run.gpu;
     notes.push(`adapter: ${[g.vendor, g.architecture, g.device].filter(Boolean).join(' ')} (${g.description}; ${g.backend})`);

@@ -1,4 +1,6 @@
-import { Column, Frame, Rng } from '../automl';
+// Single modules, not engine/automl's index: bench/gpu's bundle carries this file without the index's native bindings.
+import { Column, Frame } from '../automl/frame';
+import { Rng } from '../automl/random';
 import type { SynthColumnMeta } from './types';
 
 /**
