@@ -2,14 +2,15 @@
  * bench/gpu's program, bundled into one file by build.sh and run by run.sh on the GPU machine:
  *   node bench.cjs run   <out-dir> [seconds=100] [smoke]   times each case, writes <out-dir>/engine.json
  *   node bench.cjs fit   <out-dir> <csv> [seconds=200] [smoke]   the whole CTGAN fit of diamonds.csv, writes fit.json
+ *   node bench.cjs models <out-dir> <frames-dir>   GPU fits of quality.ts's tables (<name>.<type>.bin)
  *   node bench.cjs table <out-dir>                  the table of engine.json beside <out-dir>/torch*.jsonl
  * The adapter is platform/gpu's: hardware first, Mesa's software renderer only with GPU_ALLOW_SOFTWARE=1.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { acquireGpu, describeGpu } from '../../platform/gpu';
+import { acquireGpu, describeGpu, type AcquiredGpu } from '../../platform/gpu';
 import { benchCases, FULL_SIZES, SMOKE_SIZES } from './cases';
-import { runCtganFit, type FitResult } from './fit-case';
+import { fitQualityModels, runCtganFit, type FitResult } from './fit-case';
 import { measureStep } from './measure';
 import { formatTable, parseTorchLines, type EngineRun } from './table';
 
@@ -69,16 +70,20 @@ async function runCases(outDir: string, seconds: number, smoke: boolean): Promis
   }
 }
 
-async function runFit(outDir: string, csv: string, seconds: number, smoke: boolean): Promise<void> {
+async function withGpu<T>(work: (gpu: AcquiredGpu) => Promise<T>): Promise<T> {
   const gpu = await acquireGpu();
   console.log(`adapter: ${describeGpu(gpu.description)}`);
   try {
-    const result = await runCtganFit(gpu, csv, outDir, seconds, smoke);
-    fs.writeFileSync(path.join(outDir, 'fit.json'), JSON.stringify(result, null, 2));
-    console.log(JSON.stringify(result));
+    return await work(gpu);
   } finally {
     await gpu.destroy();
   }
+}
+
+async function runFit(outDir: string, csv: string, seconds: number, smoke: boolean): Promise<void> {
+  const result = await withGpu((gpu) => runCtganFit(gpu, csv, outDir, seconds, smoke));
+  fs.writeFileSync(path.join(outDir, 'fit.json'), JSON.stringify(result, null, 2));
+  console.log(JSON.stringify(result));
 }
 
 function printTable(outDir: string): void {
@@ -100,6 +105,7 @@ async function main(): Promise<void> {
   fs.mkdirSync(outDir, { recursive: true });
   if (mode === 'run') await runCases(outDir, Number(seconds), smoke === 'smoke');
   else if (mode === 'fit') await runFit(outDir, process.argv[4], Number(process.argv[5] ?? 200), process.argv[6] === 'smoke');
+  else if (mode === 'models') await withGpu((gpu) => fitQualityModels(gpu, process.argv[4], outDir, process.argv[5] ? Number(process.argv[5]) : undefined));
   else if (mode === 'table') printTable(outDir);
   else throw new Error('usage: bench.cjs run|fit|table <out-dir> ...');
 }

@@ -91,3 +91,43 @@ export async function runCtganFit(gpu: AcquiredGpu, csvPath: string, outDir: str
     stoppedEarly,
   };
 }
+
+/** A frame as JSON (quality.ts writes these from DuckDB's reading, so both engines train on the same table). */
+export interface FrameJSON {
+  names: string[];
+  columns: Array<{ kind: 'numeric'; values: Array<number | null> } | { kind: 'categorical'; codes: number[]; levels: string[] } | { kind: 'datetime'; epochMs: Array<number | null> }>;
+}
+
+export function frameFromJSON(json: FrameJSON): Frame {
+  const nums = (v: Array<number | null>) => Float64Array.from(v, (x) => (x === null ? NaN : x));
+  return makeFrame(
+    json.names,
+    json.columns.map((c): Column => (c.kind === 'numeric' ? { kind: 'numeric', values: nums(c.values) } : c.kind === 'datetime' ? { kind: 'datetime', epochMs: nums(c.epochMs) } : { kind: 'categorical', codes: Int32Array.from(c.codes), levels: c.levels })),
+  );
+}
+
+export const QUALITY_TYPES = ['ctgan', 'tvae', 'copulagan'] as const;
+/** The settings of the quality comparison (SDV's defaults; seed 1 on both engines). */
+export const QUALITY_CONFIG = { epochs: 300, seed: 1 } as const;
+
+/**
+ * Fits every `<name>.frame.json` in `framesDir` with each neural type on the GPU and writes `<name>.<type>.bin` and
+ * the fit times to `models.json` (quality.ts scores them beside CPU fits of the same tables).
+ */
+export async function fitQualityModels(gpu: AcquiredGpu, framesDir: string, outDir: string, epochs: number = QUALITY_CONFIG.epochs): Promise<Array<{ name: string; type: string; seconds: number }>> {
+  const times: Array<{ name: string; type: string; seconds: number }> = [];
+  for (const file of fs.readdirSync(framesDir).filter((f) => f.endsWith('.frame.json')).sort()) {
+    const name = file.replace(/\.frame\.json$/, '');
+    const frame = frameFromJSON(JSON.parse(fs.readFileSync(path.join(framesDir, file), 'utf8')) as FrameJSON);
+    for (const type of QUALITY_TYPES) {
+      const t = performance.now();
+      const model = await fitNeuralGpu(type, frame, { ...QUALITY_CONFIG, epochs }, { device: gpu.device });
+      const seconds = (performance.now() - t) / 1000;
+      fs.writeFileSync(path.join(outDir, `${name}.${type}.bin`), serializeNeural(model));
+      times.push({ name, type, seconds });
+      console.log(`${name} ${type}: ${seconds.toFixed(1)} s`);
+      fs.writeFileSync(path.join(outDir, 'models.json'), JSON.stringify(times, null, 2));
+    }
+  }
+  return times;
+}
