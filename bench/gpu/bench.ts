@@ -2,7 +2,7 @@
  * bench/gpu's program, bundled into one file by build.sh and run by run.sh on the GPU machine:
  *   node bench.cjs run   <out-dir> [seconds=100] [smoke]   times each case, writes <out-dir>/engine.json
  *   node bench.cjs fit   <out-dir> <csv> [seconds=200] [smoke]   the whole CTGAN fit of diamonds.csv, writes fit.json
- *   node bench.cjs models <out-dir> <frames-dir>   GPU fits of quality.ts's tables (<name>.<type>.bin)
+ *   node bench.cjs models <out-dir> <frames-dir> [epochs] [seeds=1]   GPU fits of quality.ts's tables (<name>.<type>.bin)
  *   node bench.cjs table <out-dir>                  the table of engine.json beside <out-dir>/torch*.jsonl
  * The adapter is platform/gpu's: hardware first, Mesa's software renderer only with GPU_ALLOW_SOFTWARE=1.
  */
@@ -105,7 +105,7 @@ async function main(): Promise<void> {
   fs.mkdirSync(outDir, { recursive: true });
   if (mode === 'run') await runCases(outDir, Number(seconds), smoke === 'smoke');
   else if (mode === 'fit') await runFit(outDir, process.argv[4], Number(process.argv[5] ?? 200), process.argv[6] === 'smoke');
-  else if (mode === 'models') await withGpu((gpu) => fitQualityModels(gpu, process.argv[4], outDir, process.argv[5] ? Number(process.argv[5]) : undefined));
+  else if (mode === 'models') await withGpu((gpu) => fitQualityModels(gpu, process.argv[4], outDir, process.argv[5] ? Number(process.argv[5]) : undefined, process.argv[6] ? process.argv[6].split(',').map(Number) : undefined));
   else if (mode === 'table') printTable(outDir);
   else throw new Error('usage: bench.cjs run|fit|table <out-dir> ...');
 }

@@ -6,7 +6,7 @@
 #   bench.cjs                                   the benchmark, one file bundled by rolldown (Vite's bundler here)
 #   node_modules/webgpu/dist/linux-x64/dawn.node.xz, node_modules/webgpu/package.json
 #   node/node.xz, node/VERSION                  this machine's Node, xz -9
-#   debs/libvulkan1_*.deb                       the Vulkan loader, unpacked beside the bundle when the system lacks it
+#   debs/*.deb                                  the Vulkan loader and glvnd, each unpacked beside the bundle when the system lacks it
 #   torch_ref.py, torch_chain.py                PyTorch's figures for the same work
 #   sdv/                                        SDV's CTGAN fit of diamonds.csv (sdv.sh; wheels and the data beside it)
 #   run.sh, sdv.sh, README.md
@@ -38,9 +38,12 @@ if [ "$(cat "$NODE_CACHE/VERSION" 2>/dev/null)" != "$(node --version)" ] || [ ! 
 fi
 cp "$NODE_CACHE/node.xz" "$NODE_CACHE/VERSION" "$OUT_DIR/node/"
 
-echo "== the Vulkan loader (apt-get download libvulkan1)"
+# NVIDIA's Vulkan ICD (libGLX_nvidia.so.0) links against glvnd's libGLdispatch: without libglvnd0 the loader finds
+# the ICD but cannot get vkCreateInstance from it (seen on the H200 machine, whose image has neither).
+DEBS="libvulkan1 libglvnd0 libegl1 libgles2"
+echo "== the Vulkan loader and glvnd (apt-get download $DEBS)"
 mkdir -p "$OUT_DIR/debs"
-(cd "$OUT_DIR/debs" && { apt-get download -qq libvulkan1 2>/dev/null || { apt-get update -qq && apt-get download -qq libvulkan1; }; })
+(cd "$OUT_DIR/debs" && { apt-get download -qq $DEBS 2>/dev/null || { apt-get update -qq && apt-get download -qq $DEBS; }; })
 
 echo "== PyTorch and SDV references"
 cp "$KIT/torch_ref.py" bench/gpu/torch_chain.py bench/gpu/run.sh bench/gpu/sdv.sh bench/gpu/README.md "$OUT_DIR/"

@@ -110,23 +110,28 @@ export const QUALITY_TYPES = ['ctgan', 'tvae', 'copulagan'] as const;
 /** The settings of the quality comparison (SDV's defaults; seed 1 on both engines). */
 export const QUALITY_CONFIG = { epochs: 300, seed: 1 } as const;
 
+/** A GPU model's file: `<name>.<type>.bin` for seed 1, `<name>.<type>.s<seed>.bin` for the others. */
+export const qualityModelFile = (name: string, type: string, seed: number): string => (seed === 1 ? `${name}.${type}.bin` : `${name}.${type}.s${seed}.bin`);
+
 /**
  * Fits every `<name>.frame.json` in `framesDir` with each neural type on the GPU and writes `<name>.<type>.bin` and
  * the fit times to `models.json` (quality.ts scores them beside CPU fits of the same tables).
  */
-export async function fitQualityModels(gpu: AcquiredGpu, framesDir: string, outDir: string, epochs: number = QUALITY_CONFIG.epochs): Promise<Array<{ name: string; type: string; seconds: number }>> {
-  const times: Array<{ name: string; type: string; seconds: number }> = [];
+export async function fitQualityModels(gpu: AcquiredGpu, framesDir: string, outDir: string, epochs: number = QUALITY_CONFIG.epochs, seeds: number[] = [QUALITY_CONFIG.seed]): Promise<Array<{ name: string; type: string; seed: number; seconds: number }>> {
+  const times: Array<{ name: string; type: string; seed: number; seconds: number }> = [];
   for (const file of fs.readdirSync(framesDir).filter((f) => f.endsWith('.frame.json')).sort()) {
     const name = file.replace(/\.frame\.json$/, '');
     const frame = frameFromJSON(JSON.parse(fs.readFileSync(path.join(framesDir, file), 'utf8')) as FrameJSON);
     for (const type of QUALITY_TYPES) {
-      const t = performance.now();
-      const model = await fitNeuralGpu(type, frame, { ...QUALITY_CONFIG, epochs }, { device: gpu.device });
-      const seconds = (performance.now() - t) / 1000;
-      fs.writeFileSync(path.join(outDir, `${name}.${type}.bin`), serializeNeural(model));
-      times.push({ name, type, seconds });
-      console.log(`${name} ${type}: ${seconds.toFixed(1)} s`);
-      fs.writeFileSync(path.join(outDir, 'models.json'), JSON.stringify(times, null, 2));
+      for (const seed of seeds) {
+        const t = performance.now();
+        const model = await fitNeuralGpu(type, frame, { epochs, seed }, { device: gpu.device });
+        const seconds = (performance.now() - t) / 1000;
+        fs.writeFileSync(path.join(outDir, qualityModelFile(name, type, seed)), serializeNeural(model));
+        times.push({ name, type, seed, seconds });
+        console.log(`${name} ${type} seed ${seed}: ${seconds.toFixed(1)} s`);
+        fs.writeFileSync(path.join(outDir, 'models.json'), JSON.stringify(times, null, 2));
+      }
     }
   }
   return times;

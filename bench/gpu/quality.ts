@@ -2,7 +2,7 @@
  * Issue 32's quality check: SDMetrics' quality of GPU-trained models against CPU-trained ones on the same tables.
  *   node dist/bench/gpu/quality.js prepare <dir>            writes <dir>/<name>.frame.json (DuckDB's reading of each table)
  *   (on the GPU machine) node bench.cjs models <out> <dir>  fits each table with CTGAN, TVAE and CopulaGAN: <name>.<type>.bin
- *   node dist/bench/gpu/quality.js score <gpu-models-dir>    fits the same tables on the CPU engine (same settings and seed),
+ *   node dist/bench/gpu/quality.js score <gpu-models-dir> [seeds=1] [tables]   fits the same tables on the CPU engine (same settings and seed),
  *        samples as many rows as the real table from both, and scores both with SDMetrics' QualityReport
  *        (bench/synth/peer.py's scorer, in ~/.cache/mlsvc/venv-synth): bench/results/gpu-quality/summary.md
  */
@@ -13,7 +13,7 @@ import path from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import { Frame, readCsvFrame, selectRows } from '../../engine/automl';
 import { deserializeNeural, fitSynthesizer, sampleSynthesizerBatches } from '../../engine/synth';
-import { QUALITY_CONFIG, QUALITY_TYPES, type FrameJSON } from './fit-case';
+import { QUALITY_CONFIG, QUALITY_TYPES, qualityModelFile, type FrameJSON } from './fit-case';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const OUT = path.join(ROOT, 'bench', 'results', 'gpu-quality');
@@ -89,37 +89,38 @@ async function prepare(dir: string): Promise<void> {
   }
 }
 
-async function score(gpuDir: string): Promise<void> {
+async function score(gpuDir: string, seeds: number[], tables: string[]): Promise<void> {
   fs.mkdirSync(OUT, { recursive: true });
   const python = process.env.SDV_PYTHON ?? path.join(os.homedir(), '.cache', 'mlsvc', 'venv-synth', 'bin', 'python');
-  const gpuTimes = JSON.parse(fs.readFileSync(path.join(gpuDir, 'models.json'), 'utf8')) as Array<{ name: string; type: string; seconds: number }>;
-  const lines = ['| table | type | GPU fit (s) | CPU fit (s) | quality GPU | quality CPU | GPU − CPU |', '|---|---|---|---|---|---|---|'];
-  for (const spec of TABLES) {
+  const gpuTimes = JSON.parse(fs.readFileSync(path.join(gpuDir, 'models.json'), 'utf8')) as Array<{ name: string; type: string; seed?: number; seconds: number }>;
+  const lines = ['| table | type | seed | GPU fit (s) | CPU fit (s) | quality GPU | quality CPU | GPU − CPU |', '|---|---|---|---|---|---|---|---|'];
+  const summary = path.join(OUT, `summary-seeds-${seeds.join('-')}.md`);
+  for (const spec of tables) {
     const { name, frame } = await load(spec);
     const realCsv = path.join(OUT, `${name}.real.csv`);
     fs.writeFileSync(realCsv, toCsv(frame));
     const kinds = Object.fromEntries(frame.names.map((n, j) => [n, frame.columns[j].kind]));
-    for (const type of QUALITY_TYPES) {
-      const gpuModel = deserializeNeural(new Uint8Array(fs.readFileSync(path.join(gpuDir, `${name}.${type}.bin`))));
+    for (const type of QUALITY_TYPES) for (const seed of seeds) {
+      const gpuModel = deserializeNeural(new Uint8Array(fs.readFileSync(path.join(gpuDir, qualityModelFile(name, type, seed)))));
       const t = performance.now();
-      const cpuModel = await fitSynthesizer(type, frame, { ...QUALITY_CONFIG }, { threads: 2 });
+      const cpuModel = await fitSynthesizer(type, frame, { ...QUALITY_CONFIG, seed }, { threads: 2 });
       const cpuSeconds = (performance.now() - t) / 1000;
-      const files = { gpu: path.join(OUT, `${name}.${type}.gpu.csv`), cpu: path.join(OUT, `${name}.${type}.cpu.csv`) };
+      const files = { gpu: path.join(OUT, `${name}.${type}.s${seed}.gpu.csv`), cpu: path.join(OUT, `${name}.${type}.s${seed}.cpu.csv`) };
       fs.writeFileSync(files.gpu, toCsv(await sampleAll(gpuModel, frame.nrows)));
       fs.writeFileSync(files.cpu, toCsv(await sampleAll(cpuModel, frame.nrows)));
       const scores = JSON.parse(execFileSync(python, ['-c', SCORER, JSON.stringify(kinds), realCsv, files.gpu, files.cpu], { encoding: 'utf8' })) as Record<string, number>;
       const [g, c] = [scores[files.gpu], scores[files.cpu]];
-      const gpuSeconds = gpuTimes.find((x) => x.name === name && x.type === type)?.seconds;
-      const line = `| ${name} | ${type} | ${gpuSeconds?.toFixed(1) ?? '—'} | ${cpuSeconds.toFixed(1)} | ${g.toFixed(4)} | ${c.toFixed(4)} | ${(g - c >= 0 ? '+' : '') + (g - c).toFixed(4)} |`;
+      const gpuSeconds = gpuTimes.find((x) => x.name === name && x.type === type && (x.seed ?? 1) === seed)?.seconds;
+      const line = `| ${name} | ${type} | ${seed} | ${gpuSeconds?.toFixed(1) ?? '—'} | ${cpuSeconds.toFixed(1)} | ${g.toFixed(4)} | ${c.toFixed(4)} | ${(g - c >= 0 ? '+' : '') + (g - c).toFixed(4)} |`;
       console.log(line);
       lines.push(line);
-      fs.writeFileSync(path.join(OUT, 'summary.md'), lines.join('\n') + '\n');
+      fs.writeFileSync(summary, lines.join('\n') + '\n');
     }
   }
 }
 
-const [mode, dir] = process.argv.slice(2);
-(mode === 'prepare' ? prepare(dir) : mode === 'score' ? score(dir) : Promise.reject(new Error('usage: quality.js prepare <dir> | score <gpu-models-dir>'))).then(
+const [mode, dir, seeds = '1', tables = TABLES.join(',')] = process.argv.slice(2);
+(mode === 'prepare' ? prepare(dir) : mode === 'score' ? score(dir, seeds.split(',').map(Number), tables.split(',')) : Promise.reject(new Error('usage: quality.js prepare <dir> | score <gpu-models-dir>'))).then(
   () => process.exit(0),
   (err) => {
     console.error(err);

@@ -62,13 +62,17 @@ main() {
   cp "$HERE/node_modules/webgpu/package.json" "$WORK/node_modules/webgpu/"
   unxz_to "$HERE/node_modules/webgpu/dist/linux-x64/dawn.node.xz" "$WORK/node_modules/webgpu/dist/linux-x64/dawn.node"
   EXTRA_LD=""
-  if ldconfig -p 2>/dev/null | grep -q 'libvulkan\.so\.1 '; then
-    echo "the system has libvulkan.so.1"
-  else
-    # Unpacked beside the bundle, not into /: Dawn opens the loader by name, which LD_LIBRARY_PATH finds.
-    for deb in "$HERE"/debs/libvulkan1_*.deb; do deb_x "$deb" "$WORK/side" && echo "unpacked $(basename "$deb")"; done
-    EXTRA_LD="$WORK/side/usr/lib/x86_64-linux-gnu"
-  fi
+  # Each .deb's library, unpacked beside the bundle (not into /) when the system lacks it: Dawn opens the loader by
+  # name and the loader opens the ICD, which LD_LIBRARY_PATH finds.
+  for deb in "$HERE"/debs/*.deb; do
+    case "$(basename "$deb")" in
+      libvulkan1_*) so=libvulkan.so.1 ;; libglvnd0_*) so=libGLdispatch.so.0 ;; libegl1_*) so=libEGL.so.1 ;;
+      libgles2_*) so=libGLESv2.so.2 ;; *) so="" ;;
+    esac
+    if [ -n "$so" ] && ldconfig -p 2>/dev/null | grep -q "$so "; then echo "the system has $so"
+    else deb_x "$deb" "$WORK/side" && echo "unpacked $(basename "$deb")" && EXTRA_LD="$WORK/side/usr/lib/x86_64-linux-gnu"
+    fi
+  done
   ICD="$NV/share/vulkan/icd.d/nvidia_icd.json"
   [ -f "$ICD" ] || ICD="$(ls /usr/share/vulkan/icd.d/nvidia_icd*.json /etc/vulkan/icd.d/nvidia_icd*.json 2>/dev/null | head -1)"
   if [ -n "$ICD" ] && [ -f "$ICD" ]; then

@@ -167,7 +167,7 @@ export async function acquireGpu(options: AcquireOptions = {}): Promise<Acquired
     await acquired.destroy();
     tried.push(`Vulkan offered only a software adapter (${acquired.description.device})`);
   } else {
-    tried.push('Vulkan found no adapter (is libvulkan1 installed, with the GPU vendor’s ICD?)');
+    tried.push('Vulkan found no adapter (are libvulkan1 and libglvnd0 installed, with the GPU vendor’s ICD?)');
   }
   if (!allowSoftware) {
     throw new NoGpuAdapterError(`No hardware GPU adapter: ${tried.join('; ')}. Set GPU_ALLOW_SOFTWARE=1 to use Mesa's software renderer.`);
