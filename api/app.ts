@@ -5,6 +5,8 @@ import { authenticate, checkCsrf, KeyCache } from './middleware/authenticate';
 import { bodyParser } from './middleware/body';
 import { errorHandler } from './middleware/error-handler';
 import { methodNotAllowed } from './middleware/method-not-allowed';
+import { auditRequests, isAudited } from './middleware/audit';
+import { planPredictionLimit } from './middleware/plan-predictions';
 import { RateLimiter } from './middleware/rate-limit';
 import { requestContext, securityHeaders } from './middleware/request-context';
 import { ApiMetrics } from './metrics';
@@ -15,6 +17,14 @@ import { accountRoutes } from './routes/account';
 import { apiKeyRoutes } from './routes/api-keys';
 import { artifactRoutes } from './routes/artifacts';
 import { authRoutes } from './routes/auth';
+import { ssoRoutes } from './routes/sso';
+import { adminSsoRoutes } from './routes/admin-sso';
+import { adminUserRoutes } from './routes/admin-users';
+import { adminApiKeyRoutes } from './routes/admin-api-keys';
+import { adminSettingsRoutes } from './routes/admin-settings';
+import { adminLogRoutes } from './routes/admin-logs';
+import { ADMIN_PATH_PREFIX, requireSuperuser } from './admin-guard';
+import { billingRoutes } from './routes/billing';
 import { datasetRoutes } from './routes/datasets';
 import { deploymentRoutes } from './routes/deployments';
 import { experimentRoutes } from './routes/experiments';
@@ -30,6 +40,11 @@ import { jobRoutes } from './routes/jobs';
 import { modelRoutes } from './routes/models';
 import { pageRoutes } from './routes/pages';
 import { projectRoutes } from './routes/projects';
+import { teamRoutes } from './routes/teams';
+import { adminTeamRoutes } from './routes/admin-teams';
+import { adminAuditRoutes } from './routes/admin-audit';
+import { adminRetentionRoutes } from './routes/admin-retention';
+import { adminPlanRoutes } from './routes/admin-plans';
 import { systemRoutes } from './routes/system';
 import { studioRoutes } from './routes/studio';
 import { synthgenRoutes } from './routes/synthgen';
@@ -39,6 +54,7 @@ import { reportRoutes } from './routes/reports';
 import { webUi } from './web-ui';
 import { createServices } from '../services';
 import { assertScopes } from '../services/scopes';
+import { installAuditSubscriber } from '../services/audit/subscriber';
 
 const VERSION = '0.1.0';
 
@@ -46,9 +62,20 @@ const VERSION = '0.1.0';
 const ROUTE_MODULES = [
   systemRoutes,
   authRoutes,
+  ssoRoutes,
+  adminUserRoutes,
+  adminApiKeyRoutes,
+  adminSettingsRoutes,
+  adminLogRoutes,
+  adminSsoRoutes,
   accountRoutes,
   apiKeyRoutes,
   projectRoutes,
+  teamRoutes,
+  adminTeamRoutes,
+  adminAuditRoutes,
+  adminRetentionRoutes,
+  adminPlanRoutes,
   invitationRoutes,
   datasetRoutes,
   experimentRoutes,
@@ -69,6 +96,7 @@ const ROUTE_MODULES = [
   privacyRoutes,
   anonymizeRoutes,
   synthgenRoutes,
+  billingRoutes,
 ];
 
 /** Every route of the API, defined from its dependencies (nothing is called on them until a request comes). */
@@ -106,6 +134,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   const metrics = deps.metrics ?? new ApiMetrics(services, deps.log);
   const limiter = deps.limiter ?? new RateLimiter(deps.ds, deps.config.rateLimits, (bucket) => metrics.rateLimited(bucket));
   const keyCache = deps.keyCache ?? new KeyCache();
+  const planPredictions = planPredictionLimit(services.plans, limiter);
   const routeDeps: RouteDeps = { config: deps.config, services, keyCache, ds: deps.ds, temporal: deps.temporal, metrics };
   const defs = routeDefs(routeDeps);
   const openapi = openApiDocument(defs);
@@ -113,6 +142,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   const bodyLimits = { maxBytes: deps.config.limits.maxJsonBodyBytes, timeoutMs: deps.config.limits.bodyTimeoutMs };
   const jsonBody = bodyParser(bodyLimits);
   const formBody = bodyParser(bodyLimits, 'application/x-www-form-urlencoded');
+  const rawJsonBody = bodyParser(bodyLimits, undefined, { keepRaw: true });
   const guards = (def: RouteDef): RouterMiddleware[] => [
     async (kctx, next) => {
       const ctx = kctx as unknown as AppContext;
@@ -125,14 +155,24 @@ export function createApp(deps: AppDeps): Koa<AppState> {
       checkCsrf(ctx, principal);
       const bucket = def.rateLimit ?? 'general';
       if (bucket !== 'none') await limiter.hit(ctx, bucket, `user:${principal.user.id}`);
+      // Predict requests only (the bucket also holds feedback and outcomes): the plan's predictions_per_minute.
+      if (bucket === 'predict' && /\/predict(\/|$)/.test(def.path)) await planPredictions(ctx, principal.user.id);
       if (def.scope) assertScopes(keyScopes(ctx), def.scope);
+      // Every admin route, whichever part defines it, refuses non-superusers before anything of the request is read.
+      if (def.path.startsWith(ADMIN_PATH_PREFIX)) requireSuperuser(ctx);
       return next();
     },
     // After authentication: nothing is read from a caller who may not call the route.
     // Multipart uploads and streamed CSV are read by their routes; every other body is typed, then parsed.
-    ...(def.requestContentType === 'multipart/form-data' || def.requestContentType === 'text/csv' ? [] : [(def.requestContentType ? formBody : jsonBody) as unknown as RouterMiddleware]),
+    ...(def.requestContentType === 'multipart/form-data' || def.requestContentType === 'text/csv'
+      ? []
+      : [(def.requestContentType ? formBody : def.rawBody ? rawJsonBody : jsonBody) as unknown as RouterMiddleware]),
+    // Last: validation and the handler run in the request's audit scope (entries in the change's transaction).
+    ...(isAudited(def) ? [auditRequests(def, services.audit)] : []),
   ];
 
+  // Every entity change a mutating request makes gets its audit entry (services/audit/subscriber.ts).
+  installAuditSubscriber(deps.ds);
   const router = new Router();
   router.get('/api/openapi.json', (ctx) => {
     ctx.body = openapi;

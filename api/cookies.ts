@@ -2,7 +2,8 @@ import type { Config } from '../platform/config';
 import type { AppContext } from './context';
 import { CSRF_COOKIE, SESSION_COOKIE } from './middleware/authenticate';
 
-function secureFor(ctx: AppContext, config: Config): boolean {
+/** Whether cookies get `Secure`: COOKIE_SECURE, or (auto) whether the client side is TLS. */
+export function secureFor(ctx: AppContext, config: Config): boolean {
   if (config.auth.cookieSecure === 'true') return true;
   if (config.auth.cookieSecure === 'false') return false;
   return ctx.secure;

@@ -25,7 +25,7 @@ export const forbidden = (detail: string) => new HttpError(403, detail);
 export const notFound = (detail: string) => new HttpError(404, detail);
 export const conflict = (detail: string) => new HttpError(409, detail);
 export const unprocessable = (detail: string | ValidationIssue[]) => new HttpError(422, detail);
-export const tooManyRequests = (headers: Record<string, string>) => new HttpError(429, 'Rate limit exceeded', headers);
+export const tooManyRequests = (headers: Record<string, string>, detail = 'Rate limit exceeded') => new HttpError(429, detail, headers);
 export const serviceUnavailable = (detail: string) => new HttpError(503, detail);
 
 /** A single-field validation failure in the `[{loc,msg,type}]` form. */

@@ -60,6 +60,8 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown, R = unknown> {
    * non-JSON body with 415.
    */
   requestContentType?: 'multipart/form-data' | 'application/x-www-form-urlencoded' | 'text/csv';
+  /** Keep the JSON body's exact text as `ctx.request.rawBody` besides parsing it: a webhook's signature covers those bytes. */
+  rawBody?: boolean;
   /**
    * The fields of a multipart upload, for the OpenAPI document only: the upload handler reads and checks them
    * itself while it streams the file (`file` is a `z.file()`).

@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { createServices } from '../services';
+import { logCapture } from '../platform/log-capture';
 import type { AppDeps } from './context';
 import { createApp } from './app';
 import { ruleMetrics } from './rule-metrics';
@@ -26,6 +27,10 @@ export async function startApi(deps: AppDeps, port: number, host: string): Promi
   const metrics = deps.metrics ?? new ApiMetrics(services, deps.log);
   const limiter = deps.limiter ?? new RateLimiter(deps.ds, deps.config.rateLimits, (bucket) => metrics.rateLimited(bucket));
   const app = createApp({ ...deps, services, metrics, limiter });
+  // Warn and error entries of this process go to the admins' service logs; the ADMIN_EMAIL account becomes the
+  // first superuser if it exists and there is none yet.
+  logCapture.attach(deps.ds, deps.config.admin.serviceLogMaxEntries);
+  await services.superusers.bootstrap().catch((err: unknown) => deps.log.warn({ err }, 'superuser bootstrap failed'));
   const handle = app.callback();
   const inFlight = new Set<http.ServerResponse>();
   let stopping = false;
@@ -76,6 +81,10 @@ export async function startApi(deps: AppDeps, port: number, host: string): Promi
   };
   const sweepTimer = deps.config.artifactSweep.intervalSecs > 0 ? setInterval(sweepArtifacts, deps.config.artifactSweep.intervalSecs * 1000) : undefined;
   sweepTimer?.unref();
+  // Storage usage is metered by a daily sample per owner (keyed by day: every API process may take it, it counts once).
+  const sampleStorage = () => void services.billing.sampleStorage().catch((err) => deps.log.warn({ err }, 'storage usage sample failed'));
+  const storageTimer = setInterval(sampleStorage, 3_600_000);
+  storageTimer.unref();
 
   return {
     server,
@@ -85,6 +94,7 @@ export async function startApi(deps: AppDeps, port: number, host: string): Promi
       stopping = true;
       if (timer) clearInterval(timer);
       if (sweepTimer) clearInterval(sweepTimer);
+      clearInterval(storageTimer);
       stopSweeping.abort();
       for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
       // close() stops listening (new connections are refused) and closes idle keep-alive connections; it calls back
@@ -101,7 +111,9 @@ export async function startApi(deps: AppDeps, port: number, host: string): Promi
       // Counted hits and inference logs were taken in memory; write them before the process goes.
       await limiter.flush().catch((err) => deps.log.warn({ err }, 'rate-limit counts not written at shutdown'));
       await services.inferenceLogs.close();
+      await services.billing.predictions.close();
       await services.serving.close();
+      await logCapture.flush();
       return { cutRequests };
     },
   };

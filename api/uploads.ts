@@ -56,6 +56,8 @@ class UploadFile {
 export interface UploadOptions {
   tmpRoot: string;
   maxFileBytes: number;
+  /** What sets `maxFileBytes`, named in the 413 (`max_upload_bytes of the plan`). */
+  limitName?: string;
   /** A client that sends nothing for this long is cut off with 408 (slow-loris uploads hold no connection). */
   idleTimeoutMs: number;
   /**
@@ -68,12 +70,13 @@ export interface UploadOptions {
 
 export async function receiveUpload(ctx: AppContext, opts: UploadOptions): Promise<ReceivedUpload> {
   const { tmpRoot, maxFileBytes } = opts;
+  const tooLarge = () => fileTooLarge(maxFileBytes, opts.limitName);
   const type = ctx.get('content-type');
   if (!/^multipart\/form-data/i.test(type)) throw new HttpError(415, 'Expected multipart/form-data');
   const declared = Number(ctx.get('content-length') || 0);
   if (declared > maxFileBytes + MULTIPART_OVERHEAD) {
     closeAfterAnswer(ctx);
-    throw tooLarge(maxFileBytes);
+    throw tooLarge();
   }
   const boundary = multipartBoundary(type);
   if (boundary === null) throw badRequest('Malformed multipart body');
@@ -109,7 +112,7 @@ export async function receiveUpload(ctx: AppContext, opts: UploadOptions): Promi
           return name === 'file';
         },
         fileData: (bytes) => {
-          if (tmp.bytes + bytes.length > maxFileBytes) throw tooLarge(maxFileBytes);
+          if (tmp.bytes + bytes.length > maxFileBytes) throw tooLarge();
           tmp.write(bytes);
         },
         fileEnd: () => {
@@ -175,8 +178,8 @@ export async function receiveUpload(ctx: AppContext, opts: UploadOptions): Promi
   return { fields, file, cleanup: () => fs.rmSync(tmp.path, { force: true }) };
 }
 
-function tooLarge(max: number): HttpError {
-  return new HttpError(413, `File exceeds the upload limit of ${max} bytes`);
+function fileTooLarge(max: number, limitName?: string): HttpError {
+  return new HttpError(413, `File exceeds the upload limit of ${max} bytes${limitName ? ` (${limitName})` : ''}`);
 }
 
 /** How long the rest of a refused body is read and dropped after the answer before the socket is destroyed. */

@@ -16,6 +16,13 @@ export const ACCOUNT_EVENT_TYPES = [
   'password_reset_requested',
   'password_reset',
   'profile_updated',
+  // Security events of the admin area (`GET /api/admin/security-events`).
+  'lockout',
+  'suspended',
+  'reactivated',
+  'superuser_granted',
+  'superuser_revoked',
+  'sso_login',
 ] as const;
 export type AccountEventType = (typeof ACCOUNT_EVENT_TYPES)[number];
 

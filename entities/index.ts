@@ -1,4 +1,6 @@
 import { AccountEvent } from './account-event.entity';
+import { AuditEntry } from './audit-entry.entity';
+import { AuditLog1732470000000 } from './migrations/1732470000000-audit-log';
 import { Alert } from './alert.entity';
 import { AlertChannel } from './alert-channel.entity';
 import { AlertDelivery } from './alert-delivery.entity';
@@ -49,6 +51,8 @@ import { Retraining1732453000000 } from './migrations/1732453000000-retraining';
 import { ExperimentWarnings1732460000000 } from './migrations/1732460000000-experiment-warnings';
 import { InferenceLogError1732461000000 } from './migrations/1732461000000-inference-log-error';
 import { PrivacyFindingOverrides1732464000000 } from './migrations/1732464000000-privacy-finding-overrides';
+import { Retention1732473000000 } from './migrations/1732473000000-retention';
+import { RetentionPolicy } from './retention-policy.entity';
 import { Rollout } from './rollout.entity';
 import { Rollouts1732451000000 } from './migrations/1732451000000-rollouts';
 import { RegisteredModel } from './registered-model.entity';
@@ -65,6 +69,12 @@ import { PrivacySession } from './privacy-session.entity';
 import { Project } from './project.entity';
 import { ProjectInvitation } from './project-invitation.entity';
 import { ProjectMember } from './project-member.entity';
+import { ProjectTeam } from './project-team.entity';
+import { Team } from './team.entity';
+import { TeamMember } from './team-member.entity';
+import { Plan } from './plan.entity';
+import { Plans1732475000000 } from './migrations/1732475000000-plans';
+import { Teams1732472000000 } from './migrations/1732472000000-teams';
 import { ProjectQualityPolicy } from './quality-policy.entity';
 import { RateLimitWindow } from './rate-limit-window.entity';
 import { Report } from './report.entity';
@@ -73,8 +83,24 @@ import { StudioSession } from './studio-session.entity';
 import { SynthgenJob } from './synthgen-job.entity';
 import { SynthgenModel } from './synthgen-model.entity';
 import { User } from './user.entity';
+import { SsoLoginState } from './sso-login-state.entity';
+import { SsoProvider } from './sso-provider.entity';
+import { UserIdentity } from './user-identity.entity';
+import { Sso1732474000000 } from './migrations/1732474000000-sso';
+import { UsageEvent } from './usage-event.entity';
+import { BillingAccount } from './billing-account.entity';
+import { BillingEvent } from './billing-event.entity';
+import { Billing1732476000000 } from './migrations/1732476000000-billing';
+import { InstanceSettings } from './instance-settings.entity';
+import { ServiceLogEntry } from './service-log-entry.entity';
+import { Admin1732471000000 } from './migrations/1732471000000-admin';
 
 export * from './account-event.entity';
+export * from './audit-entry.entity';
+export * from './retention-policy.entity';
+export * from './plan.entity';
+export * from './instance-settings.entity';
+export * from './service-log-entry.entity';
 export * from './alert.entity';
 export * from './alert-channel.entity';
 export * from './alert-delivery.entity';
@@ -121,6 +147,9 @@ export * from './privacy-session.entity';
 export * from './project.entity';
 export * from './project-invitation.entity';
 export * from './project-member.entity';
+export * from './project-team.entity';
+export * from './team.entity';
+export * from './team-member.entity';
 export * from './quality-policy.entity';
 export * from './rate-limit-window.entity';
 export * from './rollout.entity';
@@ -129,14 +158,26 @@ export * from './studio-session.entity';
 export * from './synthgen-job.entity';
 export * from './synthgen-model.entity';
 export * from './user.entity';
+export * from './sso-login-state.entity';
+export * from './sso-provider.entity';
+export * from './user-identity.entity';
+export * from './usage-event.entity';
+export * from './billing-account.entity';
+export * from './billing-event.entity';
 
 export const ENTITIES = [
   User,
+  InstanceSettings,
+  ServiceLogEntry,
   AuthSession,
   ApiKey,
   EmailToken,
   Project,
   ProjectMember,
+  Team,
+  TeamMember,
+  ProjectTeam,
+  Plan,
   ProjectInvitation,
   Job,
   Artifact,
@@ -162,6 +203,7 @@ export const ENTITIES = [
   SynthgenModel,
   SynthgenJob,
   AccountEvent,
+  AuditEntry,
   AlertChannel,
   AlertDelivery,
   AlertRule,
@@ -182,6 +224,13 @@ export const ENTITIES = [
   RetrainingPolicy,
   RetrainingJob,
   RetrainingTrigger,
+  RetentionPolicy,
+  SsoProvider,
+  UserIdentity,
+  SsoLoginState,
+  UsageEvent,
+  BillingAccount,
+  BillingEvent,
 ];
 export const MIGRATIONS = [
   InitialSchema1732300000000,
@@ -208,4 +257,11 @@ export const MIGRATIONS = [
   ExperimentWarnings1732460000000,
   InferenceLogError1732461000000,
   PrivacyFindingOverrides1732464000000,
+  AuditLog1732470000000,
+  Admin1732471000000,
+  Teams1732472000000,
+  Retention1732473000000,
+  Sso1732474000000,
+  Plans1732475000000,
+  Billing1732476000000,
 ];

@@ -28,9 +28,10 @@ export const TERMINAL_JOB_STATUSES: readonly JobStatus[] = ['succeeded', 'failed
 @Entity('jobs')
 @Index(['status'])
 export class Job extends JobTrackedEntity<JobStatus> {
+  /** The project it acts on; null for an instance-wide job (`retention`), which only superusers see. */
   @Index()
-  @Column('uuid', { name: 'project_id' })
-  projectId: string;
+  @Column('uuid', { name: 'project_id', nullable: true })
+  projectId: string | null;
 
   @Column('text')
   kind: JobKind;

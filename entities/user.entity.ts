@@ -17,6 +17,14 @@ export class User extends BaseEntity {
   @Column('boolean', { name: 'is_superuser', default: false })
   isSuperuser: boolean;
 
+  /** Set by an admin: while set, the user's sessions and API keys answer 401 and login refuses them. */
+  @Column('timestamptz', { name: 'suspended_at', nullable: true })
+  suspendedAt: Date | null;
+
+  /** The user's own plan (services/plans.ts `planOfUser`); null: their teams', else the default plan. */
+  @Column('uuid', { name: 'plan_id', nullable: true })
+  planId: string | null;
+
   @Column('timestamptz', { name: 'email_verified_at', nullable: true })
   emailVerifiedAt: Date | null;
 

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { BILLING_ENV, billingConfig, type BillingConfig } from './billing-config';
 
 /**
  * The one place that reads the environment. Parsed once, typed, validated: a bad value
@@ -151,6 +152,17 @@ const EnvSchema = z.object({
   ALERT_CHANNEL_FAILING_AFTER: int(3, 1),
   /** Seconds between two evaluations of a project's alert rules (its Temporal Schedule's interval; tests use a few). */
   ALERT_EVAL_INTERVAL_SECS: int(60, 1),
+  ...BILLING_ENV,
+  /** First-run bootstrap: while no superuser exists, the account with this email becomes one (at registration or API start). */
+  ADMIN_EMAIL: z.string().email().optional(),
+  /** Registration mode until an admin sets one (`PUT /api/admin/settings`): open, invite_only or closed. */
+  REGISTRATION: z.enum(['open', 'invite_only', 'closed']).default('open'),
+  /** Comma-separated email domains registration accepts until an admin sets them; empty: any domain. */
+  ALLOWED_EMAIL_DOMAINS: z.string().default(''),
+  /** The plan of users without one until an admin sets it; unset: the built-in self_hosted plan. */
+  DEFAULT_PLAN: z.string().optional(),
+  /** Warn and error log entries kept in `service_log_entries` (`GET /api/admin/logs`); the oldest are pruned past it. 0: not captured. */
+  SERVICE_LOG_MAX_ENTRIES: int(50_000, 0),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -255,6 +267,16 @@ export interface Config {
   alertChannels: { allowPrivateTargets: boolean; failingAfter: number };
   /** The interval of each project's alert evaluation schedule. */
   alertEvalIntervalSecs: number;
+  /** Billing (platform/billing-config.ts); null: off. */
+  billing: BillingConfig | null;
+  /** The admin area: first-run bootstrap email, the instance settings' defaults, the service-log capture. */
+  admin: {
+    bootstrapEmail: string | null;
+    registration: 'open' | 'invite_only' | 'closed';
+    allowedEmailDomains: string[];
+    defaultPlan: string | null;
+    serviceLogMaxEntries: number;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -273,6 +295,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data;
   if (e.ARTIFACT_STORE === 's3' && !e.S3_BUCKET) throw new ConfigError('Invalid configuration:\n  S3_BUCKET: required when ARTIFACT_STORE is s3');
+  let billing: BillingConfig | null;
+  try {
+    billing = billingConfig(e);
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
+  }
   const dataDir = path.resolve(e.DATA_DIR);
   const prefix = e.TASK_QUEUE_PREFIX;
   return {
@@ -371,5 +399,15 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     nerModelDir: path.resolve(e.NER_MODEL_DIR ?? path.join(source.MLSVC_CACHE_DIR ?? path.join(os.homedir(), '.cache', 'mlsvc'), 'ner')),
     alertChannels: { allowPrivateTargets: e.ALERT_ALLOW_PRIVATE_TARGETS, failingAfter: e.ALERT_CHANNEL_FAILING_AFTER },
     alertEvalIntervalSecs: e.ALERT_EVAL_INTERVAL_SECS,
+    billing,
+    admin: {
+      bootstrapEmail: e.ADMIN_EMAIL ? e.ADMIN_EMAIL.trim().toLowerCase() : null,
+      registration: e.REGISTRATION,
+      allowedEmailDomains: e.ALLOWED_EMAIL_DOMAINS.split(',')
+        .map((d) => d.trim().toLowerCase().replace(/^@/, ''))
+        .filter(Boolean),
+      defaultPlan: e.DEFAULT_PLAN ?? null,
+      serviceLogMaxEntries: e.SERVICE_LOG_MAX_ENTRIES,
+    },
   };
 }

@@ -1,4 +1,5 @@
 import pino from 'pino';
+import { logCapture } from './log-capture';
 
 /** Structured logs (JSON lines). Children carry request ids and job ids. */
 export type Logger = pino.Logger;
@@ -41,9 +42,18 @@ export function serializeError(err: unknown, depth = 0): unknown {
 
 /**
  * A pino logger whose `err` and `error` fields (the latter is Temporal's) go through
- * {@link serializeError}. `destination` is for tests that read what was logged.
+ * {@link serializeError}. `destination` is for tests that read what was logged. Warn and error entries are also
+ * copied, as written, to the process's {@link logCapture} (the admins' service logs), which never blocks logging.
  */
 export function createLogger(level: string, name = 'mlsvc', destination?: pino.DestinationStream): Logger {
   const options: pino.LoggerOptions = { name, level, base: { pid: process.pid }, serializers: { err: serializeError, error: serializeError } };
-  return destination ? pino(options, destination) : pino(options);
+  // pino's own default destination: standard output through an asynchronous SonicBoom, flushed at exit.
+  const main = destination ?? pino.destination({ dest: process.stdout.fd ?? 1, sync: false });
+  return pino(
+    options,
+    pino.multistream([
+      { level: 'trace', stream: main },
+      { level: 'warn', stream: logCapture },
+    ]),
+  );
 }

@@ -16,7 +16,6 @@ import {
   PrivacySession,
   Project,
   PROJECT_ROLES,
-  ProjectMember,
   ProjectRole,
   RegisteredModel,
   RegistryVersion,
@@ -58,18 +57,16 @@ interface ProjectOwned {
 export class Access {
   constructor(private readonly ds: DataSource) {}
 
-  /** The project and the user's role in it; 404 `Project not found` for non-members. */
+  /**
+   * The project and the user's effective role in it (the highest of their own membership and their teams' grants);
+   * 404 `Project not found` for users with neither. Read afresh on every call: a removal counts at the next request.
+   */
   async project(userId: string, projectId: string, minRole: ProjectRole = 'viewer', em: EntityManager = this.ds.manager): Promise<{ project: Project; role: ProjectRole }> {
-    const row = await em
-      .getRepository(Project)
-      .createQueryBuilder('p')
-      .innerJoin(ProjectMember, 'm', 'm.project_id = p.id AND m.user_id = :userId', { userId })
-      .addSelect('m.role', 'member_role')
-      .where('p.id = :projectId', { projectId })
-      .getRawAndEntities();
+    // One query on every request: the project and the highest of the user's own and their teams' roles in it.
+    const row = await em.getRepository(Project).createQueryBuilder('p').addSelect(`(${EFFECTIVE_ROLE_SQL})`, 'member_role').where('p.id = :projectId', { projectId, userId }).getRawAndEntities();
     const project = row.entities[0];
-    if (!project) throw new NotFoundError('Project not found');
-    const role = row.raw[0].member_role as ProjectRole;
+    const role = row.raw[0]?.member_role as ProjectRole | null | undefined;
+    if (!project || !role) throw new NotFoundError('Project not found');
     if (roleRank(role) < roleRank(minRole)) throw new ForbiddenError(`This action requires the ${minRole} role in the project`);
     return { project, role };
   }
@@ -101,8 +98,12 @@ export class Access {
     return this.owned(Deployment, id, DEPLOYMENT_NOT_FOUND, userId, minRole, em);
   }
 
-  job(userId: string, id: string, minRole: ProjectRole = 'viewer', em?: EntityManager): Promise<Job> {
-    return this.owned(Job, id, 'Job not found', userId, minRole, em);
+  /** A job of one of the user's projects; an instance-wide job (no project: `retention`) is no member's, so 404 here. */
+  async job(userId: string, id: string, minRole: ProjectRole = 'viewer', em: EntityManager = this.ds.manager): Promise<Job & { projectId: string }> {
+    const job = await em.getRepository(Job).findOneBy({ id });
+    if (!job?.projectId) throw new NotFoundError('Job not found');
+    await this.role(userId, job.projectId, 'Job not found', minRole, em);
+    return job as Job & { projectId: string };
   }
 
   artifact(userId: string, id: string, minRole: ProjectRole = 'viewer', em?: EntityManager): Promise<Artifact> {
@@ -196,5 +197,25 @@ export const AB_TEST_NOT_FOUND = 'A/B test not found';
 export const POLICY_NOT_FOUND = 'Policy not found';
 export const SESSION_NOT_FOUND = 'Session not found';
 
-/** SQL over the caller's memberships, for filtering lists of project-owned rows (`:userId` bound). */
-export const MEMBER_PROJECTS_SQL = 'SELECT pm.project_id FROM project_members pm WHERE pm.user_id = :userId';
+/**
+ * SQL over the projects the caller can reach, by their own membership or a team's grant (the `project_access` view,
+ * migration 1732472000000), for filtering lists of project-owned rows (`:userId` bound).
+ */
+export const MEMBER_PROJECTS_SQL = 'SELECT pm.project_id FROM project_access pm WHERE pm.user_id = :userId';
+
+/** A role's rank in SQL (`viewer` 1 … `owner` 4), in the order of PROJECT_ROLES. */
+export function roleRankSql(column: string): string {
+  return `array_position(ARRAY[${PROJECT_ROLES.map((r) => `'${r}'`).join(',')}]::text[], ${column})`;
+}
+
+/** The user's effective role in project `p.id` (`:userId` bound), or null: served by the primary keys of the view's tables. */
+const EFFECTIVE_ROLE_SQL = `SELECT a.role FROM project_access a WHERE a.project_id = p.id AND a.user_id = :userId ORDER BY ${roleRankSql('a.role')} DESC LIMIT 1`;
+
+/**
+ * The projects a user can reach with their effective role in each, as SQL for a FROM clause (`project_id`, `role`;
+ * `userParam` is the placeholder of the user's id, `$1` or `:userId`): driven by the user-id indexes of the view's
+ * tables, so it costs what the user's memberships cost, whatever the number of projects.
+ */
+export function projectRolesOfUserSql(userParam: string): string {
+  return `SELECT a.project_id, (array_agg(a.role ORDER BY ${roleRankSql('a.role')} DESC))[1] AS role FROM project_access a WHERE a.user_id = ${userParam} GROUP BY a.project_id`;
+}

@@ -10,9 +10,14 @@ import type { AccountActivity, RequestMeta } from './account-activity';
 import type { PageQuery, Page } from './lists';
 import { deleteProjectsData } from './projects';
 import { ConflictError, ForbiddenError, NotFoundError, RejectedError, UnauthenticatedError, ValidationError } from './errors';
+import { assertMayRegister } from './admin/registration';
+import { readSettings } from './admin/settings';
+import type { Superusers } from './admin/superusers';
 
 export const PASSWORD_TOO_SHORT = 'Password must be at least 8 characters';
 export const EMAIL_NOT_VERIFIED = 'Email not verified. Please check your inbox for the activation link.';
+/** The answer to a suspended user's login, session or API key. */
+export const ACCOUNT_SUSPENDED = 'This account is suspended; ask an administrator of this instance to reactivate it';
 
 export function assertPasswordStrength(password: string): void {
   if (password.length < 8) throw new ValidationError(PASSWORD_TOO_SHORT);
@@ -44,18 +49,25 @@ export class Accounts {
     private readonly store: ArtifactStore,
     private readonly log: Logger,
     private readonly activity: AccountActivity,
+    private readonly superusers?: Superusers,
   ) {}
 
-  async register(input: { email: string; name: string; password: string }, meta: RequestMeta = {}): Promise<User> {
+  /**
+   * Registers an account, as the instance settings allow (closed, invite-only with `invitationToken`, allowed
+   * domains: 403 with the reason otherwise). The ADMIN_EMAIL account becomes a superuser while there is none.
+   */
+  async register(input: { email: string; name: string; password: string; invitation_token?: string }, meta: RequestMeta = {}): Promise<User> {
     assertPasswordStrength(input.password);
     const email = normalizeEmail(input.email);
+    await assertMayRegister(this.ds.manager, email, input.invitation_token);
     const repo = this.ds.getRepository(User);
     if (await repo.existsBy({ email })) throw new ConflictError('User already exists');
-    const user = repo.create({ email, name: input.name.trim(), passwordHash: await hashPassword(input.password), emailVerifiedAt: null });
+    const user = repo.create({ email, name: input.name.trim(), passwordHash: await hashPassword(input.password), emailVerifiedAt: null, suspendedAt: null });
     try {
       await this.ds.transaction(async (em) => {
         await em.getRepository(User).insert(user);
         await this.activity.record(em, user.id, 'registered', meta);
+        if (await this.superusers?.bootstrap(em)) user.isSuperuser = true;
       });
     } catch (err) {
       if ((err as { code?: string }).code === '23505') throw new ConflictError('User already exists');
@@ -86,6 +98,10 @@ export class Accounts {
       this.activity.recordLater(user.id, 'login_failed', meta, { reason: 'email_not_verified' });
       throw new ForbiddenError(EMAIL_NOT_VERIFIED);
     }
+    if (user.suspendedAt) {
+      this.activity.recordLater(user.id, 'login_failed', meta, { reason: 'suspended' });
+      throw new UnauthenticatedError(ACCOUNT_SUSPENDED);
+    }
     return user;
   }
 
@@ -109,7 +125,8 @@ export class Accounts {
   async createSession(user: User, opts: { remember: boolean; userAgent?: string; ip?: string }) {
     const token = randomToken();
     const csrfToken = randomToken(24);
-    const ttlMs = opts.remember ? this.config.auth.rememberTtlDays * 86_400_000 : this.config.auth.sessionTtlHours * 3_600_000;
+    // Without `remember`, the lifetime is the instance setting (SESSION_TTL_HOURS until an admin sets one).
+    const ttlMs = opts.remember ? this.config.auth.rememberTtlDays * 86_400_000 : (await readSettings(this.ds.manager)).session_lifetime_hours * 3_600_000;
     const session = this.ds.getRepository(AuthSession).create({
       userId: user.id,
       tokenHash: sha256(token),
@@ -362,26 +379,39 @@ export class Accounts {
    */
   async deleteAccount(userId: string, password: string): Promise<void> {
     if (!(await this.checkPassword(userId, password))) throw new RejectedError('Password is incorrect');
+    await this.deleteUser(userId);
+  }
+
+  /**
+   * The one way a user is deleted (their own `delete-account`, an admin's `DELETE /api/admin/users/{id}`): the
+   * projects where they are the only owner are deleted with their data and artifact files; the projects they own
+   * with other owners pass to the longest-standing other owner; their memberships, sessions, API keys, tokens and
+   * account events go with the account. Returns what happened to their projects.
+   */
+  async deleteUser(userId: string): Promise<{ projectsDeleted: string[]; projectsTransferred: string[] }> {
     const doomed: { id: string }[] = await this.ds.query(
       `SELECT p.id FROM projects p
         JOIN project_members m ON m.project_id = p.id AND m.user_id = $1 AND m.role = 'owner'
        WHERE NOT EXISTS (SELECT 1 FROM project_members o WHERE o.project_id = p.id AND o.role = 'owner' AND o.user_id <> $1)`,
       [userId],
     );
-    const files = await this.ds.transaction(async (em) => {
+    const { files, transferred } = await this.ds.transaction(async (em) => {
       const keys = await deleteProjectsData(
         em,
         doomed.map((d) => d.id),
       );
+      // What is still theirs after the deletion has another owner: it passes to them.
+      const moved: { id: string }[] = await em.query('SELECT id FROM projects WHERE owner_id = $1', [userId]);
       await em.query(
         `UPDATE projects p SET owner_id = (SELECT o.user_id FROM project_members o WHERE o.project_id = p.id AND o.role = 'owner' AND o.user_id <> $1 ORDER BY o.created_at LIMIT 1)
           WHERE p.owner_id = $1`,
         [userId],
       );
       await em.getRepository(User).delete({ id: userId });
-      return keys;
+      return { files: keys, transferred: moved };
     });
     await Promise.all(files.map((key) => this.store.remove(key)));
+    return { projectsDeleted: doomed.map((d) => d.id), projectsTransferred: transferred.map((t) => t.id) };
   }
 
   /** Issues a single-use token; only its SHA-256 is stored. */

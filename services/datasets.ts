@@ -57,7 +57,7 @@ const SUMMARY_SQL = `SELECT d.id, d.name, d.description, d.project_id, p.name AS
   FROM datasets d
   JOIN projects p ON p.id = d.project_id
   JOIN LATERAL (SELECT * FROM dataset_versions x WHERE x.dataset_id = d.id ORDER BY x.version DESC LIMIT 1) v ON true
-  WHERE d.project_id IN (SELECT pm.project_id FROM project_members pm WHERE pm.user_id = $1)`;
+  WHERE d.project_id IN (SELECT pm.project_id FROM project_access pm WHERE pm.user_id = $1)`;
 
 /** Where the target of a quality report's target-dependent checks comes from; null: none, those checks need one. */
 export type QualityTargetSource = 'request' | 'experiment' | null;
@@ -125,7 +125,7 @@ export class DatasetService {
 
   async count(userId: string, projectId?: string): Promise<number> {
     const params: unknown[] = [userId];
-    let sql = 'SELECT count(*)::int AS count FROM datasets d WHERE d.project_id IN (SELECT pm.project_id FROM project_members pm WHERE pm.user_id = $1)';
+    let sql = 'SELECT count(*)::int AS count FROM datasets d WHERE d.project_id IN (SELECT pm.project_id FROM project_access pm WHERE pm.user_id = $1)';
     if (projectId) {
       params.push(projectId);
       sql += ' AND d.project_id = $2';
@@ -222,7 +222,7 @@ export class DatasetService {
 
   private async commitFile(userId: string, projectId: string, dataset: { id?: string; name: string; description: string }, description: string, file: ReceivedTable) {
     // The received file's size stands for what the version will store (its Parquet is usually smaller).
-    await assertStorageRoom(this.ds.manager, this.config, projectId, (await fs.promises.stat(file.path)).size);
+    await assertStorageRoom(this.ds.manager, projectId, (await fs.promises.stat(file.path)).size);
     const policy = await this.qualityPolicy(projectId);
     const committed = await withStagedTable(
       file.path,

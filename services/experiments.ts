@@ -12,7 +12,7 @@ import { refuseDeployedModels } from './deployed-models';
 import { trainingProgress, type TrainingProgress } from './experiment-progress';
 import type { JobService } from './jobs';
 import { likePattern, ListQuery, Page, sqlDirection } from './lists';
-import { maxModelsCap, maxRuntimeSecsCap } from './plans';
+import { limitsOfUser } from './plans';
 
 /** Most classes a classification target may have. */
 export const MAX_CLASSES = 100;
@@ -86,7 +86,7 @@ const SUMMARY_SQL = `SELECT e.*, p.name AS project_name, d.name AS dataset_name,
     (SELECT m.metrics FROM models m WHERE m.id = e.best_model_id) AS best_model_metrics
   FROM experiments e JOIN projects p ON p.id = e.project_id
   JOIN dataset_versions v ON v.id = e.dataset_version_id JOIN datasets d ON d.id = v.dataset_id
-  WHERE e.project_id IN (SELECT pm.project_id FROM project_members pm WHERE pm.user_id = $1)`;
+  WHERE e.project_id IN (SELECT pm.project_id FROM project_access pm WHERE pm.user_id = $1)`;
 
 /**
  * Checks `config.ignored_columns` against the version's columns: a list of distinct column names of the data, never
@@ -139,7 +139,7 @@ export class ExperimentService {
    */
   async create(userId: string, body: NewExperiment): Promise<{ experiment: Experiment; jobId: string }> {
     await this.access.project(userId, body.project_id, 'editor');
-    const v = await this.validate(body);
+    const v = await this.validate(body, userId);
     const { exp, job } = await this.ds.transaction(async (em) => {
       const exp = em.getRepository(Experiment).create({
         projectId: body.project_id,
@@ -192,7 +192,7 @@ export class ExperimentService {
    * exists, the problem type fits the target (binary or multiclass detected from its distinct
    * values), and the config is valid for that kind.
    */
-  private async validate(body: NewExperiment): Promise<{ versionId: string; problemType: 'classification' | 'regression'; kind: Kind; config: ExperimentConfig }> {
+  private async validate(body: NewExperiment, userId: string): Promise<{ versionId: string; problemType: 'classification' | 'regression'; kind: Kind; config: ExperimentConfig }> {
     const v = await this.ds.getRepository(DatasetVersion).findOneBy({ id: body.dataset_version_id });
     const dataset = v ? await this.ds.getRepository(Dataset).findOneBy({ id: v.datasetId }) : null;
     if (!v || !dataset || dataset.projectId !== body.project_id) throw new NotFoundError('Dataset version not found');
@@ -214,9 +214,11 @@ export class ExperimentService {
       kind = distinct === 2 ? 'binary' : 'multiclass';
       if (body.problem_type === 'binary' && kind !== 'binary') throw new ValidationError(`problem_type binary needs two classes; ${column.name} has ${distinct}`);
     }
-    // The account quota caps max_models: a larger request is refused (422 naming the cap) rather than quietly
-    // trained with fewer models; an omitted one takes the default within the cap.
-    const cap = maxModelsCap(this.config);
+    // The caller's plan caps max_models (base models; the stacked ensembles come on top): a larger request is
+    // refused (422 naming the cap) rather than quietly trained with fewer models; an omitted one takes the default
+    // within the cap.
+    const limits = await limitsOfUser(this.ds.manager, userId);
+    const cap = limits.max_models;
     const raw = body.config ?? {};
     // ignored_columns is the service's key (checked against the data below), not the engine's.
     const engineRaw = typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? Object.fromEntries(Object.entries(raw).filter(([k]) => k !== 'ignored_columns')) : raw;
@@ -224,7 +226,7 @@ export class ExperimentService {
       typeof engineRaw === 'object' && !Array.isArray(engineRaw) && (engineRaw as { max_models?: unknown }).max_models == null && cap < CONFIG_DEFAULTS.max_models
         ? { ...engineRaw, max_models: cap }
         : engineRaw;
-    const parsed = parseAutoMLConfig(input, kind, { maxModelsCap: cap, maxRuntimeSecsCap: maxRuntimeSecsCap(this.config) });
+    const parsed = parseAutoMLConfig(input, kind, { maxModelsCap: cap, maxRuntimeSecsCap: limits.max_runtime_secs });
     if (!parsed.config) {
       throw new ValidationError(
         parsed.issues.map((i) => ({

@@ -8,6 +8,12 @@ import type { TemporalGateway } from '../platform/temporal-client';
 import { Access } from './access';
 import { AbTestService } from './ab-tests';
 import { AccountActivity } from './account-activity';
+import { InstanceSettingsService } from './admin/settings';
+import { Superusers } from './admin/superusers';
+import { AdminUsers } from './admin/users';
+import { AdminApiKeys } from './admin/api-keys';
+import { SecurityEvents } from './admin/security-events';
+import { ServiceLogs } from './admin/service-logs';
 import { FeedbackService } from './alerts/feedback';
 import { AlertService } from './alerts/alerts';
 import { AlertChannelService } from './alerts/channels';
@@ -17,6 +23,7 @@ import { reconcileAlertSchedules, syncAlertSchedule } from './alerts/schedule';
 import { DriftScheduleService, reconcileDriftSchedules } from './drift-schedule';
 import { SuppressionService } from './alerts/suppression-service';
 import { Accounts } from './accounts';
+import { createBilling } from './billing';
 import { ApiKeyService } from './api-keys';
 import { ArtifactService } from './artifacts';
 import { ArtifactSweep } from './artifact-sweep';
@@ -37,13 +44,19 @@ import { PrivacySessionService } from './privacy/sessions';
 import { AnonymizeStream } from './privacy/stream';
 import { PrivacySessionReports } from './privacy/session-report';
 import { Plans } from './plans';
+import { PlanAdmin } from './plan-admin';
 import { ProjectService } from './projects';
+import { ProjectTeamService } from './project-teams';
+import { TeamService } from './teams';
 import { RegistryService } from './registry';
+import { createSso } from './sso';
 import { ReportService } from './reports/service';
 import { createRetraining, reconcileRetrainingSchedules, type RetrainingPorts } from './retraining';
+import { reconcileRetentionSchedule, RetentionService } from './retention';
 import { RolloutService } from './rollouts';
 import { StudioService } from './studio';
 import { SynthgenService } from './synthgen/service';
+import { AuditLog } from './audit/log';
 
 /** What the application layer is built from: one of each per process. */
 export interface ServiceDeps {
@@ -79,17 +92,35 @@ export function createServices(deps: ServiceDeps) {
   const privacyPolicies = new PrivacyPolicyService(ds, access);
   const privacySessions = new PrivacySessionService(ds, access, jobs);
   const activity = new AccountActivity(ds, log, config.accountActivityRetentionDays);
+  // Built first: it registers the configured defaults that readSettings(manager) falls back on for this data source.
+  const settings = new InstanceSettingsService(ds, config);
+  const superusers = new Superusers(ds, activity, config.admin.bootstrapEmail);
+  const accounts = new Accounts(ds, config, mailer, store, log, activity, superusers);
   const services = {
     access,
+    /** The audit log's queries and request-level entries (entity entries: services/audit/subscriber.ts). */
+    audit: new AuditLog(ds, access),
     jobs,
     jobAdmission: new JobAdmission(ds, deps.temporal, config, log),
     authentication: new Authentication(ds),
     activity,
-    accounts: new Accounts(ds, config, mailer, store, log, activity),
+    /** The instance settings of the admin area (services/admin/settings.ts). */
+    settings,
+    superusers,
+    accounts,
+    /** The admin area's users, every API key, security events and service logs (services/admin/). */
+    admin: { users: new AdminUsers(ds, activity, accounts), apiKeys: new AdminApiKeys(ds, activity), securityEvents: new SecurityEvents(ds), logs: new ServiceLogs(ds) },
     apiKeys: new ApiKeyService(ds, activity),
+    /** Billing: metering, plan, subscription, checkout and portal sessions, the provider's webhooks (services/billing/). */
+    billing: createBilling(ds, config, log),
     plans: new Plans(ds, config),
+    /** Plans for the admin area: define, assign to users and teams (services/plan-admin.ts). */
+    planAdmin: new PlanAdmin(ds, config),
     invitations,
     projects: new ProjectService(ds, store, access, config),
+    /** Teams and their members (services/teams.ts); teams' grants in projects and the members list (services/project-teams.ts). */
+    teams: new TeamService(ds),
+    projectTeams: new ProjectTeamService(ds, access),
     datasetVersions,
     datasets: new DatasetService(ds, store, access, datasetVersions, jobs, config, log),
     experiments,
@@ -112,13 +143,18 @@ export function createServices(deps: ServiceDeps) {
     driftSchedules: new DriftScheduleService(ds, access, { ds, temporal: deps.temporal, config }),
     /** Alert, drift and retraining schedules made to agree with their rows (run with the job reconciler). */
     reconcileSchedules: async () => {
-      const [alerts, drift, retraining] = [
+      const [alerts, drift, retraining, retention] = [
         await reconcileAlertSchedules({ ds, temporal: deps.temporal, config }),
         await reconcileDriftSchedules({ ds, temporal: deps.temporal, config }),
         await reconcileRetrainingSchedules({ ds, temporal: deps.temporal, config }),
+        await reconcileRetentionSchedule({ ds, temporal: deps.temporal, config }),
       ];
-      return { created: alerts.created + drift.created + retraining.created, deleted: alerts.deleted + drift.deleted + retraining.deleted };
+      return { created: alerts.created + drift.created + retraining.created + retention.created, deleted: alerts.deleted + drift.deleted + retraining.deleted + retention.deleted };
     },
+    /** Instance-wide retention policies, their dry run and their runs (services/retention/). */
+    retention: new RetentionService(ds, jobs, { ds, temporal: deps.temporal, config }),
+    /** Single sign-on providers and the sign-in flow (services/sso/). */
+    ...createSso({ ds, config, log, activity }, (): Accounts => services.accounts),
     alerts: new AlertService(ds, access),
     alertSuppressions: new SuppressionService(ds, access),
     /** The throttled mailer, for alert deliveries made outside a request (activities). */

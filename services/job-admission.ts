@@ -5,6 +5,7 @@ import type { Logger } from '../platform/logger';
 import type { TemporalGateway } from '../platform/temporal-client';
 import { ADMISSION_WAKE_SIGNAL } from '../workflows/job-input';
 import { JOB_KINDS_REGISTRY } from './job-kinds';
+import { limitsOfUser } from './plans';
 
 /** The kinds whose body holds an ml-cpu slot for its whole run (`fairShare` in the registry). */
 const FAIR_SHARE_KINDS = (Object.keys(JOB_KINDS_REGISTRY) as JobKind[]).filter((k) => JOB_KINDS_REGISTRY[k].fairShare);
@@ -39,10 +40,11 @@ export class JobAdmission {
   /** True when the job may start its work now (it is then counted against its user's share until it ends). */
   async admit(jobId: string): Promise<boolean> {
     return this.ds.transaction(async (em) => {
-      const [job] = await em.query(`SELECT kind, status, admitted_at, input, ${TENANT_SQL} AS tenant FROM jobs WHERE id = $1`, [jobId]);
+      const [job] = await em.query(`SELECT kind, status, admitted_at, input, created_by, ${TENANT_SQL} AS tenant FROM jobs WHERE id = $1`, [jobId]);
       // A job that is gone or closed goes on, and its body meets that as it would have.
       if (!job || job.admitted_at || !['queued', 'running'].includes(job.status)) return true;
-      const cap = this.config.quotas.maxRunningJobsPerUser;
+      // The plan of who started it (services/plans.ts); a job nobody started (a schedule's) takes the configured share.
+      const cap = job.created_by ? (await limitsOfUser(em, job.created_by)).max_running_jobs : this.config.quotas.maxRunningJobsPerUser;
       // Outside the share (and not counted in it): other kinds, no cap, or a training that waits for a GPU.
       if (cap === null || !FAIR_SHARE_KINDS.includes(job.kind) || asksForGpu(job.input)) return true;
       await em.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`admission:${job.tenant}`]);
@@ -65,7 +67,8 @@ export class JobAdmission {
    * once rather than at the waiters' next poll. Best effort: a waiter that misses it polls on its own.
    */
   async wakeWaiting(jobId: string): Promise<void> {
-    const cap = this.config.quotas.maxRunningJobsPerUser;
+    const [ended]: { created_by: string | null }[] = await this.ds.query('SELECT created_by FROM jobs WHERE id = $1', [jobId]);
+    const cap = ended?.created_by ? (await limitsOfUser(this.ds.manager, ended.created_by)).max_running_jobs : this.config.quotas.maxRunningJobsPerUser;
     if (cap === null) return;
     const waiting: { workflow_id: string }[] = await this.ds.query(
       `SELECT w.workflow_id FROM jobs j JOIN jobs w ON coalesce(w.created_by::text, w.project_id::text) = coalesce(j.created_by::text, j.project_id::text)

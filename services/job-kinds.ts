@@ -136,6 +136,8 @@ const REGISTRY = {
     resource: moves(RetrainingJob),
     scopeResource: 'deployments',
   },
+  // Instance-wide (no project): queued by a superuser or the daily schedule, seen and canceled through /api/admin/retention.
+  retention: { workflowType: 'retentionWorkflow' satisfies WorkflowIn<typeof import('../workflows/retention')>, queue: 'io', scopeResource: 'projects' },
 } satisfies Record<string, JobKindDef>;
 
 declare module '../entities/job.entity' {

@@ -2,6 +2,7 @@ import { type DataSource, type EntityManager, In, Not } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Job, JobStatus, type JobTrackedEntity, JsonMap, TERMINAL_JOB_STATUSES } from '../entities';
 import type { ArtifactStore } from '../platform/artifact-store';
+import { recordTrainingUsage } from './billing/usage';
 import { JOB_KINDS_REGISTRY, jobResources } from './job-kinds';
 
 const OPEN: JobStatus[] = ['queued', 'running'];
@@ -44,6 +45,8 @@ export async function writeJobStatus(ds: DataSource, store: Pick<ArtifactStore, 
     const row = updated.raw[0] as { kind: Job['kind']; entity_id: string | null; status: JobStatus; error: string | null } | undefined;
     if (!row) return { moved: false, released: [] };
     await moveResource(em, row.kind, jobId, row.entity_id, row.status, row.error);
+    // A training job's minutes are metered as it closes, in this transaction (idempotent by job id).
+    if (TERMINAL_JOB_STATUSES.includes(row.status)) await recordTrainingUsage(em, jobId);
     const release = JOB_KINDS_REGISTRY[row.kind].releaseOnClose;
     const released = release && row.entity_id && TERMINAL_JOB_STATUSES.includes(row.status) ? await release(em, row.entity_id) : [];
     return { moved: true, released };

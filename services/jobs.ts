@@ -12,6 +12,7 @@ import { workflowIdForJob } from '../workflows/job-input';
 import type { JobProgress } from '../workflows/progress';
 import { Access, MEMBER_PROJECTS_SQL } from './access';
 import { BusyError, ConflictError } from './errors';
+import { limitsOfUser } from './plans';
 import { assertStorageRoom } from './quotas';
 import { JOB_KINDS_REGISTRY, jobWriteScope, REGISTERED_JOB_KINDS } from './job-kinds';
 import { assertScopes } from './scopes';
@@ -57,7 +58,7 @@ export type JobTarget = 'project' | { [K in keyof Access]: Access[K] extends (us
 
 /** Whose share of the workers a job uses: the user who started it, or its project for jobs no user started. */
 export function tenantKey(job: Pick<Job, 'createdBy' | 'projectId'>): string {
-  return job.createdBy ?? job.projectId;
+  return job.createdBy ?? job.projectId ?? 'instance';
 }
 
 /**
@@ -77,10 +78,13 @@ export class JobService {
   ) {}
 
   /** Writes the job row inside the caller's transaction; start it after commit with `start`. */
-  async create(em: EntityManager, p: { kind: JobKind; projectId: string; entityId?: string | null; createdBy?: string | null; input?: Record<string, unknown> }): Promise<Job> {
-    await this.assertOpenJobsQuota(em, p.kind, p.createdBy ?? null, p.projectId);
-    // An upload's profile job writes no file of note; the upload itself was checked before its commit.
-    if (p.kind !== 'dataset_profile') await assertStorageRoom(em, this.config, p.projectId);
+  async create(em: EntityManager, p: { kind: JobKind; projectId: string | null; entityId?: string | null; createdBy?: string | null; input?: Record<string, unknown> }): Promise<Job> {
+    // An instance-wide job (`retention`: a superuser's or its schedule's) counts against no user's or project's quota.
+    if (p.projectId !== null) {
+      await this.assertOpenJobsQuota(em, p.kind, p.createdBy ?? null, p.projectId);
+      // An upload's profile job writes no file of note; the upload itself was checked before its commit.
+      if (p.kind !== 'dataset_profile') await assertStorageRoom(em, p.projectId);
+    }
     const repo = em.getRepository(Job);
     const job = repo.create({
       projectId: p.projectId,
@@ -105,14 +109,15 @@ export class JobService {
   }
 
   /**
-   * 429 (wait and retry) when the user already has `MAX_OPEN_JOBS_PER_USER` open jobs, or the project
-   * `MAX_OPEN_JOBS_PER_PROJECT` (see {@link OPEN_JOBS_OF_USER}). Counted under transaction locks, so requests at
-   * once cannot all pass.
+   * 429 (wait and retry) when the user already has their plan's `max_concurrent_jobs` open jobs, or the project its
+   * owner's plan's `max_open_jobs_per_project` (see {@link OPEN_JOBS_OF_USER}): the job past the limit is refused, not
+   * queued. Counted under transaction locks, so requests at once cannot all pass.
    */
   private async assertOpenJobsQuota(em: EntityManager, kind: JobKind, userId: string | null, projectId: string): Promise<void> {
     if (kind === 'dataset_profile') return;
-    const perUser = this.config.quotas.maxOpenJobsPerUser;
-    const perProject = this.config.quotas.maxOpenJobsPerProject;
+    const perUser = userId === null ? null : (await limitsOfUser(em, userId)).max_concurrent_jobs;
+    const [owner]: { user_id: string }[] = await em.query(`SELECT user_id FROM project_members WHERE project_id = $1 AND role = 'owner' ORDER BY created_at LIMIT 1`, [projectId]);
+    const perProject = owner ? (await limitsOfUser(em, owner.user_id)).max_open_jobs_per_project : this.config.quotas.maxOpenJobsPerProject;
     if (perUser !== null && userId !== null) {
       await em.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`open-jobs:${userId}`]);
       const [{ n }] = await em.query(`SELECT count(*)::int AS n FROM ${OPEN_JOBS_OF_USER}`, [userId]);
@@ -148,7 +153,8 @@ export class JobService {
    * unreachable the job stays queued and the reconciler starts it later.
    */
   async start(job: Job): Promise<void> {
-    const input: JobWorkflowInput = { jobId: job.id, projectId: job.projectId, queues: this.config.taskQueues, statusQueue: this.config.statusTaskQueue, ...job.input };
+    // An instance-wide job (no project) gets '' for the project every job workflow's input names.
+    const input: JobWorkflowInput = { jobId: job.id, projectId: job.projectId ?? '', queues: this.config.taskQueues, statusQueue: this.config.statusTaskQueue, ...job.input };
     try {
       const client = await this.temporal.get();
       const handle = await client.workflow.start(JOB_KINDS_REGISTRY[job.kind].workflowType, {

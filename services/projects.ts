@@ -3,9 +3,10 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { Project, ProjectInvitation, ProjectMember, ProjectRole, User } from '../entities';
 import type { ArtifactStore } from '../platform/artifact-store';
 import type { Config } from '../platform/config';
-import { Access, assertCanGrantRole } from './access';
+import { Access, assertCanGrantRole, projectRolesOfUserSql } from './access';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from './errors';
-import { likePattern, ListQuery, Page, PageQuery, sqlDirection } from './lists';
+import { limitsOfUser } from './plans';
+import { likePattern, ListQuery, Page, sqlDirection } from './lists';
 import { ArchiveProgress, writeProjectArchive } from './project-archive';
 
 /** Per-project counts as SQL expressions over `p`. */
@@ -46,7 +47,7 @@ const SELECT_SUMMARY = `SELECT p.id, p.name, p.description, p.status, p.created_
   ${Object.entries(PROJECT_COUNTS)
     .map(([k, v]) => `(${v}) AS ${k}`)
     .join(', ')}
-  FROM projects p JOIN project_members m ON m.project_id = p.id AND m.user_id = $1`;
+  FROM projects p JOIN (${projectRolesOfUserSql('$1')}) m ON m.project_id = p.id`;
 
 export function cleanProjectName(name: string): string {
   const trimmed = name.trim();
@@ -98,13 +99,14 @@ export class ProjectService {
   }
 
   /**
-   * A new project; the creator becomes its owner. A user who owns `MAX_PROJECTS_PER_USER` projects already
+   * A new project; the creator becomes its owner. A user who owns their plan's `max_projects` projects already
    * gets 409 (counted under a per-user lock, so two requests at once cannot both pass).
    */
   async create(ownerId: string, name: string, description: string): Promise<Project> {
     const cleanName = cleanProjectName(name);
-    const cap = this.config.quotas.maxProjectsPerUser;
     return this.ds.transaction(async (em) => {
+      // The plan's max_projects (services/plans.ts); the message keeps its wording from before plans.
+      const cap = (await limitsOfUser(em, ownerId)).max_projects;
       if (cap !== null) {
         await em.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`projects-owned:${ownerId}`]);
         const [{ n }] = await em.query(`SELECT count(*)::int AS n FROM project_members WHERE user_id = $1 AND role = 'owner'`, [ownerId]);
@@ -131,19 +133,6 @@ export class ProjectService {
     const { project } = await this.access.project(userId, projectId, 'owner');
     const files = await this.ds.transaction((em) => deleteProjectsData(em, [project.id]));
     await Promise.all(files.map((key) => this.store.remove(key)));
-  }
-
-  async members(userId: string, projectId: string, q: PageQuery): Promise<Page<MemberRow>> {
-    await this.access.project(userId, projectId);
-    const qb = this.ds
-      .getRepository(ProjectMember)
-      .createQueryBuilder('m')
-      .innerJoin(User, 'u', 'u.id = m.user_id')
-      .select(['m.user_id AS user_id', 'u.email AS email', 'u.name AS name', 'm.role AS role', 'm.created_at AS created_at'])
-      .where('m.project_id = :p', { p: projectId });
-    const total = await qb.getCount();
-    const items: MemberRow[] = await qb.orderBy('m.created_at', 'ASC').addOrderBy('m.user_id', 'ASC').offset(q.offset).limit(q.limit).getRawMany();
-    return { items, total, limit: q.limit, offset: q.offset };
   }
 
   /**

@@ -11,7 +11,8 @@ export const SCOPE_ALIASES = ['read', 'write', 'predict', 'admin', '*'] as const
 
 export type ScopeResource = (typeof SCOPE_RESOURCES)[number];
 export type ScopeVerb = (typeof SCOPE_VERBS)[number];
-export type RequiredScope = `${ScopeVerb}:${ScopeResource}`;
+/** `admin`: the alias alone, which the admin area's routes need (a key made with `admin` or `*`). */
+export type RequiredScope = `${ScopeVerb}:${ScopeResource}` | 'admin';
 
 /** Every scope string a key may carry. */
 export const KNOWN_SCOPES: string[] = [...SCOPE_ALIASES, ...SCOPE_VERBS.flatMap((v) => SCOPE_RESOURCES.map((r) => `${v}:${r}`))];
@@ -25,6 +26,8 @@ export function scopeAllows(granted: readonly string[], required: RequiredScope)
   const [verb, resource] = required.split(':') as [ScopeVerb, ScopeResource];
   for (const g of granted) {
     if (g === '*' || g === 'admin') return true;
+    // Only the broad aliases grant the admin area: no `verb:resource` scope reaches it.
+    if (required === 'admin') continue;
     if (g === required) return true;
     if (g === verb) return true;
     if (verb === 'read' && (g === 'write' || g === `write:${resource}` || g === `admin:${resource}`)) return true;

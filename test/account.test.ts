@@ -243,22 +243,28 @@ describe('plan and tenant info', () => {
     expect(r.status).toBe(200);
     expect(r.body).toEqual({
       plan: {
+        id: null,
         name: 'self_hosted',
         display_name: 'Self-hosted',
+        // Plans (issue 34): no plan of their own, their teams' or a default one, so the built-in plan.
+        source: 'built_in',
+        team_plans: [],
         quotas: {
           max_models: 5,
           max_runtime_secs: 86_400,
           max_upload_bytes: stack.config.limits.maxDatasetUploadBytes,
           max_dataset_columns: stack.config.limits.maxDatasetColumns,
           max_projects: 3,
+          max_concurrent_jobs: 1,
           max_open_jobs: 1,
           max_open_jobs_per_project: 1,
           max_running_jobs: 1,
+          predictions_per_minute: null,
           max_storage_bytes: 100 * 1024 ** 3,
           max_storage_bytes_per_project: 400_000,
           max_synthgen_rows: stack.config.synthgen.maxRows,
         },
-        usage: { projects_owned: 0, projects_member: 0, datasets: 0, experiments: 0, models: 0, storage_bytes: 0, open_jobs: 0 },
+        usage: { projects_owned: 0, projects_member: 0, datasets: 0, experiments: 0, models: 0, storage_bytes: 0, open_jobs: 0, predictions_this_minute: 0 },
       },
     });
     expect(stack.config.limits.maxDatasetUploadBytes).toBe(100 * 1024 * 1024);

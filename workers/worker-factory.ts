@@ -4,6 +4,7 @@ import type { DataSource } from 'typeorm';
 import { createActivities, TrainingPool } from '../activities';
 import type { Config } from '../platform/config';
 import { createArtifactStore } from '../platform/create-artifact-store';
+import { logCapture } from '../platform/log-capture';
 import { createLogger } from '../platform/logger';
 import { createMailer } from '../platform/mail';
 import { TemporalGateway } from '../platform/temporal-client';
@@ -48,6 +49,8 @@ export async function createWorkers(opts: WorkerSetOptions): Promise<{ workers: 
     temporal: new TemporalGateway(config.temporal.address ?? '', config.temporal.namespace),
     mailer: createMailer(config.mail, log),
   });
+  // The workers' warn and error entries reach the admins' service logs (GET /api/admin/logs).
+  logCapture.attach(opts.dataSource, config.admin.serviceLogMaxEntries);
   const activities = createActivities({
     services,
     dataSource: opts.dataSource,

@@ -3,6 +3,7 @@ import type { AppContext, Principal } from '../context';
 import { forbidden, unauthorized } from '../errors';
 import { safeEqualHex, sha256 } from '../../platform/secrets';
 import { TtlCache } from '../../platform/ttl-cache';
+import { ACCOUNT_SUSPENDED } from '../../services/accounts';
 
 export const SESSION_COOKIE = 'session_token';
 export const CSRF_COOKIE = 'csrf_token';
@@ -31,8 +32,18 @@ export class KeyCache {
   }
 }
 
-/** Resolves the caller from a Bearer key or the session cookie; 401 when neither is valid. */
+/**
+ * Resolves the caller from a Bearer key or the session cookie; 401 when neither is valid, or when the account is
+ * suspended (a session's user is read with the session on every request; a key's principal is cached for
+ * KEY_CACHE_MS, and a suspension through this process forgets the user's keys at once).
+ */
 export async function authenticate(ctx: AppContext, auth: Authentication, mode: 'session' | 'user', keys: KeyCache): Promise<Principal> {
+  const principal = await resolve(ctx, auth, mode, keys);
+  if (principal.user.suspendedAt) throw unauthorized(ACCOUNT_SUSPENDED);
+  return principal;
+}
+
+async function resolve(ctx: AppContext, auth: Authentication, mode: 'session' | 'user', keys: KeyCache): Promise<Principal> {
   const header = ctx.get('authorization');
   if (header) {
     const m = /^Bearer\s+(\S+)$/i.exec(header);

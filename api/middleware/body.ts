@@ -26,8 +26,10 @@ const DECODED = 'gzip, deflate and br';
  * that does not decode, and whose stream the deadline could not reach: the 408 was emitted on the request, which
  * nothing read any more, and that unhandled error ended the process). The size limit applies to the decoded bytes.
  */
-export function bodyParser(limits: { maxBytes: number; timeoutMs: number }, form?: 'application/x-www-form-urlencoded'): Koa.Middleware<AppState> {
+export function bodyParser(limits: { maxBytes: number; timeoutMs: number }, form?: 'application/x-www-form-urlencoded', opts: { keepRaw?: boolean } = {}): Koa.Middleware<AppState> {
   const parse = koaBody({
+    // `ctx.request.rawBody`: the text as it arrived (decoded of its Content-Encoding), for routes that verify a signature over it.
+    includeUnparsed: opts.keepRaw ?? false,
     jsonLimit: limits.maxBytes,
     formLimit: limits.maxBytes,
     // No route reads text; JSON routes refuse other types (415, see api/route.ts).

@@ -5,12 +5,17 @@ import { tooManyRequests } from '../errors';
 
 export type RateBucket = 'general' | 'auth' | 'predict' | 'train' | 'report' | 'ai' | 'members';
 
+/** The longest window of `hitLimit` (a plan's predictions per minute); the table keeps windows twice this long. */
+const PLAN_WINDOW_MS_MAX = 60_000;
+
 /** How often counted hits are written to the shared table. */
 const FLUSH_MS = 100;
 
 interface Window {
   key: string;
   start: Date;
+  /** The window's length (the buckets' WINDOW_SECS, or a plan limit's own). */
+  ms: number;
   /** The shared count as last read from PostgreSQL (every process's flushed hits). */
   shared: number;
   /** Hits being written right now (not yet in `shared`). */
@@ -44,15 +49,26 @@ export class RateLimiter {
   ) {}
 
   async hit(ctx: AppContext, bucket: RateBucket, subject: string): Promise<void> {
-    const limit = this.limits[bucket];
-    const windowMs = this.limits.windowSecs * 1000;
+    await this.count(ctx, `${bucket}:${subject}`, this.limits[bucket], this.limits.windowSecs, () => this.onRejected(bucket));
+  }
+
+  /**
+   * A window of its own beside the buckets (a plan's `predictions_per_minute`): `key` counted in windows of
+   * `windowSecs`, refused past `limit` (null: counted, never refused) with `detail` naming the limit. Its headers are
+   * set only on the refusal, so those of the route's bucket stay on the answers it lets through.
+   */
+  async hitLimit(ctx: AppContext, key: string, limit: number | null, windowSecs: number, detail: string): Promise<void> {
+    await this.count(ctx, key, limit ?? Number.MAX_SAFE_INTEGER, windowSecs, () => undefined, { detail, quiet: true });
+  }
+
+  private async count(ctx: AppContext, key: string, limit: number, windowSecs: number, rejected: () => void, opts: { detail?: string; quiet?: boolean } = {}): Promise<void> {
+    const windowMs = windowSecs * 1000;
     const now = Date.now();
     const start = Math.floor(now / windowMs) * windowMs;
     const resetAt = Math.floor((start + windowMs) / 1000);
-    const key = `${bucket}:${subject}`;
     let w = this.windows.get(key);
     if (!w || w.start.getTime() !== start) {
-      w = { key, start: new Date(start), shared: 0, writing: 0, unflushed: 0 };
+      w = { key, start: new Date(start), ms: windowMs, shared: 0, writing: 0, unflushed: 0 };
       this.windows.set(key, w);
     }
     w.unflushed++;
@@ -73,10 +89,10 @@ export class RateLimiter {
     };
     this.maybeSweep(now, windowMs);
     if (count > limit) {
-      this.onRejected(bucket);
-      throw tooManyRequests({ ...headers, 'Retry-After': String(Math.max(1, resetAt - Math.floor(now / 1000))) });
+      rejected();
+      throw tooManyRequests({ ...headers, 'Retry-After': String(Math.max(1, resetAt - Math.floor(now / 1000))) }, opts.detail);
     }
-    for (const [k, v] of Object.entries(headers)) ctx.set(k, v);
+    if (!opts.quiet) for (const [k, v] of Object.entries(headers)) ctx.set(k, v);
   }
 
   /** Writes what is counted and not yet written (tests, and the API's graceful shutdown, so a restart forgets no hit). */
@@ -127,7 +143,9 @@ export class RateLimiter {
   private maybeSweep(now: number, windowMs: number): void {
     if (now - this.lastSweep < 60_000) return;
     this.lastSweep = now;
-    for (const [k, w] of this.windows) if (w.start.getTime() + windowMs < now && w.unflushed === 0) this.windows.delete(k);
-    void this.ds.query('DELETE FROM rate_limit_windows WHERE window_start < $1', [new Date(now - 2 * windowMs)]).catch(() => undefined);
+    for (const [k, w] of this.windows) if (w.start.getTime() + w.ms < now && w.unflushed === 0) this.windows.delete(k);
+    // The longest window any limit uses (a plan's minute may outlast the buckets' window).
+    const longest = Math.max(windowMs, this.limits.windowSecs * 1000, PLAN_WINDOW_MS_MAX);
+    void this.ds.query('DELETE FROM rate_limit_windows WHERE window_start < $1', [new Date(now - 2 * longest)]).catch(() => undefined);
   }
 }

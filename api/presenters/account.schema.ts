@@ -31,15 +31,17 @@ export const accountEventSchema = z
   .object({ id: z.string(), type: z.enum(ACCOUNT_EVENT_TYPES), created_at: isoTimestamp, ip: z.string().nullable(), user_agent: z.string().nullable(), details: jsonObject })
   .loose();
 
-/** The configured quotas (services/plans.ts); null: no limit. */
-const quotas = z
+/** The quotas of the user's plan (services/plans.ts); null: no limit. */
+export const quotas = z
   .object({
     max_models: z.number().int(),
     max_runtime_secs: z.number(),
     max_upload_bytes: z.number(),
     max_dataset_columns: z.number().int(),
     max_projects: z.number().int().nullable(),
-    max_open_jobs: z.number().int().nullable(),
+    max_concurrent_jobs: z.number().int().nullable().meta({ description: 'Jobs queued or running at once; one more is refused (429)' }),
+    max_open_jobs: z.number().int().nullable().meta({ description: 'The same as max_concurrent_jobs (its name before plans)' }),
+    predictions_per_minute: z.number().int().nullable().meta({ description: 'Predict requests a minute over every deployment and model; one more is 429' }),
     max_open_jobs_per_project: z.number().int().nullable(),
     max_running_jobs: z.number().int().nullable(),
     max_storage_bytes: z.number().nullable(),
@@ -57,10 +59,23 @@ const usage = z
     models: z.number().int(),
     storage_bytes: z.number(),
     open_jobs: z.number().int(),
+    predictions_this_minute: z.number().int(),
   })
   .loose();
 
-export const planSchema = z.object({ name: z.string(), display_name: z.string(), quotas, usage }).loose();
+export const planSchema = z
+  .object({
+    id: z.string().nullable().meta({ description: 'The plan row; null for the built-in self_hosted plan' }),
+    name: z.string(),
+    display_name: z.string(),
+    source: z
+      .enum(['user', 'team', 'default', 'built_in'])
+      .meta({ description: "Where the plan came from: the user's own, their teams' (most generous per limit), the instance default, or the built-in plan" }),
+    team_plans: z.array(z.string()).meta({ description: "With source team: the teams' plans whose most generous limits apply" }),
+    quotas,
+    usage,
+  })
+  .loose();
 
 export const tenantInfoSchema = z
   .object({

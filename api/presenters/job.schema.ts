@@ -12,7 +12,7 @@ import { REGISTERED_JOB_KINDS } from '../../services/job-kinds';
 export const jobSchema = z
   .object({
     id: z.string(),
-    project_id: z.string(),
+    project_id: z.string().nullable().meta({ description: 'The project the job acts on; null for an instance-wide job (`retention`), which only the admin routes show' }),
     kind: z.enum(REGISTERED_JOB_KINDS),
     entity_id: z.string().nullable(),
     status: z.enum(JOB_STATUSES),

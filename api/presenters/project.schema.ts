@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PROJECT_ROLES } from '../../entities';
 import { dateTimestamp, isoTimestamp } from './common.schema';
+import { memberAccessFields } from './team.schema';
 
 /**
  * The JSON shapes of api/presenters/project.ts and the project routes, for the OpenAPI document and through it the
@@ -28,6 +29,9 @@ export const projectSummarySchema = z
 export const projectSchema = z.object({ id: z.string(), name: z.string(), description: z.string(), created_at: dateTimestamp.optional() }).loose();
 
 export const memberSchema = z.object({ user_id: z.string(), email: z.string(), name: z.string(), role, created_at: dateTimestamp }).loose();
+
+/** A person in `GET /api/projects/{id}/members`: the member fields and the access teams give (issue 34). */
+export const projectMemberSchema = memberSchema.extend(memberAccessFields);
 
 /** An invitation as the project's owner sees it. */
 export const invitationSchema = z.object({ id: z.string(), email: z.string(), role, created_at: dateTimestamp, expires_at: dateTimestamp }).loose();

@@ -37,7 +37,8 @@ export function accountRoutes({ services }: RouteDeps): RouteDef[] {
       auth: 'user',
       scope: 'read:projects',
       summary:
-        "The account's plan (self-hosted: one plan, `self_hosted`), its quotas from the configuration (null: no limit) and what the account uses of them: " +
+        "The account's plan and where it came from (`source`: the user's own plan, else the most generous of their teams' plans limit by limit, else the instance's default plan, else the built-in `self_hosted` plan whose quotas are the configuration), its quotas (null: no limit) and what the account uses of them: " +
+        '`predictions_per_minute` its predict requests a minute over every deployment and model (429 naming the limit past it), `max_concurrent_jobs` (also `max_open_jobs`) its queued or running jobs; ' +
         "`max_models` caps an experiment's max_models (MAX_MODELS_PER_EXPERIMENT, default 100; a larger request is 422, an omitted one defaults to min(20, cap)), " +
         "`max_projects` the projects a user may own (MAX_PROJECTS_PER_USER, default 1000; creating one more is 409), `max_open_jobs` its queued or running jobs (MAX_OPEN_JOBS_PER_USER, default 100; starting one more is 429 with Retry-After) and `max_open_jobs_per_project` a project's (MAX_OPEN_JOBS_PER_PROJECT, default 200), " +
         "`max_running_jobs` its jobs that hold an ml-cpu slot at once (MAX_RUNNING_JOBS_PER_USER, default 1; the rest wait their turn without holding one), `max_storage_bytes` the bytes its owned projects may store and `max_storage_bytes_per_project` one project's (MAX_STORAGE_BYTES_PER_USER, 100 GiB; MAX_STORAGE_BYTES_PER_PROJECT, 50 GiB; an upload or job past them is 403), " +
@@ -45,7 +46,7 @@ export function accountRoutes({ services }: RouteDeps): RouteDef[] {
       responses: {
         200: {
           description:
-            '{plan: {name, display_name, quotas: {max_models, max_upload_bytes, max_dataset_columns, max_projects, max_open_jobs, max_synthgen_rows}, usage: {projects_owned, projects_member, datasets, experiments, models, storage_bytes, open_jobs}}}',
+            '{plan: {id, name, display_name, source, team_plans, quotas: {max_models, max_upload_bytes, max_dataset_columns, max_projects, max_concurrent_jobs, max_open_jobs, predictions_per_minute, max_synthgen_rows, …}, usage: {projects_owned, projects_member, datasets, experiments, models, storage_bytes, open_jobs, predictions_this_minute}}}',
           schema: z.object({ plan: planSchema }),
         },
       },

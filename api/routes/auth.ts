@@ -38,7 +38,11 @@ export function authRoutes({ services, config, keyCache }: RouteDeps): RouteDef[
       rateLimit: 'auth',
       summary: 'Create an account; a verification link is mailed',
       body: registerBody,
-      responses: { 201: { description: '{user, verification_required}' }, 409: { description: 'User already exists' } },
+      responses: {
+        201: { description: '{user, verification_required}' },
+        403: { description: 'The instance settings refuse it: registration closed, invite-only without a valid invitation_token for this email, or an email domain not allowed' },
+        409: { description: 'User already exists' },
+      },
       handler: async (ctx, { body }) => {
         const user = await accounts.register(body, requestMeta(ctx));
         ctx.status = 201;
@@ -53,7 +57,7 @@ export function authRoutes({ services, config, keyCache }: RouteDeps): RouteDef[
       rateLimit: 'auth',
       summary: 'Log in; sets the HttpOnly session cookie and the csrf_token cookie',
       body: loginBody,
-      responses: { 200: { description: '{user}' }, 401: { description: 'Invalid email or password' }, 403: { description: 'Email not verified' } },
+      responses: { 200: { description: '{user}' }, 401: { description: 'Invalid email or password; or the account is suspended (its own text)' }, 403: { description: 'Email not verified' } },
       handler: async (ctx, { body }) => {
         const meta = requestMeta(ctx);
         const user = await accounts.checkLogin(body.email, body.password, meta);

@@ -47,7 +47,9 @@ export function datasetRoutes({ services, config }: RouteDeps): RouteDef[] {
   const { maxDatasetColumns, maxDatasetRows, maxDatasetCells } = config.limits;
   /** The refusals of a file's content, with the configured size limits (a Parquet file's size is read from its footer). */
   const contentRefusals = {
-    413: { description: 'File exceeds MAX_DATASET_UPLOAD_BYTES' },
+    413: {
+      description: "File exceeds the caller's plan's max_upload_bytes (default MAX_DATASET_UPLOAD_BYTES), refused from its Content-Length before the body is read, or cut off when it grows past it",
+    },
     422: {
       description:
         'Unsupported file type, unreadable content, or a table past a size limit, named in `detail`: more than ' +
@@ -57,8 +59,11 @@ export function datasetRoutes({ services, config }: RouteDeps): RouteDef[] {
     },
   };
 
-  const receive = (ctx: AppContext, beforeFile?: (fields: Record<string, string>) => Promise<void>) =>
-    receiveUpload(ctx, { tmpRoot: datasets.tmpRoot, maxFileBytes: config.limits.maxDatasetUploadBytes, idleTimeoutMs: config.limits.uploadIdleTimeoutMs, beforeFile });
+  /** Receives the file within the caller's plan's `max_upload_bytes`, read before any byte of the body. */
+  const receive = async (ctx: AppContext, beforeFile?: (fields: Record<string, string>) => Promise<void>) => {
+    const maxFileBytes = (await services.plans.of(callerId(ctx))).limits.max_upload_bytes;
+    return receiveUpload(ctx, { tmpRoot: datasets.tmpRoot, maxFileBytes, limitName: 'max_upload_bytes of the plan', idleTimeoutMs: config.limits.uploadIdleTimeoutMs, beforeFile });
+  };
 
   /** Streams a version as a CSV or XLSX attachment named after the dataset. */
   async function sendTable(ctx: AppContext, v: DatasetVersion, name: string, format: 'csv' | 'xlsx') {

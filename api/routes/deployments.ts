@@ -24,7 +24,7 @@ import {
 
 /** Deployments (prefix /api/mlops): the stage machine and its history. */
 export function deploymentRoutes({ services }: RouteDeps): RouteDef[] {
-  const { deployments, inferenceLogs, drift, rollouts } = services;
+  const { deployments, inferenceLogs, drift, rollouts, billing } = services;
   const tag = 'deployments';
 
   return [
@@ -238,6 +238,8 @@ export function deploymentRoutes({ services }: RouteDeps): RouteDef[] {
           const out = await deployments.predict(routed, rows, body.options);
           ctx.set('X-Service-Model-Cache', out.cache);
           ctx.set('Server-Timing', `predict;dur=${ms().toFixed(2)}`);
+          // Counted in memory and written in batches (services/billing/prediction-meter.ts): no database work per request.
+          billing.predictions.count(callerId(ctx), routed.deployment, rows.length);
           log(
             200,
             out.predictions.map((p) => p.prediction),

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { ALGOS, CONFIG_DEFAULTS, CONFIG_LIMITS, DISTRIBUTIONS, SORT_METRICS, STOPPING_METRICS } from '../../engine/automl';
-import { maxModelsCap, maxRuntimeSecsCap } from '../../services/plans';
 import { callerId, type RouteDeps } from '../context';
 import { presentExperiment } from '../presenters/experiment';
 import { capabilitiesSchema, experimentDetailSchema, experimentExplainSchema, experimentLogsSchema, experimentSchema, experimentStatusSchema } from '../presenters/experiment.schema';
@@ -25,7 +24,7 @@ export function experimentRoutes({ services, config }: RouteDeps): RouteDef[] {
       scope: 'write:experiments',
       rateLimit: 'train',
       summary:
-        'Start AutoML on a dataset version (an `automl_train` job); answers at once. `config.max_models` (default 20) is capped by the account quota (`max_models` of `GET /api/auth/plan`, MAX_MODELS_PER_EXPERIMENT): a larger value is a 422 naming the cap, an omitted one defaults to min(20, cap)',
+        'Start AutoML on a dataset version (an `automl_train` job); answers at once. `config.max_models` (default 20) is capped by the plan of the caller (`max_models` of `GET /api/auth/plan`; the built-in plan takes MAX_MODELS_PER_EXPERIMENT): a larger value is a 422 naming the cap, an omitted one defaults to min(20, cap). `max_models` counts the base models the run trains; the stacked ensembles (StackedEnsemble_AllModels, and StackedEnsemble_BestOfFamily when it differs) are trained on top of them, so a plan with `max_models: 3` gives at most 3 base models plus up to 2 ensembles. Starting it counts against the plan `max_concurrent_jobs` (429 past it)',
       body: createExperimentBody,
       responses: {
         201: { description: '{id, experiment_id, job_id, status: queued}', schema: z.object({ id: z.string(), experiment_id: z.string(), job_id: z.string(), status: z.string() }) },
@@ -76,7 +75,9 @@ export function experimentRoutes({ services, config }: RouteDeps): RouteDef[] {
       scope: 'read:experiments',
       summary: 'Problem types, metrics, algorithms and config keys with their defaults',
       responses: { 200: { description: 'capabilities', schema: capabilitiesSchema } },
-      handler: async () => {
+      handler: async (ctx) => {
+        // The caller's plan caps max_models and max_runtime_secs (services/plans.ts).
+        const { max_models: maxModelsCap, max_runtime_secs: maxRuntimeSecsCap } = (await services.plans.of(callerId(ctx))).limits;
         // The keys a user sets; the rest are advanced (per-model budget, exploitation, distribution).
         const { max_runtime_secs_per_model: _perModel, exploitation_ratio: _exploitation, distribution: _distribution, ...configDefaults } = CONFIG_DEFAULTS;
         return {
@@ -85,8 +86,8 @@ export function experimentRoutes({ services, config }: RouteDeps): RouteDef[] {
           sort_metrics: SORT_METRICS,
           stopping_metrics: STOPPING_METRICS,
           distributions: DISTRIBUTIONS,
-          config_defaults: { ...configDefaults, max_models: Math.min(configDefaults.max_models, maxModelsCap(config)), ignored_columns: [] },
-          limits: { max_models_cap: maxModelsCap(config), max_runtime_secs_max: maxRuntimeSecsCap(config), nfolds_max: CONFIG_LIMITS.nfolds_max },
+          config_defaults: { ...configDefaults, max_models: Math.min(configDefaults.max_models, maxModelsCap), ignored_columns: [] },
+          limits: { max_models_cap: maxModelsCap, max_runtime_secs_max: maxRuntimeSecsCap, nfolds_max: CONFIG_LIMITS.nfolds_max },
           gpu: { queue: config.taskQueues.gpu, workers_polling: await jobs.queuePollers('gpu'), fallback_after_secs: config.temporal.gpuScheduleToStartSecs },
         };
       },

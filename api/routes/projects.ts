@@ -3,7 +3,8 @@ import { PROJECT_ARCHIVE_SCOPES } from '../../services/scopes';
 import { callerId, type RouteDeps } from '../context';
 import { pageOf } from '../presenters/page.schema';
 import { presentMember, presentProject, presentProjectSummary } from '../presenters/project';
-import { memberSchema, projectSchema, projectSummarySchema, timelineEventSchema } from '../presenters/project.schema';
+import { memberSchema, projectMemberSchema, projectSchema, projectSummarySchema, timelineEventSchema } from '../presenters/project.schema';
+import { presentProjectMember } from '../presenters/team';
 import { route, RouteDef } from '../route';
 import { pageQuery } from '../validation';
 import { addMemberBody, createProjectBody, memberParams, projectListQuery, projectParams, updateProjectBody } from './projects.schema';
@@ -90,13 +91,15 @@ export function projectRoutes({ services }: RouteDeps): RouteDef[] {
       tag,
       auth: 'user',
       scope: 'read:projects',
-      summary: 'Members and their roles',
+      summary:
+        'Everyone with access and their roles: the members (in the order they joined), then the people who reach the project only through teams (`via_team`). ' +
+        '`effective_role` is the highest of their own role and their teams’ roles (`teams`)',
       params: projectParams,
       query: pageQuery(100),
-      responses: { 200: { description: 'List envelope of members', schema: pageOf(memberSchema) } },
+      responses: { 200: { description: 'List envelope of members', schema: pageOf(projectMemberSchema) } },
       handler: async (ctx, { params, query }) => {
-        const page = await projects.members(callerId(ctx), params.project_id, query);
-        return { ...page, items: page.items.map(presentMember) };
+        const page = await services.projectTeams.members(callerId(ctx), params.project_id, query);
+        return { ...page, items: page.items.map(presentProjectMember) };
       },
     }),
     route({

@@ -105,7 +105,8 @@ async function main(): Promise<void> {
   fs.mkdirSync(outDir, { recursive: true });
   if (mode === 'run') await runCases(outDir, Number(seconds), smoke === 'smoke');
   else if (mode === 'fit') await runFit(outDir, process.argv[4], Number(process.argv[5] ?? 200), process.argv[6] === 'smoke');
-  else if (mode === 'models') await withGpu((gpu) => fitQualityModels(gpu, process.argv[4], outDir, process.argv[5] ? Number(process.argv[5]) : undefined, process.argv[6] ? process.argv[6].split(',').map(Number) : undefined));
+  else if (mode === 'models')
+    await withGpu((gpu) => fitQualityModels(gpu, process.argv[4], outDir, process.argv[5] ? Number(process.argv[5]) : undefined, process.argv[6] ? process.argv[6].split(',').map(Number) : undefined));
   else if (mode === 'table') printTable(outDir);
   else throw new Error('usage: bench.cjs run|fit|table <out-dir> ...');
 }

@@ -225,9 +225,4 @@ export const SMOKE_SIZES: BenchSizes = {
   ctgan: { batch: 40, embedding: 16, widths: [32, 32], pac: 4 },
 };
 
-export const benchCases = (sizes: BenchSizes): BenchCase[] => [
-  mlpStep(sizes),
-  ctganStep(sizes),
-  tvaeStep(sizes),
-  kernelChain(sizes),
-];
+export const benchCases = (sizes: BenchSizes): BenchCase[] => [mlpStep(sizes), ctganStep(sizes), tvaeStep(sizes), kernelChain(sizes)];

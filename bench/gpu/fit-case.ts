@@ -102,7 +102,13 @@ export function frameFromJSON(json: FrameJSON): Frame {
   const nums = (v: Array<number | null>) => Float64Array.from(v, (x) => (x === null ? NaN : x));
   return makeFrame(
     json.names,
-    json.columns.map((c): Column => (c.kind === 'numeric' ? { kind: 'numeric', values: nums(c.values) } : c.kind === 'datetime' ? { kind: 'datetime', epochMs: nums(c.epochMs) } : { kind: 'categorical', codes: Int32Array.from(c.codes), levels: c.levels })),
+    json.columns.map((c): Column =>
+      c.kind === 'numeric'
+        ? { kind: 'numeric', values: nums(c.values) }
+        : c.kind === 'datetime'
+          ? { kind: 'datetime', epochMs: nums(c.epochMs) }
+          : { kind: 'categorical', codes: Int32Array.from(c.codes), levels: c.levels },
+    ),
   );
 }
 
@@ -117,9 +123,18 @@ export const qualityModelFile = (name: string, type: string, seed: number): stri
  * Fits every `<name>.frame.json` in `framesDir` with each neural type on the GPU and writes `<name>.<type>.bin` and
  * the fit times to `models.json` (quality.ts scores them beside CPU fits of the same tables).
  */
-export async function fitQualityModels(gpu: AcquiredGpu, framesDir: string, outDir: string, epochs: number = QUALITY_CONFIG.epochs, seeds: number[] = [QUALITY_CONFIG.seed]): Promise<Array<{ name: string; type: string; seed: number; seconds: number }>> {
+export async function fitQualityModels(
+  gpu: AcquiredGpu,
+  framesDir: string,
+  outDir: string,
+  epochs: number = QUALITY_CONFIG.epochs,
+  seeds: number[] = [QUALITY_CONFIG.seed],
+): Promise<Array<{ name: string; type: string; seed: number; seconds: number }>> {
   const times: Array<{ name: string; type: string; seed: number; seconds: number }> = [];
-  for (const file of fs.readdirSync(framesDir).filter((f) => f.endsWith('.frame.json')).sort()) {
+  for (const file of fs
+    .readdirSync(framesDir)
+    .filter((f) => f.endsWith('.frame.json'))
+    .sort()) {
     const name = file.replace(/\.frame\.json$/, '');
     const frame = frameFromJSON(JSON.parse(fs.readFileSync(path.join(framesDir, file), 'utf8')) as FrameJSON);
     for (const type of QUALITY_TYPES) {

@@ -26,7 +26,10 @@ async function load(spec: string): Promise<{ name: string; frame: Frame }> {
   if (limit && frame.nrows > Number(limit)) {
     const n = Number(limit);
     const all = frame;
-    frame = selectRows(all, Array.from({ length: n }, (_, i) => Math.floor((i * all.nrows) / n)));
+    frame = selectRows(
+      all,
+      Array.from({ length: n }, (_, i) => Math.floor((i * all.nrows) / n)),
+    );
   }
   return { name: file.replace(/\.csv$/, '') + (limit ? `-${limit}` : ''), frame };
 }
@@ -35,7 +38,13 @@ function toJSON(frame: Frame): FrameJSON {
   const nums = (v: Float64Array) => Array.from(v, (x) => (Number.isNaN(x) ? null : x));
   return {
     names: frame.names,
-    columns: frame.columns.map((c) => (c.kind === 'numeric' ? { kind: 'numeric', values: nums(c.values) } : c.kind === 'datetime' ? { kind: 'datetime', epochMs: nums(c.epochMs) } : { kind: 'categorical', codes: Array.from(c.codes), levels: c.levels })),
+    columns: frame.columns.map((c) =>
+      c.kind === 'numeric'
+        ? { kind: 'numeric', values: nums(c.values) }
+        : c.kind === 'datetime'
+          ? { kind: 'datetime', epochMs: nums(c.epochMs) }
+          : { kind: 'categorical', codes: Array.from(c.codes), levels: c.levels },
+    ),
   };
 }
 
@@ -100,27 +109,33 @@ async function score(gpuDir: string, seeds: number[], tables: string[]): Promise
     const realCsv = path.join(OUT, `${name}.real.csv`);
     fs.writeFileSync(realCsv, toCsv(frame));
     const kinds = Object.fromEntries(frame.names.map((n, j) => [n, frame.columns[j].kind]));
-    for (const type of QUALITY_TYPES) for (const seed of seeds) {
-      const gpuModel = deserializeNeural(new Uint8Array(fs.readFileSync(path.join(gpuDir, qualityModelFile(name, type, seed)))));
-      const t = performance.now();
-      const cpuModel = await fitSynthesizer(type, frame, { ...QUALITY_CONFIG, seed }, { threads: 2 });
-      const cpuSeconds = (performance.now() - t) / 1000;
-      const files = { gpu: path.join(OUT, `${name}.${type}.s${seed}.gpu.csv`), cpu: path.join(OUT, `${name}.${type}.s${seed}.cpu.csv`) };
-      fs.writeFileSync(files.gpu, toCsv(await sampleAll(gpuModel, frame.nrows)));
-      fs.writeFileSync(files.cpu, toCsv(await sampleAll(cpuModel, frame.nrows)));
-      const scores = JSON.parse(execFileSync(python, ['-c', SCORER, JSON.stringify(kinds), realCsv, files.gpu, files.cpu], { encoding: 'utf8' })) as Record<string, number>;
-      const [g, c] = [scores[files.gpu], scores[files.cpu]];
-      const gpuSeconds = gpuTimes.find((x) => x.name === name && x.type === type && (x.seed ?? 1) === seed)?.seconds;
-      const line = `| ${name} | ${type} | ${seed} | ${gpuSeconds?.toFixed(1) ?? '—'} | ${cpuSeconds.toFixed(1)} | ${g.toFixed(4)} | ${c.toFixed(4)} | ${(g - c >= 0 ? '+' : '') + (g - c).toFixed(4)} |`;
-      console.log(line);
-      lines.push(line);
-      fs.writeFileSync(summary, lines.join('\n') + '\n');
-    }
+    for (const type of QUALITY_TYPES)
+      for (const seed of seeds) {
+        const gpuModel = deserializeNeural(new Uint8Array(fs.readFileSync(path.join(gpuDir, qualityModelFile(name, type, seed)))));
+        const t = performance.now();
+        const cpuModel = await fitSynthesizer(type, frame, { ...QUALITY_CONFIG, seed }, { threads: 2 });
+        const cpuSeconds = (performance.now() - t) / 1000;
+        const files = { gpu: path.join(OUT, `${name}.${type}.s${seed}.gpu.csv`), cpu: path.join(OUT, `${name}.${type}.s${seed}.cpu.csv`) };
+        fs.writeFileSync(files.gpu, toCsv(await sampleAll(gpuModel, frame.nrows)));
+        fs.writeFileSync(files.cpu, toCsv(await sampleAll(cpuModel, frame.nrows)));
+        const scores = JSON.parse(execFileSync(python, ['-c', SCORER, JSON.stringify(kinds), realCsv, files.gpu, files.cpu], { encoding: 'utf8' })) as Record<string, number>;
+        const [g, c] = [scores[files.gpu], scores[files.cpu]];
+        const gpuSeconds = gpuTimes.find((x) => x.name === name && x.type === type && (x.seed ?? 1) === seed)?.seconds;
+        const line = `| ${name} | ${type} | ${seed} | ${gpuSeconds?.toFixed(1) ?? '—'} | ${cpuSeconds.toFixed(1)} | ${g.toFixed(4)} | ${c.toFixed(4)} | ${(g - c >= 0 ? '+' : '') + (g - c).toFixed(4)} |`;
+        console.log(line);
+        lines.push(line);
+        fs.writeFileSync(summary, lines.join('\n') + '\n');
+      }
   }
 }
 
 const [mode, dir, seeds = '1', tables = TABLES.join(',')] = process.argv.slice(2);
-(mode === 'prepare' ? prepare(dir) : mode === 'score' ? score(dir, seeds.split(',').map(Number), tables.split(',')) : Promise.reject(new Error('usage: quality.js prepare <dir> | score <gpu-models-dir>'))).then(
+(mode === 'prepare'
+  ? prepare(dir)
+  : mode === 'score'
+    ? score(dir, seeds.split(',').map(Number), tables.split(','))
+    : Promise.reject(new Error('usage: quality.js prepare <dir> | score <gpu-models-dir>'))
+).then(
   () => process.exit(0),
   (err) => {
     console.error(err);

@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
 import { Alert, DatasetVersion, Deployment, DriftResult, type Job, RetrainingJob, RetrainingPolicy, RetrainingTrigger, type JsonMap, type RetrainingTriggerKind } from '../../entities';
 import type { Logger } from '../../platform/logger';
-import type { Access } from '../access';
+import { MEMBER_PROJECTS_SQL, type Access } from '../access';
 import { ConflictError, NotFoundError } from '../errors';
 import type { JobService } from '../jobs';
 import type { Page, PageQuery } from '../lists';
@@ -147,7 +147,7 @@ export class RetrainingService {
       if (!p) throw new NotFoundError(POLICY_NOT_FOUND);
       await this.access.role(userId, p.projectId, POLICY_NOT_FOUND);
     }
-    const qb = this.ds.getRepository(RetrainingJob).createQueryBuilder('j').where('j.project_id IN (SELECT pm.project_id FROM project_members pm WHERE pm.user_id = :userId)', { userId });
+    const qb = this.ds.getRepository(RetrainingJob).createQueryBuilder('j').where(`j.project_id IN (${MEMBER_PROJECTS_SQL})`, { userId });
     if (q.project_id) qb.andWhere('j.project_id = :projectId', { projectId: q.project_id });
     if (q.policy_id) qb.andWhere('j.policy_id = :policyId', { policyId: q.policy_id });
     const [rows, total] = await qb.orderBy('j.created_at', 'DESC').addOrderBy('j.id', 'DESC').skip(q.offset).take(q.limit).getManyAndCount();

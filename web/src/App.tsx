@@ -2,7 +2,9 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useErrorBoundary, useState } from 'preact/hooks';
 import { ApiError, get, hasSession, type GetBody } from './api';
 import { AbTestPage, AbTestsPage } from './pages/ab-tests';
+import { AdminArea } from './pages/admin';
 import { AlertsPage } from './pages/alerts';
+import { BillingPage } from './pages/billing';
 import { ComparePage } from './pages/compare';
 import { ForgotPasswordPage, LoginPage, LogoutPage, RegisterPage } from './pages/auth';
 import { DatasetPage } from './pages/dataset';
@@ -50,6 +52,9 @@ const APP_ROUTES: [string, (p: Record<string, string>) => preact.JSX.Element][] 
   ['/app/jobs', () => <JobsPage />],
   ['/app/invitations/accept', () => <AcceptInvitationPage />],
   ['/auth/profile', () => <ProfilePage />],
+  ['/app/billing', () => <BillingPage />],
+  ['/app/admin', () => <AdminArea />],
+  ['/app/admin/:section', (p) => <AdminArea section={p.section} />],
 ];
 
 export function App() {
@@ -92,6 +97,8 @@ function Shell({ path }: { path: string }) {
     ['/app/projects', 'Projects'],
     ['/app/jobs', 'Jobs'],
     ['/auth/profile', 'Profile'],
+    // The admin area is shown to superusers only (its routes refuse everyone else).
+    ...(user.is_superuser ? ([['/app/admin', 'Admin']] as [string, string][]) : []),
   ];
   return (
     <SessionContext.Provider value={{ user, refresh: () => setTick((t) => t + 1) }}>

@@ -310,6 +310,284 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/auth/sso/providers': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The enabled single sign-on providers, for the login page (public) */
+    get: operations['get_api_auth_sso_providers'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/auth/sso/{slug}/authorize': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Start a sign-in with an OpenID Connect provider: 302 to the provider (authorization code, PKCE S256, state and nonce kept server-side for 10 minutes, bound to this browser by the HttpOnly `sso_binding` cookie) */
+    get: operations['get_api_auth_sso_slug_authorize'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/auth/sso/{slug}/callback': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Where an OpenID Connect provider sends the browser back: checks the state (single use, this browser's), exchanges the code, validates the ID token (JWKS signature, iss, aud, exp, nonce), finds, links or creates the user, applies the group mappings and starts a session */
+    get: operations['get_api_auth_sso_slug_callback'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/auth/oauth/{slug}/authorize': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Start a sign-in with an OAuth 2.0 provider: 302 to the provider (authorization code, PKCE S256, state and nonce kept server-side for 10 minutes, bound to this browser by the HttpOnly `sso_binding` cookie) */
+    get: operations['get_api_auth_oauth_slug_authorize'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/auth/oauth/{slug}/callback': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Where an OAuth 2.0 provider sends the browser back: checks the state (single use, this browser's), exchanges the code, reads the userinfo, finds, links or creates the user, applies the group mappings and starts a session */
+    get: operations['get_api_auth_oauth_slug_callback'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/users': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Every user, searched by email or name (`q`), filtered by suspension and the superuser flag, sorted and paged */
+    get: operations['get_api_admin_users'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/users/{user_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One user with the projects they own, their memberships, API keys and live sessions */
+    get: operations['get_api_admin_users_user_id'];
+    /** Grant or remove the superuser flag (a `superuser_granted` or `superuser_revoked` security event); the last superuser keeps it (409) */
+    put: operations['put_api_admin_users_user_id'];
+    post?: never;
+    /** Delete a user. The account goes with its sessions, API keys, memberships, pending tokens and account events. Projects the user alone owns are deleted with all their data and stored files (listed in `projects_deleted`); projects they own with other owners pass to the longest-standing other owner (`projects_transferred`). The same as the user's own `POST /api/auth/delete-account`. Not one's own account (409: use delete-account), never the last superuser (409). */
+    delete: operations['delete_api_admin_users_user_id'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/users/{user_id}/suspend': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Suspend a user: from the next request on their sessions and API keys answer 401 and login refuses them (nothing is revoked; reactivation gives them back). Not one's own account (409) */
+    post: operations['post_api_admin_users_user_id_suspend'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/users/{user_id}/reactivate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Lift a suspension: the sessions and keys still live work again */
+    post: operations['post_api_admin_users_user_id_reactivate'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/api-keys': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Every user's API keys (owner, prefix, scopes, created, last used, revoked; never a secret), newest first; `status` live (default), revoked or all */
+    get: operations['get_api_admin_api_keys'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/api-keys/{key_id}/revoke': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Revoke any user's key: its next request answers 401 (an `api_key_revoked` security event of the owner's account, naming the admin) */
+    post: operations['post_api_admin_api_keys_key_id_revoke'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/settings': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The instance settings in force (`settings`) and the configured defaults a cleared setting returns to (`defaults`) */
+    get: operations['get_api_admin_settings'];
+    /** Change settings (an omitted field is kept, null returns it to its default). `registration`: open, invite_only (registering needs a pending invitation to that address: `invitation_token`) or closed (registering is 403); `allowed_email_domains`: registration refuses other domains (403), empty: any; `default_plan`: a plan name (422 when unknown); `session_lifetime_hours`: of new sessions without `remember`. Applies at once in this process, within 5 s in others. */
+    put: operations['put_api_admin_settings'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/logs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Recent warn, error and fatal entries of every process's structured log (API and workers), newest first: by `level`, text `q` (message and fields), `process`, `from`/`to`. Copied as logged (errors through the logger's allowlist); the oldest go past SERVICE_LOG_MAX_ENTRIES; a full buffer drops entries and logs how many. */
+    get: operations['get_api_admin_logs'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/security-events': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Security events of every account, newest first, with user, IP and user agent; `type` (default: login_failed, lockout, api_key_revoked, password_reset_requested, password_reset, password_changed, suspended, reactivated, superuser_granted, superuser_revoked, sso_login, logout_all, session_revoked), `user_id`, email `q`, `ip`, `from`/`to` */
+    get: operations['get_api_admin_security_events'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/sso-providers': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Every SSO provider, by display name (superusers); secrets masked */
+    get: operations['get_api_admin_sso_providers'];
+    put?: never;
+    /** Configure an SSO provider (superusers): `oidc` needs `issuer`; `oauth2` needs its authorize, token and userinfo URLs */
+    post: operations['post_api_admin_sso_providers'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/sso-providers/{provider_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One SSO provider (superusers); the secret masked */
+    get: operations['get_api_admin_sso_providers_provider_id'];
+    /** Change an SSO provider (superusers); omitted fields are kept, and so is the secret when omitted or sent back as `***` */
+    put: operations['put_api_admin_sso_providers_provider_id'];
+    post?: never;
+    /** Remove an SSO provider (superusers): its users keep their accounts, their links to it go */
+    delete: operations['delete_api_admin_sso_providers_provider_id'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/auth/my-activity': {
     parameters: {
       query?: never;
@@ -317,7 +595,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The caller's own security events, newest first, each with its time, client address and user agent: registered, email_verified, login, login_failed, logout, logout_all, session_revoked, api_key_created, api_key_revoked, password_changed, password_reset_requested, password_reset, profile_updated. Failed logins are those on this account. Never another user's events (session login; API keys are refused) */
+    /** The caller's own security events, newest first, each with its time, client address and user agent: registered, email_verified, login, login_failed, logout, logout_all, session_revoked, api_key_created, api_key_revoked, password_changed, password_reset_requested, password_reset, profile_updated, lockout, suspended, reactivated, superuser_granted, superuser_revoked, sso_login. Failed logins are those on this account. Never another user's events (session login; API keys are refused) */
     get: operations['get_api_auth_my_activity'];
     put?: never;
     post?: never;
@@ -334,7 +612,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The account's plan (self-hosted: one plan, `self_hosted`), its quotas from the configuration (null: no limit) and what the account uses of them: `max_models` caps an experiment's max_models (MAX_MODELS_PER_EXPERIMENT, default 100; a larger request is 422, an omitted one defaults to min(20, cap)), `max_projects` the projects a user may own (MAX_PROJECTS_PER_USER, default 1000; creating one more is 409), `max_open_jobs` its queued or running jobs (MAX_OPEN_JOBS_PER_USER, default 100; starting one more is 429 with Retry-After) and `max_open_jobs_per_project` a project's (MAX_OPEN_JOBS_PER_PROJECT, default 200), `max_running_jobs` its jobs that hold an ml-cpu slot at once (MAX_RUNNING_JOBS_PER_USER, default 1; the rest wait their turn without holding one), `max_storage_bytes` the bytes its owned projects may store and `max_storage_bytes_per_project` one project's (MAX_STORAGE_BYTES_PER_USER, 100 GiB; MAX_STORAGE_BYTES_PER_PROJECT, 50 GiB; an upload or job past them is 403), `max_upload_bytes` a dataset upload (MAX_DATASET_UPLOAD_BYTES). Usage counts the projects the caller owns and what they hold (API keys: read:projects) */
+    /** The account's plan and where it came from (`source`: the user's own plan, else the most generous of their teams' plans limit by limit, else the instance's default plan, else the built-in `self_hosted` plan whose quotas are the configuration), its quotas (null: no limit) and what the account uses of them: `predictions_per_minute` its predict requests a minute over every deployment and model (429 naming the limit past it), `max_concurrent_jobs` (also `max_open_jobs`) its queued or running jobs; `max_models` caps an experiment's max_models (MAX_MODELS_PER_EXPERIMENT, default 100; a larger request is 422, an omitted one defaults to min(20, cap)), `max_projects` the projects a user may own (MAX_PROJECTS_PER_USER, default 1000; creating one more is 409), `max_open_jobs` its queued or running jobs (MAX_OPEN_JOBS_PER_USER, default 100; starting one more is 429 with Retry-After) and `max_open_jobs_per_project` a project's (MAX_OPEN_JOBS_PER_PROJECT, default 200), `max_running_jobs` its jobs that hold an ml-cpu slot at once (MAX_RUNNING_JOBS_PER_USER, default 1; the rest wait their turn without holding one), `max_storage_bytes` the bytes its owned projects may store and `max_storage_bytes_per_project` one project's (MAX_STORAGE_BYTES_PER_USER, 100 GiB; MAX_STORAGE_BYTES_PER_PROJECT, 50 GiB; an upload or job past them is 403), `max_upload_bytes` a dataset upload (MAX_DATASET_UPLOAD_BYTES). Usage counts the projects the caller owns and what they hold (API keys: read:projects) */
     get: operations['get_api_auth_plan'];
     put?: never;
     post?: never;
@@ -440,7 +718,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Members and their roles */
+    /** Everyone with access and their roles: the members (in the order they joined), then the people who reach the project only through teams (`via_team`). `effective_role` is the highest of their own role and their teams’ roles (`teams`) */
     get: operations['get_api_projects_project_id_members'];
     put?: never;
     /** Add a registered user by email (access at once) or change a member's role; owner only, never a role above your own, a project keeps one owner. An email without an account is 404 `User not found`: invite it with `POST /api/auth/invite`. Rate limit: the `members` bucket (RATE_LIMIT_MEMBERS, 30 a minute per user by default, shared with invitations), so this cannot probe many addresses for accounts */
@@ -513,6 +791,357 @@ export interface paths {
     put?: never;
     /** Prepare the project ZIP in the background (a `project_export` job, editor or above); the archive lands as an artifact */
     post: operations['post_api_projects_project_id_export_jobs'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/projects/{project_id}/teams': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The teams granted a role in the project (any member); each team's members have at least that role there */
+    get: operations['get_api_projects_project_id_teams'];
+    put?: never;
+    /** Grant a team a role in the project, or change its role (owners and admins; never a role above the caller's own, never `owner`). The caller must belong to the team (superusers: any team); its members get access at once. A member keeps the highest of their own role and their teams’ roles */
+    post: operations['post_api_projects_project_id_teams'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/projects/{project_id}/teams/{team_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Take a team's role in the project away (owners and admins); its members keep only their own membership, from their next request */
+    delete: operations['delete_api_projects_project_id_teams_team_id'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/auth/teams': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The teams the caller belongs to, with their role in each (`maintainer`s manage the team’s members) */
+    get: operations['get_api_auth_teams'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/teams/{team_id}/members': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A team's members (the team's own members and superusers; others: 404) */
+    get: operations['get_api_teams_team_id_members'];
+    put?: never;
+    /** Add a registered user by `email` or `user_id` (exactly one), or change a member's team role: the team's maintainers (and superusers). The user gets the team's project roles at once */
+    post: operations['post_api_teams_team_id_members'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/teams/{team_id}/members/{user_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Remove a member (the team’s maintainers and superusers), or leave the team yourself */
+    delete: operations['delete_api_teams_team_id_members_user_id'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/teams': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Every team, by name, with member and project counts (superusers) */
+    get: operations['get_api_admin_teams'];
+    put?: never;
+    /** Create a team (superusers); names are unique case-insensitively */
+    post: operations['post_api_admin_teams'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/teams/{team_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One team with the projects it is granted (superusers); its members: `GET …/members` */
+    get: operations['get_api_admin_teams_team_id'];
+    /** Rename or describe a team (superusers) */
+    put: operations['put_api_admin_teams_team_id'];
+    post?: never;
+    /** Delete a team (superusers): its members lose the access it gave them at once; their own memberships stay */
+    delete: operations['delete_api_admin_teams_team_id'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/teams/{team_id}/members': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A team's members with their team roles, in the order they joined (superusers) */
+    get: operations['get_api_admin_teams_team_id_members'];
+    put?: never;
+    /** Add a registered user to a team by `email` or `user_id` (exactly one), or change their team role (superusers). The user gets the team's project roles at once */
+    post: operations['post_api_admin_teams_team_id_members'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/teams/{team_id}/members/{user_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Remove a member from a team (superusers): the access the team gave them ends at their next request */
+    delete: operations['delete_api_admin_teams_team_id_members_user_id'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/audit-log': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Every audit entry (superusers; API keys: admin), newest first: who (user, API key prefix), what (action, resource type and id, project, `changes` as {field: {before, after}} with secrets as `***`), from where (ip, user agent), the request id and route. Filters: actor_user_id, action, resource_type, resource_id, project_id, from, to. Append-only: entries leave only by retention */
+    get: operations['get_api_admin_audit_log'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/projects/{project_id}/audit-log': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The project's audit entries (owners only; API keys: admin:projects), newest first, with the same fields and filters as the admin log but project_id */
+    get: operations['get_api_projects_project_id_audit_log'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/retention': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The retention policies (one per kind of record), what each kind can be anonymized of, the last runs and when the daily schedule (03:00 UTC) next runs. Always kept: the latest version of each dataset and every version an experiment (so its models), a synthesizer, a privacy session, a drift result, a registry version or a retraining uses, or an open profile job reads; reports still generating; experiment logs of open experiments; synthetic outputs of open generations; the logs of a deployment with an open drift job, and the newest 50000 logged payloads of every deployment not archived (its drift window). Files in the artifact store go with their rows. `keep_latest` counts per owner: a deployment's logs, an experiment's log lines, a dataset's versions, the reports of one subject, a synthesizer's generations; audit entries instance-wide. */
+    get: operations['get_api_admin_retention'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/retention/{kind}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /** Set the policy of one kind: keep_days or keep_latest (exactly one), action delete or anonymize (inference logs: their stored input rows; audit entries: client address and user agent; 422 for the other kinds), enabled. The daily schedule exists while a policy is enabled. Always kept: the latest version of each dataset and every version an experiment (so its models), a synthesizer, a privacy session, a drift result, a registry version or a retraining uses, or an open profile job reads; reports still generating; experiment logs of open experiments; synthetic outputs of open generations; the logs of a deployment with an open drift job, and the newest 50000 logged payloads of every deployment not archived (its drift window). Files in the artifact store go with their rows. `keep_latest` counts per owner: a deployment's logs, an experiment's log lines, a dataset's versions, the reports of one subject, a synthesizer's generations; audit entries instance-wide. */
+    put: operations['put_api_admin_retention_kind'];
+    post?: never;
+    /** Remove the policy of one kind: its records are kept however old */
+    delete: operations['delete_api_admin_retention_kind'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/retention/run': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Run the enabled policies now. `{dry_run: true}`: 200 with what would go per kind (count and the oldest ids), changing nothing. `{dry_run: false}`: 202 with the queued `retention` job (its progress at GET /api/admin/retention/runs/{job_id}); 409 while a run is open or when no policy is enabled. Always kept: the latest version of each dataset and every version an experiment (so its models), a synthesizer, a privacy session, a drift result, a registry version or a retraining uses, or an open profile job reads; reports still generating; experiment logs of open experiments; synthetic outputs of open generations; the logs of a deployment with an open drift job, and the newest 50000 logged payloads of every deployment not archived (its drift window). Files in the artifact store go with their rows. `keep_latest` counts per owner: a deployment's logs, an experiment's log lines, a dataset's versions, the reports of one subject, a synthesizer's generations; audit entries instance-wide. */
+    post: operations['post_api_admin_retention_run'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/retention/runs/{job_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One retention run (its job: status, progress, and when it ended, rows taken per kind in `result`) */
+    get: operations['get_api_admin_retention_runs_job_id'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/retention/runs/{job_id}/cancel': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Cancel a queued or running retention run: it stops between two batches (each committed whole) and ends `canceled` */
+    post: operations['post_api_admin_retention_runs_job_id_cancel'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/plans': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Every plan by name with the users and teams holding it, the built-in plan and the default plan's name. A user's plan is their own (`PUT /api/admin/users/{user_id}/plan`), else the most generous of their teams' plans (limit by limit: no limit beats a number, a larger number a smaller one), else the instance settings' `default_plan`, else the built-in `self_hosted` plan whose limits are the configuration. */
+    get: operations['get_api_admin_plans'];
+    put?: never;
+    /** Define a plan: a unique name (the key settings' `default_plan` and billing use), a display name and the limits it sets; a limit left out takes the configured value. Enforced where each applies: max_projects at project creation (409), max_models and max_runtime_secs at experiment creation (422), max_concurrent_jobs and max_open_jobs_per_project when a job is started (429: refused, not queued), max_running_jobs at a job's admission (it waits queued), max_upload_bytes on upload (413), predictions_per_minute on predict (429), max_storage_bytes and max_storage_bytes_per_project on uploads and jobs (403) */
+    post: operations['post_api_admin_plans'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/plans/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One plan with its limits, what applies, and how many users and teams hold it */
+    get: operations['get_api_admin_plans_id'];
+    /** Replace a plan's display name and limits (the name stays); holders get the new limits at their next request (predictions within 5 s) */
+    put: operations['put_api_admin_plans_id'];
+    post?: never;
+    /** Delete a plan nobody holds */
+    delete: operations['delete_api_admin_plans_id'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/users/{user_id}/plan': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A user's plan, its quotas and their usage (projects, storage, open jobs, predictions this minute): what they see at GET /api/auth/plan. A user's plan is their own (`PUT /api/admin/users/{user_id}/plan`), else the most generous of their teams' plans (limit by limit: no limit beats a number, a larger number a smaller one), else the instance settings' `default_plan`, else the built-in `self_hosted` plan whose limits are the configuration. */
+    get: operations['get_api_admin_users_user_id_plan'];
+    /** Give a user a plan of their own (`plan_id`), or none (null: their teams' or the default applies). Answers the plan that now applies. A user's plan is their own (`PUT /api/admin/users/{user_id}/plan`), else the most generous of their teams' plans (limit by limit: no limit beats a number, a larger number a smaller one), else the instance settings' `default_plan`, else the built-in `self_hosted` plan whose limits are the configuration. */
+    put: operations['put_api_admin_users_user_id_plan'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/teams/{team_id}/plan': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /** Give a team a plan (null: none). Its members without a plan of their own get the most generous of their teams' plans */
+    put: operations['put_api_admin_teams_team_id_plan'];
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -923,7 +1552,7 @@ export interface paths {
     /** Experiments, filtered by project, dataset or status; search on name and target column */
     get: operations['get_api_experiments'];
     put?: never;
-    /** Start AutoML on a dataset version (an `automl_train` job); answers at once. `config.max_models` (default 20) is capped by the account quota (`max_models` of `GET /api/auth/plan`, MAX_MODELS_PER_EXPERIMENT): a larger value is a 422 naming the cap, an omitted one defaults to min(20, cap) */
+    /** Start AutoML on a dataset version (an `automl_train` job); answers at once. `config.max_models` (default 20) is capped by the plan of the caller (`max_models` of `GET /api/auth/plan`; the built-in plan takes MAX_MODELS_PER_EXPERIMENT): a larger value is a 422 naming the cap, an omitted one defaults to min(20, cap). `max_models` counts the base models the run trains; the stacked ensembles (StackedEnsemble_AllModels, and StackedEnsemble_BestOfFamily when it differs) are trained on top of them, so a plan with `max_models: 3` gives at most 3 base models plus up to 2 ensembles. Starting it counts against the plan `max_concurrent_jobs` (429 past it) */
     post: operations['post_api_experiments'];
     delete?: never;
     options?: never;
@@ -3164,6 +3793,91 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/billing/status': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The caller's plan, subscription state and this period's usage totals (the subscription's period, else the calendar month) */
+    get: operations['get_api_billing_status'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/billing/plan': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Change plan: a paid plan through a checkout session (or the running subscription), a free plan at once */
+    post: operations['post_api_billing_plan'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/billing/checkout-session': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** A checkout session at the provider for a paid plan; send the browser to its url (the plan moves when the provider's webhook confirms) */
+    post: operations['post_api_billing_checkout_session'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/billing/portal-session': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** A session of the provider's customer portal (payment methods, invoices, cancellation); send the browser to its url */
+    post: operations['post_api_billing_portal_session'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/billing/webhooks/stripe': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Stripe's webhook: the `Stripe-Signature` header is verified over the raw body with STRIPE_WEBHOOK_SECRET (timestamp within 300 s); an event id already applied changes nothing. Applies checkout.session.completed, customer.subscription.updated/deleted and invoice.payment_failed */
+    post: operations['post_api_billing_webhooks_stripe'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/openapi.json': {
     parameters: {
       query?: never;
@@ -3281,6 +3995,7 @@ export interface operations {
           email: string & unknown;
           name: string & unknown;
           password: string;
+          invitation_token?: string;
         } & {
           [key: string]: components['schemas']['JsonValue'];
         };
@@ -3298,6 +4013,15 @@ export interface operations {
       };
       /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
       400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The instance settings refuse it: registration closed, invite-only without a valid invitation_token for this email, or an email domain not allowed */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -3390,7 +4114,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Invalid email or password */
+      /** @description Invalid email or password; or the account is suspended (its own text) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -4478,6 +5202,2086 @@ export interface operations {
       };
     };
   };
+  get_api_auth_sso_providers: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description {items} */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: ({
+              slug: string;
+              display_name: string;
+              /** @enum {string} */
+              kind: 'oidc' | 'oauth2';
+              login_url: string;
+            } & {
+              [key: string]: unknown;
+            })[];
+          };
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  get_api_auth_sso_slug_authorize: {
+    parameters: {
+      query?: {
+        next?: string;
+      };
+      header?: never;
+      path: {
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Location: the provider's authorization URL, or `/login?sso_error=…` when the provider is unknown, disabled or unreachable */
+      302: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': Record<string, never>;
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  get_api_auth_sso_slug_callback: {
+    parameters: {
+      query?: {
+        state?: string;
+        code?: string;
+        error?: string;
+        error_description?: string;
+        iss?: string;
+      };
+      header?: never;
+      path: {
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Location: the web application with the session cookies set, or `/login?sso_error=…` with the reason the sign-in was refused */
+      302: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': Record<string, never>;
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  get_api_auth_oauth_slug_authorize: {
+    parameters: {
+      query?: {
+        next?: string;
+      };
+      header?: never;
+      path: {
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Location: the provider's authorization URL, or `/login?sso_error=…` when the provider is unknown, disabled or unreachable */
+      302: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': Record<string, never>;
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  get_api_auth_oauth_slug_callback: {
+    parameters: {
+      query?: {
+        state?: string;
+        code?: string;
+        error?: string;
+        error_description?: string;
+        iss?: string;
+      };
+      header?: never;
+      path: {
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Location: the web application with the session cookies set, or `/login?sso_error=…` with the reason the sign-in was refused */
+      302: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': Record<string, never>;
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  get_api_admin_users: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+        q?: string;
+        suspended?: '0' | '1' | 'true' | 'false';
+        superuser?: '0' | '1' | 'true' | 'false';
+        sort_field?: 'created_at' | 'email' | 'name' | 'last_login_at';
+        sort_direction?: 'asc' | 'desc';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Page of users */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: ({
+              id: string;
+              email: string;
+              name: string;
+              is_superuser: boolean;
+              email_verified_at: string | null;
+              suspended_at: string | null;
+              /** Format: date-time */
+              created_at: string;
+              last_login_at: string | null;
+            } & {
+              [key: string]: unknown;
+            })[];
+            total: number;
+            limit: number;
+            offset: number;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  get_api_admin_users_user_id: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        user_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description {user} */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            user: {
+              id: string;
+              email: string;
+              name: string;
+              is_superuser: boolean;
+              email_verified_at: string | null;
+              suspended_at: string | null;
+              /** Format: date-time */
+              created_at: string;
+              last_login_at: string | null;
+              projects_owned: ({
+                id: string;
+                name: string;
+                /** Format: date-time */
+                created_at: string;
+              } & {
+                [key: string]: unknown;
+              })[];
+              memberships: number;
+              api_keys: {
+                live: number;
+                total: number;
+              } & {
+                [key: string]: unknown;
+              };
+              live_sessions: number;
+              plan: {
+                name: string;
+                display_name: string;
+                source: string;
+              } & {
+                [key: string]: unknown;
+              };
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description User not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  put_api_admin_users_user_id: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        user_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          is_superuser: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description {user} */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            user: {
+              id: string;
+              email: string;
+              name: string;
+              is_superuser: boolean;
+              email_verified_at: string | null;
+              suspended_at: string | null;
+              /** Format: date-time */
+              created_at: string;
+              last_login_at: string | null;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+      /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description User not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The last superuser cannot lose the flag */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Expected application/json, with no Content-Encoding or one of gzip, deflate and br */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  delete_api_admin_users_user_id: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        user_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description {ok, user_id, email, projects_deleted, projects_transferred, data}: what happened to their data */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            ok: boolean;
+            user_id: string;
+            email: string;
+            projects_deleted: string[];
+            projects_transferred: string[];
+            data: string;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description User not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Your own account, or the last superuser */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  post_api_admin_users_user_id_suspend: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        user_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description {user} */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            user: {
+              id: string;
+              email: string;
+              name: string;
+              is_superuser: boolean;
+              email_verified_at: string | null;
+              suspended_at: string | null;
+              /** Format: date-time */
+              created_at: string;
+              last_login_at: string | null;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description User not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description You cannot suspend your own account */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  post_api_admin_users_user_id_reactivate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        user_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description {user} */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            user: {
+              id: string;
+              email: string;
+              name: string;
+              is_superuser: boolean;
+              email_verified_at: string | null;
+              suspended_at: string | null;
+              /** Format: date-time */
+              created_at: string;
+              last_login_at: string | null;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description User not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with the current state (for example a resource that was deleted meanwhile, or a duplicate) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  get_api_admin_api_keys: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+        q?: string;
+        user_id?: string;
+        status?: 'live' | 'revoked' | 'all';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Page of keys */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: ({
+              id: string;
+              name: string;
+              prefix: string;
+              scopes: string[];
+              /** Format: date-time */
+              created_at: string;
+              last_used_at: string | null;
+              revoked_at: string | null;
+              owner: {
+                id: string;
+                email: string;
+                name: string;
+              } & {
+                [key: string]: unknown;
+              };
+            } & {
+              [key: string]: unknown;
+            })[];
+            total: number;
+            limit: number;
+            offset: number;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  post_api_admin_api_keys_key_id_revoke: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        key_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description {ok} */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': Record<string, never>;
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description API key not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description API key already revoked */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  get_api_admin_settings: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description {settings, defaults} */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            settings: {
+              /** @enum {string} */
+              registration: 'open' | 'invite_only' | 'closed';
+              default_plan: string | null;
+              allowed_email_domains: string[];
+              session_lifetime_hours: number;
+            } & {
+              [key: string]: unknown;
+            };
+            defaults: {
+              /** @enum {string} */
+              registration: 'open' | 'invite_only' | 'closed';
+              default_plan: string | null;
+              allowed_email_domains: string[];
+              session_lifetime_hours: number;
+            } & {
+              [key: string]: unknown;
+            };
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  put_api_admin_settings: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': {
+          registration?: ('open' | 'invite_only' | 'closed') | null;
+          default_plan?: (string & unknown) | null;
+          allowed_email_domains?: (string & unknown)[] | null;
+          session_lifetime_hours?: number | null;
+        };
+      };
+    };
+    responses: {
+      /** @description {settings, defaults} */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            settings: {
+              /** @enum {string} */
+              registration: 'open' | 'invite_only' | 'closed';
+              default_plan: string | null;
+              allowed_email_domains: string[];
+              session_lifetime_hours: number;
+            } & {
+              [key: string]: unknown;
+            };
+            defaults: {
+              /** @enum {string} */
+              registration: 'open' | 'invite_only' | 'closed';
+              default_plan: string | null;
+              allowed_email_domains: string[];
+              session_lifetime_hours: number;
+            } & {
+              [key: string]: unknown;
+            };
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A resource named by the request does not exist or is not accessible */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with the current state (for example a resource that was deleted meanwhile, or a duplicate) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Expected application/json, with no Content-Encoding or one of gzip, deflate and br */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  get_api_admin_logs: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+        level?: string;
+        q?: string;
+        process?: string;
+        from?: string & unknown;
+        to?: string & unknown;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Page of log entries */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: ({
+              id: string;
+              /** Format: date-time */
+              time: string;
+              level: string;
+              process: string;
+              pid: number | null;
+              msg: string;
+              fields: {
+                [key: string]: unknown;
+              };
+            } & {
+              [key: string]: unknown;
+            })[];
+            total: number;
+            limit: number;
+            offset: number;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  get_api_admin_security_events: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+        type?: string;
+        user_id?: string;
+        q?: string;
+        ip?: string;
+        from?: string & unknown;
+        to?: string & unknown;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Page of events */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: ({
+              id: string;
+              /** @enum {string} */
+              type:
+                | 'registered'
+                | 'email_verified'
+                | 'login'
+                | 'login_failed'
+                | 'logout'
+                | 'logout_all'
+                | 'session_revoked'
+                | 'api_key_created'
+                | 'api_key_revoked'
+                | 'password_changed'
+                | 'password_reset_requested'
+                | 'password_reset'
+                | 'profile_updated'
+                | 'lockout'
+                | 'suspended'
+                | 'reactivated'
+                | 'superuser_granted'
+                | 'superuser_revoked'
+                | 'sso_login';
+              /** Format: date-time */
+              created_at: string;
+              ip: string | null;
+              user_agent: string | null;
+              details: {
+                [key: string]: unknown;
+              };
+              user: {
+                id: string;
+                email: string;
+                name: string;
+              } & {
+                [key: string]: unknown;
+              };
+            } & {
+              [key: string]: unknown;
+            })[];
+            total: number;
+            limit: number;
+            offset: number;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  get_api_admin_sso_providers: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description {items, total} */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: ({
+              id: string;
+              slug: string;
+              display_name: string;
+              /** @enum {string} */
+              kind: 'oidc' | 'oauth2';
+              enabled: boolean;
+              /** @description Its emails count as verified and it creates accounts whatever the registration setting says */
+              trusted: boolean;
+              issuer: string | null;
+              discovery_url: string | null;
+              client_id: string;
+              /**
+               * @description Never answered: always the mask
+               * @constant
+               */
+              client_secret: '***';
+              scopes: string[];
+              allowed_email_domains: string[];
+              groups_claim: string | null;
+              group_mappings: {
+                group: string;
+                /** @description A team name (resolved at each sign-in; a missing team is skipped) */
+                team: string | null;
+                /** @enum {string} */
+                team_role: 'member' | 'maintainer';
+                /** @description Members of the group are made superusers (never revoked by a sign-in) */
+                superuser: boolean;
+              }[];
+              authorize_url: string | null;
+              token_url: string | null;
+              userinfo_url: string | null;
+              emails_url: string | null;
+              userinfo_fields: {
+                id: string;
+                email: string;
+                name: string;
+                email_verified: string | null;
+              } | null;
+              /** @description The callback URL to register at the provider */
+              redirect_uri: string;
+              /** @description Where a browser starts a sign-in with this provider */
+              login_url: string;
+              /** Format: date-time */
+              created_at: string;
+              /** Format: date-time */
+              updated_at: string;
+            } & {
+              [key: string]: unknown;
+            })[];
+            total: number;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `Superuser access required` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  post_api_admin_sso_providers: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Lower-case letters, digits and dashes */
+          slug: string & unknown;
+          display_name: string & unknown;
+          /** @enum {string} */
+          kind: 'oidc' | 'oauth2';
+          enabled?: boolean;
+          /** @description Its emails count as verified and it creates accounts whatever the registration setting says (default false) */
+          trusted?: boolean;
+          /** @description OIDC: the issuer; required for oidc providers */
+          issuer?: (string & unknown) | null;
+          /** @description OIDC: the discovery document, when not at `<issuer>/.well-known/openid-configuration` */
+          discovery_url?: (string & unknown) | null;
+          client_id: string & unknown;
+          /** @description Written only; answers show `***`. On update, omit it or send `***` to keep the stored one */
+          client_secret: string;
+          /** @description Default: `openid email profile` (oidc), none (oauth2) */
+          scopes?: (string & unknown)[];
+          /** @description Only addresses of these domains may sign in with the provider; empty: any */
+          allowed_email_domains?: (string & unknown)[];
+          /** @description The claim or userinfo field holding the groups (default `groups` for oidc); null: groups are not read */
+          groups_claim?: (string & unknown) | null;
+          group_mappings?: ({
+            group: string & unknown;
+            /** @default null */
+            team?: (string & unknown) | null;
+            /**
+             * @default member
+             * @enum {string}
+             */
+            team_role?: 'member' | 'maintainer';
+            /** @default false */
+            superuser?: boolean;
+          } & {
+            [key: string]: components['schemas']['JsonValue'];
+          })[];
+          /** @description OAuth 2.0: required */
+          authorize_url?: (string & unknown) | null;
+          /** @description OAuth 2.0: required */
+          token_url?: (string & unknown) | null;
+          /** @description OAuth 2.0: required (GitHub: https://api.github.com/user) */
+          userinfo_url?: (string & unknown) | null;
+          /** @description OAuth 2.0, optional: a GitHub-style list of `{email, primary, verified}` for private addresses */
+          emails_url?: (string & unknown) | null;
+          /** @description OAuth 2.0: where the userinfo answer keeps the account id, email, name and (optional) email-verified flag */
+          userinfo_fields?:
+            | ({
+                /** @default id */
+                id?: string & unknown;
+                /** @default email */
+                email?: string & unknown;
+                /** @default name */
+                name?: string & unknown;
+                /** @default null */
+                email_verified?: (string & unknown) | null;
+              } & {
+                [key: string]: components['schemas']['JsonValue'];
+              })
+            | null;
+        } & {
+          [key: string]: components['schemas']['JsonValue'];
+        };
+      };
+    };
+    responses: {
+      /** @description {id, provider} */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            provider: {
+              id: string;
+              slug: string;
+              display_name: string;
+              /** @enum {string} */
+              kind: 'oidc' | 'oauth2';
+              enabled: boolean;
+              /** @description Its emails count as verified and it creates accounts whatever the registration setting says */
+              trusted: boolean;
+              issuer: string | null;
+              discovery_url: string | null;
+              client_id: string;
+              /**
+               * @description Never answered: always the mask
+               * @constant
+               */
+              client_secret: '***';
+              scopes: string[];
+              allowed_email_domains: string[];
+              groups_claim: string | null;
+              group_mappings: {
+                group: string;
+                /** @description A team name (resolved at each sign-in; a missing team is skipped) */
+                team: string | null;
+                /** @enum {string} */
+                team_role: 'member' | 'maintainer';
+                /** @description Members of the group are made superusers (never revoked by a sign-in) */
+                superuser: boolean;
+              }[];
+              authorize_url: string | null;
+              token_url: string | null;
+              userinfo_url: string | null;
+              emails_url: string | null;
+              userinfo_fields: {
+                id: string;
+                email: string;
+                name: string;
+                email_verified: string | null;
+              } | null;
+              /** @description The callback URL to register at the provider */
+              redirect_uri: string;
+              /** @description Where a browser starts a sign-in with this provider */
+              login_url: string;
+              /** Format: date-time */
+              created_at: string;
+              /** Format: date-time */
+              updated_at: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+      /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `Superuser access required` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A resource named by the request does not exist or is not accessible */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `An SSO provider with this slug already exists` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Expected application/json, with no Content-Encoding or one of gzip, deflate and br */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  get_api_admin_sso_providers_provider_id: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        provider_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description {provider} */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            provider: {
+              id: string;
+              slug: string;
+              display_name: string;
+              /** @enum {string} */
+              kind: 'oidc' | 'oauth2';
+              enabled: boolean;
+              /** @description Its emails count as verified and it creates accounts whatever the registration setting says */
+              trusted: boolean;
+              issuer: string | null;
+              discovery_url: string | null;
+              client_id: string;
+              /**
+               * @description Never answered: always the mask
+               * @constant
+               */
+              client_secret: '***';
+              scopes: string[];
+              allowed_email_domains: string[];
+              groups_claim: string | null;
+              group_mappings: {
+                group: string;
+                /** @description A team name (resolved at each sign-in; a missing team is skipped) */
+                team: string | null;
+                /** @enum {string} */
+                team_role: 'member' | 'maintainer';
+                /** @description Members of the group are made superusers (never revoked by a sign-in) */
+                superuser: boolean;
+              }[];
+              authorize_url: string | null;
+              token_url: string | null;
+              userinfo_url: string | null;
+              emails_url: string | null;
+              userinfo_fields: {
+                id: string;
+                email: string;
+                name: string;
+                email_verified: string | null;
+              } | null;
+              /** @description The callback URL to register at the provider */
+              redirect_uri: string;
+              /** @description Where a browser starts a sign-in with this provider */
+              login_url: string;
+              /** Format: date-time */
+              created_at: string;
+              /** Format: date-time */
+              updated_at: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `Superuser access required` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `SSO provider not found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  put_api_admin_sso_providers_provider_id: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        provider_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': {
+          /** @description Lower-case letters, digits and dashes */
+          slug?: string & unknown;
+          display_name?: string & unknown;
+          /** @enum {string} */
+          kind?: 'oidc' | 'oauth2';
+          enabled?: boolean;
+          /** @description Its emails count as verified and it creates accounts whatever the registration setting says (default false) */
+          trusted?: boolean;
+          /** @description OIDC: the issuer; required for oidc providers */
+          issuer?: (string & unknown) | null;
+          /** @description OIDC: the discovery document, when not at `<issuer>/.well-known/openid-configuration` */
+          discovery_url?: (string & unknown) | null;
+          client_id?: string & unknown;
+          /** @description Written only; answers show `***`. On update, omit it or send `***` to keep the stored one */
+          client_secret?: string;
+          /** @description Default: `openid email profile` (oidc), none (oauth2) */
+          scopes?: (string & unknown)[];
+          /** @description Only addresses of these domains may sign in with the provider; empty: any */
+          allowed_email_domains?: (string & unknown)[];
+          /** @description The claim or userinfo field holding the groups (default `groups` for oidc); null: groups are not read */
+          groups_claim?: (string & unknown) | null;
+          group_mappings?: ({
+            group: string & unknown;
+            /** @default null */
+            team?: (string & unknown) | null;
+            /**
+             * @default member
+             * @enum {string}
+             */
+            team_role?: 'member' | 'maintainer';
+            /** @default false */
+            superuser?: boolean;
+          } & {
+            [key: string]: components['schemas']['JsonValue'];
+          })[];
+          /** @description OAuth 2.0: required */
+          authorize_url?: (string & unknown) | null;
+          /** @description OAuth 2.0: required */
+          token_url?: (string & unknown) | null;
+          /** @description OAuth 2.0: required (GitHub: https://api.github.com/user) */
+          userinfo_url?: (string & unknown) | null;
+          /** @description OAuth 2.0, optional: a GitHub-style list of `{email, primary, verified}` for private addresses */
+          emails_url?: (string & unknown) | null;
+          /** @description OAuth 2.0: where the userinfo answer keeps the account id, email, name and (optional) email-verified flag */
+          userinfo_fields?:
+            | ({
+                /** @default id */
+                id?: string & unknown;
+                /** @default email */
+                email?: string & unknown;
+                /** @default name */
+                name?: string & unknown;
+                /** @default null */
+                email_verified?: (string & unknown) | null;
+              } & {
+                [key: string]: components['schemas']['JsonValue'];
+              })
+            | null;
+        } & {
+          [key: string]: components['schemas']['JsonValue'];
+        };
+      };
+    };
+    responses: {
+      /** @description {provider} */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            provider: {
+              id: string;
+              slug: string;
+              display_name: string;
+              /** @enum {string} */
+              kind: 'oidc' | 'oauth2';
+              enabled: boolean;
+              /** @description Its emails count as verified and it creates accounts whatever the registration setting says */
+              trusted: boolean;
+              issuer: string | null;
+              discovery_url: string | null;
+              client_id: string;
+              /**
+               * @description Never answered: always the mask
+               * @constant
+               */
+              client_secret: '***';
+              scopes: string[];
+              allowed_email_domains: string[];
+              groups_claim: string | null;
+              group_mappings: {
+                group: string;
+                /** @description A team name (resolved at each sign-in; a missing team is skipped) */
+                team: string | null;
+                /** @enum {string} */
+                team_role: 'member' | 'maintainer';
+                /** @description Members of the group are made superusers (never revoked by a sign-in) */
+                superuser: boolean;
+              }[];
+              authorize_url: string | null;
+              token_url: string | null;
+              userinfo_url: string | null;
+              emails_url: string | null;
+              userinfo_fields: {
+                id: string;
+                email: string;
+                name: string;
+                email_verified: string | null;
+              } | null;
+              /** @description The callback URL to register at the provider */
+              redirect_uri: string;
+              /** @description Where a browser starts a sign-in with this provider */
+              login_url: string;
+              /** Format: date-time */
+              created_at: string;
+              /** Format: date-time */
+              updated_at: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+      /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `Superuser access required` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `SSO provider not found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `An SSO provider with this slug already exists` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Expected application/json, with no Content-Encoding or one of gzip, deflate and br */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  delete_api_admin_sso_providers_provider_id: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        provider_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done: `{ok: true}` */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: true;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `Superuser access required` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `SSO provider not found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with the current state (for example a resource that was deleted meanwhile, or a duplicate) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   get_api_auth_my_activity: {
     parameters: {
       query?: {
@@ -4513,7 +7317,13 @@ export interface operations {
                 | 'password_changed'
                 | 'password_reset_requested'
                 | 'password_reset'
-                | 'profile_updated';
+                | 'profile_updated'
+                | 'lockout'
+                | 'suspended'
+                | 'reactivated'
+                | 'superuser_granted'
+                | 'superuser_revoked'
+                | 'sso_login';
               /** Format: date-time */
               created_at: string;
               ip: string | null;
@@ -4579,7 +7389,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description {plan: {name, display_name, quotas: {max_models, max_upload_bytes, max_dataset_columns, max_projects, max_open_jobs, max_synthgen_rows}, usage: {projects_owned, projects_member, datasets, experiments, models, storage_bytes, open_jobs}}} */
+      /** @description {plan: {id, name, display_name, source, team_plans, quotas: {max_models, max_upload_bytes, max_dataset_columns, max_projects, max_concurrent_jobs, max_open_jobs, predictions_per_minute, max_synthgen_rows, …}, usage: {projects_owned, projects_member, datasets, experiments, models, storage_bytes, open_jobs, predictions_this_minute}}} */
       200: {
         headers: {
           [name: string]: unknown;
@@ -4587,15 +7397,29 @@ export interface operations {
         content: {
           'application/json': {
             plan: {
+              /** @description The plan row; null for the built-in self_hosted plan */
+              id: string | null;
               name: string;
               display_name: string;
+              /**
+               * @description Where the plan came from: the user's own, their teams' (most generous per limit), the instance default, or the built-in plan
+               * @enum {string}
+               */
+              source: 'user' | 'team' | 'default' | 'built_in';
+              /** @description With source team: the teams' plans whose most generous limits apply */
+              team_plans: string[];
               quotas: {
                 max_models: number;
                 max_runtime_secs: number;
                 max_upload_bytes: number;
                 max_dataset_columns: number;
                 max_projects: number | null;
+                /** @description Jobs queued or running at once; one more is refused (429) */
+                max_concurrent_jobs: number | null;
+                /** @description The same as max_concurrent_jobs (its name before plans) */
                 max_open_jobs: number | null;
+                /** @description Predict requests a minute over every deployment and model; one more is 429 */
+                predictions_per_minute: number | null;
                 max_open_jobs_per_project: number | null;
                 max_running_jobs: number | null;
                 max_storage_bytes: number | null;
@@ -4612,6 +7436,7 @@ export interface operations {
                 models: number;
                 storage_bytes: number;
                 open_jobs: number;
+                predictions_this_minute: number;
               } & {
                 [key: string]: unknown;
               };
@@ -4700,7 +7525,12 @@ export interface operations {
                 max_upload_bytes: number;
                 max_dataset_columns: number;
                 max_projects: number | null;
+                /** @description Jobs queued or running at once; one more is refused (429) */
+                max_concurrent_jobs: number | null;
+                /** @description The same as max_concurrent_jobs (its name before plans) */
                 max_open_jobs: number | null;
+                /** @description Predict requests a minute over every deployment and model; one more is 429 */
+                predictions_per_minute: number | null;
                 max_open_jobs_per_project: number | null;
                 max_running_jobs: number | null;
                 max_storage_bytes: number | null;
@@ -4725,6 +7555,7 @@ export interface operations {
               models: number;
               storage_bytes: number;
               open_jobs: number;
+              predictions_this_minute: number;
             } & {
               [key: string]: unknown;
             };
@@ -5572,6 +8403,22 @@ export interface operations {
               role: 'viewer' | 'editor' | 'admin' | 'owner';
               /** Format: date-time */
               created_at: string;
+              /** @description True when the person has no membership of their own and reaches the project only through `teams`; `role` is then the highest of those teams' roles */
+              via_team: boolean;
+              /**
+               * @description The highest of the person's own role and their teams' roles: what access checks use
+               * @enum {string}
+               */
+              effective_role: 'viewer' | 'editor' | 'admin' | 'owner';
+              /** @description The teams granted in the project that the person belongs to, highest role first */
+              teams: ({
+                team_id: string;
+                name: string;
+                /** @enum {string} */
+                role: 'viewer' | 'editor' | 'admin';
+              } & {
+                [key: string]: unknown;
+              })[];
             } & {
               [key: string]: unknown;
             })[];
@@ -6052,6 +8899,3448 @@ export interface operations {
       };
       /** @description Conflicts with the current state (for example a resource that was deleted meanwhile, or a duplicate) */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  get_api_projects_project_id_teams: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        project_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description {items: teams} */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: ({
+              team_id: string;
+              name: string;
+              description: string;
+              /** @enum {string} */
+              role: 'viewer' | 'editor' | 'admin';
+              member_count: number;
+              /** Format: date-time */
+              created_at: string;
+            } & {
+              [key: string]: unknown;
+            })[];
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Project not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  post_api_projects_project_id_teams: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        project_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * Format: uuid
+           * @description A team the caller belongs to (superusers: any team)
+           */
+          team_id: string;
+          /**
+           * @description The role the team's members get; at most the caller's own, never `owner`
+           * @default editor
+           * @enum {string}
+           */
+          role?: 'viewer' | 'editor' | 'admin';
+        } & {
+          [key: string]: components['schemas']['JsonValue'];
+        };
+      };
+    };
+    responses: {
+      /** @description {team} */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            team: {
+              team_id: string;
+              name: string;
+              description: string;
+              /** @enum {string} */
+              role: 'viewer' | 'editor' | 'admin';
+              member_count: number;
+              /** Format: date-time */
+              created_at: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+      /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `Only project owners and admins can manage teams`, or `Cannot assign a role above your own` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `Project not found`, or `Team not found` (no such team, or one the caller does not belong to) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with the current state (for example a resource that was deleted meanwhile, or a duplicate) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Expected application/json, with no Content-Encoding or one of gzip, deflate and br */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  delete_api_projects_project_id_teams_team_id: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        project_id: string;
+        team_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description {ok} */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: true;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `Only project owners and admins can manage teams` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `Project not found`, or `Team not found` (not granted in this project) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with the current state (for example a resource that was deleted meanwhile, or a duplicate) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  get_api_auth_teams: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description List envelope of teams */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: ({
+              id: string;
+              name: string;
+              description: string;
+              member_count: number;
+              /** @description Projects the team is granted a role in */
+              project_count: number;
+              /** Format: date-time */
+              created_at: string;
+              /** Format: date-time */
+              updated_at: string;
+              /** @enum {string} */
+              role: 'member' | 'maintainer';
+            } & {
+              [key: string]: unknown;
+            })[];
+            total: number;
+            limit: number;
+            offset: number;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  get_api_teams_team_id_members: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+      };
+      header?: never;
+      path: {
+        team_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description List envelope of team members */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: ({
+              user_id: string;
+              email: string;
+              name: string;
+              /** @enum {string} */
+              role: 'member' | 'maintainer';
+              /** Format: date-time */
+              created_at: string;
+            } & {
+              [key: string]: unknown;
+            })[];
+            total: number;
+            limit: number;
+            offset: number;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `Team not found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  post_api_teams_team_id_members: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        team_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json':
+          | {
+              /** @description The registered user to add */
+              email: string & unknown;
+              /**
+               * @description `maintainer`s manage the team’s members; `member`s only belong
+               * @default member
+               * @enum {string}
+               */
+              role?: 'member' | 'maintainer';
+            }
+          | {
+              /**
+               * Format: uuid
+               * @description The user to add
+               */
+              user_id: string;
+              /**
+               * @description `maintainer`s manage the team’s members; `member`s only belong
+               * @default member
+               * @enum {string}
+               */
+              role?: 'member' | 'maintainer';
+            };
+      };
+    };
+    responses: {
+      /** @description {member} */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            member: {
+              user_id: string;
+              email: string;
+              name: string;
+              /** @enum {string} */
+              role: 'member' | 'maintainer';
+              /** Format: date-time */
+              created_at: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+      /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `Only team maintainers can manage members` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `Team not found` (or not the caller’s), or `User not found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with the current state (for example a resource that was deleted meanwhile, or a duplicate) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Expected application/json, with no Content-Encoding or one of gzip, deflate and br */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  delete_api_teams_team_id_members_user_id: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        team_id: string;
+        user_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description {ok} */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: true;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `Only team maintainers can manage members` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `Team not found` or `Member not found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with the current state (for example a resource that was deleted meanwhile, or a duplicate) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  get_api_admin_teams: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+        search?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description List envelope of teams */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: ({
+              id: string;
+              name: string;
+              description: string;
+              member_count: number;
+              /** @description Projects the team is granted a role in */
+              project_count: number;
+              /** Format: date-time */
+              created_at: string;
+              /** Format: date-time */
+              updated_at: string;
+            } & {
+              [key: string]: unknown;
+            })[];
+            total: number;
+            limit: number;
+            offset: number;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `Superuser access required` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  post_api_admin_teams: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Unique, case-insensitively */
+          name: string & unknown;
+          /** @default  */
+          description?: string;
+        } & {
+          [key: string]: components['schemas']['JsonValue'];
+        };
+      };
+    };
+    responses: {
+      /** @description {id, team_id, team} */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            team_id: string;
+            team: {
+              id: string;
+              name: string;
+              description: string;
+              member_count: number;
+              /** @description Projects the team is granted a role in */
+              project_count: number;
+              /** Format: date-time */
+              created_at: string;
+              /** Format: date-time */
+              updated_at: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+      /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `Superuser access required` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A resource named by the request does not exist or is not accessible */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `A team with this name already exists` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Expected application/json, with no Content-Encoding or one of gzip, deflate and br */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  get_api_admin_teams_team_id: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        team_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description {team, projects} */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            team: {
+              id: string;
+              name: string;
+              description: string;
+              member_count: number;
+              /** @description Projects the team is granted a role in */
+              project_count: number;
+              /** Format: date-time */
+              created_at: string;
+              /** Format: date-time */
+              updated_at: string;
+            } & {
+              [key: string]: unknown;
+            };
+            projects: ({
+              project_id: string;
+              project_name: string;
+              /** @enum {string} */
+              role: 'viewer' | 'editor' | 'admin';
+              /** Format: date-time */
+              created_at: string;
+            } & {
+              [key: string]: unknown;
+            })[];
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `Superuser access required` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `Team not found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  put_api_admin_teams_team_id: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        team_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Unique, case-insensitively */
+          name: string & unknown;
+          description?: string;
+        } & {
+          [key: string]: components['schemas']['JsonValue'];
+        };
+      };
+    };
+    responses: {
+      /** @description {team} */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            team: {
+              id: string;
+              name: string;
+              description: string;
+              member_count: number;
+              /** @description Projects the team is granted a role in */
+              project_count: number;
+              /** Format: date-time */
+              created_at: string;
+              /** Format: date-time */
+              updated_at: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+      /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `Superuser access required` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `Team not found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `A team with this name already exists` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Expected application/json, with no Content-Encoding or one of gzip, deflate and br */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  delete_api_admin_teams_team_id: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        team_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description {ok} */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: true;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `Superuser access required` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `Team not found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with the current state (for example a resource that was deleted meanwhile, or a duplicate) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  get_api_admin_teams_team_id_members: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+      };
+      header?: never;
+      path: {
+        team_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description List envelope of team members */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: ({
+              user_id: string;
+              email: string;
+              name: string;
+              /** @enum {string} */
+              role: 'member' | 'maintainer';
+              /** Format: date-time */
+              created_at: string;
+            } & {
+              [key: string]: unknown;
+            })[];
+            total: number;
+            limit: number;
+            offset: number;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `Superuser access required` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `Team not found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  post_api_admin_teams_team_id_members: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        team_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json':
+          | {
+              /** @description The registered user to add */
+              email: string & unknown;
+              /**
+               * @description `maintainer`s manage the team’s members; `member`s only belong
+               * @default member
+               * @enum {string}
+               */
+              role?: 'member' | 'maintainer';
+            }
+          | {
+              /**
+               * Format: uuid
+               * @description The user to add
+               */
+              user_id: string;
+              /**
+               * @description `maintainer`s manage the team’s members; `member`s only belong
+               * @default member
+               * @enum {string}
+               */
+              role?: 'member' | 'maintainer';
+            };
+      };
+    };
+    responses: {
+      /** @description {member} */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            member: {
+              user_id: string;
+              email: string;
+              name: string;
+              /** @enum {string} */
+              role: 'member' | 'maintainer';
+              /** Format: date-time */
+              created_at: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+      /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `Superuser access required` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `Team not found`, or `User not found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with the current state (for example a resource that was deleted meanwhile, or a duplicate) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Expected application/json, with no Content-Encoding or one of gzip, deflate and br */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  delete_api_admin_teams_team_id_members_user_id: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        team_id: string;
+        user_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description {ok} */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            ok: true;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `Superuser access required` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `Team not found` or `Member not found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with the current state (for example a resource that was deleted meanwhile, or a duplicate) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  get_api_admin_audit_log: {
+    parameters: {
+      query?: {
+        actor_user_id?: string;
+        action?: string;
+        resource_type?: string;
+        resource_id?: string;
+        from?: string & unknown;
+        to?: string & unknown;
+        limit?: number;
+        offset?: number;
+        project_id?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description List envelope of {id, created_at, actor_user_id, actor_key_prefix, action, resource_type, resource_id, project_id, changes, ip, user_agent, request_id, route}, newest first */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: ({
+              id: string;
+              /** Format: date-time */
+              created_at: string;
+              /** @description The user who made the request; null for requests without one (registration, login) */
+              actor_user_id: string | null;
+              /** @description The prefix of the API key used; null for a cookie session */
+              actor_key_prefix: string | null;
+              /** @description `<resource_type>.<create|update|delete|soft_delete>` for an entity change; `METHOD /path/template` for a request that changed no entity directly */
+              action: string;
+              resource_type: string;
+              resource_id: string | null;
+              project_id: string | null;
+              /** @description `{column: {before, after}}`, secrets as `***`; null for a request-level entry */
+              changes: {
+                [key: string]: {
+                  before?: unknown;
+                  after?: unknown;
+                } & {
+                  [key: string]: unknown;
+                };
+              } | null;
+              ip: string | null;
+              user_agent: string | null;
+              /** @description The request's X-Request-Id */
+              request_id: string | null;
+              /** @description Method and path template of the request */
+              route: string | null;
+            } & {
+              [key: string]: unknown;
+            })[];
+            total: number;
+            limit: number;
+            offset: number;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `Superuser access required` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  get_api_projects_project_id_audit_log: {
+    parameters: {
+      query?: {
+        actor_user_id?: string;
+        action?: string;
+        resource_type?: string;
+        resource_id?: string;
+        from?: string & unknown;
+        to?: string & unknown;
+        limit?: number;
+        offset?: number;
+      };
+      header?: never;
+      path: {
+        project_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description List envelope of {id, created_at, actor_user_id, actor_key_prefix, action, resource_type, resource_id, project_id, changes, ip, user_agent, request_id, route}, newest first */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: ({
+              id: string;
+              /** Format: date-time */
+              created_at: string;
+              /** @description The user who made the request; null for requests without one (registration, login) */
+              actor_user_id: string | null;
+              /** @description The prefix of the API key used; null for a cookie session */
+              actor_key_prefix: string | null;
+              /** @description `<resource_type>.<create|update|delete|soft_delete>` for an entity change; `METHOD /path/template` for a request that changed no entity directly */
+              action: string;
+              resource_type: string;
+              resource_id: string | null;
+              project_id: string | null;
+              /** @description `{column: {before, after}}`, secrets as `***`; null for a request-level entry */
+              changes: {
+                [key: string]: {
+                  before?: unknown;
+                  after?: unknown;
+                } & {
+                  [key: string]: unknown;
+                };
+              } | null;
+              ip: string | null;
+              user_agent: string | null;
+              /** @description The request's X-Request-Id */
+              request_id: string | null;
+              /** @description Method and path template of the request */
+              route: string | null;
+            } & {
+              [key: string]: unknown;
+            })[];
+            total: number;
+            limit: number;
+            offset: number;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not an owner of the project */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `Project not found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  get_api_admin_retention: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description {policies, kinds, last_runs, next_run_at} */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            policies: ({
+              /** @enum {string} */
+              kind: 'inference_logs' | 'experiment_logs' | 'dataset_versions' | 'reports' | 'synthetic_outputs' | 'audit_entries';
+              keep_days: number | null;
+              keep_latest: number | null;
+              /** @enum {string} */
+              action: 'delete' | 'anonymize';
+              enabled: boolean;
+              /** Format: date-time */
+              updated_at: string;
+            } & {
+              [key: string]: unknown;
+            })[];
+            kinds: ({
+              /** @enum {string} */
+              kind: 'inference_logs' | 'experiment_logs' | 'dataset_versions' | 'reports' | 'synthetic_outputs' | 'audit_entries';
+              /** @description What anonymize blanks; null where the kind cannot be anonymized */
+              anonymize: string | null;
+            } & {
+              [key: string]: unknown;
+            })[];
+            last_runs: ({
+              id: string;
+              /** @description The project the job acts on; null for an instance-wide job (`retention`), which only the admin routes show */
+              project_id: string | null;
+              /** @enum {string} */
+              kind:
+                | 'project_export'
+                | 'automl_train'
+                | 'dataset_profile'
+                | 'drift_compute'
+                | 'report_generate'
+                | 'privacy_detect'
+                | 'privacy_transform'
+                | 'synthgen_train'
+                | 'synthgen_generate'
+                | 'retraining_run'
+                | 'retention';
+              entity_id: string | null;
+              /** @enum {string} */
+              status: 'queued' | 'running' | 'succeeded' | 'failed' | 'canceled';
+              progress: number;
+              message: string | null;
+              error: string | null;
+              result: {
+                [key: string]: unknown;
+              } | null;
+              workflow_id: string;
+              run_id: string | null;
+              task_queue: string;
+              attempt: number;
+              /** Format: date-time */
+              created_at: string;
+              started_at: string | null;
+              finished_at: string | null;
+              /** Format: date-time */
+              updated_at: string;
+              temporal_ui_url: string;
+            } & {
+              [key: string]: unknown;
+            })[];
+            /** @description When the daily schedule next queues a run; null while no policy is enabled (or Temporal cannot be asked) */
+            next_run_at: string | null;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  put_api_admin_retention_kind: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        kind: 'inference_logs' | 'experiment_logs' | 'dataset_versions' | 'reports' | 'synthetic_outputs' | 'audit_entries';
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Keep records younger than this many days (exclusive with keep_latest) */
+          keep_days?: number | null;
+          /** @description Keep the newest this many per owner (exclusive with keep_days) */
+          keep_latest?: number | null;
+          /**
+           * @description `delete`, or `anonymize` (inference logs and audit entries only; 422 elsewhere)
+           * @enum {string}
+           */
+          action: 'delete' | 'anonymize';
+          /** @default true */
+          enabled?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description The policy */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            kind: 'inference_logs' | 'experiment_logs' | 'dataset_versions' | 'reports' | 'synthetic_outputs' | 'audit_entries';
+            keep_days: number | null;
+            keep_latest: number | null;
+            /** @enum {string} */
+            action: 'delete' | 'anonymize';
+            enabled: boolean;
+            /** Format: date-time */
+            updated_at: string;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A resource named by the request does not exist or is not accessible */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with the current state (for example a resource that was deleted meanwhile, or a duplicate) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Expected application/json, with no Content-Encoding or one of gzip, deflate and br */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  delete_api_admin_retention_kind: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        kind: 'inference_logs' | 'experiment_logs' | 'dataset_versions' | 'reports' | 'synthetic_outputs' | 'audit_entries';
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description {ok} */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': Record<string, never>;
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Retention policy not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with the current state (for example a resource that was deleted meanwhile, or a duplicate) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  post_api_admin_retention_run: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description true: count what would go and change nothing; false: queue a `retention` job (202) */
+          dry_run: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description A dry run: {dry_run: true, as_of, kinds: [{kind, action, count, sample_ids}]} */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json':
+            | ({
+                /** @constant */
+                dry_run: true;
+                /** Format: date-time */
+                as_of: string;
+                kinds: ({
+                  /** @enum {string} */
+                  kind: 'inference_logs' | 'experiment_logs' | 'dataset_versions' | 'reports' | 'synthetic_outputs' | 'audit_entries';
+                  /** @enum {string} */
+                  action: 'delete' | 'anonymize';
+                  count: number;
+                  sample_ids: string[];
+                } & {
+                  [key: string]: unknown;
+                })[];
+              } & {
+                [key: string]: unknown;
+              })
+            | ({
+                job: {
+                  id: string;
+                  /** @description The project the job acts on; null for an instance-wide job (`retention`), which only the admin routes show */
+                  project_id: string | null;
+                  /** @enum {string} */
+                  kind:
+                    | 'project_export'
+                    | 'automl_train'
+                    | 'dataset_profile'
+                    | 'drift_compute'
+                    | 'report_generate'
+                    | 'privacy_detect'
+                    | 'privacy_transform'
+                    | 'synthgen_train'
+                    | 'synthgen_generate'
+                    | 'retraining_run'
+                    | 'retention';
+                  entity_id: string | null;
+                  /** @enum {string} */
+                  status: 'queued' | 'running' | 'succeeded' | 'failed' | 'canceled';
+                  progress: number;
+                  message: string | null;
+                  error: string | null;
+                  result: {
+                    [key: string]: unknown;
+                  } | null;
+                  workflow_id: string;
+                  run_id: string | null;
+                  task_queue: string;
+                  attempt: number;
+                  /** Format: date-time */
+                  created_at: string;
+                  started_at: string | null;
+                  finished_at: string | null;
+                  /** Format: date-time */
+                  updated_at: string;
+                  temporal_ui_url: string;
+                } & {
+                  [key: string]: unknown;
+                };
+              } & {
+                [key: string]: unknown;
+              });
+        };
+      };
+      /** @description A queued run: {job} */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json':
+            | ({
+                /** @constant */
+                dry_run: true;
+                /** Format: date-time */
+                as_of: string;
+                kinds: ({
+                  /** @enum {string} */
+                  kind: 'inference_logs' | 'experiment_logs' | 'dataset_versions' | 'reports' | 'synthetic_outputs' | 'audit_entries';
+                  /** @enum {string} */
+                  action: 'delete' | 'anonymize';
+                  count: number;
+                  sample_ids: string[];
+                } & {
+                  [key: string]: unknown;
+                })[];
+              } & {
+                [key: string]: unknown;
+              })
+            | ({
+                job: {
+                  id: string;
+                  /** @description The project the job acts on; null for an instance-wide job (`retention`), which only the admin routes show */
+                  project_id: string | null;
+                  /** @enum {string} */
+                  kind:
+                    | 'project_export'
+                    | 'automl_train'
+                    | 'dataset_profile'
+                    | 'drift_compute'
+                    | 'report_generate'
+                    | 'privacy_detect'
+                    | 'privacy_transform'
+                    | 'synthgen_train'
+                    | 'synthgen_generate'
+                    | 'retraining_run'
+                    | 'retention';
+                  entity_id: string | null;
+                  /** @enum {string} */
+                  status: 'queued' | 'running' | 'succeeded' | 'failed' | 'canceled';
+                  progress: number;
+                  message: string | null;
+                  error: string | null;
+                  result: {
+                    [key: string]: unknown;
+                  } | null;
+                  workflow_id: string;
+                  run_id: string | null;
+                  task_queue: string;
+                  attempt: number;
+                  /** Format: date-time */
+                  created_at: string;
+                  started_at: string | null;
+                  finished_at: string | null;
+                  /** Format: date-time */
+                  updated_at: string;
+                  temporal_ui_url: string;
+                } & {
+                  [key: string]: unknown;
+                };
+              } & {
+                [key: string]: unknown;
+              });
+        };
+      };
+      /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A resource named by the request does not exist or is not accessible */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A retention run is already queued or running, or no policy is enabled */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Expected application/json, with no Content-Encoding or one of gzip, deflate and br */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  get_api_admin_retention_runs_job_id: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        job_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description {job} */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            job: {
+              id: string;
+              /** @description The project the job acts on; null for an instance-wide job (`retention`), which only the admin routes show */
+              project_id: string | null;
+              /** @enum {string} */
+              kind:
+                | 'project_export'
+                | 'automl_train'
+                | 'dataset_profile'
+                | 'drift_compute'
+                | 'report_generate'
+                | 'privacy_detect'
+                | 'privacy_transform'
+                | 'synthgen_train'
+                | 'synthgen_generate'
+                | 'retraining_run'
+                | 'retention';
+              entity_id: string | null;
+              /** @enum {string} */
+              status: 'queued' | 'running' | 'succeeded' | 'failed' | 'canceled';
+              progress: number;
+              message: string | null;
+              error: string | null;
+              result: {
+                [key: string]: unknown;
+              } | null;
+              workflow_id: string;
+              run_id: string | null;
+              task_queue: string;
+              attempt: number;
+              /** Format: date-time */
+              created_at: string;
+              started_at: string | null;
+              finished_at: string | null;
+              /** Format: date-time */
+              updated_at: string;
+              temporal_ui_url: string;
+            } & {
+              [key: string]: unknown;
+            };
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Retention run not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  post_api_admin_retention_runs_job_id_cancel: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        job_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description {job} */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            job: {
+              id: string;
+              /** @description The project the job acts on; null for an instance-wide job (`retention`), which only the admin routes show */
+              project_id: string | null;
+              /** @enum {string} */
+              kind:
+                | 'project_export'
+                | 'automl_train'
+                | 'dataset_profile'
+                | 'drift_compute'
+                | 'report_generate'
+                | 'privacy_detect'
+                | 'privacy_transform'
+                | 'synthgen_train'
+                | 'synthgen_generate'
+                | 'retraining_run'
+                | 'retention';
+              entity_id: string | null;
+              /** @enum {string} */
+              status: 'queued' | 'running' | 'succeeded' | 'failed' | 'canceled';
+              progress: number;
+              message: string | null;
+              error: string | null;
+              result: {
+                [key: string]: unknown;
+              } | null;
+              workflow_id: string;
+              run_id: string | null;
+              task_queue: string;
+              attempt: number;
+              /** Format: date-time */
+              created_at: string;
+              started_at: string | null;
+              finished_at: string | null;
+              /** Format: date-time */
+              updated_at: string;
+              temporal_ui_url: string;
+            } & {
+              [key: string]: unknown;
+            };
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Retention run not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The run already ended */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  get_api_admin_plans: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description {items: [plan], total, built_in: {name, display_name, limits}, default_plan} */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: ({
+              id: string;
+              name: string;
+              display_name: string;
+              /** @description What the plan sets (a key left out takes the configured value) */
+              limits: {
+                [key: string]: number | null;
+              };
+              /** @description Every limit as it applies to holders of the plan */
+              effective_limits: {
+                [key: string]: number | null;
+              };
+              users_count: number;
+              teams_count: number;
+              is_default: boolean;
+              /** Format: date-time */
+              created_at: string;
+            } & {
+              [key: string]: unknown;
+            })[];
+            total: number;
+            built_in: {
+              name: string;
+              display_name: string;
+              limits: {
+                [key: string]: number | null;
+              };
+            } & {
+              [key: string]: unknown;
+            };
+            default_plan: string | null;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  post_api_admin_plans: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          name: string & unknown;
+          display_name: string & unknown;
+          /**
+           * @description The limits the plan sets; a key left out takes the instance's configured value (the built-in self_hosted plan)
+           * @default {}
+           */
+          limits?: {
+            /** @description Projects the user may own; one more is 409. null: no limit */
+            max_projects?: number | null;
+            /** @description The cap on an experiment's max_models: base models, the stacked ensembles (up to 2) come on top; a larger request is 422. null: the engine's cap (500) */
+            max_models?: number | null;
+            /** @description The cap on an experiment's max_runtime_secs; a larger request is 422. null: the engine's cap (7 days) */
+            max_runtime_secs?: number | null;
+            /** @description Jobs the user may have queued or running at once; one more is refused with 429 and Retry-After (not queued). null: no limit */
+            max_concurrent_jobs?: number | null;
+            /** @description Jobs one of the user's projects may have queued or running at once (429). null: no limit */
+            max_open_jobs_per_project?: number | null;
+            /** @description The user's jobs that hold an ml-cpu slot at once (profiling, drift, privacy, synthgen); the rest wait queued without a slot. null: no limit */
+            max_running_jobs?: number | null;
+            /** @description Bytes of one dataset upload; a larger file is 413 before it is read */
+            max_upload_bytes?: number;
+            /** @description Predict requests a minute over every deployment and model; one more is 429 naming the limit. null: no limit */
+            predictions_per_minute?: number | null;
+            /** @description Bytes the projects the user owns may hold; an upload or job past it is 403. null: no limit */
+            max_storage_bytes?: number | null;
+            /** @description Bytes one project the user owns may hold (403). null: no limit */
+            max_storage_bytes_per_project?: number | null;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description {plan} */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            plan: {
+              id: string;
+              name: string;
+              display_name: string;
+              /** @description What the plan sets (a key left out takes the configured value) */
+              limits: {
+                [key: string]: number | null;
+              };
+              /** @description Every limit as it applies to holders of the plan */
+              effective_limits: {
+                [key: string]: number | null;
+              };
+              users_count: number;
+              teams_count: number;
+              is_default: boolean;
+              /** Format: date-time */
+              created_at: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+      /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A resource named by the request does not exist or is not accessible */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A plan of that name exists (or it is the built-in one) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Expected application/json, with no Content-Encoding or one of gzip, deflate and br */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  get_api_admin_plans_id: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description {plan} */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            plan: {
+              id: string;
+              name: string;
+              display_name: string;
+              /** @description What the plan sets (a key left out takes the configured value) */
+              limits: {
+                [key: string]: number | null;
+              };
+              /** @description Every limit as it applies to holders of the plan */
+              effective_limits: {
+                [key: string]: number | null;
+              };
+              users_count: number;
+              teams_count: number;
+              is_default: boolean;
+              /** Format: date-time */
+              created_at: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Plan not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  put_api_admin_plans_id: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          display_name: string & unknown;
+          /** @description The limits the plan sets; a key left out takes the instance's configured value (the built-in self_hosted plan) */
+          limits: {
+            /** @description Projects the user may own; one more is 409. null: no limit */
+            max_projects?: number | null;
+            /** @description The cap on an experiment's max_models: base models, the stacked ensembles (up to 2) come on top; a larger request is 422. null: the engine's cap (500) */
+            max_models?: number | null;
+            /** @description The cap on an experiment's max_runtime_secs; a larger request is 422. null: the engine's cap (7 days) */
+            max_runtime_secs?: number | null;
+            /** @description Jobs the user may have queued or running at once; one more is refused with 429 and Retry-After (not queued). null: no limit */
+            max_concurrent_jobs?: number | null;
+            /** @description Jobs one of the user's projects may have queued or running at once (429). null: no limit */
+            max_open_jobs_per_project?: number | null;
+            /** @description The user's jobs that hold an ml-cpu slot at once (profiling, drift, privacy, synthgen); the rest wait queued without a slot. null: no limit */
+            max_running_jobs?: number | null;
+            /** @description Bytes of one dataset upload; a larger file is 413 before it is read */
+            max_upload_bytes?: number;
+            /** @description Predict requests a minute over every deployment and model; one more is 429 naming the limit. null: no limit */
+            predictions_per_minute?: number | null;
+            /** @description Bytes the projects the user owns may hold; an upload or job past it is 403. null: no limit */
+            max_storage_bytes?: number | null;
+            /** @description Bytes one project the user owns may hold (403). null: no limit */
+            max_storage_bytes_per_project?: number | null;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description {plan} */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            plan: {
+              id: string;
+              name: string;
+              display_name: string;
+              /** @description What the plan sets (a key left out takes the configured value) */
+              limits: {
+                [key: string]: number | null;
+              };
+              /** @description Every limit as it applies to holders of the plan */
+              effective_limits: {
+                [key: string]: number | null;
+              };
+              users_count: number;
+              teams_count: number;
+              is_default: boolean;
+              /** Format: date-time */
+              created_at: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+      /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Plan not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with the current state (for example a resource that was deleted meanwhile, or a duplicate) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Expected application/json, with no Content-Encoding or one of gzip, deflate and br */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  delete_api_admin_plans_id: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': Record<string, never>;
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Plan not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The plan is held by users or teams, or is the instance's default plan */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  get_api_admin_users_user_id_plan: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        user_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description {plan} */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            plan: {
+              /** @description The plan row; null for the built-in self_hosted plan */
+              id: string | null;
+              name: string;
+              display_name: string;
+              /**
+               * @description Where the plan came from: the user's own, their teams' (most generous per limit), the instance default, or the built-in plan
+               * @enum {string}
+               */
+              source: 'user' | 'team' | 'default' | 'built_in';
+              /** @description With source team: the teams' plans whose most generous limits apply */
+              team_plans: string[];
+              quotas: {
+                max_models: number;
+                max_runtime_secs: number;
+                max_upload_bytes: number;
+                max_dataset_columns: number;
+                max_projects: number | null;
+                /** @description Jobs queued or running at once; one more is refused (429) */
+                max_concurrent_jobs: number | null;
+                /** @description The same as max_concurrent_jobs (its name before plans) */
+                max_open_jobs: number | null;
+                /** @description Predict requests a minute over every deployment and model; one more is 429 */
+                predictions_per_minute: number | null;
+                max_open_jobs_per_project: number | null;
+                max_running_jobs: number | null;
+                max_storage_bytes: number | null;
+                max_storage_bytes_per_project: number | null;
+                max_synthgen_rows: number;
+              } & {
+                [key: string]: unknown;
+              };
+              usage: {
+                projects_owned: number;
+                projects_member: number;
+                datasets: number;
+                experiments: number;
+                models: number;
+                storage_bytes: number;
+                open_jobs: number;
+                predictions_this_minute: number;
+              } & {
+                [key: string]: unknown;
+              };
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description User not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  put_api_admin_users_user_id_plan: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        user_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          plan_id: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description {plan} */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            plan: {
+              /** @description The plan row; null for the built-in self_hosted plan */
+              id: string | null;
+              name: string;
+              display_name: string;
+              /**
+               * @description Where the plan came from: the user's own, their teams' (most generous per limit), the instance default, or the built-in plan
+               * @enum {string}
+               */
+              source: 'user' | 'team' | 'default' | 'built_in';
+              /** @description With source team: the teams' plans whose most generous limits apply */
+              team_plans: string[];
+              quotas: {
+                max_models: number;
+                max_runtime_secs: number;
+                max_upload_bytes: number;
+                max_dataset_columns: number;
+                max_projects: number | null;
+                /** @description Jobs queued or running at once; one more is refused (429) */
+                max_concurrent_jobs: number | null;
+                /** @description The same as max_concurrent_jobs (its name before plans) */
+                max_open_jobs: number | null;
+                /** @description Predict requests a minute over every deployment and model; one more is 429 */
+                predictions_per_minute: number | null;
+                max_open_jobs_per_project: number | null;
+                max_running_jobs: number | null;
+                max_storage_bytes: number | null;
+                max_storage_bytes_per_project: number | null;
+                max_synthgen_rows: number;
+              } & {
+                [key: string]: unknown;
+              };
+              usage: {
+                projects_owned: number;
+                projects_member: number;
+                datasets: number;
+                experiments: number;
+                models: number;
+                storage_bytes: number;
+                open_jobs: number;
+                predictions_this_minute: number;
+              } & {
+                [key: string]: unknown;
+              };
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+      /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description User not found, or Plan not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with the current state (for example a resource that was deleted meanwhile, or a duplicate) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Expected application/json, with no Content-Encoding or one of gzip, deflate and br */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  put_api_admin_teams_team_id_plan: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        team_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          plan_id: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description {team_id, plan_id} */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            team_id: string;
+            plan_id: string | null;
+          };
+        };
+      };
+      /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Team not found, or Plan not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with the current state (for example a resource that was deleted meanwhile, or a duplicate) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Expected application/json, with no Content-Encoding or one of gzip, deflate and br */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -6819,7 +13108,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description File exceeds MAX_DATASET_UPLOAD_BYTES */
+      /** @description File exceeds the caller's plan's max_upload_bytes (default MAX_DATASET_UPLOAD_BYTES), refused from its Content-Length before the body is read, or cut off when it grows past it */
       413: {
         headers: {
           [name: string]: unknown;
@@ -8073,7 +14362,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description File exceeds MAX_DATASET_UPLOAD_BYTES */
+      /** @description File exceeds the caller's plan's max_upload_bytes (default MAX_DATASET_UPLOAD_BYTES), refused from its Content-Length before the body is read, or cut off when it grows past it */
       413: {
         headers: {
           [name: string]: unknown;
@@ -22018,7 +28307,8 @@ export interface operations {
           | 'privacy_transform'
           | 'synthgen_train'
           | 'synthgen_generate'
-          | 'retraining_run';
+          | 'retraining_run'
+          | 'retention';
         status?: 'queued' | 'running' | 'succeeded' | 'failed' | 'canceled';
         entity_id?: string;
       };
@@ -22037,7 +28327,8 @@ export interface operations {
           'application/json': {
             items: ({
               id: string;
-              project_id: string;
+              /** @description The project the job acts on; null for an instance-wide job (`retention`), which only the admin routes show */
+              project_id: string | null;
               /** @enum {string} */
               kind:
                 | 'project_export'
@@ -22049,7 +28340,8 @@ export interface operations {
                 | 'privacy_transform'
                 | 'synthgen_train'
                 | 'synthgen_generate'
-                | 'retraining_run';
+                | 'retraining_run'
+                | 'retention';
               entity_id: string | null;
               /** @enum {string} */
               status: 'queued' | 'running' | 'succeeded' | 'failed' | 'canceled';
@@ -22139,7 +28431,8 @@ export interface operations {
           'application/json': {
             job: {
               id: string;
-              project_id: string;
+              /** @description The project the job acts on; null for an instance-wide job (`retention`), which only the admin routes show */
+              project_id: string | null;
               /** @enum {string} */
               kind:
                 | 'project_export'
@@ -22151,7 +28444,8 @@ export interface operations {
                 | 'privacy_transform'
                 | 'synthgen_train'
                 | 'synthgen_generate'
-                | 'retraining_run';
+                | 'retraining_run'
+                | 'retention';
               entity_id: string | null;
               /** @enum {string} */
               status: 'queued' | 'running' | 'succeeded' | 'failed' | 'canceled';
@@ -27590,6 +33884,480 @@ export interface operations {
       };
       /** @description Rate limit exceeded (Retry-After) */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  get_api_billing_status: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Billing status */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            enabled: true;
+            /** @description The billing provider (`stripe`) */
+            provider: string;
+            plan: {
+              name: string;
+              display_name: string;
+              /** @description Whether the plan has a price (STRIPE_PRICE_IDS) */
+              paid: boolean;
+            };
+            /** @description Null before the first subscription */
+            subscription: {
+              /** @description The provider's subscription status: active, trialing, past_due, canceled, unpaid, incomplete… */
+              status: string;
+              plan: string | null;
+              current_period_start: string | null;
+              current_period_end: string | null;
+              cancel_at_period_end: boolean;
+            } | null;
+            /** @description The provider's customer id, masked (`cus_…wxyz`); null before the first checkout */
+            customer: string | null;
+            usage: {
+              /** Format: date-time */
+              period_start: string;
+              /** Format: date-time */
+              period_end: string;
+              totals: {
+                /** @description Minutes of AutoML and synthgen training jobs started by the user, from start to finish */
+                training_minutes: number;
+                /** @description Rows scored by deployments for the user (counted per minute, written every 10 s) */
+                predictions: number;
+                /** @description GB held by the projects the user owns, sampled daily (a sample counts 24 hours) */
+                storage_gb_hours: number;
+              };
+            };
+            paid_plans: string[];
+            /** @description The plan an ended subscription falls back to (BILLING_FREE_PLAN); null: the instance default plan */
+            free_plan: string | null;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Billing is not enabled on this instance */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  post_api_billing_plan: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The plan to move to (`GET /api/billing/status` lists the paid ones) */
+          plan: string & unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description What the change did (see `action`) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description `changed`: a free plan, applied now (a running subscription is canceled); `checkout`: open `url` to pay, the plan moves when the provider confirms; `subscription_updated`: the running subscription moves to the new price, the plan follows the webhook; `unchanged`: already on it
+             * @enum {string}
+             */
+            action: 'unchanged' | 'changed' | 'subscription_updated' | 'checkout';
+            plan: string;
+            checkout_session_id?: string;
+            /** Format: uri */
+            url?: string;
+          };
+        };
+      };
+      /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Plan not found; Billing is not enabled on this instance */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with the current state (for example a resource that was deleted meanwhile, or a duplicate) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Expected application/json, with no Content-Encoding or one of gzip, deflate and br */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The billing provider could not be reached or refused the request */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  post_api_billing_checkout_session: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The plan to move to (`GET /api/billing/status` lists the paid ones) */
+          plan: string & unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description The session */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            /**
+             * Format: uri
+             * @description The provider's hosted page to send the browser to
+             */
+            url: string;
+          };
+        };
+      };
+      /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Plan not found; Billing is not enabled on this instance */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The plan is free (no price): change to it with POST /api/billing/plan */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Expected application/json, with no Content-Encoding or one of gzip, deflate and br */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The billing provider could not be reached or refused the request */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  post_api_billing_portal_session: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The session */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            /**
+             * Format: uri
+             * @description The provider's hosted page to send the browser to
+             */
+            url: string;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Billing is not enabled on this instance */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No billing account yet: subscribe to a paid plan first */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The billing provider could not be reached or refused the request */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  post_api_billing_webhooks_stripe: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Received (and applied unless `duplicate`) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            received: true;
+            event_id: string;
+            type: string;
+            /** @description The event id was applied before: nothing changed this time */
+            duplicate: boolean;
+            /** @description plan_changed, status_changed, payment_failed, unknown_customer, unknown_plan or ignored */
+            outcome: string;
+          };
+        };
+      };
+      /** @description Missing or invalid Stripe-Signature, or its timestamp outside the tolerance: nothing changed */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Billing is not enabled on this instance */
+      404: {
         headers: {
           [name: string]: unknown;
         };

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, hasSession, post } from '../api';
+import { ApiError, get, hasSession, post, type GetBody } from '../api';
 import { Link, navigate } from '../router';
-import { ErrorBox, Field, useAction, useTitle } from '../ui';
+import { ErrorBox, Field, useAction, useAsync, useTitle } from '../ui';
 
 /** Where to go after logging in: a `next` path of this application only (no open redirect). */
 function nextPath(): string {
@@ -42,6 +42,7 @@ export function LoginPage() {
   };
   return (
     <AuthFrame title="Log in">
+      <SsoSignIn next={nextPath()} />
       <form onSubmit={submit} class="stack">
         <Field label="Email" type="email" name="email" autocomplete="username" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
         <Field label="Password" type="password" name="password" autocomplete="current-password" required value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
@@ -62,10 +63,46 @@ export function LoginPage() {
         </button>
       </form>
       <p>
-        <Link href="/auth/forgot-password">Forgot your password?</Link> · <Link href="/register">Create an account</Link>
+        <Link href="/auth/forgot-password">Forgot your password?</Link> ·{' '}
+        <Link href={location.search.includes('next=') ? `/register?next=${encodeURIComponent(nextPath())}` : '/register'}>Create an account</Link>
       </p>
     </AuthFrame>
   );
+}
+
+/**
+ * Single sign-on on the login page: why the last sign-in through a provider failed (the API sends the browser back
+ * with `sso_error`), and a button per enabled provider. The buttons are plain links: the sign-in is a full-page
+ * round trip through the provider.
+ */
+function SsoSignIn({ next }: { next: string }) {
+  const providers = useAsync(() => get<GetBody<'/api/auth/sso/providers'>>('/api/auth/sso/providers'), []);
+  const failed = new URLSearchParams(location.search).get('sso_error') ?? undefined;
+  const items = providers.data?.items ?? [];
+  return (
+    <>
+      <ErrorBox error={failed} />
+      {items.length > 0 && (
+        <div class="stack sso-buttons">
+          {items.map((p) => (
+            <a key={p.slug} class="button secondary" href={`${p.login_url}?next=${encodeURIComponent(next)}`}>
+              Sign in with {p.display_name}
+            </a>
+          ))}
+          <p class="muted">or with your email and password:</p>
+        </div>
+      )}
+    </>
+  );
+}
+
+/**
+ * The token of the invitation link that led here (`next` is `/app/invitations/accept?token=…`): an invite-only
+ * instance lets its invited address register with it.
+ */
+function invitationToken(): string | undefined {
+  const next = new URL(nextPath(), location.origin);
+  return next.pathname === '/app/invitations/accept' ? (next.searchParams.get('token') ?? undefined) : undefined;
 }
 
 export function RegisterPage() {
@@ -76,7 +113,7 @@ export function RegisterPage() {
   const submit = (e: Event) => {
     e.preventDefault();
     void run(async () => {
-      await post('/api/auth/register', form);
+      await post('/api/auth/register', { ...form, invitation_token: invitationToken() });
       setDone(true);
     });
   };

@@ -1,7 +1,7 @@
 import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
 import { get, post, put, qs, type Answer, type GetBody, type ListItem, type Page } from '../api';
-import { navigate } from '../router';
+import { Link, navigate } from '../router';
 import { useUser } from '../session';
 import { ErrorBox, Field, fmtBytes, fmtDate, fmtNum, Loading, Section, Table, useAction, useAsync, usePaged, useTitle } from '../ui';
 import { ConfirmButton } from '../confirm';
@@ -31,6 +31,9 @@ export function ProfilePage() {
         <PasswordForm />
       </div>
       <PlanSection />
+      <p>
+        <Link href="/app/billing">Billing: subscription, metered usage and plan changes</Link>
+      </p>
       <Sessions />
       <Activity />
       <ApiKeys />
@@ -313,6 +316,7 @@ function PlanSection() {
         <>
           <p>
             Plan: <strong data-testid="plan-name">{p.display_name}</strong>
+            {p.source === 'team' ? " (your teams' plan)" : p.source === 'default' ? ' (the default plan)' : ''}
           </p>
           <div class="grid2">
             <div>
@@ -321,7 +325,9 @@ function PlanSection() {
                 <dt>Projects you own</dt>
                 <dd>{ofQuota(p.usage.projects_owned, p.quotas.max_projects)}</dd>
                 <dt>Open jobs (queued or running)</dt>
-                <dd>{ofQuota(p.usage.open_jobs, p.quotas.max_open_jobs)}</dd>
+                <dd>{ofQuota(p.usage.open_jobs, p.quotas.max_concurrent_jobs)}</dd>
+                <dt>Predictions this minute</dt>
+                <dd>{ofQuota(p.usage.predictions_this_minute, p.quotas.predictions_per_minute)}</dd>
                 <dt>Projects you belong to</dt>
                 <dd>{fmtNum(p.usage.projects_member)}</dd>
                 <dt>Datasets in your projects</dt>

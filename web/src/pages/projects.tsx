@@ -9,6 +9,8 @@ import { SynthgenTab } from './synthgen';
 import { ErrorBox, Field, fmtDate, fmtNum, Loading, Progress, Section, Select, Status, Table, Tabs, useAction, useAsync, usePaged, useTitle } from '../ui';
 import { ConfirmButton } from '../confirm';
 import { ModelTable } from './model-table';
+import { memberRoleText, ProjectTeams } from './project-teams';
+import { ProjectAuditLog } from './admin/audit';
 
 export type Project = ListItem<'/api/projects'>;
 
@@ -146,7 +148,7 @@ export function ProjectPage({ id }: { id: string }) {
       {tab === 'privacy' && <PrivacyTab projectId={p.id} />}
       {tab === 'synthgen' && <SynthgenTab projectId={p.id} />}
       {tab === 'studio' && <StudioTab projectId={p.id} />}
-      {tab === 'members' && <MembersTab projectId={p.id} owner={p.role === 'owner'} />}
+      {tab === 'members' && <MembersTab projectId={p.id} owner={p.role === 'owner'} myRole={p.role} />}
       {tab === 'timeline' && <TimelineTab projectId={p.id} />}
     </>
   );
@@ -343,7 +345,7 @@ function ReportsTab({ projectId }: { projectId: string }) {
 type Member = ListItem<'/api/projects/{project_id}/members'>;
 type Invitation = ListItem<'/api/projects/{project_id}/invitations'>;
 
-function MembersTab({ projectId, owner }: { projectId: string; owner: boolean }) {
+function MembersTab({ projectId, owner, myRole }: { projectId: string; owner: boolean; myRole: string }) {
   const { user } = useUser();
   const members = usePaged(({ limit, offset }) => get<Page<Member>>(`/api/projects/${projectId}/members${qs({ limit, offset })}`), [projectId]);
   // Pending invitations are the owner's to see and withdraw: nobody else asks (and gets a 403).
@@ -367,12 +369,14 @@ function MembersTab({ projectId, owner }: { projectId: string; owner: boolean })
             columns={[
               { head: 'Name', cell: (m) => m.name },
               { head: 'Email', cell: (m) => m.email },
-              { head: 'Role', cell: (m) => m.role },
+              { head: 'Role', cell: memberRoleText },
               {
                 head: 'Action',
-                // The owner manages members; anyone else may only leave.
+                // The owner manages members; anyone else may only leave. Access through a team ends with the team's.
                 cell: (m) =>
-                  m.user_id === user.id ? (
+                  m.via_team ? (
+                    'Through a team'
+                  ) : m.user_id === user.id ? (
                     <ConfirmButton
                       class="secondary small"
                       aria-label="Leave the project"
@@ -401,6 +405,7 @@ function MembersTab({ projectId, owner }: { projectId: string; owner: boolean })
         )}
         {members.pager}
       </Section>
+      <ProjectTeams projectId={projectId} myRole={myRole} onChange={members.reload} />
       {owner ? (
         <Section title="Add, change or invite a member">
           <form
@@ -462,6 +467,7 @@ function MembersTab({ projectId, owner }: { projectId: string; owner: boolean })
           {invitations.pager}
         </Section>
       )}
+      {owner && <ProjectAuditLog projectId={projectId} />}
     </>
   );
 }

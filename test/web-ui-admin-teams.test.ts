@@ -1,0 +1,116 @@
+import { type Page } from 'playwright-core';
+import { openBrowser, type BrowserSession } from './support/browser';
+import { createProject, eventually, signUp } from './support/client';
+import { startStack, TestStack } from './support/stack';
+import { makeSuperuser } from './support/superuser';
+
+/**
+ * Teams in Chromium (issue 34), with the checks every browser test gets (console errors, failed requests, axe, the
+ * page at 1280 and 390 px wide): a superuser makes a team in the admin area and adds members; then, as the owner of a
+ * project, gives the team a role on the project's Members tab, sees the team-derived access in the members table,
+ * and takes the team away again, which ends that access at once.
+ */
+
+let stack: TestStack;
+let ui: BrowserSession;
+let page: Page;
+let admin: Awaited<ReturnType<typeof signUp>>;
+let dev: Awaited<ReturnType<typeof signUp>>;
+let projectId = '';
+const TEAM = `Data science ${Date.now().toString(36)}`;
+
+beforeAll(async () => {
+  ui = await openBrowser('web-ui-admin-teams');
+  ({ page } = ui);
+  stack = await startStack({ workers: [] });
+  admin = await signUp(stack.baseUrl, stack.mail, { name: 'Ada Admin' });
+  await makeSuperuser(stack.ds, admin.user.id);
+  dev = await signUp(stack.baseUrl, stack.mail, { name: 'Dev Teammate' });
+  projectId = await createProject(admin.client, 'Team work');
+}, 120_000);
+
+afterEach(async () => {
+  await ui?.screenshotAfterStep();
+});
+
+afterAll(async () => {
+  await ui?.close();
+  await stack?.stop();
+});
+
+async function checkPage(name: string): Promise<void> {
+  await ui.checkPage(name);
+  await ui.expectNoHorizontalScroll();
+}
+
+/** The rows of a table region, each as its cells' texts. */
+async function rowsOf(region: string): Promise<string[][]> {
+  const rows = await page.getByRole('region', { name: region, exact: true }).locator('tbody tr').allInnerTexts();
+  return rows.map((r) => r.split('\t').map((c) => c.trim()));
+}
+
+describe('teams in Chromium', () => {
+  it('a superuser makes a team and adds its members in the admin area', async () => {
+    await page.goto(`${stack.baseUrl}/login`);
+    await page.getByLabel('Email').fill(admin.email);
+    await page.getByLabel('Password').fill(admin.password);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('heading', { name: 'Projects', exact: true }).waitFor();
+    await page.goto(`${stack.baseUrl}/app/admin/teams`);
+    await page.getByRole('heading', { name: 'Teams', exact: true }).waitFor();
+    await page.getByText('No teams yet.').waitFor();
+    await checkPage('teams-empty');
+
+    await page.getByLabel('Team name').fill(TEAM);
+    await page.getByLabel('Description').fill('Analysts and modellers');
+    await page.getByRole('button', { name: 'Create team' }).click();
+    await page.getByRole('heading', { name: TEAM, exact: true }).waitFor();
+
+    for (const [email, role] of [
+      [admin.email, 'maintainer'],
+      [dev.email, 'member'],
+    ]) {
+      await page.getByLabel('Member email').fill(email);
+      await page.getByLabel('Team role').selectOption(role);
+      await page.getByRole('button', { name: 'Add member' }).click();
+      await page
+        .getByRole('status')
+        .filter({ hasText: `${email} is now a ${role} of ${TEAM}.` })
+        .waitFor();
+    }
+    await eventually(async () => (await rowsOf(`Members of ${TEAM}`)).length === 2, 10_000);
+    expect((await rowsOf(`Members of ${TEAM}`)).map((r) => [r[0], r[1], r[2]])).toEqual([
+      ['Ada Admin', admin.email, 'maintainer'],
+      ['Dev Teammate', dev.email, 'member'],
+    ]);
+    await checkPage('team-members');
+
+    await page.getByRole('link', { name: 'Teams', exact: true }).first().click();
+    await eventually(async () => (await rowsOf('Teams')).some((r) => r[0] === TEAM), 10_000);
+    expect((await rowsOf('Teams')).find((r) => r[0] === TEAM)?.slice(0, 4)).toEqual([TEAM, 'Analysts and modellers', '2', '0']);
+  });
+
+  it("gives the team a role on the project's Members tab, shows what it gives, and takes it away", async () => {
+    await page.goto(`${stack.baseUrl}/app/projects/${projectId}?tab=members`);
+    await page.getByRole('heading', { name: 'Teams', exact: true }).waitFor();
+    await page.getByLabel('Team to add').selectOption({ label: TEAM });
+    await page.getByLabel('Team access').selectOption('editor');
+    await page.getByRole('button', { name: 'Add team' }).click();
+    await eventually(async () => (await rowsOf('Teams with a role in this project')).length === 1, 10_000);
+    expect((await rowsOf('Teams with a role in this project'))[0].slice(0, 3)).toEqual([TEAM, 'editor', '2']);
+    await eventually(async () => (await rowsOf('Project members')).length === 2, 10_000);
+    expect(await rowsOf('Project members')).toEqual([
+      ['Ada Admin', admin.email, 'owner', 'Leave'],
+      ['Dev Teammate', dev.email, `editor (via ${TEAM})`, 'Through a team'],
+    ]);
+    expect((await dev.client.get(`/api/projects/${projectId}`)).body.project.role).toBe('editor');
+    await checkPage('project-teams');
+
+    await page.getByRole('button', { name: `Remove the team ${TEAM}` }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Remove', exact: true }).click();
+    await eventually(async () => (await rowsOf('Project members')).length === 1, 10_000);
+    expect(await page.getByText('No team has a role in this project.').count()).toBe(1);
+    expect((await dev.client.get(`/api/projects/${projectId}`)).status).toBe(404);
+    await checkPage('project-teams-removed');
+  });
+});
