@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { UNAUDITED_ROUTES } from '../api/middleware/audit';
-import { createProject, signUp, uniqueEmail, type Res } from './support/client';
+import { ApiClient, createProject, eventually, signUp, uniqueEmail, type Res } from './support/client';
+import { linkIn } from './support/smtp-sink';
 import { makeSuperuser } from './support/superuser';
 import { startStack, TestStack } from './support/stack';
 import { trainQuickModels } from './support/trained-models';
@@ -18,66 +19,12 @@ const NOT_DRIVEN: Record<string, string> = Object.fromEntries(
   (
     [
       [
-        'needs a mailed single-use token (reset link, invitation link) the walk does not read from the mailbox',
-        ['POST /api/auth/reset-password', 'POST /api/auth/invite/accept', 'POST /auth/reset-password'],
-      ],
-      [
-        'admin part (issue 34) in progress: needs an SSO provider, plan, retention policy or team fixture with a valid body',
-        [
-          'POST /api/admin/sso-providers',
-          'POST /api/projects/{project_id}/teams',
-          'POST /api/teams/{team_id}/members',
-          'POST /api/admin/teams/{team_id}/members',
-          'POST /api/admin/retention/run',
-          'POST /api/admin/retention/runs/{job_id}/cancel',
-          'PUT /api/admin/sso-providers/{provider_id}',
-          'PUT /api/admin/retention/{kind}',
-          'PUT /api/admin/plans/{id}',
-          'PUT /api/admin/users/{user_id}/plan',
-          'PUT /api/admin/teams/{team_id}/plan',
-          'DELETE /api/admin/sso-providers/{provider_id}',
-          'DELETE /api/projects/{project_id}/teams/{team_id}',
-          'DELETE /api/teams/{team_id}/members/{user_id}',
-          'DELETE /api/admin/teams/{team_id}/members/{user_id}',
-          'DELETE /api/admin/retention/{kind}',
-          'DELETE /api/admin/plans/{id}',
-        ],
-      ],
-      [
-        'needs a received invitation (the walk invites an address without an account) ',
-        ['POST /api/invitations/{invitation_id}/accept', 'POST /api/invitations/{invitation_id}/decline', 'DELETE /api/projects/{project_id}/invitations/{invitation_id}'],
-      ],
-      [
-        'needs state the walk leaves behind: a winner, a running test, logged inputs, a staging deployment, outcomes of real request ids',
-        [
-          'POST /api/experiments/{experiment_id}/best-model',
-          'POST /api/mlops/deployments/{deployment_id}/promote',
-          'POST /api/mlops/deployments/{deployment_id}/drift/run',
-          'POST /api/mlops/ab-tests/{test_id}/promote',
-          'POST /api/mlops/ab-tests/{test_id}/outcomes',
-          'POST /api/mlops/ab-tests/{test_id}/predict',
-          'PATCH /api/mlops/ab-tests/{test_id}',
-        ],
-      ],
-      ["needs the uploaded file to carry the model's columns (a generated CSV does not)", ['POST /api/models/{model_id}/predict/batch']],
-      [
-        'a suppression needs a matcher the generator does not pick',
-        ['POST /api/mlops/alerts/suppressions', 'PATCH /api/mlops/alerts/suppressions/{suppression_id}', 'DELETE /api/mlops/alerts/suppressions/{suppression_id}'],
+        'needs state the walk does not make: a decided A/B test (a winner), logged inputs to compare for drift',
+        ['POST /api/mlops/deployments/{deployment_id}/drift/run', 'POST /api/mlops/ab-tests/{test_id}/promote'],
       ],
       ['needs an alert, which only the scheduled evaluator raises', ['POST /api/mlops/alerts/{alert_id}/acknowledge', 'POST /api/mlops/alerts/{alert_id}/resolve']],
       [
-        'needs a registry version, alias or pending transition request (registry fixtures not made)',
-        [
-          'POST /api/mlops/versions/{version_id}/transition',
-          'POST /api/mlops/versions/{version_id}/transitions/{request_id}/approve',
-          'POST /api/mlops/versions/{version_id}/transitions/{request_id}/reject',
-          'PATCH /api/mlops/versions/{version_id}',
-          'PUT /api/mlops/registry/{registered_model_id}/aliases/{alias}',
-          'DELETE /api/mlops/registry/{registered_model_id}/aliases/{alias}',
-        ],
-      ],
-      [
-        'needs a rollout, which needs a body the generator does not make (strategy steps)',
+        'needs a rollout, which needs a candidate model other than the one serving (the walk trains one) and strategy steps',
         [
           'POST /api/mlops/deployments/{deployment_id}/canary',
           'POST /api/mlops/deployments/{deployment_id}/blue-green',
@@ -86,48 +33,19 @@ const NOT_DRIVEN: Record<string, string> = Object.fromEntries(
           'POST /api/mlops/strategies/{rollout_id}/resume',
           'POST /api/mlops/strategies/{rollout_id}/promote',
           'PUT /api/mlops/deployments/{deployment_id}/traffic',
-          'POST /api/mlops/deployments/{deployment_id}/rollback',
           'POST /api/mlops/strategies/{rollout_id}/abort',
           'POST /api/mlops/strategies/{rollout_id}/rollback',
         ],
       ],
       [
-        'needs a retraining job awaiting approval, or a champion version',
-        [
-          'POST /api/mlops/retraining-policies/{policy_id}/run',
-          'POST /api/mlops/retraining-jobs/{retraining_job_id}/approve',
-          'POST /api/mlops/retraining-jobs/{retraining_job_id}/reject',
-          'DELETE /api/mlops/retraining-policies/{policy_id}',
-        ],
+        'needs a retraining run, which trains a model: the champion alias comes after the run in the walk, and a run awaiting approval after a retrain',
+        ['POST /api/mlops/retraining-policies/{policy_id}/run', 'POST /api/mlops/retraining-jobs/{retraining_job_id}/approve', 'POST /api/mlops/retraining-jobs/{retraining_job_id}/reject'],
       ],
-      [
-        "needs an open job (the fixtures' jobs have finished) or a second session/key of the caller",
-        ['POST /api/jobs/{job_id}/cancel', 'POST /api/auth/sessions/{session_id}/revoke', 'POST /api/admin/api-keys/{key_id}/revoke', 'POST /api/auth/api-keys/{key_id}/revoke'],
-      ],
-      ["needs a report's subject id in the body (the generated body names a random experiment)", ['POST /api/reports']],
-      [
-        'needs a privacy policy, rule, session or finding (privacy fixtures not made)',
-        [
-          'POST /api/privacy/policies/{policy_id}/rules',
-          'POST /api/privacy/sessions',
-          'POST /api/privacy/sessions/{session_id}/detect',
-          'POST /api/privacy/sessions/{session_id}/transform',
-          'POST /api/anonymize/stream',
-          'PATCH /api/privacy/policies/{policy_id}',
-          'PATCH /api/privacy/policies/{policy_id}/rules/{rule_id}',
-          'PUT /api/privacy/sessions/{session_id}/findings/{finding_id}',
-          'DELETE /api/privacy/policies/{policy_id}',
-          'DELETE /api/privacy/policies/{policy_id}/rules/{rule_id}',
-        ],
-      ],
-      ['needs a synthgen model (the generated body names no valid dataset version and model type)', ['POST /api/synthgen/models/{model_id}/generate', 'DELETE /api/synthgen/models/{model_id}']],
+      ["needs a finding, which the walk's dataset (no personal data) does not give", ['PUT /api/privacy/sessions/{session_id}/findings/{finding_id}']],
+      ['needs a trained synthgen model (the walk sends generate while its model trains: 400 `Model is not ready`)', ['POST /api/synthgen/models/{model_id}/generate']],
       [
         'billing is off unless configured (404 `Billing is not enabled`); test/billing covers it with a provider',
         ['POST /api/billing/plan', 'POST /api/billing/checkout-session', 'POST /api/billing/portal-session', 'POST /api/billing/webhooks/stripe'],
-      ],
-      [
-        "the fixtures' data is used by experiments or an active deployment (409), which the walk keeps for the other operations",
-        ['DELETE /api/datasets/{dataset_id}', 'DELETE /api/datasets/{dataset_id}/versions/{version}', 'DELETE /api/models/{model_id}'],
       ],
     ] as [string, string[]][]
   ).flatMap(([reason, keys]) => keys.map((k) => [k, reason])),
@@ -215,19 +133,23 @@ function mutatingOperations(doc: { paths: Record<string, Record<string, { reques
       ops.push({ method: method.toUpperCase(), path, key: `${method.toUpperCase()} ${path}`, body: media?.schema, contentType });
     }
   }
-  // Creations first (their ids feed the rest), deletes and what ends a deployment or rollout last, the project and
+  // Creations first (their ids feed the rest), deletes and what ends a deployment or rollout last (promoting staging
+  // archives production), the project and
   // the second user last of all.
   const rank = (o: Operation) =>
     /^\/api\/(projects\/\{project_id\}|admin\/users\/\{user_id\})$/.test(o.path) && o.method === 'DELETE'
       ? 4
       : o.method === 'DELETE'
         ? 3
-        : /deactivate|rollback|abort|revoke/.test(o.path)
+        : /deactivate|rollback|abort|revoke/.test(o.path) || o.key === 'POST /api/mlops/deployments/{deployment_id}/promote'
           ? 2
           : o.method === 'POST' && !o.path.endsWith('}')
             ? 0
             : 1;
-  return ops.sort((a, b) => rank(a) - rank(b));
+  // Among deletes, deeper paths first (a team's members and grants before the team), and a registered model after the
+  // retraining policies that name it.
+  const depth = (o: Operation) => (o.method !== 'DELETE' ? 0 : o.path === '/api/mlops/registry/{registered_model_id}' ? 1 : -o.path.split('/').length);
+  return ops.sort((a, b) => rank(a) - rank(b) || depth(a) - depth(b));
 }
 
 /** Bodies the schema alone cannot make valid: the fixtures' values that the operation needs, over the generated body. */
@@ -235,8 +157,35 @@ const BODY: Record<string, (fx: Fixtures) => Record<string, unknown>> = {
   'POST /api/auth/login': (fx) => ({ email: fx.owner_email, password: fx.owner_password }),
   'POST /api/auth/delete-account': () => ({ password: 'audit walk password 2' }),
   'POST /api/projects/{project_id}/members': (fx) => ({ email: fx.member_email, role: 'editor' }),
-  'POST /api/admin/teams/{team_id}/members': (fx) => ({ user_id: fx.user_id }),
-  'POST /api/teams/{team_id}/members': (fx) => ({ user_id: fx.user_id }),
+  'POST /api/admin/teams/{team_id}/members': (fx) => ({ user_id: fx.user_id, role: 'member' }),
+  'POST /api/teams/{team_id}/members': (fx) => ({ user_id: fx.team_user_id, role: 'member' }),
+  'PUT /api/admin/teams/{team_id}': () => ({ name: 'Audit walk team renamed' }),
+  'POST /api/privacy/sessions': (fx) => ({ policy_id: fx.policy_id, dataset_version_id: fx.dataset_version_id }),
+  'POST /api/projects/{project_id}/teams': (fx) => ({ team_id: fx.team_id, role: 'editor' }),
+  'POST /api/admin/sso-providers': () => ({
+    slug: 'audit-walk',
+    display_name: 'Audit walk',
+    kind: 'oidc',
+    issuer: 'https://idp.example.test',
+    client_id: 'audit-walk',
+    client_secret: SSO_SECRET,
+  }),
+  'PUT /api/admin/sso-providers/{provider_id}': () => ({ display_name: 'Audit walk renamed' }),
+  'PUT /api/admin/plans/{id}': () => ({ display_name: 'Audit walk plan', limits: { max_projects: 40 } }),
+  // null: back to the default plan, so that the plan can still be deleted afterwards.
+  'PUT /api/admin/users/{user_id}/plan': () => ({ plan_id: null }),
+  'PUT /api/admin/teams/{team_id}/plan': () => ({ plan_id: null }),
+  // A century: the policy takes nothing even if a run were started.
+  'PUT /api/admin/retention/{kind}': () => ({ keep_days: 36_500, action: 'delete' }),
+  'POST /api/admin/retention/run': () => ({ dry_run: true }),
+  'POST /api/auth/reset-password': (fx) => ({ token: fx.api_reset_token, password: 'audit walk password 3' }),
+  'POST /api/auth/invite/accept': (fx) => ({ token: fx.invite_token }),
+  'POST /api/mlops/alerts/suppressions': (fx) => ({ project_id: fx.project_id, matchers: { deployment_id: fx.deployment_id } }),
+  'POST /api/reports': (fx) => ({ project_id: fx.project_id, kind: 'experiment', entity_id: fx.experiment_id }),
+  'POST /api/mlops/registry/{registered_model_id}/versions': (fx) => ({ model_id: fx.model_id }),
+  'PUT /api/mlops/registry/{registered_model_id}/aliases/{alias}': (fx) => ({ version_id: fx.registry_version_id }),
+  'POST /api/mlops/versions/{version_id}/transition': () => ({ to_stage: 'staging' }),
+  'PATCH /api/mlops/versions/{version_id}': () => ({ description: 'audit walk' }),
   'POST /api/experiments': (fx) => ({
     target_column: 'y',
     problem_type: 'binary',
@@ -245,6 +194,11 @@ const BODY: Record<string, (fx: Fixtures) => Record<string, unknown>> = {
   }),
   'POST /api/models/{model_id}/predict': () => ({ inputs: { x1: 0.1, x2: 1, color: 'red' } }),
   'POST /api/mlops/deployments/{deployment_id}/predict': () => ({ inputs: { x1: 0.1, x2: 1, color: 'red' } }),
+  'POST /api/mlops/ab-tests/{test_id}/predict': () => ({ inputs: { x1: 0.1, x2: 1, color: 'red' } }),
+  'POST /api/mlops/ab-tests/{test_id}/outcomes': (fx) => ({ outcomes: [{ request_id: fx.ab_request_id, value: 1 }] }),
+  'PATCH /api/mlops/ab-tests/{test_id}': () => ({ description: 'audit walk' }),
+  // Production back to the walk's model, as a new production deployment.
+  'POST /api/mlops/deployments/{deployment_id}/rollback': (fx) => ({ to_model_id: fx.model_id, reason: 'audit walk' }),
   'POST /api/mlops/ab-tests': (fx) => ({
     project_id: fx.project_id,
     name: 'walk',
@@ -256,25 +210,130 @@ const BODY: Record<string, (fx: Fixtures) => Record<string, unknown>> = {
   }),
 };
 
+/** Bodies sent as `BODY` makes them, without the generated fields (a strict schema with alternatives). */
+const EXACT_BODY = new Set([
+  'POST /api/admin/sso-providers',
+  'PUT /api/admin/sso-providers/{provider_id}',
+  'PUT /api/admin/retention/{kind}',
+  'POST /api/admin/teams/{team_id}/members',
+  'POST /api/teams/{team_id}/members',
+]);
+const SSO_SECRET = 'audit walk sso client secret';
+
 /** Operations that end the caller's session or account: sent by a user of their own, made for each. */
 const ENDS_SESSION = /\/api\/auth\/(logout|logout-all|delete-account|change-password)$/;
 
-/** Where a created resource's id goes: the path parameter that takes it (`…/channels` → `channel_id`). */
-const ID_PARAM: Record<string, string> = {
-  'alert-rules': 'rule_id',
-  suppressions: 'suppression_id',
-  'ab-tests': 'test_id',
-  registry: 'registered_model_id',
-  'retraining-policies': 'policy_id',
-  strategies: 'rollout_id',
+/**
+ * Where a created resource's id goes: the fixture the paths that take it read (`…/channels` → `channel_id`). Paths
+ * whose parameter name is shared by several resources (`policy_id`, `session_id`, `version_id`…) get a fixture name
+ * of their own here and in `PATH_FIXTURE`.
+ */
+const CREATED_AS: Record<string, string> = {
+  '/api/mlops/projects/{project_id}/alert-rules': 'rule_id',
+  '/api/mlops/alerts/suppressions': 'suppression_id',
+  '/api/mlops/ab-tests': 'test_id',
+  '/api/mlops/projects/{project_id}/registry': 'registered_model_id',
+  '/api/mlops/registry/{registered_model_id}/versions': 'registry_version_id',
+  '/api/mlops/retraining-policies': 'retraining_policy_id',
+  '/api/privacy/policies': 'policy_id',
+  '/api/privacy/sessions': 'privacy_session_id',
+  '/api/admin/plans': 'plan_id',
+  '/api/admin/sso-providers': 'provider_id',
+  '/api/auth/api-keys': 'key_id',
+  '/api/synthgen/models': 'synthgen_model_id',
+  '/api/privacy/policies/{policy_id}/rules': 'privacy_rule_id',
+  '/api/auth/invite': 'invitation_id',
+  '/api/experiments': 'walk_experiment_id',
+  '/api/mlops/versions/{version_id}/transition': 'request_id',
 };
-function idParamOf(path: string): string {
+function createdAs(path: string): string {
+  if (CREATED_AS[path]) return CREATED_AS[path];
   const last =
     path
       .split('/')
       .filter((x) => x && !x.startsWith('{'))
       .pop() ?? 'x';
-  return ID_PARAM[last] ?? `${last.replace(/-/g, '_').replace(/s$/, '')}_id`;
+  return `${last.replace(/-/g, '_').replace(/s$/, '')}_id`;
+}
+
+/** Path parameters that name different resources on different paths: the fixture each path reads instead. */
+const PATH_FIXTURE: [RegExp, string, string][] = [
+  [/^\/api\/mlops\/retraining-policies\//, 'policy_id', 'retraining_policy_id'],
+  [/^\/api\/privacy\/sessions\//, 'session_id', 'privacy_session_id'],
+  [/^\/api\/auth\/sessions\//, 'session_id', 'auth_session_id'],
+  [/^\/api\/mlops\/versions\//, 'version_id', 'registry_version_id'],
+  [/^\/api\/admin\/plans\//, 'id', 'plan_id'],
+  [/^\/api\/admin\/retention\/\{kind\}/, 'kind', 'retention_kind'],
+  [/^\/api\/admin\/retention\/runs\//, 'job_id', 'retention_job_id'],
+  [/^\/api\/admin\/api-keys\//, 'key_id', 'admin_key_id'],
+  [/^\/api\/synthgen\/models\//, 'model_id', 'synthgen_model_id'],
+  [/^\/api\/privacy\/policies\//, 'rule_id', 'privacy_rule_id'],
+  [/^\/api\/mlops\/registry\//, 'alias', 'registry_alias'],
+  [/^\/api\/invitations\/\{invitation_id\}\/accept$/, 'invitation_id', 'accept_invitation_id'],
+  [/^\/api\/invitations\/\{invitation_id\}\/decline$/, 'invitation_id', 'decline_invitation_id'],
+  [/^\/api\/teams\//, 'user_id', 'team_user_id'],
+  [/\/reject$/, 'request_id', 'reject_request_id'],
+];
+/** One operation's own fixtures for its path parameters (a spare dataset to delete where the walk's is in use, A/B tests in the state the operation needs). */
+const OP_FIXTURE: Record<string, Record<string, string>> = {
+  'DELETE /api/datasets/{dataset_id}/versions/{version}': { dataset_id: 'spare_dataset_id', version: 'spare_version' },
+  'DELETE /api/datasets/{dataset_id}': { dataset_id: 'spare_dataset_id' },
+  // The walk's own experiment: the fixtures' model serves deployments until the model delete ends them.
+  'DELETE /api/experiments/{experiment_id}': { experiment_id: 'walk_experiment_id' },
+  'PATCH /api/mlops/ab-tests/{test_id}': { test_id: 'draft_test_id' },
+  'POST /api/mlops/ab-tests/{test_id}/predict': { test_id: 'running_test_id' },
+  'POST /api/mlops/ab-tests/{test_id}/outcomes': { test_id: 'running_test_id' },
+  'POST /api/mlops/deployments/{deployment_id}/promote': { deployment_id: 'staging_id' },
+};
+function pathWithFixtures(op: Operation, fx: Fixtures): string {
+  return op.path.replace(/\{(\w+)\}/g, (_, p: string) => {
+    const scoped = OP_FIXTURE[op.key]?.[p] ?? PATH_FIXTURE.find(([re, param]) => param === p && re.test(op.path))?.[2];
+    return String((scoped ? fx[scoped] : fx[p]) ?? randomUUID());
+  });
+}
+
+/**
+ * Fixtures the walk's own creations cannot give: a team with a second user to add to it, a spare dataset of two
+ * versions to delete, an open retention run and an open project job to cancel (rows of jobs whose workflow never started, as after a failed start: canceling one closes
+ * it), a second session of the owner to revoke, and a second API key for the admin revoke.
+ */
+async function makeStandaloneFixtures(owner: Awaited<ReturnType<typeof signUp>>, projectId: string, fx: Fixtures, secrets: Set<string>): Promise<void> {
+  const team = await owner.client.post('/api/admin/teams', { name: 'Audit walk team' });
+  expect(team.status).toBe(201);
+  fx.team_id = team.body.id;
+  fx.team_user_id = (await signUp(stack.baseUrl, stack.mail)).user.id;
+  fx.retention_kind = 'reports';
+  fx.registry_alias = 'champion';
+  // A dataset of two versions that nothing uses, for the deletes (the walk's own is used by its experiments).
+  const spare = await owner.client.upload('/api/datasets/upload', { project_id: projectId, name: 'audit walk spare', description: 'spare' }, { name: 'spare.csv', data: 'a,b\n1,2\n3,4\n' });
+  expect(spare.status).toBe(201);
+  fx.spare_dataset_id = spare.body.dataset_id;
+  const second = await owner.client.upload(`/api/datasets/${fx.spare_dataset_id}/versions`, { description: 'second' }, { name: 'spare.csv', data: 'a,b\n5,6\n7,8\n' });
+  expect(second.status).toBe(201);
+  fx.spare_version = second.body.version;
+  for (const [fixture, project, kind, queue] of [
+    ['retention_job_id', null, 'retention', stack.config.taskQueues.io],
+    ['job_id', projectId, 'report_generate', stack.config.taskQueues.io],
+  ] as const) {
+    const id = randomUUID();
+    await stack.ds.query(`INSERT INTO jobs (id, project_id, kind, status, input, workflow_id, task_queue, created_by) VALUES ($1, $2, $3, 'queued', '{}', $4, $5, $6)`, [
+      id,
+      project,
+      kind,
+      `job-${id}`,
+      queue,
+      owner.user.id,
+    ]);
+    fx[fixture] = id;
+  }
+  const elsewhere = new ApiClient(stack.baseUrl);
+  expect((await elsewhere.post('/api/auth/login', { email: owner.email, password: owner.password })).status).toBe(200);
+  const sessions = (await owner.client.get('/api/auth/sessions')).body.items as { id: string; current: boolean }[];
+  fx.auth_session_id = sessions.find((x) => !x.current)!.id;
+  const key = await owner.client.post('/api/auth/api-keys', { name: 'audit walk admin revoke', scopes: ['read'] });
+  expect(key.status).toBe(201);
+  fx.admin_key_id = key.body.id;
+  secrets.add(key.body.api_key.split('.').pop());
 }
 
 let stack: TestStack;
@@ -286,7 +345,7 @@ afterAll(async () => stack?.stop());
 it('every mutating operation answered 2xx has an audit entry with its request id, and no entry holds a secret', async () => {
   const owner = await signUp(stack.baseUrl, stack.mail, { password: 'audit walk password 1' });
   await makeSuperuser(stack.ds, owner.user.id);
-  const secrets = new Set<string>([owner.password, 'audit walk password 2']);
+  const secrets = new Set<string>([owner.password, 'audit walk password 2', 'audit walk password 3', 'audit walk password 4', SSO_SECRET]);
   const projectId = await createProject(owner.client, 'Audit walk');
   expect(projectId).toEqual(expect.any(String));
   const { datasetId, versionId, models } = await trainQuickModels(owner.client, projectId, ['GLM'], 120);
@@ -295,7 +354,8 @@ it('every mutating operation answered 2xx has an audit entry with its request id
   const staging = await owner.client.post(`/api/mlops/projects/${projectId}/deployments`, { model_id: models.GLM, name: 'walk staging', stage: 'staging' });
   expect(staging.status).toBe(201);
   const member = await signUp(stack.baseUrl, stack.mail);
-  const experimentId = (await owner.client.get(`/api/models/${models.GLM}`)).body.experiment_id as string;
+  const experimentId = (await owner.client.get(`/api/models/${models.GLM}`)).body.model.experiment_id as string;
+  expect(experimentId).toEqual(expect.any(String));
   const fx: Fixtures = {
     owner_email: owner.email,
     owner_password: owner.password,
@@ -312,25 +372,121 @@ it('every mutating operation answered 2xx has an audit entry with its request id
     version: 0,
   };
 
+  await makeStandaloneFixtures(owner, projectId, fx, secrets);
+  const invitees = [await signUp(stack.baseUrl, stack.mail), await signUp(stack.baseUrl, stack.mail), await signUp(stack.baseUrl, stack.mail)];
+  for (const [invitee, fixture] of [
+    [invitees[0], 'accept_invitation_id'],
+    [invitees[1], 'decline_invitation_id'],
+  ] as const) {
+    const invited = await owner.client.post('/api/auth/invite', { project_id: projectId, email: invitee.email, role: 'viewer' });
+    expect(invited.status).toBe(201);
+    fx[fixture] = invited.body.id;
+  }
+  // A/B tests in the state the operations need, on staging deployments of their own (the walk ends its own test and
+  // deployments, and a project has one production deployment): a draft to change, a running one to predict through.
+  const abVariants = [];
+  for (const [name, stage] of [
+    ['walk ab a', 'staging'],
+    ['walk ab b', 'staging'],
+  ]) {
+    const made = await owner.client.post(`/api/mlops/projects/${projectId}/deployments`, { model_id: models.GLM, name, stage });
+    expect(made.status).toBe(201);
+    abVariants.push({ name: name.slice(-1), deployment_id: made.body.id, weight: 1 });
+  }
+  for (const fixture of ['draft_test_id', 'running_test_id']) {
+    const made = await owner.client.post('/api/mlops/ab-tests', { project_id: projectId, name: fixture, variants: abVariants, primary_metric: 'conversion' });
+    if (made.status !== 201) throw new Error(`A/B test not made: ${made.status} ${JSON.stringify(made.body)}`);
+    fx[fixture] = made.body.id;
+  }
+  expect((await owner.client.post(`/api/mlops/ab-tests/${fx.running_test_id}/start`)).status).toBe(200);
+
+  /** Operations sent by someone other than the owner: the invitee answers their own invitation. */
+  const SENDER: Record<string, ApiClient> = {
+    'POST /api/invitations/{invitation_id}/accept': invitees[0].client,
+    'POST /api/invitations/{invitation_id}/decline': invitees[1].client,
+    'POST /api/auth/invite/accept': invitees[2].client,
+  };
+
+  /** State an operation needs right before it is sent, made by the operations the walk sent before it. */
+  const BEFORE: Record<string, () => Promise<void>> = {
+    // The approval took the walk's transition request: the rejection gets one of its own.
+    'POST /api/mlops/versions/{version_id}/transitions/{request_id}/reject': async () => {
+      const requested = await owner.client.post(`/api/mlops/versions/${fx.registry_version_id}/transition`, { to_stage: 'archived' });
+      expect(requested.status).toBe(201);
+      fx.reject_request_id = requested.body.id;
+    },
+    // Single-use tokens, read from the mailbox as their recipient would.
+    'POST /api/auth/reset-password': async () => {
+      fx.api_reset_token = await mailedResetToken();
+    },
+    'POST /auth/reset-password': async () => {
+      fx.form_reset_token = await mailedResetToken();
+    },
+    'POST /api/auth/invite/accept': async () => {
+      const invited = await owner.client.post('/api/auth/invite', { project_id: projectId, email: invitees[2].email, role: 'viewer' });
+      expect(invited.status).toBe(201);
+      const link = new URL(linkIn(await stack.mail.waitFor(invitees[2].email, /invited you to the project "Audit walk"/, 15_000), '/app/invitations/accept?token='));
+      fx.invite_token = link.searchParams.get('token')!;
+      secrets.add(String(fx.invite_token));
+    },
+    // The detection the walk started must end before the transform.
+    'POST /api/privacy/sessions/{session_id}/transform': async () => {
+      await eventually(async () => (await owner.client.get(`/api/privacy/sessions/${fx.privacy_session_id}`)).body.session?.status !== 'detecting', 60_000, 250);
+    },
+    'POST /api/anonymize/stream': async () => {
+      const policy = await owner.client.post('/api/privacy/policies', { project_id: projectId, name: 'Audit walk stream' });
+      expect(policy.status).toBe(201);
+      fx.stream_policy_id = policy.body.id;
+    },
+    // The model serves other deployments of the project too (the walk deactivated one): end them all first.
+    'DELETE /api/models/{model_id}': async () => {
+      const deployments = (await owner.client.get(`/api/mlops/projects/${projectId}/deployments`)).body.items as { id: string }[];
+      for (const d of deployments) await owner.client.post(`/api/mlops/deployments/${d.id}/deactivate`);
+    },
+    'POST /api/mlops/ab-tests/{test_id}/outcomes': async () => {
+      const predicted = await owner.client.post(`/api/mlops/ab-tests/${fx.running_test_id}/predict`, { inputs: { x1: 0.1, x2: 1, color: 'red' } });
+      expect(predicted.status).toBe(200);
+      fx.ab_request_id = predicted.body.request_id ?? predicted.headers.get('x-request-id');
+    },
+  };
+  async function mailedResetToken(): Promise<string> {
+    const { email } = await signUp(stack.baseUrl, stack.mail);
+    expect((await new ApiClient(stack.baseUrl).post('/api/auth/forgot-password', { email })).status).toBe(200);
+    const token = new URL(linkIn(await stack.mail.waitFor(email, /reset-password\?token=/, 15_000), 'reset-password?token=')).searchParams.get('token')!;
+    secrets.add(token);
+    return token;
+  }
+
+  /** Bodies of operations that take no JSON: a form and a CSV stream. */
+  const RAW_BODY: Record<string, () => string> = {
+    'POST /auth/reset-password': () => new URLSearchParams({ token: String(fx.form_reset_token), password: 'audit walk password 4' }).toString(),
+    'POST /api/anonymize/stream': () => 'email,name\nann@example.com,Ann\n',
+  };
+  const QUERY: Record<string, () => string> = { 'POST /api/anonymize/stream': () => `?policy_id=${fx.stream_policy_id}` };
+
   const docRes = await owner.client.get('/api/openapi.json');
   const doc = docRes.body;
   const results: { key: string; status: number; requestId: string | null; body: unknown }[] = [];
   for (const op of mutatingOperations(doc)) {
-    const client = ENDS_SESSION.test(op.path) ? (await signUp(stack.baseUrl, stack.mail, { password: 'audit walk password 2' })).client : owner.client;
-    const path = op.path.replace(/\{(\w+)\}/g, (_, p: string) => String(fx[p] ?? randomUUID()));
+    const client = ENDS_SESSION.test(op.path) ? (await signUp(stack.baseUrl, stack.mail, { password: 'audit walk password 2' })).client : (SENDER[op.key] ?? owner.client);
+    await BEFORE[op.key]?.();
+    const path = pathWithFixtures(op, fx) + (QUERY[op.key]?.() ?? '');
     let res: Res;
     if (op.contentType === 'multipart/form-data') {
-      res = await client.upload(path, { project_id: projectId, name: 'walk upload', description: 'walk' }, { name: 'walk.csv', data: 'a,b\n1,2\n3,4\n' });
+      // A batch to score carries the model's columns; any other upload is a small new dataset (or version).
+      const data = op.key === 'POST /api/models/{model_id}/predict/batch' ? 'x1,x2,color\n0.1,1,red\n0.5,3,blue\n' : 'a,b\n1,2\n3,4\n';
+      res = await client.upload(path, { project_id: projectId, name: 'walk upload', description: 'walk' }, { name: 'walk.csv', data });
     } else if (op.contentType && op.contentType !== 'application/json') {
-      res = await client.request(op.method, path, undefined, { headers: { 'content-type': op.contentType }, rawBody: '' });
+      res = await client.request(op.method, path, undefined, { headers: { 'content-type': op.contentType }, rawBody: RAW_BODY[op.key]?.() ?? '' });
     } else {
       const generated = op.body ? sample(op.body, 'body', fx, doc) : undefined;
-      const body = BODY[op.key] ? { ...(generated as object), ...BODY[op.key](fx) } : generated;
+      const body = BODY[op.key] ? { ...(EXACT_BODY.has(op.key) ? {} : (generated as object)), ...BODY[op.key](fx) } : generated;
       if (op.path.endsWith('/change-password')) Object.assign(body as object, { current_password: 'audit walk password 2' });
       res = await client.request(op.method, path, body);
     }
-    const created = (res.body as { id?: unknown } | undefined)?.id;
-    if (op.method === 'POST' && res.status === 201 && typeof created === 'string' && !op.path.endsWith('}')) fx[idParamOf(op.path)] ??= created;
+    // Most creations answer `{id, …}`; a plan answers `{plan: {id, …}}`.
+    const created = (res.body as { id?: unknown; plan?: { id?: unknown } } | undefined)?.id ?? (res.body as { plan?: { id?: unknown } } | undefined)?.plan?.id;
+    if (op.method === 'POST' && res.status === 201 && typeof created === 'string' && !op.path.endsWith('}')) fx[createdAs(op.path)] ??= created;
     results.push({ key: op.key, status: res.status, requestId: res.headers.get('x-request-id'), body: res.body });
     for (const s of JSON.stringify(res.body ?? '').match(/"(api_key|secret|token)":"([^"]+)"/g) ?? []) secrets.add(s.split('":"')[1].replace(/"$/, '').split('.').pop()!);
   }

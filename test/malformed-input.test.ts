@@ -384,7 +384,7 @@ describe('the OpenAPI document', () => {
     expect(del.responses['422'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ValidationError' });
     expect(del.parameters.find((p: { name: string }) => p.name === 'version').schema).toMatchObject({ type: 'integer', minimum: 0, maximum: 2147483647 });
     const register = doc.paths['/api/auth/register'].post;
-    expect(Object.keys(register.responses).sort()).toEqual(['201', '400', '409', '413', '415', '422', '429']);
+    expect(Object.keys(register.responses).sort()).toEqual(['201', '400', '403', '409', '413', '415', '422', '429']);
     const body = register.requestBody.content['application/json'].schema;
     expect(body.properties.name).toMatchObject({ allOf: [{ pattern: '^[^\\u0000]*$' }] });
     expect(body.propertyNames).toEqual({ pattern: '^[^\\u0000]*$', not: { const: '__proto__' } });
