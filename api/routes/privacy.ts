@@ -279,7 +279,10 @@ export function privacyRoutes({ services }: RouteDeps): RouteDef[] {
       scope: 'read:privacy',
       params: sessionParams,
       summary: "The anonymized output: a redirect to its artifact's download",
-      responses: { 302: { description: 'Location: /api/artifacts/{artifact_id}/download' }, 404: { description: 'Session not found, or Anonymized output not found (not completed)' } },
+      responses: {
+        302: { contentType: 'text/html', description: 'Location: /api/artifacts/{artifact_id}/download' },
+        404: { description: 'Session not found, or Anonymized output not found (not completed)' },
+      },
       handler: async (ctx, { params }) => {
         const artifactId = await sessions.output(callerId(ctx), params.session_id);
         ctx.redirect(`/api/artifacts/${artifactId}/download`);

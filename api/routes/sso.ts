@@ -47,7 +47,7 @@ export function ssoRoutes({ services, config }: RouteDeps): RouteDef[] {
         summary: `Start a sign-in with an ${noun} provider: 302 to the provider (authorization code, PKCE S256, state and nonce kept server-side for 10 minutes, bound to this browser by the HttpOnly \`sso_binding\` cookie)`,
         params: ssoSlugParams,
         query: ssoAuthorizeQuery,
-        responses: { 302: { description: "Location: the provider's authorization URL, or `/login?sso_error=…` when the provider is unknown, disabled or unreachable" } },
+        responses: { 302: { contentType: 'text/html', description: "Location: the provider's authorization URL, or `/login?sso_error=…` when the provider is unknown, disabled or unreachable" } },
         handler: async (ctx, { params, query }) => {
           let binding = ctx.cookies.get(BINDING_COOKIE);
           if (!binding || !/^[A-Za-z0-9_-]{43}$/.test(binding)) binding = randomToken();
@@ -71,7 +71,7 @@ export function ssoRoutes({ services, config }: RouteDeps): RouteDef[] {
         summary: `Where an ${noun} provider sends the browser back: checks the state (single use, this browser's), exchanges the code${kind === 'oidc' ? ', validates the ID token (JWKS signature, iss, aud, exp, nonce)' : ', reads the userinfo'}, finds, links or creates the user, applies the group mappings and starts a session`,
         params: ssoSlugParams,
         query: ssoCallbackQuery,
-        responses: { 302: { description: 'Location: the web application with the session cookies set, or `/login?sso_error=…` with the reason the sign-in was refused' } },
+        responses: { 302: { contentType: 'text/html', description: 'Location: the web application with the session cookies set, or `/login?sso_error=…` with the reason the sign-in was refused' } },
         handler: async (ctx, { params, query }) => {
           try {
             const done = await ssoSignIn.finish(kind, params.slug, query, ctx.cookies.get(BINDING_COOKIE), requestMeta(ctx));

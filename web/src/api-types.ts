@@ -5260,7 +5260,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'text/html': string;
         };
       };
       /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
@@ -5306,7 +5306,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'text/html': string;
         };
       };
       /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
@@ -5348,7 +5348,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'text/html': string;
         };
       };
       /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
@@ -5394,7 +5394,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'text/html': string;
         };
       };
       /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
@@ -32418,7 +32418,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'text/html': string;
         };
       };
       /** @description Missing or invalid credentials */
