@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { ConsoleMessage, Page, Request, Response } from 'playwright-core';
-import { openBrowser, type BrowserSession } from './support/browser';
+import { openBrowser, type BrowserSession, tableRows } from './support/browser';
 import { ApiClient, createProject, eventually, signUp, uniqueEmail } from './support/client';
 import { linkIn } from './support/smtp-sink';
 import { startStack, TestStack } from './support/stack';
@@ -89,11 +89,7 @@ async function logIn(who: { email: string; password: string }): Promise<void> {
   await page.getByRole('button', { name: 'Log in' }).click();
 }
 
-/** The rows of a table region, each as its cells' texts. */
-async function rowsOf(region: string): Promise<string[][]> {
-  const rows = await page.getByRole('region', { name: region, exact: true }).locator('tbody tr').allInnerTexts();
-  return rows.map((r) => r.split('\t').map((c) => c.trim()));
-}
+const rowsOf = (region: string): Promise<string[][]> => tableRows(page, region);
 
 /** A region's text with thousands separators taken out ("1,000" and "1 000" read "1000"). */
 async function textOf(region: string): Promise<string> {

@@ -1,5 +1,5 @@
 import { type Page } from 'playwright-core';
-import { openBrowser, type BrowserSession } from './support/browser';
+import { openBrowser, type BrowserSession, tableRows } from './support/browser';
 import { createProject, eventually, signUp } from './support/client';
 import { startStack, TestStack } from './support/stack';
 import { makeSuperuser } from './support/superuser';
@@ -56,11 +56,7 @@ async function logIn(who: { email: string; password: string }): Promise<void> {
   await page.getByRole('heading', { name: 'Projects', exact: true }).waitFor();
 }
 
-/** The rows of a table region, each as its cells' texts. */
-async function rowsOf(region: string): Promise<string[][]> {
-  const rows = await page.getByRole('region', { name: region, exact: true }).locator('tbody tr').allInnerTexts();
-  return rows.map((r) => r.split('\t').map((c) => c.trim()));
-}
+const rowsOf = (region: string): Promise<string[][]> => tableRows(page, region);
 
 describe('audit log in Chromium', () => {
   it('a superuser reads the whole log and filters it; a rename shows before → after', async () => {

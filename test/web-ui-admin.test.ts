@@ -1,5 +1,5 @@
 import { type Page } from 'playwright-core';
-import { openBrowser, type BrowserSession } from './support/browser';
+import { openBrowser, type BrowserSession, tableRows } from './support/browser';
 import { ApiClient, createProject, eventually, signUp, uniqueEmail } from './support/client';
 import { linkIn } from './support/smtp-sink';
 import { startStack, TestStack } from './support/stack';
@@ -42,10 +42,7 @@ async function checkPage(name: string): Promise<void> {
   await ui.expectNoHorizontalScroll();
 }
 
-async function rowsOf(region: string): Promise<string[][]> {
-  const rows = await page.getByRole('region', { name: region, exact: true }).locator('tbody tr').allInnerTexts();
-  return rows.map((r) => r.split('\t').map((c) => c.trim()));
-}
+const rowsOf = (region: string): Promise<string[][]> => tableRows(page, region);
 
 async function logIn(email: string, password: string): Promise<void> {
   await page.context().clearCookies();

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type Page } from 'playwright-core';
-import { openBrowser, type BrowserSession } from './support/browser';
+import { openBrowser, type BrowserSession, tableRows } from './support/browser';
 import { ApiClient, createProject, eventually, signUp } from './support/client';
 import { startStack, TestStack } from './support/stack';
 
@@ -39,11 +39,7 @@ afterAll(async () => {
 
 const checkPage = (name: string) => ui.checkPage(name);
 
-/** The rows of a table region, each as its cells' texts. */
-async function rowsOf(region: string): Promise<string[][]> {
-  const rows = await page.getByRole('region', { name: region, exact: true }).locator('tbody tr').allInnerTexts();
-  return rows.map((r) => r.split('\t').map((c) => c.trim()));
-}
+const rowsOf = (region: string): Promise<string[][]> => tableRows(page, region);
 
 describe('the alerts pages in Chromium', () => {
   it('opens the alerts of a project from its page: an empty inbox', async () => {

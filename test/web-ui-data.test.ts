@@ -1,5 +1,5 @@
 import { type Page } from 'playwright-core';
-import { openBrowser, type BrowserSession } from './support/browser';
+import { openBrowser, type BrowserSession, tableRows } from './support/browser';
 import { ApiClient, createProject, eventually, signUp } from './support/client';
 import { startStack, TestStack } from './support/stack';
 
@@ -64,11 +64,7 @@ async function checkPage(name: string): Promise<void> {
   await ui.expectNoHorizontalScroll();
 }
 
-/** The rows of a table region, each as its cells' texts. */
-async function rowsOf(region: string): Promise<string[][]> {
-  const rows = await page.getByRole('region', { name: region, exact: true }).locator('tbody tr').allInnerTexts();
-  return rows.map((r) => r.split('\t').map((c) => c.trim()));
-}
+const rowsOf = (region: string): Promise<string[][]> => tableRows(page, region);
 
 /** The value shown for a term of the first `dl.facts` list holding it. */
 async function fact(term: string): Promise<string> {

@@ -1,6 +1,6 @@
 import { type Page } from 'playwright-core';
 import { trainBinaryWithEnsemble } from './support/binary-ensemble';
-import { openBrowser, type BrowserSession } from './support/browser';
+import { openBrowser, type BrowserSession, tableRows } from './support/browser';
 import { createProject, eventually, signUp } from './support/client';
 import { startStack, TestStack } from './support/stack';
 
@@ -44,11 +44,7 @@ async function checkPage(name: string): Promise<void> {
   await ui.expectNoHorizontalScroll();
 }
 
-/** The rows of a table region, each as its cells' texts. */
-async function rowsOf(region: string): Promise<string[][]> {
-  const rows = await page.getByRole('region', { name: region, exact: true }).locator('tbody tr').allInnerTexts();
-  return rows.map((r) => r.split('\t').map((c) => c.trim()));
-}
+const rowsOf = (region: string): Promise<string[][]> => tableRows(page, region);
 
 /** The model names in the model table, top to bottom (the badge after a name left out). */
 async function modelNames(): Promise<string[]> {

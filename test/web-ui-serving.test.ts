@@ -1,5 +1,5 @@
 import type { ConsoleMessage, Page, Request, Response } from 'playwright-core';
-import { openBrowser, type BrowserSession } from './support/browser';
+import { openBrowser, type BrowserSession, tableRows } from './support/browser';
 import { ApiClient, createProject, eventually, signUp } from './support/client';
 import { startStack, TestStack } from './support/stack';
 import { syntheticRows, trainQuickModels } from './support/trained-models';
@@ -91,11 +91,7 @@ async function checkPageAllowing(name: string, allowed: RegExp[], action: () => 
   await checkPage(name);
 }
 
-/** The rows of a table region, each as its cells' texts. */
-async function rowsOf(region: string): Promise<string[][]> {
-  const trs = await page.getByRole('region', { name: region, exact: true }).locator('tbody tr').allInnerTexts();
-  return trs.map((r) => r.split('\t').map((c) => c.trim()));
-}
+const rowsOf = (region: string): Promise<string[][]> => tableRows(page, region);
 
 async function deployment() {
   return (await api.get(`${M}/deployments/${dep}`)).body.deployment as { is_active: boolean; stage: string; config: { store_payload?: boolean } };
@@ -201,7 +197,8 @@ describe('serving in Chromium', () => {
     await page.getByRole('region', { name: 'Stage transitions', exact: true }).waitFor();
     expect((await rowsOf('Stage transitions'))[0][3]).toBe(modelName);
     await page.goto(`${stack.baseUrl}/app/projects/${projectId}?tab=deployments`);
-    await page.getByRole('region', { name: 'Deployments', exact: true }).waitFor();
+    // The tab's section and its table are both regions named Deployments: wait for the table's rows, not the name.
+    await page.getByRole('region', { name: 'Deployments', exact: true }).locator('tbody tr').first().waitFor();
     const row = (await rowsOf('Deployments')).find((r) => r[0] === 'churn-v2');
     expect(row?.[3]).toBe(modelName);
     await checkPage('project-deployments');

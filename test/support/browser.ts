@@ -114,3 +114,9 @@ export async function openBrowser(folder: string): Promise<BrowserSession> {
     },
   };
 }
+
+/** The rows of a table in the region (an accessible `section`) named `region`, each as its cells' texts. */
+export async function tableRows(page: Page, region: string): Promise<string[][]> {
+  const rows = await page.getByRole('region', { name: region, exact: true }).locator('tbody tr').allInnerTexts();
+  return rows.map((r) => r.split('\t').map((c) => c.trim()));
+}
