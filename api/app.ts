@@ -51,6 +51,7 @@ import { synthgenRoutes } from './routes/synthgen';
 import { privacyRoutes } from './routes/privacy';
 import { anonymizeRoutes } from './routes/anonymize';
 import { reportRoutes } from './routes/reports';
+import { builderRoutes } from './routes/builder';
 import { webUi } from './web-ui';
 import { createServices } from '../services';
 import { assertScopes } from '../services/scopes';
@@ -97,6 +98,7 @@ const ROUTE_MODULES = [
   anonymizeRoutes,
   synthgenRoutes,
   billingRoutes,
+  builderRoutes,
 ];
 
 /** Every route of the API, defined from its dependencies (nothing is called on them until a request comes). */

@@ -8,6 +8,8 @@ import { createApp } from './app';
 import { ruleMetrics } from './rule-metrics';
 import { ApiMetrics } from './metrics';
 import { RateLimiter } from './middleware/rate-limit';
+import { KeyCache } from './middleware/authenticate';
+import { KeyRevocationBroadcast } from './key-revocations';
 
 export interface RunningApi {
   server: http.Server;
@@ -26,11 +28,18 @@ export async function startApi(deps: AppDeps, port: number, host: string): Promi
   const services = deps.services ?? createServices({ ...deps, ruleMetrics });
   const metrics = deps.metrics ?? new ApiMetrics(services, deps.log);
   const limiter = deps.limiter ?? new RateLimiter(deps.ds, deps.config.rateLimits, (bucket) => metrics.rateLimited(bucket));
-  const app = createApp({ ...deps, services, metrics, limiter });
+  // API-key revocations reach every API process on this database at once (LISTEN/NOTIFY: api/key-revocations.ts).
+  const revocations = new KeyRevocationBroadcast(deps.ds, deps.log);
+  const keyCache = deps.keyCache ?? new KeyCache(revocations);
+  const databaseUrl = (deps.ds.options as { url?: string }).url;
+  if (databaseUrl) await revocations.listen(databaseUrl, keyCache);
+  const app = createApp({ ...deps, services, metrics, limiter, keyCache });
   // Warn and error entries of this process go to the admins' service logs; the ADMIN_EMAIL account becomes the
   // first superuser if it exists and there is none yet.
   logCapture.attach(deps.ds, deps.config.admin.serviceLogMaxEntries);
   await services.superusers.bootstrap().catch((err: unknown) => deps.log.warn({ err }, 'superuser bootstrap failed'));
+  // SSO client secrets stored before encryption, or under an earlier key, are encrypted with the current key (idempotent).
+  await services.ssoProviders.sealStoredSecrets().catch((err: unknown) => deps.log.error({ err }, 'SSO client secrets could not be encrypted at start'));
   const handle = app.callback();
   const inFlight = new Set<http.ServerResponse>();
   let stopping = false;
@@ -55,6 +64,9 @@ export async function startApi(deps: AppDeps, port: number, host: string): Promi
       server.off('error', reject);
       resolve();
     });
+  }).catch(async (err: unknown) => {
+    await revocations.close(); // its connection would keep the failed process alive
+    throw err;
   });
   const actual = (server.address() as { port: number }).port;
 
@@ -82,9 +94,11 @@ export async function startApi(deps: AppDeps, port: number, host: string): Promi
   const sweepTimer = deps.config.artifactSweep.intervalSecs > 0 ? setInterval(sweepArtifacts, deps.config.artifactSweep.intervalSecs * 1000) : undefined;
   sweepTimer?.unref();
   // Storage usage is metered by a daily sample per owner (keyed by day: every API process may take it, it counts once).
+  // Taken at start too, so a day on which no process runs a full hour is still sampled.
   const sampleStorage = () => void services.billing.sampleStorage().catch((err) => deps.log.warn({ err }, 'storage usage sample failed'));
   const storageTimer = setInterval(sampleStorage, 3_600_000);
   storageTimer.unref();
+  sampleStorage();
 
   return {
     server,
@@ -113,6 +127,7 @@ export async function startApi(deps: AppDeps, port: number, host: string): Promi
       await services.inferenceLogs.close();
       await services.billing.predictions.close();
       await services.serving.close();
+      await revocations.close();
       await logCapture.flush();
       return { cutRequests };
     },

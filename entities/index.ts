@@ -91,6 +91,10 @@ import { UsageEvent } from './usage-event.entity';
 import { BillingAccount } from './billing-account.entity';
 import { BillingEvent } from './billing-event.entity';
 import { Billing1732476000000 } from './migrations/1732476000000-billing';
+import { BuilderMessage } from './builder-message.entity';
+import { BuilderSession } from './builder-session.entity';
+import { BuilderStep } from './builder-step.entity';
+import { Builder1732480000000 } from './migrations/1732480000000-builder';
 import { InstanceSettings } from './instance-settings.entity';
 import { ServiceLogEntry } from './service-log-entry.entity';
 import { Admin1732471000000 } from './migrations/1732471000000-admin';
@@ -164,6 +168,9 @@ export * from './user-identity.entity';
 export * from './usage-event.entity';
 export * from './billing-account.entity';
 export * from './billing-event.entity';
+export * from './builder-message.entity';
+export * from './builder-session.entity';
+export * from './builder-step.entity';
 
 export const ENTITIES = [
   User,
@@ -231,6 +238,9 @@ export const ENTITIES = [
   UsageEvent,
   BillingAccount,
   BillingEvent,
+  BuilderSession,
+  BuilderStep,
+  BuilderMessage,
 ];
 export const MIGRATIONS = [
   InitialSchema1732300000000,
@@ -264,4 +274,5 @@ export const MIGRATIONS = [
   Sso1732474000000,
   Plans1732475000000,
   Billing1732476000000,
+  Builder1732480000000,
 ];

@@ -60,6 +60,10 @@ export class SsoProvider extends BaseEntity {
   @Column('text', { name: 'client_id' })
   clientId: string;
 
+  /**
+   * Encrypted at rest (`enc:v1:<key id>:…`, platform/secret-box.ts; written by services/sso/providers.ts, which alone
+   * decrypts it for the sign-in flow). A plaintext value is one stored before encryption: the API's start encrypts it.
+   */
   @Column('text', { name: 'client_secret', select: false })
   clientSecret: string;
 

@@ -9,6 +9,9 @@ import { BILLING_ENV, billingConfig, type BillingConfig } from './billing-config
  */
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
 const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
+/** A 256-bit key written in base64 (`openssl rand -base64 32`); the message never repeats the value. */
+const KEY_32_BASE64 = /^[A-Za-z0-9+/]{43}=$/;
+const secretKey = z.string().regex(KEY_32_BASE64, 'must be 32 random bytes in base64 (44 characters: openssl rand -base64 32)');
 
 const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -163,6 +166,13 @@ const EnvSchema = z.object({
   DEFAULT_PLAN: z.string().optional(),
   /** Warn and error log entries kept in `service_log_entries` (`GET /api/admin/logs`); the oldest are pruned past it. 0: not captured. */
   SERVICE_LOG_MAX_ENTRIES: int(50_000, 0),
+  /** The key (base64, 32 bytes) that encrypts stored secrets (SSO client secrets); unset: DATA_DIR/secrets.key, made once. */
+  SECRETS_KEY: secretKey.optional(),
+  /** Comma-separated earlier SECRETS_KEY values, still read after a rotation until the API start re-encrypts with the new one. */
+  SECRETS_KEY_PREVIOUS: z
+    .string()
+    .refine((v) => v.split(',').every((k) => KEY_32_BASE64.test(k.trim())), 'each key must be 32 random bytes in base64 (44 characters)')
+    .optional(),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -277,6 +287,11 @@ export interface Config {
     defaultPlan: string | null;
     serviceLogMaxEntries: number;
   };
+  /**
+   * The keys of secrets stored in the database (platform/secret-box.ts): SECRETS_KEY, or null for the key file kept in
+   * DATA_DIR (`keyFile`, created on first need); earlier keys still accepted for reading.
+   */
+  secrets: { key: Buffer | null; previousKeys: Buffer[]; keyFile: string };
 }
 
 export class ConfigError extends Error {}
@@ -408,6 +423,15 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
         .filter(Boolean),
       defaultPlan: e.DEFAULT_PLAN ?? null,
       serviceLogMaxEntries: e.SERVICE_LOG_MAX_ENTRIES,
+    },
+    secrets: {
+      key: e.SECRETS_KEY ? Buffer.from(e.SECRETS_KEY, 'base64') : null,
+      previousKeys: (e.SECRETS_KEY_PREVIOUS ?? '')
+        .split(',')
+        .map((k) => k.trim())
+        .filter(Boolean)
+        .map((k) => Buffer.from(k, 'base64')),
+      keyFile: path.join(dataDir, 'secrets.key'),
     },
   };
 }

@@ -57,6 +57,7 @@ import { RolloutService } from './rollouts';
 import { StudioService } from './studio';
 import { SynthgenService } from './synthgen/service';
 import { AuditLog } from './audit/log';
+import { createBuilder } from './builder';
 
 /** What the application layer is built from: one of each per process. */
 export interface ServiceDeps {
@@ -166,6 +167,8 @@ export function createServices(deps: ServiceDeps) {
     privacySessions,
     privacyReports: new PrivacySessionReports(ds, store, privacySessions, privacyPolicies, config),
     synthgen: new SynthgenService(ds, access, jobs, store, config, log),
+    /** The builder's sessions, steps and runs (services/builder/). */
+    builder: createBuilder({ ds, access, jobs, store, datasetVersions, config }),
     /** Retraining policies, jobs and their outcomes (services/retraining/), on the registry and rollouts above. */
     ...createRetraining({ ds, access, jobs, datasetVersions, temporal: deps.temporal, config, log }, (): RetrainingPorts => services),
   };

@@ -1,5 +1,9 @@
 import type { EntityManager } from 'typeorm';
 import {
+  BuilderSession,
+  type BuilderSessionStatus,
+  BuilderStep,
+  type BuilderStepStatus,
   Experiment,
   type JobKind,
   type JobStatus,
@@ -136,6 +140,19 @@ const REGISTRY = {
     resource: moves(RetrainingJob),
     scopeResource: 'deployments',
   },
+  // A builder session's step execution (entity: the step), finalize (entity: the session) or replay (entity: the version
+  // replayed on, which follows nothing). A step is `executing` until `executed`; a failed or canceled run leaves it
+  // `failed` with the error and its previous output. A session is `finalizing` until `finalized`, or `failed`.
+  builder_run: {
+    workflowType: 'builderRunWorkflow' satisfies WorkflowIn<typeof import('../workflows/builder-run')>,
+    queue: 'cpu',
+    resource: [
+      moves(BuilderStep, { statusOf: (s) => BUILDER_STEP_STATUS[s], canceledError: 'Canceled' }),
+      moves(BuilderSession, { statusOf: (s) => BUILDER_SESSION_STATUS[s], canceledError: 'Canceled' }),
+    ],
+    scopeResource: 'datasets',
+    fairShare: true,
+  },
   // Instance-wide (no project): queued by a superuser or the daily schedule, seen and canceled through /api/admin/retention.
   retention: { workflowType: 'retentionWorkflow' satisfies WorkflowIn<typeof import('../workflows/retention')>, queue: 'io', scopeResource: 'projects' },
 } satisfies Record<string, JobKindDef>;
@@ -148,6 +165,8 @@ declare module '../entities/job.entity' {
 
 export const JOB_KINDS_REGISTRY: Readonly<Record<JobKind, JobKindDef>> = REGISTRY;
 
+const BUILDER_STEP_STATUS: Record<JobStatus, BuilderStepStatus> = { queued: 'executing', running: 'executing', succeeded: 'executed', failed: 'failed', canceled: 'failed' };
+const BUILDER_SESSION_STATUS: Record<JobStatus, BuilderSessionStatus> = { queued: 'finalizing', running: 'finalizing', succeeded: 'finalized', failed: 'failed', canceled: 'failed' };
 const PRIVACY_DETECT_STATUS: Record<JobStatus, PrivacySessionStatus> = { queued: 'detecting', running: 'detecting', succeeded: 'detected', failed: 'failed', canceled: 'canceled' };
 const PRIVACY_TRANSFORM_STATUS: Record<JobStatus, PrivacySessionStatus> = { queued: 'transforming', running: 'transforming', succeeded: 'completed', failed: 'failed', canceled: 'canceled' };
 const SYNTHGEN_MODEL_STATUS: Record<JobStatus, SynthgenModelStatus> = { queued: 'pending', running: 'pending', succeeded: 'ready', failed: 'failed', canceled: 'failed' };

@@ -1,10 +1,26 @@
 import { randomUUID } from 'node:crypto';
 import { UNAUDITED_ROUTES } from '../api/middleware/audit';
+import { startStripeMock, type StripeMockServer } from '../platform/stripe-mock';
 import { ApiClient, createProject, eventually, signUp, uniqueEmail, type Res } from './support/client';
+import { startScriptedLlm, type ScriptedLlm } from './support/scripted-llm';
 import { linkIn } from './support/smtp-sink';
 import { makeSuperuser } from './support/superuser';
 import { startStack, TestStack } from './support/stack';
-import { trainQuickModels } from './support/trained-models';
+import { syntheticRows, trainQuickModels } from './support/trained-models';
+import {
+  awaitingApproval,
+  canaryServing,
+  decidedAbTest,
+  firingAlert,
+  productionOf,
+  rolloutIn,
+  rolloutWhen,
+  servingCanary,
+  signalled,
+  signedCheckoutCompleted,
+  succeededJob,
+  walkAssistant,
+} from './support/walk-states';
 
 /**
  * The audit log covers every mutating operation of the OpenAPI document (issue 34): the test walks
@@ -14,42 +30,12 @@ import { trainQuickModels } from './support/trained-models';
  * `NOT_DRIVEN` with the reason, so a new route is either covered or listed.
  */
 
-/** Operations this walk does not get to 2xx, and why (a state the fixtures do not reach, or an answer that is a redirect). */
-const NOT_DRIVEN: Record<string, string> = Object.fromEntries(
-  (
-    [
-      [
-        'needs state the walk does not make: a decided A/B test (a winner), logged inputs to compare for drift',
-        ['POST /api/mlops/deployments/{deployment_id}/drift/run', 'POST /api/mlops/ab-tests/{test_id}/promote'],
-      ],
-      ['needs an alert, which only the scheduled evaluator raises', ['POST /api/mlops/alerts/{alert_id}/acknowledge', 'POST /api/mlops/alerts/{alert_id}/resolve']],
-      [
-        'needs a rollout, which needs a candidate model other than the one serving (the walk trains one) and strategy steps',
-        [
-          'POST /api/mlops/deployments/{deployment_id}/canary',
-          'POST /api/mlops/deployments/{deployment_id}/blue-green',
-          'POST /api/mlops/deployments/{deployment_id}/shadow',
-          'POST /api/mlops/strategies/{rollout_id}/pause',
-          'POST /api/mlops/strategies/{rollout_id}/resume',
-          'POST /api/mlops/strategies/{rollout_id}/promote',
-          'PUT /api/mlops/deployments/{deployment_id}/traffic',
-          'POST /api/mlops/strategies/{rollout_id}/abort',
-          'POST /api/mlops/strategies/{rollout_id}/rollback',
-        ],
-      ],
-      [
-        'needs a retraining run, which trains a model: the champion alias comes after the run in the walk, and a run awaiting approval after a retrain',
-        ['POST /api/mlops/retraining-policies/{policy_id}/run', 'POST /api/mlops/retraining-jobs/{retraining_job_id}/approve', 'POST /api/mlops/retraining-jobs/{retraining_job_id}/reject'],
-      ],
-      ["needs a finding, which the walk's dataset (no personal data) does not give", ['PUT /api/privacy/sessions/{session_id}/findings/{finding_id}']],
-      ['needs a trained synthgen model (the walk sends generate while its model trains: 400 `Model is not ready`)', ['POST /api/synthgen/models/{model_id}/generate']],
-      [
-        'billing is off unless configured (404 `Billing is not enabled`); test/billing covers it with a provider',
-        ['POST /api/billing/plan', 'POST /api/billing/checkout-session', 'POST /api/billing/portal-session', 'POST /api/billing/webhooks/stripe'],
-      ],
-    ] as [string, string[]][]
-  ).flatMap(([reason, keys]) => keys.map((k) => [k, reason])),
-);
+/**
+ * Operations this walk does not get to 2xx, and why (a state this instance cannot reach). Empty: every operation is
+ * driven, the ones that need a state first get it in `BEFORE` (test/support/walk-states.ts), billing included (the
+ * stack runs with Stripe against stripe-mock).
+ */
+const NOT_DRIVEN: Record<string, string> = {};
 
 /** JSON Schema as the document publishes it (the parts the body builder reads). */
 interface Schema {
@@ -134,14 +120,14 @@ function mutatingOperations(doc: { paths: Record<string, Record<string, { reques
     }
   }
   // Creations first (their ids feed the rest), deletes and what ends a deployment or rollout last (promoting staging
-  // archives production), the project and
-  // the second user last of all.
+  // archives production), the project and the second user last of all. A retraining job's decision comes with the
+  // ends too: its run trains meanwhile, while the walk sends the rest, instead of the walk waiting for it.
   const rank = (o: Operation) =>
     /^\/api\/(projects\/\{project_id\}|admin\/users\/\{user_id\})$/.test(o.path) && o.method === 'DELETE'
       ? 4
       : o.method === 'DELETE'
         ? 3
-        : /deactivate|rollback|abort|revoke/.test(o.path) || o.key === 'POST /api/mlops/deployments/{deployment_id}/promote'
+        : /deactivate|rollback|abort|revoke|^\/api\/mlops\/retraining-jobs\//.test(o.path) || o.key === 'POST /api/mlops/deployments/{deployment_id}/promote'
           ? 2
           : o.method === 'POST' && !o.path.endsWith('}')
             ? 0
@@ -160,7 +146,9 @@ const BODY: Record<string, (fx: Fixtures) => Record<string, unknown>> = {
   'POST /api/admin/teams/{team_id}/members': (fx) => ({ user_id: fx.user_id, role: 'member' }),
   'POST /api/teams/{team_id}/members': (fx) => ({ user_id: fx.team_user_id, role: 'member' }),
   'PUT /api/admin/teams/{team_id}': () => ({ name: 'Audit walk team renamed' }),
-  'POST /api/privacy/sessions': (fx) => ({ policy_id: fx.policy_id, dataset_version_id: fx.dataset_version_id }),
+  // The dataset with an email column: its detection gives the findings a session overrides.
+  'POST /api/privacy/sessions': (fx) => ({ policy_id: fx.policy_id, dataset_version_id: fx.pii_version_id }),
+  'PUT /api/privacy/sessions/{session_id}/findings/{finding_id}': () => ({ excluded: true }),
   'POST /api/projects/{project_id}/teams': (fx) => ({ team_id: fx.team_id, role: 'editor' }),
   'POST /api/admin/sso-providers': () => ({
     slug: 'audit-walk',
@@ -199,6 +187,27 @@ const BODY: Record<string, (fx: Fixtures) => Record<string, unknown>> = {
   'PATCH /api/mlops/ab-tests/{test_id}': () => ({ description: 'audit walk' }),
   // Production back to the walk's model, as a new production deployment.
   'POST /api/mlops/deployments/{deployment_id}/rollback': (fx) => ({ to_model_id: fx.model_id, reason: 'audit walk' }),
+  // Rollouts of the model production does not serve (`BEFORE` picks it), one step held an hour: each moves on signals only.
+  'POST /api/mlops/deployments/{deployment_id}/canary': (fx) => ({ model_id: fx.candidate_model_id, steps: [{ traffic_percent: 10, pause_secs: 3600 }] }),
+  'POST /api/mlops/deployments/{deployment_id}/blue-green': (fx) => ({ model_id: fx.candidate_model_id, keep_previous_secs: 600 }),
+  'POST /api/mlops/deployments/{deployment_id}/shadow': (fx) => ({ model_id: fx.candidate_model_id }),
+  'PUT /api/mlops/deployments/{deployment_id}/traffic': () => ({ traffic_percent: 30 }),
+  // A registered model of its own (its champion set by the fixtures), whose approved challenger may go to production
+  // while the walk's registered model stays deletable; the smallest experiment, and a gate any challenger passes.
+  'POST /api/mlops/retraining-policies': (fx) => ({ registered_model_id: fx.retrain_registered_model_id, experiment: TINY_EXPERIMENT, gate: { min_improvement: -1 } }),
+  // The quickest synthesizer, so that generate finds it trained.
+  'POST /api/synthgen/models': () => ({ model_type: 'gaussian_copula' }),
+  'POST /api/synthgen/models/{model_id}/generate': () => ({ num_rows: 10 }),
+  // A paid plan: the change goes through the provider's checkout (stripe-mock), which makes the billing account the
+  // portal session needs.
+  'POST /api/billing/plan': () => ({ plan: 'pro' }),
+  'POST /api/billing/checkout-session': () => ({ plan: 'pro' }),
+  // The builder on a dataset of its own (its finalize and replay add versions, which the walk's retraining would train
+  // on); chat revises a later step than the one executed, so that one stays executed for finalize.
+  'POST /api/builder/sessions': (fx) => ({ project_id: fx.project_id, dataset_id: fx.builder_dataset_id }),
+  'POST /api/builder/sessions/{session_id}/chat': () => ({ step: 'clean', message: 'Audit walk: remove repeated rows' }),
+  'PATCH /api/builder/sessions/{session_id}/steps/{step}': () => ({ operations: [{ op: 'deduplicate' }] }),
+  'POST /api/builder/sessions/{session_id}/replay': (fx) => ({ dataset_version_id: fx.builder_version_id }),
   'POST /api/mlops/ab-tests': (fx) => ({
     project_id: fx.project_id,
     name: 'walk',
@@ -210,8 +219,12 @@ const BODY: Record<string, (fx: Fixtures) => Record<string, unknown>> = {
   }),
 };
 
+/** A retraining's experiment: one GLM on a validation split. */
+const TINY_EXPERIMENT = { max_models: 1, nfolds: 0, seed: 1, exclude_algos: ['GBM', 'XGBoost', 'DRF', 'DeepLearning', 'StackedEnsemble'] };
+
 /** Bodies sent as `BODY` makes them, without the generated fields (a strict schema with alternatives). */
 const EXACT_BODY = new Set([
+  'POST /api/mlops/deployments/{deployment_id}/canary',
   'POST /api/admin/sso-providers',
   'PUT /api/admin/sso-providers/{provider_id}',
   'PUT /api/admin/retention/{kind}',
@@ -245,6 +258,8 @@ const CREATED_AS: Record<string, string> = {
   '/api/auth/invite': 'invitation_id',
   '/api/experiments': 'walk_experiment_id',
   '/api/mlops/versions/{version_id}/transition': 'request_id',
+  '/api/mlops/retraining-policies/{policy_id}/run': 'retraining_job_id',
+  '/api/builder/sessions': 'builder_session_id',
 };
 function createdAs(path: string): string {
   if (CREATED_AS[path]) return CREATED_AS[path];
@@ -261,6 +276,7 @@ const PATH_FIXTURE: [RegExp, string, string][] = [
   [/^\/api\/mlops\/retraining-policies\//, 'policy_id', 'retraining_policy_id'],
   [/^\/api\/privacy\/sessions\//, 'session_id', 'privacy_session_id'],
   [/^\/api\/auth\/sessions\//, 'session_id', 'auth_session_id'],
+  [/^\/api\/builder\/sessions\//, 'session_id', 'builder_session_id'],
   [/^\/api\/mlops\/versions\//, 'version_id', 'registry_version_id'],
   [/^\/api\/admin\/plans\//, 'id', 'plan_id'],
   [/^\/api\/admin\/retention\/\{kind\}/, 'kind', 'retention_kind'],
@@ -278,12 +294,20 @@ const PATH_FIXTURE: [RegExp, string, string][] = [
 const OP_FIXTURE: Record<string, Record<string, string>> = {
   'DELETE /api/datasets/{dataset_id}/versions/{version}': { dataset_id: 'spare_dataset_id', version: 'spare_version' },
   'DELETE /api/datasets/{dataset_id}': { dataset_id: 'spare_dataset_id' },
+  // A version of two rows on the walk's dataset would be what a retraining of its model trains on.
+  'POST /api/datasets/{dataset_id}/versions': { dataset_id: 'spare_dataset_id' },
   // The walk's own experiment: the fixtures' model serves deployments until the model delete ends them.
   'DELETE /api/experiments/{experiment_id}': { experiment_id: 'walk_experiment_id' },
   'PATCH /api/mlops/ab-tests/{test_id}': { test_id: 'draft_test_id' },
   'POST /api/mlops/ab-tests/{test_id}/predict': { test_id: 'running_test_id' },
   'POST /api/mlops/ab-tests/{test_id}/outcomes': { test_id: 'running_test_id' },
   'POST /api/mlops/deployments/{deployment_id}/promote': { deployment_id: 'staging_id' },
+  'POST /api/mlops/ab-tests/{test_id}/promote': { test_id: 'decided_test_id' },
+  'POST /api/mlops/retraining-jobs/{retraining_job_id}/reject': { retraining_job_id: 'reject_retraining_job_id' },
+  // A second builder session: an uploaded step output makes a recipe unable to replay, and the edit comes after the
+  // first session is finalized (which ends its changes).
+  'POST /api/builder/sessions/{session_id}/steps/{step}/upload-result': { session_id: 'builder_upload_session_id' },
+  'PATCH /api/builder/sessions/{session_id}/steps/{step}': { session_id: 'builder_upload_session_id' },
 };
 function pathWithFixtures(op: Operation, fx: Fixtures): string {
   return op.path.replace(/\{(\w+)\}/g, (_, p: string) => {
@@ -292,10 +316,17 @@ function pathWithFixtures(op: Operation, fx: Fixtures): string {
   });
 }
 
+/** The builder's dataset: a dozen rows, one of them repeated (what the scripted assistant's deduplication removes). */
+const BUILDER_CSV = ['id,amount,city', ...Array.from({ length: 11 }, (_, i) => `${i},${5 + i},${['north', 'south'][i % 2]}`), '3,8,south'].join('\n') + '\n';
+
+/** Eight people with email addresses (and a number that is no personal data). */
+const PEOPLE_CSV = ['email,amount', ...Array.from({ length: 8 }, (_, i) => `person${i}@example.com,${10 + i}`)].join('\n') + '\n';
+
 /**
  * Fixtures the walk's own creations cannot give: a team with a second user to add to it, a spare dataset of two
  * versions to delete, an open retention run and an open project job to cancel (rows of jobs whose workflow never started, as after a failed start: canceling one closes
- * it), a second session of the owner to revoke, and a second API key for the admin revoke.
+ * it), a second session of the owner to revoke, a second API key for the admin revoke, a dataset with email addresses for
+ * the privacy session, and a registered model of the walk's model with its champion for the retraining policies.
  */
 async function makeStandaloneFixtures(owner: Awaited<ReturnType<typeof signUp>>, projectId: string, fx: Fixtures, secrets: Set<string>): Promise<void> {
   const team = await owner.client.post('/api/admin/teams', { name: 'Audit walk team' });
@@ -304,6 +335,8 @@ async function makeStandaloneFixtures(owner: Awaited<ReturnType<typeof signUp>>,
   fx.team_user_id = (await signUp(stack.baseUrl, stack.mail)).user.id;
   fx.retention_kind = 'reports';
   fx.registry_alias = 'champion';
+  // A builder session's first step (engine/builder/operations.ts STEP_NAMES).
+  fx.step = 'understand';
   // A dataset of two versions that nothing uses, for the deletes (the walk's own is used by its experiments).
   const spare = await owner.client.upload('/api/datasets/upload', { project_id: projectId, name: 'audit walk spare', description: 'spare' }, { name: 'spare.csv', data: 'a,b\n1,2\n3,4\n' });
   expect(spare.status).toBe(201);
@@ -311,6 +344,21 @@ async function makeStandaloneFixtures(owner: Awaited<ReturnType<typeof signUp>>,
   const second = await owner.client.upload(`/api/datasets/${fx.spare_dataset_id}/versions`, { description: 'second' }, { name: 'spare.csv', data: 'a,b\n5,6\n7,8\n' });
   expect(second.status).toBe(201);
   fx.spare_version = second.body.version;
+  // A dataset with personal data (an email column), for the privacy session's findings.
+  const people = await owner.client.upload('/api/datasets/upload', { project_id: projectId, name: 'audit walk people' }, { name: 'people.csv', data: PEOPLE_CSV });
+  expect(people.status).toBe(201);
+  fx.pii_version_id = people.body.dataset_version_id;
+  const builder = await owner.client.upload('/api/datasets/upload', { project_id: projectId, name: 'audit walk builder' }, { name: 'builder.csv', data: BUILDER_CSV });
+  expect(builder.status).toBe(201);
+  fx.builder_dataset_id = builder.body.dataset_id;
+  fx.builder_version_id = builder.body.dataset_version_id;
+  // The retraining policies' registered model, its champion the walk's model.
+  const registered = await owner.client.post(`/api/mlops/projects/${projectId}/registry`, { name: 'audit-walk-retraining' });
+  expect(registered.status).toBe(201);
+  fx.retrain_registered_model_id = registered.body.id;
+  const champion = await owner.client.post(`/api/mlops/registry/${registered.body.id}/versions`, { model_id: fx.model_id });
+  expect(champion.status).toBe(201);
+  expect((await owner.client.put(`/api/mlops/registry/${registered.body.id}/aliases/champion`, { version_id: champion.body.id })).status).toBeLessThan(300);
   for (const [fixture, project, kind, queue] of [
     ['retention_job_id', null, 'retention', stack.config.taskQueues.io],
     ['job_id', projectId, 'report_generate', stack.config.taskQueues.io],
@@ -336,19 +384,50 @@ async function makeStandaloneFixtures(owner: Awaited<ReturnType<typeof signUp>>,
   secrets.add(key.body.api_key.split('.').pop());
 }
 
+/** Billing on, against stripe-mock (as test/billing.test.ts runs it): the billing routes answer instead of 404. */
+// stripe-mock takes only a key that looks like one: `sk_test_` and letters or digits.
+const STRIPE_SECRET_KEY = 'sk_test_AuditWalk4242';
+const STRIPE_WEBHOOK_SECRET = 'whsec_audit_walk_secret';
+/** The builder's assistant (propose, chat): a scripted OpenAI-compatible server, as test/builder-llm.test.ts runs it. */
+const LLM_API_KEY = 'sk-audit-walk-llm-key';
+
 let stack: TestStack;
+let stripe: StripeMockServer;
+let llm: ScriptedLlm;
 beforeAll(async () => {
-  stack = await startStack({ workers: ['io', 'cpu'] });
+  stripe = await startStripeMock();
+  llm = await startScriptedLlm(walkAssistant);
+  stack = await startStack({
+    workers: ['io', 'cpu'],
+    env: {
+      BILLING_PROVIDER: 'stripe',
+      STRIPE_SECRET_KEY,
+      STRIPE_WEBHOOK_SECRET,
+      STRIPE_API_BASE: stripe.url,
+      STRIPE_PRICE_IDS: 'pro=price_pro',
+      BILLING_FREE_PLAN: 'free',
+      RATE_LIMIT_PREDICT: '100000',
+      LLM_API_URL: `${llm.url}/v1`,
+      LLM_MODEL: 'audit-walk-model',
+      LLM_API_KEY,
+    },
+  });
+  await stack.ds.query(`INSERT INTO plans (id, name, display_name, limits) VALUES (gen_random_uuid(), 'free', 'Free', '{}'), (gen_random_uuid(), 'pro', 'Pro', '{}')`);
 });
-afterAll(async () => stack?.stop());
+afterAll(async () => {
+  await stack?.stop();
+  await stripe?.stop();
+  await llm?.close();
+});
 
 it('every mutating operation answered 2xx has an audit entry with its request id, and no entry holds a secret', async () => {
   const owner = await signUp(stack.baseUrl, stack.mail, { password: 'audit walk password 1' });
   await makeSuperuser(stack.ds, owner.user.id);
-  const secrets = new Set<string>([owner.password, 'audit walk password 2', 'audit walk password 3', 'audit walk password 4', SSO_SECRET]);
+  const secrets = new Set<string>([owner.password, 'audit walk password 2', 'audit walk password 3', 'audit walk password 4', SSO_SECRET, STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, LLM_API_KEY]);
   const projectId = await createProject(owner.client, 'Audit walk');
   expect(projectId).toEqual(expect.any(String));
-  const { datasetId, versionId, models } = await trainQuickModels(owner.client, projectId, ['GLM'], 120);
+  // Two models: the rollouts' candidate is the one production does not serve.
+  const { datasetId, versionId, models } = await trainQuickModels(owner.client, projectId, ['GLM', 'GBM'], 120);
   const deployment = await owner.client.post(`/api/mlops/projects/${projectId}/deployments`, { model_id: models.GLM, name: 'walk', stage: 'production' });
   expect(deployment.status).toBe(201);
   const staging = await owner.client.post(`/api/mlops/projects/${projectId}/deployments`, { model_id: models.GLM, name: 'walk staging', stage: 'staging' });
@@ -368,6 +447,7 @@ it('every mutating operation answered 2xx has an audit entry with its request id
     dataset_version_id: versionId,
     version_id: versionId,
     model_id: models.GLM,
+    // The project's production deployment: a rollout's promotion moves it (and says where).
     deployment_id: deployment.body.id,
     version: 0,
   };
@@ -384,7 +464,7 @@ it('every mutating operation answered 2xx has an audit entry with its request id
   }
   // A/B tests in the state the operations need, on staging deployments of their own (the walk ends its own test and
   // deployments, and a project has one production deployment): a draft to change, a running one to predict through.
-  const abVariants = [];
+  const abVariants: { name: string; deployment_id: string; weight: number }[] = [];
   for (const [name, stage] of [
     ['walk ab a', 'staging'],
     ['walk ab b', 'staging'],
@@ -405,7 +485,29 @@ it('every mutating operation answered 2xx has an audit entry with its request id
     'POST /api/invitations/{invitation_id}/accept': invitees[0].client,
     'POST /api/invitations/{invitation_id}/decline': invitees[1].client,
     'POST /api/auth/invite/accept': invitees[2].client,
+    // The payment provider, which holds no session: its signature is its credential.
+    'POST /api/billing/webhooks/stripe': new ApiClient(stack.baseUrl),
   };
+
+  /** The model production does not serve now: the next rollout's candidate (production is the walk's deployment). */
+  async function pickCandidate(): Promise<void> {
+    const production = await productionOf(owner.client, projectId);
+    expect(production.id).toBe(fx.deployment_id);
+    fx.candidate_model_id = [models.GLM, models.GBM].find((m) => m !== production.model_id)!;
+  }
+  /** A serving canary on production now, for a signal the walk sends (after the walk ended and replaced deployments). */
+  async function canaryForSignal(): Promise<void> {
+    const production = await productionOf(owner.client, projectId);
+    fx.rollout_id = (
+      await servingCanary(
+        owner.client,
+        production.id,
+        [models.GLM, models.GBM].find((m) => m !== production.model_id)!,
+      )
+    ).id;
+  }
+  const PREDICT_ROW = { x1: 0.1, x2: 1, color: 'red' };
+  let webhook: { body: string; signature: string } | undefined;
 
   /** State an operation needs right before it is sent, made by the operations the walk sent before it. */
   const BEFORE: Record<string, () => Promise<void>> = {
@@ -444,9 +546,113 @@ it('every mutating operation answered 2xx has an audit entry with its request id
       for (const d of deployments) await owner.client.post(`/api/mlops/deployments/${d.id}/deactivate`);
     },
     'POST /api/mlops/ab-tests/{test_id}/outcomes': async () => {
-      const predicted = await owner.client.post(`/api/mlops/ab-tests/${fx.running_test_id}/predict`, { inputs: { x1: 0.1, x2: 1, color: 'red' } });
+      const predicted = await owner.client.post(`/api/mlops/ab-tests/${fx.running_test_id}/predict`, { inputs: PREDICT_ROW });
       expect(predicted.status).toBe(200);
       fx.ab_request_id = predicted.body.request_id ?? predicted.headers.get('x-request-id');
+    },
+    // Inputs logged with their payload, for drift to compare with the training data.
+    'POST /api/mlops/deployments/{deployment_id}/drift/run': async () => {
+      const inputs = syntheticRows(5, 3).map(({ y: _y, ...x }) => x);
+      expect((await owner.client.post(`/api/mlops/deployments/${fx.deployment_id}/predict`, { inputs, options: { store_payload: true } })).status).toBe(200);
+    },
+    'POST /api/mlops/alerts/{alert_id}/acknowledge': async () => {
+      fx.alert_id = await firingAlert(stack, owner.client, projectId, String(fx.deployment_id));
+    },
+    // Its control is production, so the promotion leaves production where the rollouts expect it.
+    'POST /api/mlops/ab-tests/{test_id}/promote': async () => {
+      fx.decided_test_id = await decidedAbTest(owner.client, projectId, String(fx.deployment_id), abVariants[0].deployment_id, PREDICT_ROW);
+    },
+    // The strategies one after another, each ended (`AFTER`) before the next starts.
+    'POST /api/mlops/deployments/{deployment_id}/canary': pickCandidate,
+    'POST /api/mlops/deployments/{deployment_id}/blue-green': pickCandidate,
+    'POST /api/mlops/deployments/{deployment_id}/shadow': pickCandidate,
+    // Pause, resume and promote: one canary, each signal sent once the one before took effect.
+    'POST /api/mlops/strategies/{rollout_id}/pause': async () => {
+      await pickCandidate();
+      fx.rollout_id = (await servingCanary(owner.client, String(fx.deployment_id), String(fx.candidate_model_id))).id;
+    },
+    // A share set by hand: while a canary runs its steps own it, so one is started and paused first.
+    'PUT /api/mlops/deployments/{deployment_id}/traffic': async () => {
+      await pickCandidate();
+      fx.traffic_rollout_id = (await servingCanary(owner.client, String(fx.deployment_id), String(fx.candidate_model_id))).id;
+      await signalled(owner.client, String(fx.traffic_rollout_id), 'pause', 'paused');
+    },
+    'POST /api/mlops/strategies/{rollout_id}/abort': canaryForSignal,
+    'POST /api/mlops/strategies/{rollout_id}/rollback': canaryForSignal,
+    'POST /api/mlops/retraining-jobs/{retraining_job_id}/approve': () => awaitingApproval(owner.client, String(fx.retraining_job_id)),
+    'POST /api/mlops/retraining-jobs/{retraining_job_id}/reject': () => awaitingApproval(owner.client, String(fx.reject_retraining_job_id)),
+    // The walk's detection (of the dataset with emails) ended before its transform.
+    'PUT /api/privacy/sessions/{session_id}/findings/{finding_id}': async () => {
+      const results = (await owner.client.get(`/api/privacy/sessions/${fx.privacy_session_id}/results`)).body.results as { id: string; pii_type: string }[];
+      fx.finding_id = results.find((f) => f.pii_type === 'email')!.id;
+    },
+    'POST /api/synthgen/models/{model_id}/generate': async () => {
+      const model = await eventually(
+        async () => {
+          const m = (await owner.client.get(`/api/synthgen/models/${fx.synthgen_model_id}`)).body.model;
+          return m.status === 'pending' ? undefined : m;
+        },
+        120_000,
+        300,
+      );
+      expect({ status: model.status, error: model.error }).toEqual({ status: 'ready', error: null });
+    },
+    // The second builder session (see `OP_FIXTURE`), on the same dataset.
+    'POST /api/builder/sessions/{session_id}/steps/{step}/upload-result': async () => {
+      const made = await owner.client.post('/api/builder/sessions', { project_id: projectId, dataset_id: fx.builder_dataset_id, name: 'audit walk upload' });
+      expect(made.status).toBe(201);
+      fx.builder_upload_session_id = made.body.session.id;
+    },
+    // A checkout completed for the owner's billing account (made by the walk's checkout), signed as Stripe signs.
+    'POST /api/billing/webhooks/stripe': async () => {
+      const [account]: { customer_id: string }[] = await stack.ds.query('SELECT customer_id FROM billing_accounts WHERE user_id = $1', [owner.user.id]);
+      webhook = signedCheckoutCompleted(owner.user.id, 'pro', account?.customer_id ?? 'cus_auditwalk', STRIPE_WEBHOOK_SECRET);
+    },
+  };
+
+  /** What an operation's answer leaves to settle before the next is sent (2xx answers only). */
+  const AFTER: Record<string, (res: Res) => Promise<unknown>> = {
+    // Each strategy ends before the next starts: the canary aborted, the blue-green rolled back once it switched
+    // (production is the walk's deployment again), the shadow aborted.
+    'POST /api/mlops/deployments/{deployment_id}/canary': async (res) => {
+      await rolloutWhen(owner.client, res.body.id, canaryServing);
+      await signalled(owner.client, res.body.id, 'abort', 'aborted');
+    },
+    'POST /api/mlops/deployments/{deployment_id}/blue-green': async (res) => {
+      await rolloutWhen(owner.client, res.body.id, (r) => r.history.some((h) => h.event === 'switched'));
+      await signalled(owner.client, res.body.id, 'rollback', 'rolled_back');
+    },
+    'POST /api/mlops/deployments/{deployment_id}/shadow': async (res) => {
+      await rolloutWhen(owner.client, res.body.id, (r) => !!r.candidate_deployment_id);
+      await signalled(owner.client, res.body.id, 'abort', 'aborted');
+    },
+    'POST /api/mlops/strategies/{rollout_id}/pause': () => rolloutIn(owner.client, String(fx.rollout_id), 'paused'),
+    'POST /api/mlops/strategies/{rollout_id}/resume': () => rolloutWhen(owner.client, String(fx.rollout_id), canaryServing),
+    // The candidate is production now.
+    'POST /api/mlops/strategies/{rollout_id}/promote': async () => {
+      fx.deployment_id = (await rolloutIn(owner.client, String(fx.rollout_id), 'promoted')).candidate_deployment_id!;
+    },
+    // A builder job holds its session until it ends: the step is executed before the finalize, the session finalized
+    // before its replay, and the replay done before the session's delete.
+    'POST /api/builder/sessions/{session_id}/steps/{step}/execute': (res) => succeededJob(owner.client, res.body.job_id),
+    'POST /api/builder/sessions/{session_id}/finalize': (res) => succeededJob(owner.client, res.body.job_id),
+    'POST /api/builder/sessions/{session_id}/replay': (res) => succeededJob(owner.client, res.body.job_id),
+    'PUT /api/mlops/deployments/{deployment_id}/traffic': () => signalled(owner.client, String(fx.traffic_rollout_id), 'abort', 'aborted'),
+    'POST /api/mlops/strategies/{rollout_id}/abort': () => rolloutIn(owner.client, String(fx.rollout_id), 'aborted'),
+    'POST /api/mlops/strategies/{rollout_id}/rollback': () => rolloutIn(owner.client, String(fx.rollout_id), 'rolled_back'),
+    // A second policy's run, training beside the first: one job to approve, the other to reject.
+    'POST /api/mlops/retraining-policies/{policy_id}/run': async () => {
+      const policy = await owner.client.post('/api/mlops/retraining-policies', {
+        project_id: projectId,
+        registered_model_id: fx.retrain_registered_model_id,
+        name: 'audit walk second',
+        experiment: TINY_EXPERIMENT,
+        gate: { min_improvement: -1 },
+      });
+      expect(policy.status).toBe(201);
+      const run = await owner.client.post(`/api/mlops/retraining-policies/${policy.body.id}/run`, {});
+      expect(run.status).toBe(201);
+      fx.reject_retraining_job_id = run.body.id;
     },
   };
   async function mailedResetToken(): Promise<string> {
@@ -461,7 +667,10 @@ it('every mutating operation answered 2xx has an audit entry with its request id
   const RAW_BODY: Record<string, () => string> = {
     'POST /auth/reset-password': () => new URLSearchParams({ token: String(fx.form_reset_token), password: 'audit walk password 4' }).toString(),
     'POST /api/anonymize/stream': () => 'email,name\nann@example.com,Ann\n',
+    'POST /api/billing/webhooks/stripe': () => webhook!.body,
   };
+  /** Headers of those bodies beyond their content type. */
+  const RAW_HEADERS: Record<string, () => Record<string, string>> = { 'POST /api/billing/webhooks/stripe': () => ({ 'stripe-signature': webhook!.signature }) };
   const QUERY: Record<string, () => string> = { 'POST /api/anonymize/stream': () => `?policy_id=${fx.stream_policy_id}` };
 
   const docRes = await owner.client.get('/api/openapi.json');
@@ -476,18 +685,21 @@ it('every mutating operation answered 2xx has an audit entry with its request id
       // A batch to score carries the model's columns; any other upload is a small new dataset (or version).
       const data = op.key === 'POST /api/models/{model_id}/predict/batch' ? 'x1,x2,color\n0.1,1,red\n0.5,3,blue\n' : 'a,b\n1,2\n3,4\n';
       res = await client.upload(path, { project_id: projectId, name: 'walk upload', description: 'walk' }, { name: 'walk.csv', data });
-    } else if (op.contentType && op.contentType !== 'application/json') {
-      res = await client.request(op.method, path, undefined, { headers: { 'content-type': op.contentType }, rawBody: RAW_BODY[op.key]?.() ?? '' });
+    } else if (RAW_BODY[op.key] || (op.contentType && op.contentType !== 'application/json')) {
+      const headers = { 'content-type': op.contentType ?? 'application/json', ...RAW_HEADERS[op.key]?.() };
+      res = await client.request(op.method, path, undefined, { headers, rawBody: RAW_BODY[op.key]?.() ?? '' });
     } else {
       const generated = op.body ? sample(op.body, 'body', fx, doc) : undefined;
       const body = BODY[op.key] ? { ...(EXACT_BODY.has(op.key) ? {} : (generated as object)), ...BODY[op.key](fx) } : generated;
       if (op.path.endsWith('/change-password')) Object.assign(body as object, { current_password: 'audit walk password 2' });
       res = await client.request(op.method, path, body);
     }
-    // Most creations answer `{id, …}`; a plan answers `{plan: {id, …}}`.
-    const created = (res.body as { id?: unknown; plan?: { id?: unknown } } | undefined)?.id ?? (res.body as { plan?: { id?: unknown } } | undefined)?.plan?.id;
+    // Most creations answer `{id, …}`; a plan answers `{plan: {id, …}}`, a builder session `{session: {id, …}}`.
+    const answered = res.body as { id?: unknown; plan?: { id?: unknown }; session?: { id?: unknown } } | undefined;
+    const created = answered?.id ?? answered?.plan?.id ?? answered?.session?.id;
     if (op.method === 'POST' && res.status === 201 && typeof created === 'string' && !op.path.endsWith('}')) fx[createdAs(op.path)] ??= created;
     results.push({ key: op.key, status: res.status, requestId: res.headers.get('x-request-id'), body: res.body });
+    if (res.status >= 200 && res.status < 300) await AFTER[op.key]?.(res);
     for (const s of JSON.stringify(res.body ?? '').match(/"(api_key|secret|token)":"([^"]+)"/g) ?? []) secrets.add(s.split('":"')[1].replace(/"$/, '').split('.').pop()!);
   }
 
@@ -504,6 +716,8 @@ it('every mutating operation answered 2xx has an audit entry with its request id
     }
   }
   for (const c of [...owner.client.cookies.values()]) secrets.add(c);
+  // The payment provider's customer ids: its users see them masked only.
+  for (const { customer_id } of await stack.ds.query('SELECT customer_id FROM billing_accounts')) secrets.add(customer_id);
   const log = JSON.stringify(await stack.ds.query('SELECT * FROM audit_log'));
   for (const s of secrets) if (s.length >= 8) expect(log.includes(s) ? s : null).toBeNull();
   // Listed operations must still be in the document, so the list does not outlive its routes (one that reaches 2xx

@@ -3,8 +3,8 @@ import { Job } from '../entities';
 import { startStripeMock, type StripeMockServer } from '../platform/stripe-mock';
 import { recordUsage, sampleStorage } from '../services/billing/usage';
 import { writeJobStatus } from '../services/job-status';
-import { ApiClient, createProject, signUp } from './support/client';
-import { startStack, TestStack } from './support/stack';
+import { ApiClient, createProject, eventually, signUp } from './support/client';
+import { spawnWorkerProcess, startStack, TestStack } from './support/stack';
 import { syntheticRows, trainQuickModels } from './support/trained-models';
 
 /**
@@ -154,8 +154,8 @@ describe('billing with Stripe (stripe-mock)', () => {
     expect(status.body.usage.totals.storage_gb_hours).toBeCloseTo(storage[0].quantity, 9);
   });
 
-  it("meters a real training job's minutes and a deployment's predictions in the status totals", async () => {
-    const { client } = await signUp(stack.baseUrl, stack.mail);
+  it("meters a real training job's minutes and the predictions of a deployment, an A/B test and the model itself", async () => {
+    const { client, user } = await signUp(stack.baseUrl, stack.mail);
     const projectId = await createProject(client, 'Served');
     const { models } = await trainQuickModels(client, projectId, ['GLM'], 200);
     const dep = await client.post(`/api/mlops/projects/${projectId}/deployments`, { model_id: models.GLM, name: 'prod', stage: 'production' });
@@ -167,7 +167,67 @@ describe('billing with Stripe (stripe-mock)', () => {
     expect(status.body.usage.totals.training_minutes).toBeGreaterThan(0);
     // One row for the minute (two requests added to it), not one per prediction.
     expect(Number((await stack.ds.query(`SELECT count(*)::int AS n FROM usage_events WHERE kind = 'predictions' AND project_id = $1`, [projectId]))[0].n)).toBeLessThanOrEqual(2);
+
+    // The model called directly: one row and a batch file of 3.
+    expect((await client.post(`/api/models/${models.GLM}/predict`, { inputs: rows[0] })).status).toBe(200);
+    const csv = `${Object.keys(rows[0]).join(',')}\n${rows.map((r) => Object.values(r).join(',')).join('\n')}\n`;
+    const batch = await client.upload(`/api/models/${models.GLM}/predict/batch`, {}, { name: 'rows.csv', data: csv });
+    expect(batch.status).toBe(200);
+    expect(batch.body.row_count).toBe(3);
+    // A refused request (a row sharing no column with the model) is not metered.
+    expect((await client.post(`/api/models/${models.GLM}/predict`, { inputs: { nothing: 1 } })).status).toBe(422);
+    expect((await client.get('/api/billing/status')).body.usage.totals.predictions).toBe(10);
+    const modelKeys = await stack.ds.query(`SELECT idempotency_key, quantity FROM usage_events WHERE kind = 'predictions' AND idempotency_key LIKE 'predictions:model:%' AND user_id = $1`, [user.id]);
+    expect(modelKeys.length).toBeGreaterThanOrEqual(1);
+    for (const k of modelKeys) expect(k.idempotency_key).toMatch(new RegExp(`^predictions:model:${models.GLM}:${user.id}:`));
+
+    // An A/B test's predictions count as its variants' deployments' predictions.
+    const canary = await client.post(`/api/mlops/projects/${projectId}/deployments`, { model_id: models.GLM, name: 'canary', stage: 'staging' });
+    expect(canary.status).toBe(201);
+    const ab = await client.post('/api/mlops/ab-tests', {
+      project_id: projectId,
+      name: 'metered',
+      variants: [
+        { name: 'control', deployment_id: dep.body.id, weight: 1 },
+        { name: 'canary', deployment_id: canary.body.id, weight: 1 },
+      ],
+      primary_metric: 'conversion',
+    });
+    expect(ab.status).toBe(201);
+    expect((await client.post(`/api/mlops/ab-tests/${ab.body.id}/start`)).status).toBe(200);
+    const variants = new Set<string>();
+    for (let i = 0; i < 4; i++) {
+      const r = await client.post(`/api/mlops/ab-tests/${ab.body.id}/predict`, { inputs: rows.slice(0, 2) }, { headers: { 'x-ab-key': `visitor-${i}` } });
+      expect(r.status).toBe(200);
+      variants.add(r.body.deployment_id);
+    }
+    expect((await client.get('/api/billing/status')).body.usage.totals.predictions).toBe(18);
+    const perDeployment: { d: string; n: number }[] = await stack.ds.query(
+      `SELECT split_part(idempotency_key, ':', 2) AS d, sum(quantity)::float8 AS n FROM usage_events WHERE kind = 'predictions' AND user_id = $1 AND idempotency_key NOT LIKE 'predictions:model:%' GROUP BY 1`,
+      [user.id],
+    );
+    expect(perDeployment.reduce((s, r) => s + r.n, 0)).toBe(14);
+    for (const d of variants) expect(perDeployment.map((r) => r.d)).toContain(d);
   }, 240_000);
+
+  it("takes the day's storage sample when a worker process starts", async () => {
+    const { client, user } = await signUp(stack.baseUrl, stack.mail);
+    const projectId = await createProject(client, 'Stored');
+    expect((await client.upload('/api/datasets/upload', { project_id: projectId, name: 'tiny' }, { name: 'tiny.csv', data: 'a,b\n1,2\n3,4\n' })).status).toBe(201);
+    const samples = async () => (await stack.ds.query(`SELECT quantity FROM usage_events WHERE user_id = $1 AND kind = 'storage_gb_hours'`, [user.id])) as { quantity: number }[];
+    // The API took its start-up sample before this user existed; the hourly one is an hour away: only the worker's start takes it.
+    expect(await samples()).toHaveLength(0);
+    const worker = spawnWorkerProcess(stack, ['io']);
+    try {
+      const taken = await eventually(async () => ((await samples()).length ? samples() : undefined), 60_000, 250);
+      expect(taken).toHaveLength(1);
+      expect(taken[0].quantity).toBeGreaterThan(0);
+    } finally {
+      const exited = new Promise((r) => worker.once('exit', r));
+      worker.kill('SIGTERM');
+      await exited;
+    }
+  }, 120_000);
 
   it('opens checkout and portal sessions at the provider and shows the customer masked', async () => {
     const { client, user } = await signUp(stack.baseUrl, stack.mail);

@@ -1,3 +1,7 @@
+import fs from 'node:fs';
+import { createLogger } from '../platform/logger';
+import { loadSecretBox } from '../platform/secret-box';
+import { SSO_SECRET_CONTEXT } from '../services/sso/providers';
 import { ApiClient, signUp } from './support/client';
 import { signInAtProvider, startOidcProvider, startTokenForger, TestIdp } from './support/oidc';
 import { startStack, TestStack } from './support/stack';
@@ -75,6 +79,13 @@ async function toCallback(browser: ApiClient, slug: string, account: string, pre
   const back = await signInAtProvider(location, account);
   expect(back.origin).toBe(APP);
   return back.pathname + back.search;
+}
+
+/** A stored client secret: encrypted (no plaintext in the column), and what it decrypts to with the stack's key file. */
+function openStored(value: string): string {
+  expect(value).toMatch(/^enc:v1:[0-9a-f]{8}:[\w-]+:[\w-]+:[\w-]+$/);
+  for (const plain of [OIDC_SECRET, OAUTH_SECRET, 'very-secret-value', 'rotated-secret']) expect(value).not.toContain(plain);
+  return loadSecretBox(stack.config.secrets, createLogger('silent', 'test')).open(value, SSO_SECRET_CONTEXT);
 }
 
 /** The login-page message a refused callback redirects to. */
@@ -286,10 +297,11 @@ describe('SSO provider administration', () => {
       expect(r.status).toBe(200 + (r === created ? 1 : 0));
       expect(JSON.stringify(r.body)).not.toContain('very-secret-value');
     }
-    const stored = await stack.ds.query('SELECT client_secret, display_name FROM sso_providers WHERE id = $1', [id]);
-    expect(stored).toEqual([{ client_secret: 'very-secret-value', display_name: 'Renamed' }]);
+    const [stored] = await stack.ds.query('SELECT client_secret, display_name FROM sso_providers WHERE id = $1', [id]);
+    expect(stored.display_name).toBe('Renamed');
+    expect(openStored(stored.client_secret)).toBe('very-secret-value');
     expect((await admin.put(`/api/admin/sso-providers/${id}`, { client_secret: 'rotated-secret' })).status).toBe(200);
-    expect((await stack.ds.query('SELECT client_secret FROM sso_providers WHERE id = $1', [id]))[0].client_secret).toBe('rotated-secret');
+    expect(openStored((await stack.ds.query('SELECT client_secret FROM sso_providers WHERE id = $1', [id]))[0].client_secret)).toBe('rotated-secret');
     expect((await admin.post('/api/admin/sso-providers', { ...body(), slug: created.body.provider.slug })).status).toBe(409);
     expect((await admin.del(`/api/admin/sso-providers/${id}`)).body).toEqual({ ok: true });
     expect((await admin.get(`/api/admin/sso-providers/${id}`)).status).toBe(404);
@@ -337,5 +349,28 @@ describe('SSO provider administration', () => {
     expect((await admin.put('/api/admin/sso-providers/00000000-0000-4000-8000-000000000000', { display_name: 'x' })).status).toBe(404);
     const nul = await new ApiClient(stack.baseUrl).get('/api/auth/sso/corp/callback?state=a%00b');
     expect(nul.status).toBe(422);
+  });
+});
+
+describe('client secrets at rest', () => {
+  it('stores every client secret encrypted, on create and on update, and sign-in still works with it', async () => {
+    const rows = (await stack.ds.query('SELECT slug, client_secret FROM sso_providers')) as { slug: string; client_secret: string }[];
+    expect(rows.map((r) => r.slug)).toEqual(expect.arrayContaining(['corp', 'hub']));
+    for (const r of rows) openStored(r.client_secret);
+    const [corp] = rows.filter((r) => r.slug === 'corp');
+    expect(openStored(corp.client_secret)).toBe(OIDC_SECRET);
+    // No SECRETS_KEY in the stack: the key was made once in DATA_DIR, readable by this user alone.
+    expect(stack.config.secrets.key).toBeNull();
+    expect(fs.statSync(stack.config.secrets.keyFile).mode & 0o777).toBe(0o600);
+
+    // Entering the secret again seals it afresh (a new IV: another stored value), and the provider still signs users in.
+    const id = ((await admin.get('/api/admin/sso-providers')).body.items as { id: string; slug: string }[]).find((p) => p.slug === 'corp')!.id;
+    expect((await admin.put(`/api/admin/sso-providers/${id}`, { client_secret: OIDC_SECRET })).status).toBe(200);
+    const [after] = await stack.ds.query("SELECT client_secret FROM sso_providers WHERE slug = 'corp'");
+    expect(after.client_secret).not.toBe(corp.client_secret);
+    expect(openStored(after.client_secret)).toBe(OIDC_SECRET);
+    const browser = new ApiClient(stack.baseUrl);
+    expect((await browser.get(await toCallback(browser, 'corp', 'alice'))).headers.get('location')).toBe('/app/projects');
+    expect((await browser.get('/api/auth/me')).body.user.email).toBe('alice@corp.test');
   });
 });

@@ -1,6 +1,6 @@
 import path from 'node:path';
-import type { ConsoleMessage, Page, Request, Response } from 'playwright-core';
-import { openBrowser, type BrowserSession, tableRows } from './support/browser';
+import type { Page } from 'playwright-core';
+import { useBrowser, logInThroughForm, submitLoginForm, tableRows, waitForTableRows } from './support/browser';
 import { ApiClient, createProject, eventually, signUp, uniqueEmail } from './support/client';
 import { linkIn } from './support/smtp-sink';
 import { startStack, TestStack } from './support/stack';
@@ -14,7 +14,7 @@ import { startStack, TestStack } from './support/stack';
  */
 
 let stack: TestStack;
-let ui: BrowserSession;
+const ui = useBrowser('web-ui-account');
 let page: Page;
 let owner: { client: ApiClient; email: string; password: string };
 let registered: { client: ApiClient; email: string; password: string };
@@ -26,7 +26,6 @@ const withdrawn = uniqueEmail('withdrawn');
 let maxProjects: number | null = null;
 
 beforeAll(async () => {
-  ui = await openBrowser('web-ui-account');
   ({ page } = ui);
   // The invitee logs in several times to fill more than one page of activity.
   stack = await startStack({ env: { RATE_LIMIT_AUTH: '1000' } });
@@ -36,58 +35,9 @@ beforeAll(async () => {
   maxProjects = (await owner.client.get('/api/auth/plan')).body.plan.quotas.max_projects;
 }, 120_000);
 
-afterEach(async () => {
-  await ui?.screenshotAfterStep();
-});
-
 afterAll(async () => {
-  await ui?.close();
   await stack?.stop();
 });
-
-const checkPage = (name: string) => ui.checkPage(name);
-
-/**
- * Runs `action`, during which only the problems matching `allowed` may happen (the members panel's deliberate 404
- * for an address without an account, before it invites the address), then checks the page as {@link checkPage}
- * does. checkPage fails on every 4xx, so its record of the expected ones is spent by a first look whose verdict
- * this helper's own record replaces; the second look checks the page (axe, and anything that happened since).
- */
-async function checkPageAllowing(name: string, allowed: RegExp[], action: () => Promise<void>): Promise<string[]> {
-  const seen: string[] = [];
-  const onConsole = (m: ConsoleMessage) => {
-    if (m.type() === 'error') seen.push(`console error: ${m.text()}`);
-  };
-  const onPageError = (e: Error) => seen.push(`page error: ${String(e)}`);
-  const onFailed = (r: Request) => {
-    if (r.failure()?.errorText !== 'net::ERR_ABORTED') seen.push(`request failed: ${r.method()} ${r.url()} ${r.failure()?.errorText}`);
-  };
-  const onResponse = (r: Response) => {
-    if (r.status() >= 400) seen.push(`HTTP ${r.status()}: ${r.request().method()} ${r.url()}`);
-  };
-  page.on('console', onConsole);
-  page.on('pageerror', onPageError);
-  page.on('requestfailed', onFailed);
-  page.on('response', onResponse);
-  try {
-    await action();
-    await checkPage(`${name}-expected-errors`).catch(() => undefined);
-  } finally {
-    page.off('console', onConsole);
-    page.off('pageerror', onPageError);
-    page.off('requestfailed', onFailed);
-    page.off('response', onResponse);
-  }
-  expect(seen.filter((s) => !allowed.some((a) => a.test(s)))).toEqual([]);
-  await checkPage(name);
-  return seen;
-}
-
-async function logIn(who: { email: string; password: string }): Promise<void> {
-  await page.getByLabel('Email').fill(who.email);
-  await page.getByLabel('Password').fill(who.password);
-  await page.getByRole('button', { name: 'Log in' }).click();
-}
 
 const rowsOf = (region: string): Promise<string[][]> => tableRows(page, region);
 
@@ -99,14 +49,12 @@ async function textOf(region: string): Promise<string> {
 
 describe('the web UI in Chromium: members, invitations, plan and account activity', () => {
   it("adds a registered user from the project's members panel, at once and with the chosen role", async () => {
-    await page.goto(`${stack.baseUrl}/login`);
-    await logIn(owner);
-    await page.getByRole('heading', { name: 'Projects', exact: true }).waitFor();
+    await logInThroughForm(page, stack.baseUrl, owner);
     await page.getByRole('link', { name: 'Shared work' }).click();
     await page.getByRole('link', { name: 'Members', exact: true }).click();
     await page.getByRole('heading', { name: 'Add, change or invite a member', exact: true }).waitFor();
     expect(await rowsOf('Project members')).toEqual([['Olive Owner', owner.email, 'owner', 'Leave']]);
-    await checkPage('members');
+    await ui.checkPage('members');
 
     await page.getByLabel('Email').fill(registered.email);
     await page.getByLabel('Role').selectOption('editor');
@@ -119,15 +67,15 @@ describe('the web UI in Chromium: members, invitations, plan and account activit
     expect((await rowsOf('Project members')).find((r) => r[1] === registered.email)).toEqual(['Rex Registered', registered.email, 'editor', 'Remove']);
     // No invitation for a registered user: the owner has nothing pending.
     expect(await page.getByRole('heading', { name: 'Pending invitations', exact: true }).count()).toBe(0);
-    await checkPage('member-added');
+    await ui.checkPage('member-added');
     // The user has access at once.
     expect((await registered.client.get(`/api/projects/${projectId}`)).body.project.role).toBe('editor');
   });
 
   it('invites an address without an account, lists the pending invitation, and withdraws another', async () => {
     // The panel asks to add the address first; its 404 (no account) is the cue to invite it instead.
-    const expected = [/^HTTP 404: POST .*\/api\/projects\/[^/]+\/members$/, /^console error: Failed to load resource: the server responded with a status of 404/];
-    const seen = await checkPageAllowing('member-invited', expected, async () => {
+    const expected = [/^HTTP 404: POST .*\/api\/projects\/[^/]+\/members$/, /^console error on \S+: Failed to load resource: the server responded with a status of 404/];
+    const seen = await ui.checkPageAllowing('member-invited', expected, async () => {
       for (const [address, role] of [
         [invitee.email, 'viewer'],
         [withdrawn, 'editor'],
@@ -142,7 +90,7 @@ describe('the web UI in Chromium: members, invitations, plan and account activit
       }
       const pending = page.getByRole('region', { name: 'Invitations waiting to be accepted', exact: true });
       await pending.waitFor();
-      await eventually(async () => (await rowsOf('Invitations waiting to be accepted')).length === 2, 10_000);
+      await waitForTableRows(page, 'Invitations waiting to be accepted', 2);
     });
     expect(seen.filter((s) => s.startsWith('HTTP 404'))).toHaveLength(2);
     const rows = await rowsOf('Invitations waiting to be accepted');
@@ -155,9 +103,8 @@ describe('the web UI in Chromium: members, invitations, plan and account activit
 
     await page.getByRole('button', { name: `Withdraw the invitation of ${withdrawn}` }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Withdraw', exact: true }).click();
-    await eventually(async () => (await rowsOf('Invitations waiting to be accepted')).length === 1, 10_000);
-    expect((await rowsOf('Invitations waiting to be accepted')).map((r) => r[0])).toEqual([invitee.email]);
-    await checkPage('invitation-withdrawn');
+    expect((await waitForTableRows(page, 'Invitations waiting to be accepted', 1)).map((r) => r[0])).toEqual([invitee.email]);
+    await ui.checkPage('invitation-withdrawn');
     const list = await owner.client.get(`/api/projects/${projectId}/invitations`);
     expect(list.body.items.map((i: { email: string }) => i.email)).toEqual([invitee.email]);
   });
@@ -182,7 +129,7 @@ describe('the web UI in Chromium: members, invitations, plan and account activit
     expect(browserLogin[1]).not.toBe('–');
     expect(browserLogin[2]).toMatch(/127\.0\.0\.1|::1/);
     expect(browserLogin[3]).toMatch(/Chrom(e|ium) \d+ on Linux/);
-    await checkPage('profile-owner');
+    await ui.checkPage('profile-owner');
   });
 
   let invitedUrl = '';
@@ -195,23 +142,23 @@ describe('the web UI in Chromium: members, invitations, plan and account activit
 
     await page.goto(`${stack.baseUrl}/logout`);
     await page.getByRole('heading', { name: 'Logged out', exact: true }).waitFor();
-    await checkPage('owner-logged-out');
+    await ui.checkPage('owner-logged-out');
 
     // The link sends a logged-out visitor to the login page, and back to the invitation after it.
     await page.goto(stack.baseUrl + link.pathname + link.search);
     await page.getByRole('heading', { name: 'Log in', exact: true }).waitFor();
-    await checkPage('invitation-login');
-    await logIn(invitee);
+    await ui.checkPage('invitation-login');
+    await submitLoginForm(page, invitee);
     await page.getByRole('heading', { name: 'Project invitation', exact: true }).waitFor();
     await page.getByText(`You are logged in as ${invitee.email}`).waitFor();
     expect(new URL(page.url()).pathname).toBe('/app/invitations/accept');
-    await checkPage('invitation');
+    await ui.checkPage('invitation');
 
     await page.getByRole('button', { name: 'Accept invitation' }).click();
     await page.getByRole('heading', { name: 'Shared work', exact: true }).waitFor();
     expect(new URL(page.url()).pathname).toBe(`/app/projects/${projectId}`);
     await page.getByText('Your role: viewer').waitFor();
-    await checkPage('invitation-accepted');
+    await ui.checkPage('invitation-accepted');
 
     await page.getByRole('link', { name: 'Members', exact: true }).click();
     await page.getByRole('region', { name: 'Project members', exact: true }).waitFor();
@@ -226,7 +173,7 @@ describe('the web UI in Chromium: members, invitations, plan and account activit
     expect(members.map((r) => r[3])).toEqual(['–', '–', 'Leave']);
     expect(await page.getByRole('button', { name: 'Add', exact: true }).count()).toBe(0);
     await page.getByText("Only the project's owners add members and invite people.").waitFor();
-    await checkPage('members-as-viewer');
+    await ui.checkPage('members-as-viewer');
 
     // The link worked once, and the owner has nothing pending any more.
     expect((await owner.client.get(`/api/projects/${projectId}/invitations`)).body.total).toBe(0);
@@ -246,16 +193,15 @@ describe('the web UI in Chromium: members, invitations, plan and account activit
     expect(first[9][3]).toMatch(/Chrom(e|ium) \d+ on Linux/);
     const pager = page.getByRole('navigation', { name: 'Pages' });
     expect(await pager.innerText()).toMatch(/1–10 of 13/);
-    await checkPage('profile-activity');
+    await ui.checkPage('profile-activity');
 
     await pager.getByRole('button', { name: 'Next' }).click();
     await pager.getByText(/11–13 of 13/).waitFor();
     // The pager moves at once; the rows follow when the page arrives.
-    await eventually(async () => (await rowsOf('Account events, newest first')).length === 3, 10_000);
-    const second = await rowsOf('Account events, newest first');
+    const second = await waitForTableRows(page, 'Account events, newest first', 3);
     expect(second.map((r) => r[0])).toEqual(['Logged in', 'Email address verified', 'Account created']);
     expect(second[0][3]).toBe('Node.js');
-    await checkPage('profile-activity-page-2');
+    await ui.checkPage('profile-activity-page-2');
     await pager.getByRole('button', { name: 'Previous' }).click();
     await pager.getByText(/1–10 of 13/).waitFor();
 
@@ -265,13 +211,11 @@ describe('the web UI in Chromium: members, invitations, plan and account activit
   });
 
   it('fits the members panel and the new profile sections on a 390 px wide screen', async () => {
-    await page.setViewportSize({ width: 390, height: 844 });
-    try {
+    await ui.atPhoneWidth(async () => {
       await page.goto(`${stack.baseUrl}/auth/profile`);
       await page.getByRole('region', { name: 'Account events, newest first', exact: true }).waitFor();
       await page.getByTestId('plan-name').waitFor();
-      await ui.expectNoHorizontalScroll();
-      await checkPage('narrow-profile');
+      await ui.checkPage('narrow-profile');
       // The new sections on their own, as a phone shows them.
       for (const [region, file] of [
         ['Plan and usage', 'narrow-plan-and-usage.png'],
@@ -282,10 +226,7 @@ describe('the web UI in Chromium: members, invitations, plan and account activit
 
       await page.goto(invitedUrl);
       await page.getByRole('region', { name: 'Project members', exact: true }).waitFor();
-      await ui.expectNoHorizontalScroll();
-      await checkPage('narrow-members');
-    } finally {
-      await page.setViewportSize({ width: 1280, height: 900 });
-    }
+      await ui.checkPage('narrow-members');
+    });
   });
 });

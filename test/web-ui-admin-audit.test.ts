@@ -1,5 +1,5 @@
 import { type Page } from 'playwright-core';
-import { openBrowser, type BrowserSession, tableRows } from './support/browser';
+import { useBrowser, logInThroughForm, openProjectTab, tableRows } from './support/browser';
 import { createProject, eventually, signUp } from './support/client';
 import { startStack, TestStack } from './support/stack';
 import { makeSuperuser } from './support/superuser';
@@ -11,7 +11,7 @@ import { makeSuperuser } from './support/superuser';
  */
 
 let stack: TestStack;
-let ui: BrowserSession;
+const ui = useBrowser('web-ui-admin-audit');
 let page: Page;
 let admin: Awaited<ReturnType<typeof signUp>>;
 let owner: Awaited<ReturnType<typeof signUp>>;
@@ -19,7 +19,6 @@ let editor: Awaited<ReturnType<typeof signUp>>;
 let projectId = '';
 
 beforeAll(async () => {
-  ui = await openBrowser('web-ui-admin-audit');
   ({ page } = ui);
   stack = await startStack({ workers: [] });
   admin = await signUp(stack.baseUrl, stack.mail, { name: 'Ada Auditor' });
@@ -33,38 +32,19 @@ beforeAll(async () => {
   if (added.status !== 201) throw new Error(`add member failed ${added.status}`);
 }, 120_000);
 
-afterEach(async () => {
-  await ui?.screenshotAfterStep();
-});
-
 afterAll(async () => {
-  await ui?.close();
   await stack?.stop();
 });
-
-async function checkPage(name: string): Promise<void> {
-  await ui.checkPage(name);
-  await ui.expectNoHorizontalScroll();
-}
-
-async function logIn(who: { email: string; password: string }): Promise<void> {
-  await page.context().clearCookies();
-  await page.goto(`${stack.baseUrl}/login`);
-  await page.getByLabel('Email').fill(who.email);
-  await page.getByLabel('Password').fill(who.password);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await page.getByRole('heading', { name: 'Projects', exact: true }).waitFor();
-}
 
 const rowsOf = (region: string): Promise<string[][]> => tableRows(page, region);
 
 describe('audit log in Chromium', () => {
   it('a superuser reads the whole log and filters it; a rename shows before → after', async () => {
-    await logIn(admin);
+    await logInThroughForm(page, stack.baseUrl, admin);
     await page.goto(`${stack.baseUrl}/app/admin/audit`);
     await page.getByRole('heading', { name: 'Audit log', exact: true }).waitFor();
     await eventually(async () => (await rowsOf('Audit log entries')).length > 0, 10_000);
-    await checkPage('audit-all');
+    await ui.checkPage('audit-all');
 
     await page.getByLabel('Action').fill('project.update');
     await eventually(async () => {
@@ -75,27 +55,25 @@ describe('audit log in Chromium', () => {
     expect(row[2]).toBe(`project ${projectId}`);
     expect(row[5]).toContain('name: Ledger → Ledger renamed');
     expect(row[4]).toBe(owner.user.id);
-    await checkPage('audit-filtered');
+    await ui.checkPage('audit-filtered');
 
     await page.getByLabel('Action').fill('nothing.like.this');
     await page.getByText('No entry matches.').waitFor();
   });
 
   it("a project's owner reads its log on the members tab; an editor does not see it", async () => {
-    await logIn(owner);
-    await page.goto(`${stack.baseUrl}/app/projects/${projectId}?tab=members`);
-    await page.getByRole('heading', { name: 'Audit log', exact: true }).waitFor();
+    await logInThroughForm(page, stack.baseUrl, owner);
+    await openProjectTab(page, stack.baseUrl, projectId, 'members', 'Audit log');
     await eventually(async () => (await rowsOf('Audit log of the project')).length >= 4, 10_000);
     const actions = (await rowsOf('Audit log of the project')).map((r) => r[1]);
     expect(actions).toEqual(expect.arrayContaining(['project.create', 'project.update', 'project_member.create']));
-    await checkPage('project-audit');
+    await ui.checkPage('project-audit');
 
     await page.getByLabel('Resource type').fill('project_member');
     await eventually(async () => (await rowsOf('Audit log of the project')).every((r) => r[2].startsWith('project_member')), 10_000);
 
-    await logIn(editor);
-    await page.goto(`${stack.baseUrl}/app/projects/${projectId}?tab=members`);
-    await page.getByRole('heading', { name: 'Members', exact: true }).waitFor();
+    await logInThroughForm(page, stack.baseUrl, editor);
+    await openProjectTab(page, stack.baseUrl, projectId, 'members', 'Members');
     expect(await page.getByRole('heading', { name: 'Audit log', exact: true }).count()).toBe(0);
   });
 });

@@ -1,5 +1,5 @@
 import { type Page } from 'playwright-core';
-import { openBrowser, type BrowserSession, tableRows } from './support/browser';
+import { useBrowser, logInThroughForm, tableRows, waitForTableRows } from './support/browser';
 import { eventually, signUp } from './support/client';
 import { startStack, TestStack } from './support/stack';
 import { makeSuperuser } from './support/superuser';
@@ -11,14 +11,13 @@ import { makeSuperuser } from './support/superuser';
  */
 
 let stack: TestStack;
-let ui: BrowserSession;
+const ui = useBrowser('web-ui-admin-plans');
 let page: Page;
 let admin: Awaited<ReturnType<typeof signUp>>;
 let member: Awaited<ReturnType<typeof signUp>>;
 let teamName = '';
 
 beforeAll(async () => {
-  ui = await openBrowser('web-ui-admin-plans');
   ({ page } = ui);
   stack = await startStack({ workers: [] });
   admin = await signUp(stack.baseUrl, stack.mail, { name: 'Ada Admin' });
@@ -29,38 +28,19 @@ beforeAll(async () => {
   if (team.status !== 201) throw new Error(`team creation failed ${team.status}`);
 }, 120_000);
 
-afterEach(async () => {
-  await ui?.screenshotAfterStep();
-});
-
 afterAll(async () => {
-  await ui?.close();
   await stack?.stop();
 });
-
-async function checkPage(name: string): Promise<void> {
-  await ui.checkPage(name);
-  await ui.expectNoHorizontalScroll();
-}
-
-async function logIn(who: { email: string; password: string }): Promise<void> {
-  await page.context().clearCookies();
-  await page.goto(`${stack.baseUrl}/login`);
-  await page.getByLabel('Email').fill(who.email);
-  await page.getByLabel('Password').fill(who.password);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await page.getByRole('heading', { name: 'Projects', exact: true }).waitFor();
-}
 
 const rowsOf = (region: string): Promise<string[][]> => tableRows(page, region);
 
 describe('plans in Chromium', () => {
   it('a superuser defines a plan, edits it, and assigns it to a user and a team', async () => {
-    await logIn(admin);
+    await logInThroughForm(page, stack.baseUrl, admin);
     await page.goto(`${stack.baseUrl}/app/admin/plans`);
     await page.getByRole('heading', { name: 'Plans', exact: true }).waitFor();
     await page.getByText('No plans yet').waitFor();
-    await checkPage('plans-empty');
+    await ui.checkPage('plans-empty');
 
     await page.getByLabel('Plan name').fill('starter');
     await page.getByLabel('Display name').fill('Starter');
@@ -68,12 +48,11 @@ describe('plans in Chromium', () => {
     await page.getByLabel('Predictions per minute').fill('60');
     await page.getByLabel('Storage (bytes)').fill('none');
     await page.getByRole('button', { name: 'Create plan' }).click();
-    await eventually(async () => (await rowsOf('Plans')).length === 1, 10_000);
-    const [row] = await rowsOf('Plans');
+    const [row] = await waitForTableRows(page, 'Plans', 1);
     expect([row[0], row[1]]).toEqual(['starter', 'Starter']);
     expect(row[2]).toContain('Projects owned: 2');
     expect(row[2]).toContain('Storage (bytes): no limit');
-    await checkPage('plans-one');
+    await ui.checkPage('plans-one');
 
     // A bad limit is said in the form, nothing is sent.
     await page.getByRole('button', { name: 'Edit plan starter' }).click();
@@ -99,20 +78,20 @@ describe('plans in Chromium', () => {
       const [r] = await rowsOf('Plans');
       return r?.[3] === '1' && r?.[4] === '1';
     }, 10_000);
-    await checkPage('plans-assigned');
+    await ui.checkPage('plans-assigned');
 
     const plans = (await admin.client.get('/api/admin/plans')).body;
     expect(plans.items[0]).toMatchObject({ name: 'starter', limits: { max_projects: 5, predictions_per_minute: 60, max_storage_bytes: null }, users_count: 1, teams_count: 1 });
   });
 
   it('the user sees their plan and its limits on the profile page', async () => {
-    await logIn(member);
+    await logInThroughForm(page, stack.baseUrl, member);
     await page.getByRole('link', { name: 'Profile', exact: true }).click();
     await page.getByTestId('plan-name').filter({ hasText: 'Starter' }).waitFor();
     const facts = await page.getByRole('region', { name: 'Plan and usage' }).innerText();
     expect(facts).toContain('Projects you own');
     expect(facts).toMatch(/Projects you own\s+0 of 5/);
     expect(facts).toMatch(/Predictions this minute\s+0 of 60/);
-    await checkPage('profile-plan');
+    await ui.checkPage('profile-plan');
   });
 });

@@ -1,5 +1,5 @@
 import { type Page } from 'playwright-core';
-import { openBrowser, type BrowserSession, tableRows } from './support/browser';
+import { useBrowser, logInThroughForm, tableRows, waitForTableRows } from './support/browser';
 import { eventually, signUp } from './support/client';
 import { startStack, TestStack } from './support/stack';
 import { makeSuperuser } from './support/superuser';
@@ -11,55 +11,38 @@ import { makeSuperuser } from './support/superuser';
  */
 
 let stack: TestStack;
-let ui: BrowserSession;
+const ui = useBrowser('web-ui-admin-retention');
 let page: Page;
 let admin: Awaited<ReturnType<typeof signUp>>;
 
 beforeAll(async () => {
-  ui = await openBrowser('web-ui-admin-retention');
   ({ page } = ui);
   stack = await startStack({ workers: ['io'] });
   admin = await signUp(stack.baseUrl, stack.mail, { name: 'Ada Admin' });
   await makeSuperuser(stack.ds, admin.user.id);
 }, 120_000);
 
-afterEach(async () => {
-  await ui?.screenshotAfterStep();
-});
-
 afterAll(async () => {
-  await ui?.close();
   await stack?.stop();
 });
-
-async function checkPage(name: string): Promise<void> {
-  await ui.checkPage(name);
-  await ui.expectNoHorizontalScroll();
-}
 
 const rowsOf = (region: string): Promise<string[][]> => tableRows(page, region);
 
 describe('retention in Chromium', () => {
   it('a superuser sets policies, dry-runs them and runs them now', async () => {
-    await page.context().clearCookies();
-    await page.goto(`${stack.baseUrl}/login`);
-    await page.getByLabel('Email').fill(admin.email);
-    await page.getByLabel('Password').fill(admin.password);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.getByRole('heading', { name: 'Projects', exact: true }).waitFor();
+    await logInThroughForm(page, stack.baseUrl, admin);
 
     await page.goto(`${stack.baseUrl}/app/admin/retention`);
     await page.getByRole('heading', { name: 'Retention', exact: true }).waitFor();
     await page.getByText('No policies: every record is kept.').waitFor();
-    await checkPage('retention-empty');
+    await ui.checkPage('retention-empty');
 
     // Reports can only be deleted: the action offers nothing else.
     await page.getByLabel('Kind of record').selectOption('reports');
     await page.getByLabel('N', { exact: true }).fill('30');
     expect(await page.getByLabel('Action').isDisabled()).toBe(true);
     await page.getByRole('button', { name: 'Save policy' }).click();
-    await eventually(async () => (await rowsOf('Retention policies')).length === 1, 10_000);
-    expect((await rowsOf('Retention policies'))[0].slice(0, 4)).toEqual(['Reports', 'Keep 30 days', 'delete', 'yes']);
+    expect((await waitForTableRows(page, 'Retention policies', 1))[0].slice(0, 4)).toEqual(['Reports', 'Keep 30 days', 'delete', 'yes']);
 
     // Inference logs can be anonymized, keeping the newest N per deployment.
     await page.getByLabel('Kind of record').selectOption('inference_logs');
@@ -67,10 +50,9 @@ describe('retention in Chromium', () => {
     await page.getByLabel('N', { exact: true }).fill('1000');
     await page.getByLabel('Action').selectOption('anonymize');
     await page.getByRole('button', { name: 'Save policy' }).click();
-    await eventually(async () => (await rowsOf('Retention policies')).length === 2, 10_000);
-    expect((await rowsOf('Retention policies'))[0].slice(0, 4)).toEqual(['Inference logs', 'Keep newest 1,000', 'anonymize', 'yes']);
+    expect((await waitForTableRows(page, 'Retention policies', 2))[0].slice(0, 4)).toEqual(['Inference logs', 'Keep newest 1,000', 'anonymize', 'yes']);
     await page.getByText(/next: /).waitFor();
-    await checkPage('retention-policies');
+    await ui.checkPage('retention-policies');
 
     await page.getByRole('button', { name: 'Dry run' }).click();
     await page.getByText(/nothing was changed/).waitFor();
@@ -78,15 +60,15 @@ describe('retention in Chromium', () => {
       ['Inference logs', 'anonymize', '0'],
       ['Reports', 'delete', '0'],
     ]);
-    await checkPage('retention-dry-run');
+    await ui.checkPage('retention-dry-run');
 
     await page.getByRole('button', { name: 'Run now' }).click();
     await eventually(async () => (await rowsOf('Last retention runs'))[0]?.[1] === 'succeeded', 60_000);
     expect((await rowsOf('Last retention runs'))[0][3]).toBe('Inference logs: 0 anonymized; Reports: 0 deleted');
-    await checkPage('retention-ran');
+    await ui.checkPage('retention-ran');
 
     await page.getByRole('button', { name: 'Remove the Reports policy' }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Remove', exact: true }).click();
-    await eventually(async () => (await rowsOf('Retention policies')).length === 1, 10_000);
+    await waitForTableRows(page, 'Retention policies', 1);
   });
 });

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Page } from 'playwright-core';
-import { openBrowser, type BrowserSession } from './support/browser';
+import { useBrowser, logInThroughForm } from './support/browser';
 import { ApiClient, signUp } from './support/client';
 import { startOidcProvider, type TestIdp } from './support/oidc';
 import { startStack, TestStack } from './support/stack';
@@ -24,7 +24,7 @@ const SECRET = 'browser-test-client-secret';
 
 let stack: TestStack;
 let idp: TestIdp;
-let ui: BrowserSession;
+const ui = useBrowser('web-ui-admin-sso');
 let page: Page;
 let admin: Awaited<ReturnType<typeof signUp>>;
 
@@ -59,36 +59,21 @@ beforeAll(async () => {
   });
   admin = await signUp(stack.baseUrl, stack.mail, { name: 'Ada Admin' });
   await makeSuperuser(stack.ds, admin.user.id);
-  ui = await openBrowser('web-ui-admin-sso');
   page = ui.page;
 }, 120_000);
 
-afterEach(async () => {
-  await ui?.screenshotAfterStep();
-});
-
 afterAll(async () => {
-  await ui?.close();
   await idp?.stop();
   await stack?.stop();
   proxy?.close();
 });
 
-async function checkPage(name: string): Promise<void> {
-  await ui.checkPage(name);
-  await ui.expectNoHorizontalScroll();
-}
-
 describe('single sign-on in Chromium', () => {
   it('a superuser configures a provider; the admin page lists it with the secret masked', async () => {
-    await page.goto(`${APP}/login`);
-    await page.getByLabel('Email').fill(admin.email);
-    await page.getByLabel('Password').fill(admin.password);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.waitForURL(/\/app\/projects/);
+    await logInThroughForm(page, APP, admin);
     await page.goto(`${APP}/app/admin/sso`);
     await page.getByRole('heading', { name: 'Single sign-on', level: 1 }).waitFor();
-    await checkPage('sso-empty');
+    await ui.checkPage('sso-empty');
 
     await page.getByRole('link', { name: 'New provider' }).click();
     await page.getByLabel('Display name').fill('Corp SSO');
@@ -97,20 +82,20 @@ describe('single sign-on in Chromium', () => {
     await page.getByLabel('Client ID').fill('mlsvc-web');
     await page.getByLabel('Client secret').fill(SECRET);
     await page.getByLabel('Allowed email domains').fill('corp.test');
-    await checkPage('sso-new');
+    await ui.checkPage('sso-new');
     await page.getByRole('button', { name: 'Create provider' }).click();
 
     const row = page.getByRole('region', { name: 'SSO providers' }).locator('tbody tr', { hasText: 'Corp SSO' });
     await row.waitFor();
     expect(await row.innerText()).toContain('***');
     expect(await page.content()).not.toContain(SECRET);
-    await checkPage('sso-list');
+    await ui.checkPage('sso-list');
 
     // The provider's page shows the redirect URI to register and keeps the secret masked.
     await page.getByRole('link', { name: 'Corp SSO' }).click();
     await page.getByText(`${APP}/api/auth/sso/corp/callback`).waitFor();
     expect(await page.getByLabel('Client secret').inputValue()).toBe('***');
-    await checkPage('sso-detail');
+    await ui.checkPage('sso-detail');
   });
 
   it('the login page offers the provider, and a sign-in through it lands in the application', async () => {
@@ -118,7 +103,7 @@ describe('single sign-on in Chromium', () => {
     await page.goto(`${APP}/login`);
     const button = page.getByRole('link', { name: 'Sign in with Corp SSO' });
     await button.waitFor();
-    await checkPage('login-with-sso');
+    await ui.checkPage('login-with-sso');
     await button.click();
     // The provider's own login form.
     await page.waitForURL(`${idp.issuer}/interaction/**`);
@@ -126,7 +111,7 @@ describe('single sign-on in Chromium', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(`${APP}/app/projects`);
     await page.getByRole('heading', { name: 'Projects', level: 1 }).waitFor();
-    await checkPage('signed-in-with-sso');
+    await ui.checkPage('signed-in-with-sso');
     const cookies = await ui.context.cookies(APP);
     const browserSession = new ApiClient(stack.baseUrl);
     for (const c of cookies) browserSession.cookies.set(c.name, c.value);
@@ -142,6 +127,6 @@ describe('single sign-on in Chromium', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(/\/login\?sso_error=/);
     await page.getByRole('alert').filter({ hasText: 'Accounts of elsewhere.test may not sign in with Corp SSO' }).waitFor();
-    await checkPage('login-sso-refused');
+    await ui.checkPage('login-sso-refused');
   });
 });

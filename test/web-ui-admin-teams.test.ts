@@ -1,5 +1,5 @@
 import { type Page } from 'playwright-core';
-import { openBrowser, type BrowserSession, tableRows } from './support/browser';
+import { useBrowser, logInThroughForm, openProjectTab, tableRows, waitForTableRows } from './support/browser';
 import { createProject, eventually, signUp } from './support/client';
 import { startStack, TestStack } from './support/stack';
 import { makeSuperuser } from './support/superuser';
@@ -12,7 +12,7 @@ import { makeSuperuser } from './support/superuser';
  */
 
 let stack: TestStack;
-let ui: BrowserSession;
+const ui = useBrowser('web-ui-admin-teams');
 let page: Page;
 let admin: Awaited<ReturnType<typeof signUp>>;
 let dev: Awaited<ReturnType<typeof signUp>>;
@@ -20,7 +20,6 @@ let projectId = '';
 const TEAM = `Data science ${Date.now().toString(36)}`;
 
 beforeAll(async () => {
-  ui = await openBrowser('web-ui-admin-teams');
   ({ page } = ui);
   stack = await startStack({ workers: [] });
   admin = await signUp(stack.baseUrl, stack.mail, { name: 'Ada Admin' });
@@ -29,33 +28,19 @@ beforeAll(async () => {
   projectId = await createProject(admin.client, 'Team work');
 }, 120_000);
 
-afterEach(async () => {
-  await ui?.screenshotAfterStep();
-});
-
 afterAll(async () => {
-  await ui?.close();
   await stack?.stop();
 });
-
-async function checkPage(name: string): Promise<void> {
-  await ui.checkPage(name);
-  await ui.expectNoHorizontalScroll();
-}
 
 const rowsOf = (region: string): Promise<string[][]> => tableRows(page, region);
 
 describe('teams in Chromium', () => {
   it('a superuser makes a team and adds its members in the admin area', async () => {
-    await page.goto(`${stack.baseUrl}/login`);
-    await page.getByLabel('Email').fill(admin.email);
-    await page.getByLabel('Password').fill(admin.password);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.getByRole('heading', { name: 'Projects', exact: true }).waitFor();
+    await logInThroughForm(page, stack.baseUrl, admin);
     await page.goto(`${stack.baseUrl}/app/admin/teams`);
     await page.getByRole('heading', { name: 'Teams', exact: true }).waitFor();
     await page.getByText('No teams yet.').waitFor();
-    await checkPage('teams-empty');
+    await ui.checkPage('teams-empty');
 
     await page.getByLabel('Team name').fill(TEAM);
     await page.getByLabel('Description').fill('Analysts and modellers');
@@ -74,12 +59,11 @@ describe('teams in Chromium', () => {
         .filter({ hasText: `${email} is now a ${role} of ${TEAM}.` })
         .waitFor();
     }
-    await eventually(async () => (await rowsOf(`Members of ${TEAM}`)).length === 2, 10_000);
-    expect((await rowsOf(`Members of ${TEAM}`)).map((r) => [r[0], r[1], r[2]])).toEqual([
+    expect((await waitForTableRows(page, `Members of ${TEAM}`, 2)).map((r) => [r[0], r[1], r[2]])).toEqual([
       ['Ada Admin', admin.email, 'maintainer'],
       ['Dev Teammate', dev.email, 'member'],
     ]);
-    await checkPage('team-members');
+    await ui.checkPage('team-members');
 
     await page.getByRole('link', { name: 'Teams', exact: true }).first().click();
     await eventually(async () => (await rowsOf('Teams')).some((r) => r[0] === TEAM), 10_000);
@@ -87,26 +71,23 @@ describe('teams in Chromium', () => {
   });
 
   it("gives the team a role on the project's Members tab, shows what it gives, and takes it away", async () => {
-    await page.goto(`${stack.baseUrl}/app/projects/${projectId}?tab=members`);
-    await page.getByRole('heading', { name: 'Teams', exact: true }).waitFor();
+    await openProjectTab(page, stack.baseUrl, projectId, 'members', 'Teams');
     await page.getByLabel('Team to add').selectOption({ label: TEAM });
     await page.getByLabel('Team access').selectOption('editor');
     await page.getByRole('button', { name: 'Add team' }).click();
-    await eventually(async () => (await rowsOf('Teams with a role in this project')).length === 1, 10_000);
-    expect((await rowsOf('Teams with a role in this project'))[0].slice(0, 3)).toEqual([TEAM, 'editor', '2']);
-    await eventually(async () => (await rowsOf('Project members')).length === 2, 10_000);
-    expect(await rowsOf('Project members')).toEqual([
+    expect((await waitForTableRows(page, 'Teams with a role in this project', 1))[0].slice(0, 3)).toEqual([TEAM, 'editor', '2']);
+    expect(await waitForTableRows(page, 'Project members', 2)).toEqual([
       ['Ada Admin', admin.email, 'owner', 'Leave'],
       ['Dev Teammate', dev.email, `editor (via ${TEAM})`, 'Through a team'],
     ]);
     expect((await dev.client.get(`/api/projects/${projectId}`)).body.project.role).toBe('editor');
-    await checkPage('project-teams');
+    await ui.checkPage('project-teams');
 
     await page.getByRole('button', { name: `Remove the team ${TEAM}` }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Remove', exact: true }).click();
-    await eventually(async () => (await rowsOf('Project members')).length === 1, 10_000);
+    await waitForTableRows(page, 'Project members', 1);
     expect(await page.getByText('No team has a role in this project.').count()).toBe(1);
     expect((await dev.client.get(`/api/projects/${projectId}`)).status).toBe(404);
-    await checkPage('project-teams-removed');
+    await ui.checkPage('project-teams-removed');
   });
 });

@@ -1,5 +1,5 @@
 import { type Page } from 'playwright-core';
-import { openBrowser, type BrowserSession, tableRows } from './support/browser';
+import { useBrowser, logInThroughForm, tableRows, waitForTableRows } from './support/browser';
 import { ApiClient, createProject, eventually, signUp, uniqueEmail } from './support/client';
 import { linkIn } from './support/smtp-sink';
 import { startStack, TestStack } from './support/stack';
@@ -13,13 +13,12 @@ import { makeSuperuser } from './support/superuser';
  */
 
 let stack: TestStack;
-let ui: BrowserSession;
+const ui = useBrowser('web-ui-admin');
 let page: Page;
 let admin: Awaited<ReturnType<typeof signUp>>;
 let member: Awaited<ReturnType<typeof signUp>>;
 
 beforeAll(async () => {
-  ui = await openBrowser('web-ui-admin');
   page = ui.page;
   stack = await startStack({ workers: [] });
   admin = await signUp(stack.baseUrl, stack.mail, { name: 'Ada Admin' });
@@ -28,66 +27,46 @@ beforeAll(async () => {
   expect((await member.client.post('/api/auth/api-keys', { name: 'ci key', scopes: ['read:projects'] })).status).toBe(201);
 }, 120_000);
 
-afterEach(async () => {
-  await ui?.screenshotAfterStep();
-});
-
 afterAll(async () => {
-  await ui?.close();
   await stack?.stop();
 });
 
-async function checkPage(name: string): Promise<void> {
-  await ui.checkPage(name);
-  await ui.expectNoHorizontalScroll();
-}
-
 const rowsOf = (region: string): Promise<string[][]> => tableRows(page, region);
-
-async function logIn(email: string, password: string): Promise<void> {
-  await page.context().clearCookies();
-  await page.goto(`${stack.baseUrl}/login`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await page.getByRole('navigation', { name: 'Main' }).waitFor();
-}
 
 describe('the admin area in Chromium', () => {
   it('is linked from the header for superusers only', async () => {
-    await logIn(member.email, member.password);
+    await logInThroughForm(page, stack.baseUrl, member);
     await page.getByRole('link', { name: 'Projects', exact: true }).waitFor();
     expect(await page.getByRole('link', { name: 'Admin', exact: true }).count()).toBe(0);
-    await logIn(admin.email, admin.password);
+    await logInThroughForm(page, stack.baseUrl, admin);
     await page.getByRole('link', { name: 'Admin', exact: true }).click();
     await page.getByRole('heading', { name: 'Users', exact: true }).waitFor();
-    await eventually(async () => (await rowsOf('Users').catch(() => [])).length === 2, 10_000);
-    await checkPage('users');
+    await waitForTableRows(page, 'Users', 2);
+    await ui.checkPage('users');
   });
 
   it('searches users, suspends one and reactivates them', async () => {
     await page.getByLabel('Search email or name').fill('Mel');
-    await eventually(async () => (await rowsOf('Users').catch(() => [])).length === 1, 10_000);
+    await waitForTableRows(page, 'Users', 1);
     await page.getByRole('button', { name: `Suspend ${member.email}` }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Suspend', exact: true }).click();
     await page.getByRole('button', { name: `Reactivate ${member.email}` }).waitFor();
     expect((await member.client.get('/api/projects')).status).toBe(401);
     expect((await rowsOf('Users'))[0]).toContain('suspended');
-    await checkPage('user-suspended');
+    await ui.checkPage('user-suspended');
     await page.getByRole('button', { name: `Reactivate ${member.email}` }).click();
     await page.getByRole('button', { name: `Suspend ${member.email}` }).waitFor();
     expect((await member.client.get('/api/projects')).status).toBe(200);
     await page.getByRole('button', { name: `Details of ${member.email}` }).click();
     await page.getByRole('region', { name: `Details of ${member.email}` }).waitFor();
-    await checkPage('user-details');
+    await ui.checkPage('user-details');
   });
 
   it('revokes a key of another user', async () => {
     await page.getByRole('navigation', { name: 'Admin sections' }).getByRole('link', { name: 'API keys' }).click();
     await page.getByRole('heading', { name: 'API keys', exact: true }).waitFor();
-    await eventually(async () => (await rowsOf('API keys').catch(() => [])).length === 1, 10_000);
-    expect((await rowsOf('API keys'))[0].slice(0, 1)).toEqual(['ci key']);
-    await checkPage('api-keys');
+    expect((await waitForTableRows(page, 'API keys', 1))[0].slice(0, 1)).toEqual(['ci key']);
+    await ui.checkPage('api-keys');
     await page.getByRole('button', { name: /^Revoke the key/ }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Revoke', exact: true }).click();
     await page.getByText('No key matches.').waitFor();
@@ -101,7 +80,7 @@ describe('the admin area in Chromium', () => {
     await page.getByRole('status').getByText('Saved.').waitFor();
     const saved = await admin.client.get('/api/admin/settings');
     expect(saved.body.settings).toMatchObject({ registration: 'invite_only', allowed_email_domains: ['example.test', 'corp.example'] });
-    await checkPage('settings');
+    await ui.checkPage('settings');
     const refused = await new ApiClient(stack.baseUrl).post('/api/auth/register', { email: 'new@corp.example', name: 'N', password: 'a long password' });
     expect(refused.status).toBe(403);
   });
@@ -120,8 +99,8 @@ describe('the admin area in Chromium', () => {
     await page.getByLabel('Password').fill('a long password');
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.getByRole('status').getByText('We sent an activation link').waitFor();
-    await checkPage('invited-registration');
-    await logIn(admin.email, admin.password);
+    await ui.checkPage('invited-registration');
+    await logInThroughForm(page, stack.baseUrl, admin);
     await page.goto(`${stack.baseUrl}/app/admin/security`);
   });
 
@@ -133,10 +112,10 @@ describe('the admin area in Chromium', () => {
       const rows = await rowsOf('Security events').catch(() => []);
       return rows.length === 1 && rows[0].includes('api key revoked');
     }, 10_000);
-    await checkPage('security-events');
+    await ui.checkPage('security-events');
     await page.getByRole('navigation', { name: 'Admin sections' }).getByRole('link', { name: 'Service logs' }).click();
     await page.getByRole('heading', { name: 'Service logs', exact: true }).waitFor();
     await page.getByRole('region', { name: 'Warnings and errors' }).waitFor();
-    await checkPage('service-logs');
+    await ui.checkPage('service-logs');
   });
 });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type Page } from 'playwright-core';
-import { openBrowser, type BrowserSession, tableRows } from './support/browser';
+import { useBrowser, logInThroughForm, tableRows, waitForTableRows } from './support/browser';
 import { ApiClient, createProject, eventually, signUp } from './support/client';
 import { startStack, TestStack } from './support/stack';
 
@@ -12,7 +12,7 @@ import { startStack, TestStack } from './support/stack';
  */
 
 let stack: TestStack;
-let ui: BrowserSession;
+const ui = useBrowser('web-ui-alerts');
 let page: Page;
 let api: ApiClient;
 let owner: Awaited<ReturnType<typeof signUp>>;
@@ -20,7 +20,6 @@ let projectId = '';
 const recipient = 'oncall@example.com';
 
 beforeAll(async () => {
-  ui = await openBrowser('web-ui-alerts');
   page = ui.page;
   stack = await startStack();
   owner = await signUp(stack.baseUrl, stack.mail, { name: 'Alma Alerts' });
@@ -28,36 +27,26 @@ beforeAll(async () => {
   projectId = await createProject(api, 'Watched project');
 }, 120_000);
 
-afterEach(async () => {
-  await ui?.screenshotAfterStep();
-});
-
 afterAll(async () => {
-  await ui?.close();
   await stack?.stop();
 });
-
-const checkPage = (name: string) => ui.checkPage(name);
 
 const rowsOf = (region: string): Promise<string[][]> => tableRows(page, region);
 
 describe('the alerts pages in Chromium', () => {
   it('opens the alerts of a project from its page: an empty inbox', async () => {
-    await page.goto(`${stack.baseUrl}/login`);
-    await page.getByLabel('Email').fill(owner.email);
-    await page.getByLabel('Password').fill(owner.password);
-    await page.getByRole('button', { name: 'Log in' }).click();
+    await logInThroughForm(page, stack.baseUrl, owner);
     await page.getByRole('link', { name: 'Watched project' }).click();
     await page.getByRole('link', { name: 'Alerts', exact: true }).click();
     await page.getByRole('heading', { name: 'Alert inbox', exact: true }).waitFor();
     await page.getByText('Nothing is firing.').waitFor();
-    await checkPage('inbox-empty');
+    await ui.checkPage('inbox-empty');
   });
 
   it('adds an email channel and sends it a test message that reaches the mailbox', async () => {
     await page.getByRole('link', { name: 'Channels', exact: true }).click();
     await page.getByRole('heading', { name: 'New channel', exact: true }).waitFor();
-    await checkPage('channels-empty');
+    await ui.checkPage('channels-empty');
     await page.getByLabel('Name').fill('On-call mail');
     await page.getByLabel('Type').selectOption('email');
     await page.getByLabel('Recipients').fill(recipient);
@@ -67,9 +56,8 @@ describe('the alerts pages in Chromium', () => {
     const mail = await stack.mail.waitFor(recipient, /On-call mail|test/i);
     expect(mail).toBeTruthy();
     await page.getByRole('button', { name: 'Deliveries of On-call mail' }).click();
-    await eventually(async () => (await rowsOf('Delivery attempts')).length === 1, 10_000);
-    expect((await rowsOf('Delivery attempts'))[0][1]).toBe('delivered');
-    await checkPage('channel-tested');
+    expect((await waitForTableRows(page, 'Delivery attempts', 1))[0][1]).toBe('delivered');
+    await ui.checkPage('channel-tested');
   });
 
   it('creates a rule from the form, with the channel', async () => {
@@ -81,12 +69,11 @@ describe('the alerts pages in Chromium', () => {
     await page.getByLabel('Threshold').fill('0');
     await page.getByLabel('On-call mail (email)').check();
     await page.getByRole('button', { name: 'Create rule' }).click();
-    await eventually(async () => (await rowsOf('Alert rules')).length === 1, 10_000);
-    const [row] = await rowsOf('Alert rules');
+    const [row] = await waitForTableRows(page, 'Alert rules', 1);
     expect(row[0]).toBe('Failing jobs');
     expect(row[1]).toBe('job_failures > 0 over 60 min');
     expect(row[3]).toBe('On-call mail');
-    await checkPage('rules');
+    await ui.checkPage('rules');
   });
 
   it('acknowledges and resolves a firing alert from the inbox; the history shows both', async () => {
@@ -101,7 +88,7 @@ describe('the alerts pages in Chromium', () => {
     await page.getByRole('link', { name: 'Inbox', exact: true }).click();
     await page.getByRole('button', { name: 'Acknowledge Failing jobs' }).waitFor();
     expect((await rowsOf('Alerts'))[0].slice(0, 4)).toEqual(['Failing jobs', 'firing', 'warning', 'job_failures 3 > 0']);
-    await checkPage('inbox-firing');
+    await ui.checkPage('inbox-firing');
     await page.getByRole('button', { name: 'Acknowledge Failing jobs' }).click();
     // The inbox shows firing alerts by default: an acknowledged one leaves it.
     await page.getByText('Nothing is firing.').waitFor();
@@ -110,13 +97,13 @@ describe('the alerts pages in Chromium', () => {
     await page.getByText('No alert.').waitFor();
     await page.getByLabel('State').selectOption('');
     await eventually(async () => (await rowsOf('Alerts'))[0]?.[1] === 'resolved', 10_000);
-    await checkPage('inbox-resolved');
+    await ui.checkPage('inbox-resolved');
 
     await page.getByRole('link', { name: 'History', exact: true }).click();
     await eventually(async () => (await rowsOf('Alert history').catch(() => [])).length >= 2, 10_000);
     const events = (await rowsOf('Alert history')).map((r) => r[1]);
     expect(events.slice(0, 2)).toEqual(['resolved', 'acknowledged']);
-    await checkPage('history');
+    await ui.checkPage('history');
   });
 
   it('silences the rule for two hours', async () => {
@@ -125,11 +112,10 @@ describe('the alerts pages in Chromium', () => {
     await page.getByLabel('Rule').selectOption({ label: 'Failing jobs' });
     await page.getByLabel('Comment').fill('maintenance window');
     await page.getByRole('button', { name: 'Silence', exact: true }).click();
-    await eventually(async () => (await rowsOf('Silences').catch(() => [])).length === 1, 10_000);
-    const [row] = await rowsOf('Silences');
+    const [row] = await waitForTableRows(page, 'Silences', 1);
     expect(row[0]).toBe('active');
     expect(row[1]).toBe('rule_id=Failing jobs');
     expect(row[4]).toBe('maintenance window');
-    await checkPage('silences');
+    await ui.checkPage('silences');
   });
 });

@@ -2,7 +2,7 @@ import { type Page } from 'playwright-core';
 import Stripe from 'stripe';
 import { startStripeMock, type StripeMockServer } from '../platform/stripe-mock';
 import { recordUsage } from '../services/billing/usage';
-import { openBrowser, type BrowserSession } from './support/browser';
+import { useBrowser, logInThroughForm } from './support/browser';
 import { ApiClient, signUp } from './support/client';
 import { startStack, TestStack } from './support/stack';
 
@@ -17,12 +17,11 @@ import { startStack, TestStack } from './support/stack';
 const WEBHOOK_SECRET = 'whsec_web_ui_billing';
 let stack: TestStack;
 let mock: StripeMockServer;
-let ui: BrowserSession;
+const ui = useBrowser('web-ui-billing');
 let page: Page;
 let owner: Awaited<ReturnType<typeof signUp>>;
 
 beforeAll(async () => {
-  ui = await openBrowser('web-ui-billing');
   page = ui.page;
   mock = await startStripeMock();
   stack = await startStack({
@@ -46,28 +45,14 @@ beforeAll(async () => {
   );
 }, 120_000);
 
-afterEach(async () => {
-  await ui?.screenshotAfterStep();
-});
-
 afterAll(async () => {
-  await ui?.close();
   await stack?.stop();
   await mock?.stop();
 });
 
-async function checkPage(name: string): Promise<void> {
-  await ui.checkPage(name);
-  await ui.expectNoHorizontalScroll();
-}
-
 describe('the billing page in Chromium', () => {
   it('is reached from the profile and shows the plan and the metered usage', async () => {
-    await page.goto(`${stack.baseUrl}/login`);
-    await page.getByLabel('Email').fill(owner.email);
-    await page.getByLabel('Password').fill(owner.password);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.getByRole('heading', { name: 'Projects', exact: true }).waitFor();
+    await logInThroughForm(page, stack.baseUrl, owner);
     await page.getByRole('link', { name: 'Profile', exact: true }).click();
     await page.getByRole('link', { name: /^Billing:/ }).click();
     await page.getByRole('heading', { name: 'Billing', exact: true }).waitFor();
@@ -77,7 +62,7 @@ describe('the billing page in Chromium', () => {
       .waitFor();
     expect(await page.getByTestId('usage-training').innerText()).toContain('12.5');
     expect(await page.getByRole('region', { name: 'Plan', exact: true }).innerText()).toContain('not yet');
-    await checkPage('billing');
+    await ui.checkPage('billing');
   });
 
   it('sends a paid plan to the checkout page; the webhook then moves the plan, shown back on the page', async () => {
@@ -104,7 +89,7 @@ describe('the billing page in Chromium', () => {
     await page.getByRole('status').filter({ hasText: 'Payment received' }).waitFor();
     await page.getByTestId('billing-plan').filter({ hasText: 'Pro (paid)' }).waitFor();
     expect(await page.getByRole('region', { name: 'Plan', exact: true }).innerText()).toContain('active');
-    await checkPage('billing-subscribed');
+    await ui.checkPage('billing-subscribed');
   });
 
   it("opens the provider's portal, and applies a free plan at once", async () => {
@@ -115,6 +100,6 @@ describe('the billing page in Chromium', () => {
     await page.getByRole('button', { name: 'Change plan' }).click();
     await page.getByRole('status').filter({ hasText: 'Your plan is now free.' }).waitFor();
     await page.getByTestId('billing-plan').filter({ hasText: 'Free (free)' }).waitFor();
-    await checkPage('billing-free');
+    await ui.checkPage('billing-free');
   });
 });

@@ -1,5 +1,5 @@
 import { type Page } from 'playwright-core';
-import { openBrowser, type BrowserSession, tableRows } from './support/browser';
+import { useBrowser, factOf, logInThroughForm, tableRows } from './support/browser';
 import { ApiClient, createProject, eventually, signUp } from './support/client';
 import { startStack, TestStack } from './support/stack';
 
@@ -13,7 +13,7 @@ import { startStack, TestStack } from './support/stack';
  */
 
 let stack: TestStack;
-let ui: BrowserSession;
+const ui = useBrowser('web-ui-data');
 let page: Page;
 let api: ApiClient;
 let owner: Awaited<ReturnType<typeof signUp>>;
@@ -30,7 +30,6 @@ function passengers(n: number, offset = 0): string {
 }
 
 beforeAll(async () => {
-  ui = await openBrowser('web-ui-data');
   page = ui.page;
   stack = await startStack();
   owner = await signUp(stack.baseUrl, stack.mail, { name: 'Dana Data' });
@@ -50,44 +49,25 @@ beforeAll(async () => {
   await eventually(async () => (await api.get(`/api/privacy/sessions/${sessionId}`)).body.session.status === 'detected', 120_000);
 }, 300_000);
 
-afterEach(async () => {
-  await ui?.screenshotAfterStep();
-});
-
 afterAll(async () => {
-  await ui?.close();
   await stack?.stop();
 });
 
-async function checkPage(name: string): Promise<void> {
-  await ui.checkPage(name);
-  await ui.expectNoHorizontalScroll();
-}
-
 const rowsOf = (region: string): Promise<string[][]> => tableRows(page, region);
-
-/** The value shown for a term of the first `dl.facts` list holding it. */
-async function fact(term: string): Promise<string> {
-  return (await page.locator('dl.facts dt', { hasText: term }).first().locator('xpath=following-sibling::dd[1]').innerText()).trim();
-}
 
 describe('the data pages in Chromium', () => {
   it('switches the preview between versions with the version picker, the version in the URL', async () => {
-    await page.goto(`${stack.baseUrl}/login`);
-    await page.getByLabel('Email').fill(owner.email);
-    await page.getByLabel('Password').fill(owner.password);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.waitForURL(/\/app/);
+    await logInThroughForm(page, stack.baseUrl, owner);
     await page.goto(`${stack.baseUrl}/app/datasets/${datasetId}`);
     await page.getByRole('heading', { name: 'First rows of the latest version (version 1)' }).waitFor();
     expect((await rowsOf('First rows of the latest version (version 1)'))[0][0]).toBe('Passenger 500');
-    await checkPage('preview-latest');
+    await ui.checkPage('preview-latest');
 
     await page.getByRole('combobox', { name: /^Version/ }).selectOption('0');
     await page.getByRole('heading', { name: 'First rows of version 0' }).waitFor();
     expect(page.url()).toContain('version=0');
     expect((await rowsOf('First rows of version 0'))[0][0]).toBe('Passenger 0');
-    await checkPage('preview-version-0');
+    await ui.checkPage('preview-version-0');
   });
 
   it('lists class balance as needing a target, then checks it for the target picked', async () => {
@@ -97,7 +77,7 @@ describe('the data pages in Chromium', () => {
     await page.getByText('No target chosen').waitFor();
     const balance = async () => (await rowsOf('Quality checks')).find((r) => r[0] === 'class_imbalance')!;
     expect((await balance())[1]).toBe('needs a target');
-    await checkPage('quality-no-target');
+    await ui.checkPage('quality-no-target');
 
     await page.getByRole('combobox', { name: /^Target column/ }).selectOption('survived');
     await page.getByText('Target survived.').waitFor();
@@ -108,22 +88,22 @@ describe('the data pages in Chromium', () => {
     expect(row[2]).toContain('Target survived has 2 classes; the rarest has 6 rows');
     // The score reads as a percentage with one decimal at most.
     expect(await page.getByText(/Overall score: \d+(\.\d)?%/).count()).toBe(1);
-    await checkPage('quality-target');
+    await ui.checkPage('quality-target');
   });
 
   it('excludes a finding and changes the action of another from the findings table; the session and policy counts follow', async () => {
     await page.goto(`${stack.baseUrl}/app/privacy/sessions/${sessionId}`);
     await page.getByRole('heading', { name: 'Detected PII' }).waitFor();
     const total = ((await api.get(`/api/privacy/sessions/${sessionId}/results`)).body.results as unknown[]).length;
-    expect(await fact('Findings')).toBe(String(total));
-    expect(await fact('Pending')).toContain(String(total));
-    expect(await fact('Excluded for this session')).toBe('0');
-    await checkPage('session-before');
+    expect(await factOf(page, 'Findings')).toBe(String(total));
+    expect(await factOf(page, 'Pending')).toContain(String(total));
+    expect(await factOf(page, 'Excluded for this session')).toBe('0');
+    await ui.checkPage('session-before');
 
     await page.getByRole('button', { name: 'Exclude phone in phone' }).click();
     await page.getByRole('button', { name: 'Include phone in phone' }).waitFor();
-    await eventually(async () => (await fact('Excluded for this session')) === '1', 10_000);
-    expect(await fact('Pending')).toMatch(new RegExp(`^${total - 1}\\b`));
+    await eventually(async () => (await factOf(page, 'Excluded for this session')) === '1', 10_000);
+    expect(await factOf(page, 'Pending')).toMatch(new RegExp(`^${total - 1}\\b`));
     // The email finding takes redact instead of the policy's hash, for this session only.
     const select = page.getByLabel('Action for email in email');
     expect(await select.inputValue()).toBe('');
@@ -135,15 +115,15 @@ describe('the data pages in Chromium', () => {
     await eventually(async () => (await select.inputValue()) === 'redact', 10_000);
     const counts = (await api.get(`/api/privacy/sessions/${sessionId}`)).body.session.counts;
     expect(counts.excluded).toBe(1);
-    await checkPage('session-overridden');
+    await ui.checkPage('session-overridden');
 
     // The policy page shows the same counts: one source.
     await page.goto(`${stack.baseUrl}/app/privacy/policies/${policyId}`);
     await page.getByRole('heading', { name: 'Latest detection' }).waitFor();
-    expect(await fact('Findings')).toBe(String(counts.findings));
-    expect(await fact('Excluded for this session')).toBe('1');
-    expect(await fact('Pending')).toMatch(new RegExp(`^${counts.pending}\\b`));
-    expect(await fact('Compliance')).toBe(`${counts.compliance_score}%`);
-    await checkPage('policy-counts');
+    expect(await factOf(page, 'Findings')).toBe(String(counts.findings));
+    expect(await factOf(page, 'Excluded for this session')).toBe('1');
+    expect(await factOf(page, 'Pending')).toMatch(new RegExp(`^${counts.pending}\\b`));
+    expect(await factOf(page, 'Compliance')).toBe(`${counts.compliance_score}%`);
+    await ui.checkPage('policy-counts');
   });
 });

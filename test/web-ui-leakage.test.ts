@@ -1,5 +1,5 @@
 import { type Page } from 'playwright-core';
-import { openBrowser, type BrowserSession } from './support/browser';
+import { useBrowser, logInThroughForm, openProjectTab, waitForTableRows } from './support/browser';
 import { ApiClient, createProject, eventually, signUp } from './support/client';
 import { datasetFile } from './support/datasets';
 import { startStack, TestStack } from './support/stack';
@@ -12,14 +12,13 @@ import { startStack, TestStack } from './support/stack';
  */
 
 let stack: TestStack;
-let ui: BrowserSession;
+const ui = useBrowser('web-ui-leakage');
 let page: Page;
 let api: ApiClient;
 let owner: Awaited<ReturnType<typeof signUp>>;
 let projectId = '';
 
 beforeAll(async () => {
-  ui = await openBrowser('web-ui-leakage');
   page = ui.page;
   stack = await startStack({ env: { RATE_LIMIT_TRAIN: '1000' } });
   owner = await signUp(stack.baseUrl, stack.mail, { name: 'Lea Leakage' });
@@ -29,19 +28,9 @@ beforeAll(async () => {
   expect(up.status).toBe(201);
 }, 120_000);
 
-afterEach(async () => {
-  await ui?.screenshotAfterStep();
-});
-
 afterAll(async () => {
-  await ui?.close();
   await stack?.stop();
 });
-
-async function checkPage(name: string): Promise<void> {
-  await ui.checkPage(name);
-  await ui.expectNoHorizontalScroll();
-}
 
 /** The experiment id of the page now open. */
 function openExperimentId(): string {
@@ -58,10 +47,7 @@ describe('leakage and ignored columns in Chromium', () => {
   let leakyId = '';
 
   it('starts an experiment with an ignored column from the form, and its progress bar moves with the models', async () => {
-    await page.goto(`${stack.baseUrl}/login`);
-    await page.getByLabel('Email').fill(owner.email);
-    await page.getByLabel('Password').fill(owner.password);
-    await page.getByRole('button', { name: 'Log in' }).click();
+    await logInThroughForm(page, stack.baseUrl, owner);
     await page.getByRole('link', { name: 'Leakage project' }).click();
     await page.getByRole('link', { name: 'Experiments', exact: true }).click();
     await page.getByRole('link', { name: 'New experiment' }).click();
@@ -76,7 +62,7 @@ describe('leakage and ignored columns in Chromium', () => {
     await page.getByLabel('Max models').fill('4');
     await page.getByLabel('Cross-validation folds').fill('3');
     await page.getByRole('group', { name: 'Leave out algorithms' }).getByLabel('DeepLearning').check();
-    await checkPage('new-experiment');
+    await ui.checkPage('new-experiment');
 
     // Every value the training progress bar shows, seen from inside the page as it changes.
     await page.evaluate(`window.trainingSeen = [];
@@ -105,7 +91,7 @@ describe('leakage and ignored columns in Chromium', () => {
     const warning = page.getByRole('alert').filter({ has: page.getByRole('heading', { name: 'Possible target leakage' }) });
     await warning.waitFor();
     await warning.getByText('alive alone predicts survived almost perfectly', { exact: false }).waitFor();
-    await checkPage('leakage-warning');
+    await ui.checkPage('leakage-warning');
 
     await warning.getByRole('button', { name: 'Retrain without alive' }).click();
     await page.getByRole('heading', { name: 'survival without alive', exact: true }).waitFor();
@@ -115,19 +101,15 @@ describe('leakage and ignored columns in Chromium', () => {
     await waitSucceeded(retrainedId);
     await page.getByText('4 of 4 models + ensemble').waitFor({ timeout: 30_000 });
     expect(await page.getByRole('heading', { name: 'Possible target leakage' }).count()).toBe(0);
-    await checkPage('retrained-without-alive');
+    await ui.checkPage('retrained-without-alive');
 
     const retrained = (await api.get(`/api/experiments/${retrainedId}`)).body.experiment;
     expect(retrained).toMatchObject({ ignored_columns: ['deck', 'alive'], warnings: [], target_column: 'survived', dataset_version_id: expect.any(String) });
   });
 
   it("lists the project's experiments with their best score, dataset version, resolved kind and leakage", async () => {
-    await page.goto(`${stack.baseUrl}/app/projects/${projectId}?tab=experiments`);
-    // The table's own scrolling region (its section is a region of the same name).
-    const region = page.locator('.table-wrap[role="region"][aria-label="Experiments"]');
-    await region.waitFor();
-    await eventually(async () => (await region.locator('tbody tr').count()) === 2, 10_000);
-    const rows = (await region.locator('tbody tr').allInnerTexts()).map((r) => r.split('\t').map((c) => c.trim()));
+    await openProjectTab(page, stack.baseUrl, projectId, 'experiments', 'Experiments');
+    const rows = await waitForTableRows(page, 'Experiments of this project', 2);
     const leaky = rows.find((r) => r[0] === 'survival')!;
     const clean = rows.find((r) => r[0] === 'survival without alive')!;
     expect(leaky[1]).toContain('4 of 4 models + ensemble');
@@ -138,6 +120,6 @@ describe('leakage and ignored columns in Chromium', () => {
       expect(r[3]).toBe('survived (binary)');
       expect(r[5]).toMatch(/^AUC 0\.\d+|^AUC 1$/);
     }
-    await checkPage('experiment-list');
+    await ui.checkPage('experiment-list');
   });
 });

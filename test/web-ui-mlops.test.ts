@@ -1,5 +1,5 @@
 import { type Page } from 'playwright-core';
-import { openBrowser, type BrowserSession, tableRows } from './support/browser';
+import { useBrowser, checkPagesAtPhoneWidth, factOf, logInThroughForm, tableRows, waitForTableRows } from './support/browser';
 import { ApiClient, createProject, eventually, signUp } from './support/client';
 import { startStack, TestStack } from './support/stack';
 import { syntheticRows, trainQuickModels } from './support/trained-models';
@@ -14,7 +14,7 @@ import { syntheticRows, trainQuickModels } from './support/trained-models';
  */
 
 let stack: TestStack;
-let ui: BrowserSession;
+const ui = useBrowser('web-ui-mlops');
 let page: Page;
 let api: ApiClient;
 let owner: Awaited<ReturnType<typeof signUp>>;
@@ -28,7 +28,6 @@ const M = '/api/mlops';
 const inputs = syntheticRows(50, 3).map(({ y: _y, ...r }) => r);
 
 beforeAll(async () => {
-  ui = await openBrowser('web-ui-mlops');
   page = ui.page;
   stack = await startStack({ env: { RATE_LIMIT_PREDICT: '100000' } });
   owner = await signUp(stack.baseUrl, stack.mail, { name: 'Mona MLOps' });
@@ -39,27 +38,11 @@ beforeAll(async () => {
   gbm = trained.models.GBM;
 }, 300_000);
 
-afterEach(async () => {
-  await ui?.screenshotAfterStep();
-});
-
 afterAll(async () => {
-  await ui?.close();
   await stack?.stop();
 });
 
-/** The page as it is now passes the browser checks, and nothing is wider than the window. */
-async function checkPage(name: string): Promise<void> {
-  await ui.checkPage(name);
-  await ui.expectNoHorizontalScroll();
-}
-
 const rowsOf = (region: string): Promise<string[][]> => tableRows(page, region);
-
-/** The value shown for a term of a `dl.facts` list. */
-async function fact(term: string): Promise<string> {
-  return (await page.locator('dl.facts dt', { hasText: term }).first().locator('xpath=following-sibling::dd[1]').innerText()).trim();
-}
 
 /** The project's active production deployment. */
 async function productionDeployment(): Promise<{ id: string; name: string; model_id: string }> {
@@ -71,36 +54,31 @@ async function productionDeployment(): Promise<{ id: string; name: string; model
 
 describe('the MLOps pages in Chromium', () => {
   it('registers a model and a version of a trained model from the Registry page', async () => {
-    await page.goto(`${stack.baseUrl}/login`);
-    await page.getByLabel('Email').fill(owner.email);
-    await page.getByLabel('Password').fill(owner.password);
-    await page.getByRole('button', { name: 'Log in' }).click();
+    await logInThroughForm(page, stack.baseUrl, owner);
     await page.getByRole('link', { name: 'Lifecycle project' }).click();
     await page.getByRole('link', { name: 'Registry', exact: true }).click();
     await page.getByRole('heading', { name: 'Model registry', exact: true }).waitFor();
     await page.getByText('No registered model yet.').waitFor();
-    await checkPage('registry-empty');
+    await ui.checkPage('registry-empty');
 
     await page.getByLabel('Name', { exact: true }).fill('churn');
     await page.getByLabel('Description').fill('Churn classifier');
     await page.getByRole('button', { name: 'Register', exact: true }).click();
-    await eventually(async () => (await rowsOf('Registered models').catch(() => [])).length === 1, 10_000);
-    expect((await rowsOf('Registered models'))[0].slice(0, 3)).toEqual(['churn', '–', '–']);
-    await checkPage('registry-listed');
+    expect((await waitForTableRows(page, 'Registered models', 1))[0].slice(0, 3)).toEqual(['churn', '–', '–']);
+    await ui.checkPage('registry-listed');
 
     await page.getByRole('link', { name: 'churn', exact: true }).click();
     await page.getByRole('heading', { name: 'New version', exact: true }).waitFor();
     await page.getByLabel('Trained model').selectOption(gbm);
     await page.getByLabel('Version description').fill('first GBM');
     await page.getByRole('button', { name: 'Add version' }).click();
-    await eventually(async () => (await rowsOf('Versions').catch(() => [])).length === 1, 10_000);
-    const [v1] = await rowsOf('Versions');
+    const [v1] = await waitForTableRows(page, 'Versions', 1);
     expect(v1.slice(0, 3)).toEqual(['v1', 'none', '–']);
     // The metrics snapshot of the trained model, in the row and in the version's own table.
     expect(v1[4]).not.toBe('–');
     await page.getByRole('heading', { name: 'Version 1', exact: true }).waitFor();
     expect((await rowsOf('Metrics of v1')).length).toBeGreaterThan(0);
-    await checkPage('version-added');
+    await ui.checkPage('version-added');
 
     await page.getByLabel('Alias').fill('champion');
     await page.getByRole('button', { name: 'Point alias here' }).click();
@@ -112,27 +90,26 @@ describe('the MLOps pages in Chromium', () => {
     await page.getByLabel('To stage').selectOption('production');
     await page.getByLabel('Comment').fill('ship it');
     await page.getByRole('button', { name: 'Request transition' }).click();
-    await eventually(async () => (await rowsOf('Transition requests of v1').catch(() => [])).length === 1, 10_000);
-    expect((await rowsOf('Transition requests of v1'))[0].slice(0, 4)).toEqual(['production', 'pending', 'you', 'ship it']);
-    await checkPage('transition-pending');
+    expect((await waitForTableRows(page, 'Transition requests of v1', 1))[0].slice(0, 4)).toEqual(['production', 'pending', 'you', 'ship it']);
+    await ui.checkPage('transition-pending');
 
     await page.getByRole('button', { name: 'Approve the move to production' }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Approve', exact: true }).click();
     await eventually(async () => (await rowsOf('Transition requests of v1'))[0][1] === 'approved', 30_000);
     await eventually(async () => (await rowsOf('Versions'))[0][1] === 'production', 10_000);
-    expect(await fact('Stage')).toBe('production');
+    expect(await factOf(page, 'Stage')).toBe('production');
     const version = (await api.get(`${M}/registry/${(await api.get(`${M}/projects/${projectId}/registry`)).body.items[0].id}/versions`)).body.items[0];
     expect(version.stage).toBe('production');
     registryDeployment = version.deployment_id;
     const dep = (await api.get(`${M}/deployments/${registryDeployment}`)).body.deployment;
     expect(dep).toMatchObject({ stage: 'production', name: 'churn v1', model_id: gbm });
-    await checkPage('transition-approved');
+    await ui.checkPage('transition-approved');
 
     await page.getByRole('link', { name: 'Events', exact: true }).click();
     await eventually(async () => (await rowsOf('Registry events').catch(() => [])).length >= 3, 10_000);
     const kinds = (await rowsOf('Registry events')).map((r) => r[1]);
     expect(kinds).toEqual(expect.arrayContaining(['version_created', 'transition_requested', 'transition_approved']));
-    await checkPage('registry-events');
+    await ui.checkPage('registry-events');
   });
 
   it("changes the registered model's description and the aliases that deploy when moved", async () => {
@@ -145,7 +122,7 @@ describe('the MLOps pages in Chromium', () => {
     await page.getByText('deploy on move: champion').waitFor();
     const registered = (await api.get(`${M}/projects/${projectId}/registry`)).body.items[0];
     expect(registered).toMatchObject({ description: 'Churn classifier, monthly', auto_deploy_aliases: ['champion'] });
-    await checkPage('registry-settings');
+    await ui.checkPage('registry-settings');
   });
 
   it("starts a canary on the deployment's Rollouts tab and follows its live state to promotion", async () => {
@@ -153,7 +130,7 @@ describe('the MLOps pages in Chromium', () => {
     await page.getByRole('link', { name: 'Rollouts', exact: true }).click();
     await page.getByRole('heading', { name: 'Start a rollout', exact: true }).waitFor();
     await page.getByText('No rollout yet.').waitFor();
-    await checkPage('rollouts-empty');
+    await ui.checkPage('rollouts-empty');
 
     await page.getByLabel('Strategy').selectOption('canary');
     await page.getByRole('combobox', { name: 'Candidate' }).selectOption(glm);
@@ -167,10 +144,10 @@ describe('the MLOps pages in Chromium', () => {
     await page.getByRole('button', { name: 'Start rollout' }).click();
 
     await page.getByRole('heading', { name: 'Canary rollout', exact: true }).waitFor();
-    await eventually(async () => (await fact('State')) === 'running', 30_000);
-    expect(await fact('Step')).toBe('1 of 1');
+    await eventually(async () => (await factOf(page, 'State')) === 'running', 30_000);
+    expect(await factOf(page, 'Step')).toBe('1 of 1');
     // The candidate takes its share once the workflow has deployed it; the split shows both sides.
-    await eventually(async () => (await fact('Candidate traffic')) === '50%' && (await rowsOf('Traffic split').catch(() => [])).length === 2, 60_000);
+    await eventually(async () => (await factOf(page, 'Candidate traffic')) === '50%' && (await rowsOf('Traffic split').catch(() => [])).length === 2, 60_000);
     const split = await rowsOf('Traffic split');
     expect(split.map((r) => [r[0], r[2]])).toEqual([
       ['stable', '50%'],
@@ -179,22 +156,21 @@ describe('the MLOps pages in Chromium', () => {
     expect((await rowsOf('Canary steps'))[0]).toEqual(['1', '50%', '60 min', 'error_rate < 0.5 (≥ 1000 samples)', 'current']);
     // Requests reach both sides; the gates are checked every five seconds on the candidate's own.
     for (const row of inputs.slice(0, 20)) expect((await api.post(`${M}/deployments/${registryDeployment}/predict`, { inputs: row })).status).toBe(200);
-    await eventually(async () => (await rowsOf('Gate results').catch(() => [])).length === 1, 30_000);
-    const [gate] = await rowsOf('Gate results');
+    const [gate] = await waitForTableRows(page, 'Gate results', 1, 30_000);
     expect(gate[0]).toBe('error_rate');
     expect(gate[2]).toBe('< 0.5');
-    await checkPage('canary-running');
+    await ui.checkPage('canary-running');
 
     await page.getByRole('button', { name: 'Pause', exact: true }).click();
-    await eventually(async () => (await fact('State')) === 'paused', 20_000);
+    await eventually(async () => (await factOf(page, 'State')) === 'paused', 20_000);
     await page.getByRole('button', { name: 'Resume', exact: true }).click();
-    await eventually(async () => (await fact('State')) === 'running', 20_000);
+    await eventually(async () => (await factOf(page, 'State')) === 'running', 20_000);
     await page.getByRole('button', { name: 'Promote now' }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Promote now', exact: true }).click();
-    await eventually(async () => (await fact('State')) === 'promoted', 60_000);
+    await eventually(async () => (await factOf(page, 'State')) === 'promoted', 60_000);
     await eventually(async () => (await rowsOf('Rollouts of this deployment'))[0]?.[1] === 'promoted', 10_000);
     expect((await rowsOf('Rollout history')).map((r) => r[1]).length).toBeGreaterThan(1);
-    await checkPage('canary-promoted');
+    await ui.checkPage('canary-promoted');
   });
 
   it('shadows the production deployment with another model and compares their answers', async () => {
@@ -206,23 +182,22 @@ describe('the MLOps pages in Chromium', () => {
     await page.getByLabel('Mirrored share (%)').fill('100');
     await page.getByRole('button', { name: 'Start rollout' }).click();
     await page.getByRole('heading', { name: 'Shadow rollout', exact: true }).waitFor();
-    expect(await fact('Mirrored')).toBe('100% of requests');
-    await eventually(async () => (await rowsOf('Traffic split').catch(() => [])).length === 2, 60_000);
-    expect((await rowsOf('Traffic split')).map((r) => [r[0], r[2]])).toEqual([
+    expect(await factOf(page, 'Mirrored')).toBe('100% of requests');
+    expect((await waitForTableRows(page, 'Traffic split', 2, 60_000)).map((r) => [r[0], r[2]])).toEqual([
       ['stable', '100%'],
       ['shadow', '100% mirrored'],
     ]);
     for (const row of inputs.slice(0, 20)) expect((await api.post(`${M}/deployments/${prod.id}/predict`, { inputs: row })).status).toBe(200);
     await page.getByRole('heading', { name: 'Shadow comparison', exact: true }).waitFor();
-    await eventually(async () => Number(await fact('Compared answers')) >= 20, 30_000);
-    expect(await fact('Agreement')).toMatch(/^[\d.]+%$/);
-    await checkPage('shadow-running');
+    await eventually(async () => Number(await factOf(page, 'Compared answers')) >= 20, 30_000);
+    expect(await factOf(page, 'Agreement')).toMatch(/^[\d.]+%$/);
+    await ui.checkPage('shadow-running');
 
     await page.getByRole('button', { name: 'Abort', exact: true }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Abort', exact: true }).click();
-    await eventually(async () => (await fact('State')) === 'aborted', 60_000);
+    await eventually(async () => (await factOf(page, 'State')) === 'aborted', 60_000);
     expect((await productionDeployment()).id).toBe(prod.id);
-    await checkPage('shadow-aborted');
+    await ui.checkPage('shadow-aborted');
   });
 
   it('switches production blue-green and rolls the switch back inside its window', async () => {
@@ -238,13 +213,13 @@ describe('the MLOps pages in Chromium', () => {
     await eventually(async () => (await productionDeployment()).id !== prod.id, 60_000);
     expect((await productionDeployment()).model_id).toBe(gbm);
     await page.getByRole('button', { name: 'Roll back' }).waitFor();
-    await checkPage('blue-green-switched');
+    await ui.checkPage('blue-green-switched');
 
     await page.getByRole('button', { name: 'Roll back' }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Roll back', exact: true }).click();
-    await eventually(async () => (await fact('State')) === 'rolled_back', 60_000);
+    await eventually(async () => (await factOf(page, 'State')) === 'rolled_back', 60_000);
     expect((await productionDeployment()).id).toBe(prod.id);
-    await checkPage('blue-green-rolled-back');
+    await ui.checkPage('blue-green-rolled-back');
   });
 
   it("creates an A/B test from its form and shows each variant's statistics, the conclusion and the promotion", async () => {
@@ -257,7 +232,7 @@ describe('the MLOps pages in Chromium', () => {
     await page.getByRole('link', { name: 'A/B tests', exact: true }).click();
     await page.getByRole('heading', { name: 'New A/B test', exact: true }).waitFor();
     await page.getByText('No A/B test yet.').waitFor();
-    await checkPage('ab-tests-empty');
+    await ui.checkPage('ab-tests-empty');
 
     await page.getByLabel('Name', { exact: true }).fill('Checkout');
     await page.getByLabel('Primary metric').selectOption('conversion');
@@ -271,7 +246,7 @@ describe('the MLOps pages in Chromium', () => {
     await page.getByRole('button', { name: 'Start', exact: true }).click();
     await page.getByRole('button', { name: 'Stop now' }).waitFor();
     const testId = page.url().split('/').pop()!;
-    await checkPage('ab-test-started');
+    await ui.checkPage('ab-test-started');
 
     // Traffic through the test: the gbm variant converts four times in five, the control once in five.
     let state = 'running';
@@ -300,13 +275,13 @@ describe('the MLOps pages in Chromium', () => {
     expect(Number(comparison[2])).toBeGreaterThan(0);
     expect(comparison[3]).toMatch(/ to /);
     expect(comparison[5]).toBe('yes');
-    await checkPage('ab-test-concluded');
+    await ui.checkPage('ab-test-concluded');
 
     await page.getByRole('button', { name: 'Promote gbm to production' }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Promote', exact: true }).click();
     await page.getByRole('status').filter({ hasText: 'Promoted' }).waitFor();
     expect((await api.get(`${M}/deployments/${staged.body.id}`)).body.deployment.stage).toBe('production');
-    await checkPage('ab-test-promoted');
+    await ui.checkPage('ab-test-promoted');
   });
 
   it('creates a retraining policy from its form', async () => {
@@ -315,7 +290,7 @@ describe('the MLOps pages in Chromium', () => {
     await page.getByRole('heading', { name: 'New policy', exact: true }).waitFor();
     await page.getByText('No policy yet.').waitFor();
     await page.getByText('No retraining yet.').waitFor();
-    await checkPage('retraining-empty');
+    await ui.checkPage('retraining-empty');
 
     await page.getByLabel('Name', { exact: true }).fill('Weekly retrain');
     await page.getByLabel('Registered model').selectOption({ label: 'churn' });
@@ -324,16 +299,15 @@ describe('the MLOps pages in Chromium', () => {
     await page.getByLabel('Schedule (cron, UTC)').fill('0 3 * * 1');
     await page.getByLabel('On a new version of the training dataset').check();
     await page.getByRole('button', { name: 'Create policy' }).click();
-    await eventually(async () => (await rowsOf('Retraining policies').catch(() => [])).length === 1, 10_000);
-    const [row] = await rowsOf('Retraining policies');
+    const [row] = await waitForTableRows(page, 'Retraining policies', 1);
     expect(row.slice(0, 7)).toEqual(['Weekly retrain', 'churn', 'cron 0 3 * * 1, new dataset version', 'approval', 'sort metric better by ≥ 0.01', '60 min', 'yes']);
     const [policy] = (await api.get(`${M}/retraining-policies?project_id=${projectId}`)).body.items;
     expect(policy).toMatchObject({ name: 'Weekly retrain', outcome: 'approval', triggers: { schedule_cron: '0 3 * * 1', new_dataset_version: true } });
-    await checkPage('retraining-policy');
+    await ui.checkPage('retraining-policy');
 
     await page.getByRole('button', { name: 'Disable Weekly retrain' }).click();
     await eventually(async () => (await rowsOf('Retraining policies'))[0][6] === 'no', 10_000);
-    await checkPage('retraining-disabled');
+    await ui.checkPage('retraining-disabled');
   });
 
   it('runs the policy by hand: the retraining job shows its state, evaluation and links, and is approved', async () => {
@@ -342,8 +316,7 @@ describe('the MLOps pages in Chromium', () => {
     expect((await api.patch(`${M}/retraining-policies/${policy.id}`, { gate: { min_improvement: -1 } })).status).toBe(200);
     await page.reload();
     await page.getByRole('button', { name: 'Run now: Weekly retrain' }).click();
-    await eventually(async () => (await rowsOf('Retraining jobs').catch(() => [])).length === 1, 10_000);
-    expect((await rowsOf('Retraining jobs'))[0].slice(1, 3)).toEqual(['Weekly retrain', 'manual']);
+    expect((await waitForTableRows(page, 'Retraining jobs', 1))[0].slice(1, 3)).toEqual(['Weekly retrain', 'manual']);
     // The list is read again every five seconds while the job is open.
     const settled = ['awaiting_approval', 'promoted', 'rejected', 'registered', 'failed'];
     await eventually(async () => settled.includes((await rowsOf('Retraining jobs'))[0][3]), 240_000, 1000);
@@ -352,7 +325,7 @@ describe('the MLOps pages in Chromium', () => {
     expect(job[4]).toMatch(/champion .* challenger .* on \d+ rows, passed$/);
     expect(job[5]).toContain('experiment');
     expect(job[5]).toContain('challenger');
-    await checkPage('retraining-awaiting-approval');
+    await ui.checkPage('retraining-awaiting-approval');
 
     await page.getByRole('button', { name: 'Approve the challenger' }).click();
     await eventually(async () => (await rowsOf('Retraining jobs'))[0][3] === 'promoted', 60_000);
@@ -361,25 +334,19 @@ describe('the MLOps pages in Chromium', () => {
     // The challenger is production and the registry's champion now.
     const challenger = (await api.get(`${M}/versions/${done.challenger_version_id}`)).body;
     expect(challenger).toMatchObject({ stage: 'production', aliases: expect.arrayContaining(['champion']) });
-    await checkPage('retraining-promoted');
+    await ui.checkPage('retraining-promoted');
   }, 300_000);
 
   it('fits a 390 px wide screen: the project, a registered model, a rollout, an A/B test, retraining', async () => {
     const registered = (await api.get(`${M}/projects/${projectId}/registry`)).body.items[0];
     const [canary] = (await api.get(`${M}/deployments/${registryDeployment}/strategies`)).body.items;
     const [abTest] = (await api.get(`${M}/ab-tests?project_id=${projectId}`)).body.items;
-    await page.setViewportSize({ width: 390, height: 844 });
-    for (const [url, name, ready] of [
-      [`/app/projects/${projectId}`, 'narrow-project', 'Lifecycle project'],
-      [`/app/registry/${registered.id}`, 'narrow-registered-model', 'Transition requests'],
-      [`/app/rollouts/${canary.id}`, 'narrow-rollout', 'Canary rollout'],
-      [`/app/ab-tests/${abTest.id}`, 'narrow-ab-test', 'Comparisons with the control'],
-      [`/app/projects/${projectId}/retraining`, 'narrow-retraining', 'Retraining jobs'],
-    ]) {
-      await page.goto(stack.baseUrl + url);
-      await page.getByRole('heading', { name: ready, exact: true }).waitFor();
-      await checkPage(name);
-    }
-    await page.setViewportSize({ width: 1280, height: 900 });
+    await checkPagesAtPhoneWidth(ui, [
+      { url: `${stack.baseUrl}/app/projects/${projectId}`, name: 'narrow-project', heading: 'Lifecycle project' },
+      { url: `${stack.baseUrl}/app/registry/${registered.id}`, name: 'narrow-registered-model', heading: 'Transition requests' },
+      { url: `${stack.baseUrl}/app/rollouts/${canary.id}`, name: 'narrow-rollout', heading: 'Canary rollout' },
+      { url: `${stack.baseUrl}/app/ab-tests/${abTest.id}`, name: 'narrow-ab-test', heading: 'Comparisons with the control' },
+      { url: `${stack.baseUrl}/app/projects/${projectId}/retraining`, name: 'narrow-retraining', heading: 'Retraining jobs' },
+    ]);
   });
 });

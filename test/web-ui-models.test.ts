@@ -1,6 +1,6 @@
 import { type Page } from 'playwright-core';
 import { trainBinaryWithEnsemble } from './support/binary-ensemble';
-import { openBrowser, type BrowserSession, tableRows } from './support/browser';
+import { useBrowser, logInThroughForm, tableRows, waitForTableRows } from './support/browser';
 import { createProject, eventually, signUp } from './support/client';
 import { startStack, TestStack } from './support/stack';
 
@@ -13,14 +13,13 @@ import { startStack, TestStack } from './support/stack';
  */
 
 let stack: TestStack;
-let ui: BrowserSession;
+const ui = useBrowser('web-ui-models');
 let page: Page;
 let owner: Awaited<ReturnType<typeof signUp>>;
 let projectId = '';
 let models: Record<string, string> = {};
 
 beforeAll(async () => {
-  ui = await openBrowser('web-ui-models');
   page = ui.page;
   stack = await startStack();
   owner = await signUp(stack.baseUrl, stack.mail, { name: 'Mo Models' });
@@ -30,42 +29,28 @@ beforeAll(async () => {
   expect(d.status).toBe(201);
 }, 300_000);
 
-afterEach(async () => {
-  await ui?.screenshotAfterStep();
-});
-
 afterAll(async () => {
-  await ui?.close();
   await stack?.stop();
 });
-
-async function checkPage(name: string): Promise<void> {
-  await ui.checkPage(name);
-  await ui.expectNoHorizontalScroll();
-}
 
 const rowsOf = (region: string): Promise<string[][]> => tableRows(page, region);
 
 /** The model names in the model table, top to bottom (the badge after a name left out). */
 async function modelNames(): Promise<string[]> {
-  return (await rowsOf('Models')).map((r) => r[1].replace(/\s*best$/, ''));
+  return (await rowsOf('Models of this project')).map((r) => r[1].replace(/\s*best$/, ''));
 }
 
 describe('the model table, compare view and model page in Chromium', () => {
   it('sorts the project model table by a column and filters it by a search', async () => {
-    await page.goto(`${stack.baseUrl}/login`);
-    await page.getByLabel('Email').fill(owner.email);
-    await page.getByLabel('Password').fill(owner.password);
-    await page.getByRole('button', { name: 'Log in' }).click();
+    await logInThroughForm(page, stack.baseUrl, owner);
     await page.getByRole('link', { name: 'Model table project' }).click();
     await page.getByRole('link', { name: 'Models', exact: true }).click();
-    await eventually(async () => (await rowsOf('Models').catch(() => [])).length === 3, 15_000);
-    const first = await rowsOf('Models');
+    const first = await waitForTableRows(page, 'Models of this project', 3, 15_000);
     // Metric, algorithm, experiment, dataset version and deployment of each model.
     const gbm = first.find((r) => r[1].startsWith('GBM_1'))!;
     expect(gbm[2]).toMatch(/^AUC 0\.\d+/);
     expect(gbm.slice(3, 7)).toEqual(['GBM', 'binary run', 'synthetic v0', 'gbm-staging (staging)']);
-    await checkPage('models-table');
+    await ui.checkPage('models-table');
 
     await page.getByRole('button', { name: 'Model', exact: true }).click();
     await eventually(async () => JSON.stringify(await modelNames()) === JSON.stringify(['GBM_1', 'GLM_1', 'StackedEnsemble_AllModels']), 10_000);
@@ -75,7 +60,7 @@ describe('the model table, compare view and model page in Chromium', () => {
 
     await page.getByRole('button', { name: 'Metric', exact: true }).click();
     await eventually(async () => {
-      const aucs = (await rowsOf('Models')).map((r) => Number(r[2].replace('AUC ', '')));
+      const aucs = (await rowsOf('Models of this project')).map((r) => Number(r[2].replace('AUC ', '')));
       return aucs.length === 3 && aucs.every((v, i) => i === 0 || v <= aucs[i - 1]);
     }, 10_000);
     expect(await page.getByRole('columnheader', { name: 'Metric' }).getAttribute('aria-sort')).toBe('descending');
@@ -84,9 +69,9 @@ describe('the model table, compare view and model page in Chromium', () => {
     await eventually(async () => JSON.stringify(await modelNames()) === JSON.stringify(['GLM_1']), 10_000);
     await page.getByLabel('Search models').fill('nothing like it');
     await page.getByText('No model matches the search.').waitFor();
-    await checkPage('models-filtered');
+    await ui.checkPage('models-filtered');
     await page.getByLabel('Search models').fill('');
-    await eventually(async () => (await rowsOf('Models').catch(() => [])).length === 3, 10_000);
+    await waitForTableRows(page, 'Models of this project', 3);
   });
 
   it('compares three chosen models: metrics side by side, overlaid ROC and PR curves, differing parameters', async () => {
@@ -126,7 +111,7 @@ describe('the model table, compare view and model page in Chromium', () => {
     const params = page.getByRole('region', { name: 'Parameters side by side' });
     await eventually(async () => (await params.locator('tbody tr:not(.differs)').count()) === 0, 5_000);
     expect(await params.locator('tbody tr.differs').count()).toBeGreaterThan(0);
-    await checkPage('compare-three');
+    await ui.checkPage('compare-three');
 
     // The URL alone shows the same comparison (it can be shared).
     await page.reload();
@@ -150,14 +135,14 @@ describe('the model table, compare view and model page in Chromium', () => {
     const thresholds = table.map((r) => Number(r[0]));
     thresholds.forEach((t, i) => i === 0 || expect(t).toBeLessThan(thresholds[i - 1]));
     for (const r of table) for (const v of r.slice(2, 5).map(Number)) expect(v >= 0 && v <= 1).toBe(true);
-    await checkPage('model-page');
+    await ui.checkPage('model-page');
 
     // Deploying to production asks first; cancelling deploys nothing.
     await page.getByLabel('Stage').selectOption('production');
     await page.getByRole('button', { name: 'Deploy', exact: true }).click();
     const dialog = page.getByRole('alertdialog', { name: /Deploy GBM_1 to production/ });
     await dialog.waitFor();
-    await checkPage('model-deploy-confirm');
+    await ui.checkPage('model-deploy-confirm');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'detached' });
     const listed = await owner.client.get(`/api/mlops/projects/${projectId}/deployments`);
@@ -177,6 +162,6 @@ describe('the model table, compare view and model page in Chromium', () => {
       .locator('figcaption')
       .innerText();
     expect(bases).toMatch(/GBM_1/);
-    await checkPage('ensemble-page');
+    await ui.checkPage('ensemble-page');
   });
 });

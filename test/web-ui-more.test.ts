@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { type BrowserContext, type Page } from 'playwright-core';
-import { openBrowser, type BrowserSession } from './support/browser';
+import { useBrowser, checkPagesAtPhoneWidth, openProjectTab, submitLoginForm } from './support/browser';
 import { ApiClient, createProject, eventually, signUp } from './support/client';
 import { linkIn } from './support/smtp-sink';
 import { startStack, TestStack } from './support/stack';
@@ -14,7 +14,7 @@ import { trainQuickModels } from './support/trained-models';
  */
 
 let stack: TestStack;
-let ui: BrowserSession;
+const ui = useBrowser('web-ui-more');
 let context: BrowserContext;
 let page: Page;
 let api: ApiClient;
@@ -41,7 +41,6 @@ function contactsCsv(n: number): string {
 }
 
 beforeAll(async () => {
-  ui = await openBrowser('web-ui-more');
   ({ context, page } = ui);
   stack = await startStack({ env: { RATE_LIMIT_TRAIN: '1000', RATE_LIMIT_PREDICT: '1000' } });
   const user = await signUp(stack.baseUrl, stack.mail, { name: 'Bea Browser' });
@@ -55,46 +54,37 @@ beforeAll(async () => {
   trained.catch(() => undefined);
 }, 120_000);
 
-afterEach(async () => {
-  await ui?.screenshotAfterStep();
-});
-
 afterAll(async () => {
-  await ui?.close();
   await stack?.stop();
 });
-
-const checkPage = (name: string) => ui.checkPage(name);
 
 describe('the web UI in Chromium: password reset, sessions, privacy, synthgen, studio', () => {
   it('resets a forgotten password from the mailed link and logs in with the new one', async () => {
     await page.goto(`${stack.baseUrl}/auth/forgot-password`);
     await page.getByRole('heading', { name: 'Reset your password', exact: true }).waitFor();
-    await checkPage('forgot-password');
+    await ui.checkPage('forgot-password');
     await page.getByLabel('Email').fill(email);
     await page.getByRole('button', { name: 'Send the reset link' }).click();
     await page.getByRole('status').waitFor();
-    await checkPage('forgot-password-sent');
+    await ui.checkPage('forgot-password-sent');
 
     const mail = await stack.mail.waitFor(email, /reset-password\?token=/);
     const link = new URL(linkIn(mail, 'reset-password?token='));
     await page.goto(stack.baseUrl + link.pathname + link.search);
     await page.getByRole('heading', { name: 'Choose a new password', exact: true }).waitFor();
-    await checkPage('reset-password');
+    await ui.checkPage('reset-password');
     await page.getByLabel('New password (at least 8 characters)').fill(newPassword);
     await page.getByRole('button', { name: 'Set password' }).click();
     await page.getByRole('heading', { name: 'Password changed', exact: true }).waitFor();
-    await checkPage('reset-password-done');
+    await ui.checkPage('reset-password-done');
     // The reset ended every session, the API client's too.
     expect((await api.get('/api/auth/me')).status).toBe(401);
 
     await page.getByRole('link', { name: 'Go to the login page' }).click();
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(newPassword);
-    await page.getByRole('button', { name: 'Log in' }).click();
+    await submitLoginForm(page, { email, password: newPassword });
     await page.getByRole('heading', { name: 'Projects', exact: true }).waitFor();
     await page.getByRole('link', { name: 'More pages' }).waitFor();
-    await checkPage('projects');
+    await ui.checkPage('projects');
   });
 
   it("revokes another session from the profile; that session's requests are then refused", async () => {
@@ -103,21 +93,20 @@ describe('the web UI in Chromium: password reset, sessions, privacy, synthgen, s
     await page.getByRole('link', { name: 'Profile', exact: true }).click();
     await page.getByRole('region', { name: 'Live sessions', exact: true }).waitFor();
     await expect(page.getByRole('button', { name: /^Revoke the session started/ }).count()).resolves.toBe(1);
-    await checkPage('profile-sessions');
+    await ui.checkPage('profile-sessions');
     await page.getByRole('button', { name: /^Revoke the session started/ }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Revoke', exact: true }).click();
     await eventually(async () => (await page.getByRole('button', { name: /^Revoke the session started/ }).count()) === 0, 10_000);
     expect((await api.get('/api/auth/me')).status).toBe(401);
-    await checkPage('profile-session-revoked');
+    await ui.checkPage('profile-session-revoked');
     // The API client logs in again for the steps that set data up.
     expect((await api.post('/api/auth/login', { email, password: newPassword })).status).toBe(200);
   });
 
   let sessionUrl = '';
   it('creates a privacy policy, adds and deletes rules, and detects PII in a CSV of contacts', async () => {
-    await page.goto(`${stack.baseUrl}/app/projects/${projectId}?tab=privacy`);
-    await page.getByRole('heading', { name: 'Privacy policies', exact: true }).waitFor();
-    await checkPage('project-privacy');
+    await openProjectTab(page, stack.baseUrl, projectId, 'privacy', 'Privacy policies');
+    await ui.checkPage('project-privacy');
     await page.getByLabel('Policy name').fill('Contacts GDPR');
     await page.getByLabel('Compliance profile').selectOption('gdpr');
     await page.getByRole('button', { name: 'Create policy' }).click();
@@ -134,7 +123,7 @@ describe('the web UI in Chromium: password reset, sessions, privacy, synthgen, s
     await page.getByRole('button', { name: 'Delete rule phone redact' }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Delete', exact: true }).click();
     await eventually(async () => (await page.getByRole('button', { name: 'Delete rule phone redact' }).count()) === 0, 10_000);
-    await checkPage('privacy-policy');
+    await ui.checkPage('privacy-policy');
 
     await page.getByRole('combobox', { name: /^Dataset/ }).selectOption({ label: 'contacts' });
     await page.getByRole('button', { name: 'Start session and detect' }).click();
@@ -146,7 +135,7 @@ describe('the web UI in Chromium: password reset, sessions, privacy, synthgen, s
     const found = rows.map((r) => r.split('\t').slice(0, 2).join(':'));
     expect(found).toEqual(expect.arrayContaining(['email:email', 'phone:phone']));
     expect(rows.join('\n')).not.toContain('ada.lovelace0@example.com');
-    await checkPage('privacy-detected');
+    await ui.checkPage('privacy-detected');
 
     await page.getByRole('button', { name: 'Anonymize' }).click();
     const download = page.getByRole('link', { name: 'Download anonymized CSV' });
@@ -161,23 +150,22 @@ describe('the web UI in Chromium: password reset, sessions, privacy, synthgen, s
     expect(csv).not.toContain('ada.lovelace0@example.com');
     await page.getByRole('button', { name: 'Make the PDF report' }).click();
     await page.getByRole('link', { name: 'download the PDF' }).waitFor({ timeout: 60_000 });
-    await checkPage('privacy-completed');
+    await ui.checkPage('privacy-completed');
   });
 
   let generationUrl = '';
   it('trains a gaussian_copula model, generates rows under a condition and shows their quality and privacy check', async () => {
     await trained;
-    await page.goto(`${stack.baseUrl}/app/projects/${projectId}?tab=synthgen`);
-    await page.getByRole('heading', { name: 'Train a synthetic data model', exact: true }).waitFor();
+    await openProjectTab(page, stack.baseUrl, projectId, 'synthgen', 'Train a synthetic data model');
     await page.getByRole('combobox', { name: /^Dataset/ }).selectOption({ label: 'synthetic' });
     await page.getByLabel('Model name').fill('copula');
     await page.getByLabel('Model type').selectOption('gaussian_copula');
     await page.getByRole('spinbutton', { name: /^Seed/ }).fill('3');
-    await checkPage('project-synthgen');
+    await ui.checkPage('project-synthgen');
     await page.getByRole('button', { name: 'Train model' }).click();
     await page.getByRole('heading', { name: 'copula', exact: true }).waitFor();
     await page.getByRole('heading', { name: 'Generate rows', exact: true }).waitFor({ timeout: 90_000 });
-    await checkPage('synthgen-model');
+    await ui.checkPage('synthgen-model');
 
     await page.getByLabel('Rows', { exact: true }).fill('200');
     await page.getByLabel('Generation seed').fill('7');
@@ -191,7 +179,7 @@ describe('the web UI in Chromium: password reset, sessions, privacy, synthgen, s
     expect(await page.getByTestId('quality-overall').textContent()).toMatch(/^\d+(\.\d+)?%$/);
     await page.getByRole('region', { name: 'Column shapes', exact: true }).waitFor();
     await page.getByRole('heading', { name: 'Privacy check', exact: true }).waitFor();
-    await checkPage('synthgen-generation');
+    await ui.checkPage('synthgen-generation');
 
     const csvHref = (await page.getByRole('link', { name: 'CSV', exact: true }).getAttribute('href'))!;
     const res = await context.request.get(stack.baseUrl + csvHref);
@@ -206,7 +194,7 @@ describe('the web UI in Chromium: password reset, sessions, privacy, synthgen, s
     // The report's options first (report.tsx): HTML, every section.
     await page.getByRole('button', { name: 'Generate report' }).click();
     await page.frameLocator('iframe[title="The synthgen report"]').locator('h1').first().waitFor({ timeout: 90_000 });
-    await checkPage('synthgen-report');
+    await ui.checkPage('synthgen-report');
   });
 
   let studioUrl = '';
@@ -214,10 +202,9 @@ describe('the web UI in Chromium: password reset, sessions, privacy, synthgen, s
     const { models } = await trained;
     const dep = await api.post(`/api/mlops/projects/${projectId}/deployments`, { model_id: models.GLM, name: 'glm-staging', stage: 'staging' });
     expect(dep.status).toBe(201);
-    await page.goto(`${stack.baseUrl}/app/projects/${projectId}?tab=studio`);
-    await page.getByRole('heading', { name: 'New what-if session', exact: true }).waitFor();
+    await openProjectTab(page, stack.baseUrl, projectId, 'studio', 'New what-if session');
     await eventually(async () => (await page.getByLabel('x1 (float64)').inputValue()) !== '', 10_000);
-    await checkPage('project-studio');
+    await ui.checkPage('project-studio');
     await page.getByRole('button', { name: 'Start session' }).click();
     await page.getByRole('heading', { name: 'Studio session', exact: true }).waitFor();
     expect(await page.getByTestId('baseline-prediction').textContent()).toMatch(/^(pos|neg) \(P\(pos\) = [\d.]+\)$/);
@@ -228,13 +215,13 @@ describe('the web UI in Chromium: password reset, sessions, privacy, synthgen, s
     expect(await page.locator('datalist option').evaluateAll((os) => os.map((o) => o.getAttribute('value')).sort())).toEqual(['blue', 'green', 'red']);
     await page.getByText(/Changes from the baseline: x1 = /).waitFor();
     await page.getByLabel('Scenario name').fill('higher x1');
-    await checkPage('studio-session');
+    await ui.checkPage('studio-session');
     await page.getByRole('button', { name: 'Add and run scenario' }).click();
     const compare = page.getByRole('region', { name: 'Scenarios against the baseline', exact: true });
     await compare.waitFor();
     expect(await compare.innerText()).toContain('higher x1');
     await page.locator('.status-succeeded').first().waitFor();
-    await checkPage('studio-compare');
+    await ui.checkPage('studio-compare');
   });
 
   it('cancels a running experiment from its page', async () => {
@@ -249,21 +236,14 @@ describe('the web UI in Chromium: password reset, sessions, privacy, synthgen, s
     await page.getByRole('heading', { name: 'Progress', exact: true }).waitFor();
     await page.getByRole('button', { name: 'Cancel', exact: true }).click({ timeout: 30_000 });
     await page.locator('.status-canceled').first().waitFor({ timeout: 60_000 });
-    await checkPage('experiment-canceled');
+    await ui.checkPage('experiment-canceled');
   });
 
   it('fits the new pages on a 390 px wide screen', async () => {
-    await page.setViewportSize({ width: 390, height: 844 });
-    for (const [url, name, ready] of [
-      [sessionUrl, 'narrow-privacy-session', 'Detected PII'],
-      [generationUrl, 'narrow-synthgen-generation', 'Quality'],
-      [studioUrl, 'narrow-studio', 'Compare'],
-    ]) {
-      await page.goto(url);
-      await page.getByRole('heading', { name: ready, exact: true }).waitFor();
-      await ui.expectNoHorizontalScroll();
-      await checkPage(name);
-    }
-    await page.setViewportSize({ width: 1280, height: 900 });
+    await checkPagesAtPhoneWidth(ui, [
+      { url: sessionUrl, name: 'narrow-privacy-session', heading: 'Detected PII' },
+      { url: generationUrl, name: 'narrow-synthgen-generation', heading: 'Quality' },
+      { url: studioUrl, name: 'narrow-studio', heading: 'Compare' },
+    ]);
   });
 });

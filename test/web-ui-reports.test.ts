@@ -1,5 +1,5 @@
 import { type Page } from 'playwright-core';
-import { openBrowser, type BrowserSession } from './support/browser';
+import { useBrowser, logInThroughForm, openProjectTab } from './support/browser';
 import { ApiClient, createProject, eventually, signUp } from './support/client';
 import { startStack, TestStack } from './support/stack';
 import { trainQuickModels } from './support/trained-models';
@@ -11,7 +11,7 @@ import { trainQuickModels } from './support/trained-models';
  * shows its error, and Retry asks for the same report again.
  */
 let stack: TestStack;
-let ui: BrowserSession;
+const ui = useBrowser('web-ui-reports');
 let page: Page;
 let api: ApiClient;
 let owner: Awaited<ReturnType<typeof signUp>>;
@@ -19,7 +19,6 @@ let projectId = '';
 let modelId = '';
 
 beforeAll(async () => {
-  ui = await openBrowser('web-ui-reports');
   page = ui.page;
   stack = await startStack({ env: { RATE_LIMIT_REPORT: '1000' } });
   owner = await signUp(stack.baseUrl, stack.mail, { name: 'Rita Reports' });
@@ -28,19 +27,9 @@ beforeAll(async () => {
   modelId = (await trainQuickModels(api, projectId, ['GLM'], 200)).models.GLM;
 }, 300_000);
 
-afterEach(async () => {
-  await ui?.screenshotAfterStep();
-});
-
 afterAll(async () => {
-  await ui?.close();
   await stack?.stop();
 });
-
-async function checkPage(name: string): Promise<void> {
-  await ui.checkPage(name);
-  await ui.expectNoHorizontalScroll();
-}
 
 type StoredReport = { id: string; status: string; kind: string; entity_id: string; error: string | null; options: Record<string, unknown> };
 
@@ -50,15 +39,11 @@ async function reportById(id: string): Promise<StoredReport> {
 
 describe('reports in Chromium', () => {
   it('asks for a PDF with a title, comments and chosen sections, and follows its job to the download', async () => {
-    await page.goto(`${stack.baseUrl}/login`);
-    await page.getByLabel('Email').fill(owner.email);
-    await page.getByLabel('Password').fill(owner.password);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.getByRole('link', { name: 'Reported from the UI' }).waitFor();
-    await page.goto(`${stack.baseUrl}/app/projects/${projectId}?tab=reports`);
+    await logInThroughForm(page, stack.baseUrl, owner);
+    await openProjectTab(page, stack.baseUrl, projectId, 'reports', 'Reports');
     await page.getByRole('button', { name: 'Project report' }).click();
     await page.getByRole('heading', { name: 'New project report' }).waitFor();
-    await checkPage('report-form');
+    await ui.checkPage('report-form');
 
     await page.getByLabel('Format').selectOption('pdf');
     await page.getByLabel('Title').fill('Quarterly model review');
@@ -77,7 +62,7 @@ describe('reports in Chromium', () => {
     expect(await progressSeen).toBe(true);
     await page.getByRole('link', { name: 'Download PDF' }).waitFor({ timeout: 90_000 });
     await page.getByRole('heading', { name: 'Quarterly model review', level: 1 }).waitFor();
-    await checkPage('report-pdf-done');
+    await ui.checkPage('report-pdf-done');
 
     const report = await reportById(id);
     expect(report).toMatchObject({ status: 'succeeded', kind: 'project', entity_id: projectId });
@@ -104,14 +89,14 @@ describe('reports in Chromium', () => {
     await page.goto(`${stack.baseUrl}/app/reports/${id}`);
     await page.getByRole('heading', { name: 'The report was not made' }).waitFor();
     await page.getByRole('alert').filter({ hasText: 'The renderer ran out of memory' }).waitFor();
-    await checkPage('report-failed');
+    await ui.checkPage('report-failed');
 
     await page.getByRole('button', { name: 'Retry' }).click();
     await page.waitForURL((url) => /\/app\/reports\/[0-9a-f-]{36}$/.test(url.pathname) && !url.pathname.endsWith(id));
     const retried = page.url().split('/').pop() as string;
     await page.getByRole('link', { name: 'Download DOCX' }).waitFor({ timeout: 90_000 });
     await page.getByText('The DOCX is ready').waitFor();
-    await checkPage('report-retried');
+    await ui.checkPage('report-retried');
     const again = await eventually(async () => {
       const r = await reportById(retried);
       return r.status === 'succeeded' ? r : undefined;

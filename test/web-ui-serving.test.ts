@@ -1,5 +1,5 @@
-import type { ConsoleMessage, Page, Request, Response } from 'playwright-core';
-import { openBrowser, type BrowserSession, tableRows } from './support/browser';
+import type { Page } from 'playwright-core';
+import { useBrowser, logInThroughForm, openProjectTab, tableRows, waitForTableRows } from './support/browser';
 import { ApiClient, createProject, eventually, signUp } from './support/client';
 import { startStack, TestStack } from './support/stack';
 import { syntheticRows, trainQuickModels } from './support/trained-models';
@@ -14,7 +14,7 @@ import { syntheticRows, trainQuickModels } from './support/trained-models';
  */
 
 let stack: TestStack;
-let ui: BrowserSession;
+const ui = useBrowser('web-ui-serving');
 let page: Page;
 let api: ApiClient;
 let owner: Awaited<ReturnType<typeof signUp>>;
@@ -28,7 +28,6 @@ const M = '/api/mlops';
 const rows = syntheticRows(10, 3).map(({ y: _y, ...r }) => r);
 
 beforeAll(async () => {
-  ui = await openBrowser('web-ui-serving');
   page = ui.page;
   stack = await startStack({ env: { RATE_LIMIT_PREDICT: '100000' } });
   owner = await signUp(stack.baseUrl, stack.mail, { name: 'Sam Serving' });
@@ -46,50 +45,9 @@ beforeAll(async () => {
   expect((await api.post(`${M}/deployments/${dep}/predict`, { inputs: { ...rows[0], x1: 'abc' } })).status).toBe(422);
 }, 300_000);
 
-afterEach(async () => {
-  await ui?.screenshotAfterStep();
-});
-
 afterAll(async () => {
-  await ui?.close();
   await stack?.stop();
 });
-
-async function checkPage(name: string): Promise<void> {
-  await ui.checkPage(name);
-  await ui.expectNoHorizontalScroll();
-}
-
-/**
- * Runs `action`, during which the responses matching `allowed` are expected (a request the page makes to show a
- * refusal), then checks the page: the first look spends checkPage's record of them, the second checks it.
- */
-async function checkPageAllowing(name: string, allowed: RegExp[], action: () => Promise<void>): Promise<void> {
-  const seen: string[] = [];
-  const onConsole = (m: ConsoleMessage) => {
-    if (m.type() === 'error') seen.push(`console error: ${m.text()}`);
-  };
-  const onFailed = (r: Request) => {
-    if (r.failure()?.errorText !== 'net::ERR_ABORTED') seen.push(`request failed: ${r.url()}`);
-  };
-  const onResponse = (r: Response) => {
-    if (r.status() >= 400) seen.push(`HTTP ${r.status()}: ${r.request().method()} ${r.url()}`);
-  };
-  page.on('console', onConsole);
-  page.on('requestfailed', onFailed);
-  page.on('response', onResponse);
-  try {
-    await action();
-    await ui.checkPage(`${name}-expected-errors`).catch(() => undefined);
-  } finally {
-    page.off('console', onConsole);
-    page.off('requestfailed', onFailed);
-    page.off('response', onResponse);
-  }
-  expect(seen.filter((s) => !allowed.some((a) => a.test(s)))).toEqual([]);
-  expect(seen.length).toBeGreaterThan(0);
-  await checkPage(name);
-}
 
 const rowsOf = (region: string): Promise<string[][]> => tableRows(page, region);
 
@@ -111,11 +69,7 @@ async function drawn(label: string): Promise<boolean> {
 
 describe('serving in Chromium', () => {
   it('answers a test prediction from the form, filled with a sample row', async () => {
-    await page.goto(`${stack.baseUrl}/login`);
-    await page.getByLabel('Email').fill(owner.email);
-    await page.getByLabel('Password').fill(owner.password);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.getByRole('heading', { name: 'Projects', exact: true }).waitFor();
+    await logInThroughForm(page, stack.baseUrl, owner);
 
     await page.goto(`${stack.baseUrl}/app/deployments/${dep}?tab=predict`);
     const x1 = page.getByLabel(/^x1 \(/);
@@ -132,7 +86,7 @@ describe('serving in Chromium', () => {
     await answer.waitFor();
     expect(await answer.innerText()).toMatch(/Predicted (pos|neg) \(P\(pos\) = [\d.]+, decision threshold [\d.]+\)/);
     expect((await rowsOf('Class probabilities')).map((r) => r[0]).sort()).toEqual(['neg', 'pos']);
-    await checkPage('predict-answered');
+    await ui.checkPage('predict-answered');
   });
 
   it('shows the error detail of a refused prediction', async () => {
@@ -141,10 +95,12 @@ describe('serving in Chromium', () => {
     await page.goto(`${stack.baseUrl}/app/deployments/${staged.body.id}?tab=predict`);
     await page.getByLabel(/^x1 \(/).waitFor();
     expect((await api.post(`${M}/deployments/${staged.body.id}/deactivate`, {})).status).toBe(200);
-    await checkPageAllowing('predict-refused', [/^HTTP 404: POST .*\/predict$/, /^console error: Failed to load resource: the server responded with a status of 404/], async () => {
+    const expected = [/^HTTP 404: POST .*\/predict$/, /^console error on \S+: Failed to load resource: the server responded with a status of 404/];
+    const seen = await ui.checkPageAllowing('predict-refused', expected, async () => {
       await page.getByRole('button', { name: 'Predict', exact: true }).click();
       await page.getByRole('alert').filter({ hasText: 'The deployment refused the request: Deployment not found or inactive' }).waitFor();
     });
+    expect(seen.filter((s) => s.startsWith('HTTP 404'))).toHaveLength(1);
   });
 
   it('draws the traffic per hour', async () => {
@@ -154,23 +110,22 @@ describe('serving in Chromium', () => {
     // The figures in words beside the chart: 5 predict requests from beforeAll and 1 from the form, 1 refused.
     const summary = await page.locator('figcaption').first().innerText();
     expect(summary).toMatch(/^6 requests, 1 refused or failed/);
-    await checkPage('traffic');
+    await ui.checkPage('traffic');
   });
 
   it('lists the inference log as a table, filters it by status, and turns on storing inputs', async () => {
     await page.goto(`${stack.baseUrl}/app/deployments/${dep}?tab=logs`);
     await page.getByRole('region', { name: 'Logged requests', exact: true }).waitFor();
     expect(await rowsOf('Logged requests')).toHaveLength(6);
-    await checkPage('logs');
+    await ui.checkPage('logs');
 
     await page.getByLabel('Status').selectOption('error');
-    await eventually(async () => (await rowsOf('Logged requests')).length === 1, 10_000);
-    const [refused] = await rowsOf('Logged requests');
+    const [refused] = await waitForTableRows(page, 'Logged requests', 1);
     expect(refused[1]).toBe('422 refused');
     expect(refused[2]).toBe('not stored');
     expect(refused[3]).toBe('–');
     expect(refused[4]).toMatch(/^body\.inputs\.0\.x1: /);
-    await checkPage('logs-refused');
+    await ui.checkPage('logs-refused');
 
     const toggle = page.getByLabel('Store the inputs of predict requests in the inference log');
     expect(await toggle.isChecked()).toBe(false);
@@ -179,29 +134,26 @@ describe('serving in Chromium', () => {
     await page.getByText('Inputs are stored').waitFor();
     expect((await api.post(`${M}/deployments/${dep}/predict`, { inputs: rows[5] })).status).toBe(200);
     await page.getByLabel('Status').selectOption('ok');
-    await eventually(async () => (await rowsOf('Logged requests')).length === 6, 10_000);
-    const [newest] = await rowsOf('Logged requests');
+    const [newest] = await waitForTableRows(page, 'Logged requests', 6);
     expect(newest[1]).toBe('200 answered');
     expect(newest[2].split(', ').sort()).toEqual([`color = ${rows[5].color}`, `x1 = ${rows[5].x1}`, `x2 = ${rows[5].x2}`]);
     expect(newest[3]).toMatch(/^(pos|neg)$/);
-    await checkPage('logs-answered-with-inputs');
+    await ui.checkPage('logs-answered-with-inputs');
 
     // The drift tab says why drift needs it, with the same toggle.
     await page.getByRole('link', { name: 'Drift', exact: true }).click();
     expect(await page.getByLabel('Store the inputs of predict requests in the inference log').isChecked()).toBe(true);
-    await checkPage('drift-explained');
+    await ui.checkPage('drift-explained');
   });
 
   it('names the model in the history and the project deployments tables', async () => {
     await page.goto(`${stack.baseUrl}/app/deployments/${dep}?tab=history`);
     await page.getByRole('region', { name: 'Stage transitions', exact: true }).waitFor();
     expect((await rowsOf('Stage transitions'))[0][3]).toBe(modelName);
-    await page.goto(`${stack.baseUrl}/app/projects/${projectId}?tab=deployments`);
-    // The tab's section and its table are both regions named Deployments: wait for the table's rows, not the name.
-    await page.getByRole('region', { name: 'Deployments', exact: true }).locator('tbody tr').first().waitFor();
-    const row = (await rowsOf('Deployments')).find((r) => r[0] === 'churn-v2');
-    expect(row?.[3]).toBe(modelName);
-    await checkPage('project-deployments');
+    await openProjectTab(page, stack.baseUrl, projectId, 'deployments', 'Deployments');
+    const row = await eventually(async () => (await rowsOf('Deployments of this project')).find((r) => r[0] === 'churn-v2'), 10_000);
+    expect(row[3]).toBe(modelName);
+    await ui.checkPage('project-deployments');
   });
 
   it('asks before deactivating: Escape and Cancel leave the deployment active, confirming deactivates it', async () => {
@@ -217,7 +169,7 @@ describe('serving in Chromium', () => {
     expect(await page.evaluate('document.activeElement && document.activeElement.textContent')).toBe('Deactivate');
     await page.keyboard.press('Tab');
     expect(await page.evaluate('document.activeElement && document.activeElement.textContent')).toBe('Cancel');
-    await checkPage('deactivate-asked');
+    await ui.checkPage('deactivate-asked');
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
     expect((await deployment()).is_active).toBe(true);
@@ -233,7 +185,7 @@ describe('serving in Chromium', () => {
     await page.waitForURL(`**/app/projects/${projectId}?tab=deployments`);
     await eventually(async () => (await deployment()).is_active === false, 10_000);
     expect((await api.post(`${M}/deployments/${dep}/predict`, { inputs: rows[0] })).status).toBe(404);
-    await checkPage('deactivated');
+    await ui.checkPage('deactivated');
   });
 
   it('asks before revoking an API key', async () => {
@@ -245,7 +197,7 @@ describe('serving in Chromium', () => {
     await page.getByRole('button', { name: 'Revoke key deploy key' }).click();
     const dialog = page.getByRole('alertdialog', { name: "Revoke API key 'deploy key'?" });
     await dialog.waitFor();
-    await checkPage('revoke-asked');
+    await ui.checkPage('revoke-asked');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'detached' });
     expect(await works()).toBe(200);
@@ -253,7 +205,7 @@ describe('serving in Chromium', () => {
     await page.getByRole('button', { name: 'Revoke key deploy key' }).click();
     await dialog.getByRole('button', { name: 'Revoke', exact: true }).click();
     await eventually(async () => (await works()) === 401, 10_000);
-    await checkPage('revoked');
+    await ui.checkPage('revoked');
   });
 
   it('links each job to what it belongs to', async () => {
@@ -261,7 +213,7 @@ describe('serving in Chromium', () => {
     await page.getByRole('region', { name: 'Jobs', exact: true }).waitFor();
     const link = page.getByRole('link', { name: `experiment …${experimentId.slice(-8)}` });
     await link.first().waitFor();
-    await checkPage('jobs');
+    await ui.checkPage('jobs');
     await link.first().click();
     await page.waitForURL(`**/app/experiments/${experimentId}`);
   });

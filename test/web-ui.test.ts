@@ -1,5 +1,5 @@
 import { type BrowserContext, type Page } from 'playwright-core';
-import { openBrowser, type BrowserSession } from './support/browser';
+import { useBrowser, checkPagesAtPhoneWidth, submitLoginForm } from './support/browser';
 import { linkIn } from './support/smtp-sink';
 import { eventually, uniqueEmail } from './support/client';
 import { datasetPath } from './support/datasets';
@@ -13,27 +13,18 @@ import { startStack, TestStack } from './support/stack';
  */
 
 let stack: TestStack;
-let ui: BrowserSession;
+const ui = useBrowser('web-ui');
 let context: BrowserContext;
 let page: Page;
 
 beforeAll(async () => {
-  ui = await openBrowser('web-ui');
   ({ context, page } = ui);
   stack = await startStack({ env: { RATE_LIMIT_TRAIN: '1000', RATE_LIMIT_PREDICT: '1000' } });
 }, 120_000);
 
-afterEach(async () => {
-  await ui?.screenshotAfterStep();
-});
-
 afterAll(async () => {
-  await ui?.close();
   await stack?.stop();
 });
-
-const checkPage = (name: string) => ui.checkPage(name);
-const expectNoHorizontalScroll = () => ui.expectNoHorizontalScroll();
 
 const password = 'a long browser password';
 const email = uniqueEmail('browser');
@@ -65,27 +56,24 @@ describe('the web UI in Chromium, from sign-up to a deployed model', () => {
   it('registers, activates from the mailed link and logs in with remember', async () => {
     await page.goto(`${stack.baseUrl}/register`);
     await page.getByRole('heading', { name: 'Create an account', exact: true }).waitFor();
-    await checkPage('register');
+    await ui.checkPage('register');
     await page.getByLabel('Name').fill('Ada Browser');
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill(password);
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.getByRole('heading', { name: 'Check your inbox', exact: true }).waitFor();
-    await checkPage('register-done');
+    await ui.checkPage('register-done');
 
     const mail = await stack.mail.waitFor(email, /verify-email\?token=/);
     const link = new URL(linkIn(mail, 'verify-email?token='));
     await page.goto(stack.baseUrl + link.pathname + link.search);
     await page.getByRole('heading', { name: 'Email verified', exact: true }).waitFor();
-    await checkPage('activation');
+    await ui.checkPage('activation');
 
     await page.getByRole('link', { name: 'Go to the login page' }).click();
     await page.getByRole('heading', { name: 'Log in', exact: true }).waitFor();
-    await checkPage('login');
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(password);
-    await page.getByLabel('Keep me logged in for 30 days').check();
-    await page.getByRole('button', { name: 'Log in' }).click();
+    await ui.checkPage('login');
+    await submitLoginForm(page, { email, password }, { remember: true });
     await page.getByRole('heading', { name: 'Projects', exact: true }).waitFor();
     const cookies = await context.cookies();
     const session = cookies.find((c) => c.name === 'session_token')!;
@@ -93,14 +81,14 @@ describe('the web UI in Chromium, from sign-up to a deployed model', () => {
     // remember: a persistent cookie (about 30 days), not a browser-session one.
     expect(session.expires * 1000 - Date.now()).toBeGreaterThan(20 * 86_400_000);
     expect(await page.evaluate('({ local: localStorage.length, session: sessionStorage.length })')).toEqual({ local: 0, session: 0 });
-    await checkPage('projects-empty');
+    await ui.checkPage('projects-empty');
   });
 
   it('creates a project and uploads titanic.csv with a progress bar', async () => {
     await page.getByLabel('Project name').fill('Titanic in the browser');
     await page.getByRole('button', { name: 'Create project' }).click();
     await page.getByRole('heading', { name: 'Titanic in the browser', exact: true }).waitFor();
-    await checkPage('project');
+    await ui.checkPage('project');
     await page.getByLabel('File (CSV or Parquet)').setInputFiles(datasetPath('titanic.csv'));
     await page.getByLabel('Dataset name').fill('titanic');
     // Every value the upload's progress bar shows, seen from inside the page (it is gone once the dataset opens).
@@ -115,7 +103,7 @@ describe('the web UI in Chromium, from sign-up to a deployed model', () => {
     expect(seen.length).toBeGreaterThan(0);
     expect(Math.max(...seen)).toBe(100);
     await page.getByRole('region', { name: 'First rows of the latest version' }).first().waitFor();
-    await checkPage('dataset-preview');
+    await ui.checkPage('dataset-preview');
     for (const [tab, ready] of [
       ['Quality', 'Quality checks'],
       ['Analyze', 'Column statistics'],
@@ -124,7 +112,7 @@ describe('the web UI in Chromium, from sign-up to a deployed model', () => {
       await page.getByRole('link', { name: tab, exact: true }).click();
       await page.getByRole('region', { name: ready, exact: true }).first().waitFor({ timeout: 60_000 });
       if (tab === 'Analyze') expect(await page.locator('canvas').count()).toBeGreaterThan(3);
-      await checkPage(`dataset-${tab.toLowerCase()}`);
+      await ui.checkPage(`dataset-${tab.toLowerCase()}`);
     }
   });
 
@@ -137,18 +125,18 @@ describe('the web UI in Chromium, from sign-up to a deployed model', () => {
     await page.getByLabel('Max runtime (seconds)').fill('60');
     await page.getByLabel('Cross-validation folds').fill('0');
     for (const algo of ['DeepLearning', 'StackedEnsemble']) await page.getByLabel(algo, { exact: true }).check();
-    await checkPage('experiment-new');
+    await ui.checkPage('experiment-new');
     await page.getByRole('button', { name: 'Start training' }).click();
     await page.getByRole('heading', { name: 'Progress', exact: true }).waitFor();
     await page.getByRole('link', { name: 'Open the best model' }).waitFor({ timeout: 150_000 });
     await page.locator('.status-succeeded').first().waitFor({ timeout: 30_000 });
-    await checkPage('experiment');
+    await ui.checkPage('experiment');
 
     await page.getByRole('link', { name: 'Open the best model' }).click();
     await page.getByRole('heading', { name: 'Predict', exact: true }).waitFor();
     modelUrl = page.url();
     await page.getByRole('region', { name: 'Metrics', exact: true }).first().waitFor();
-    await checkPage('model');
+    await ui.checkPage('model');
   });
 
   it('predicts one row from the form built from the schema, with contributions', async () => {
@@ -157,26 +145,26 @@ describe('the web UI in Chromium, from sign-up to a deployed model', () => {
     await page.getByRole('button', { name: 'Predict', exact: true }).click();
     const prediction = await page.getByTestId('prediction').textContent();
     expect(['0', '1']).toContain(prediction);
-    await checkPage('model-predicted');
+    await ui.checkPage('model-predicted');
   });
 
   it('deploys the model to staging, opens the deployment and views its report inline', async () => {
     await page.getByLabel('Stage').selectOption('staging');
     await page.getByRole('button', { name: 'Deploy', exact: true }).click();
     await page.getByRole('link', { name: 'Inference logs' }).waitFor();
-    await checkPage('deployment');
+    await ui.checkPage('deployment');
     const headings: Record<string, string> = { 'Inference logs': 'Inference logs', Drift: 'Drift', History: 'Stage history', Alerts: 'Alerts of this deployment' };
     for (const [tab, heading] of Object.entries(headings)) {
       await page.getByRole('link', { name: tab, exact: true }).click();
       await page.getByRole('heading', { name: heading, exact: true }).waitFor();
-      await checkPage(`deployment-${tab.split(' ')[0].toLowerCase()}`);
+      await ui.checkPage(`deployment-${tab.split(' ')[0].toLowerCase()}`);
       if (tab !== 'Drift') continue;
       // A drift schedule: set, shown, stopped.
       await page.getByText('Drift runs when asked.').waitFor();
       await page.getByLabel('Run drift every (minutes)').fill('45');
       await page.getByRole('button', { name: 'Schedule', exact: true }).click();
       await page.getByText('Drift runs every 45 minutes.').waitFor();
-      await checkPage('deployment-drift-scheduled');
+      await ui.checkPage('deployment-drift-scheduled');
       await page.getByRole('button', { name: 'Stop the schedule' }).click();
       await page.getByText('Drift runs when asked.').waitFor();
     }
@@ -186,14 +174,14 @@ describe('the web UI in Chromium, from sign-up to a deployed model', () => {
     await page.getByRole('button', { name: 'Generate report' }).click();
     const frame = page.frameLocator('iframe[title="The deployment report"]');
     await frame.locator('h1').first().waitFor({ timeout: 90_000 });
-    await checkPage('report');
+    await ui.checkPage('report');
   });
 
   it('lists jobs with their Temporal UI links, the project tabs, and manages the profile', async () => {
     await page.getByRole('link', { name: 'Jobs', exact: true }).click();
     await page.getByRole('region', { name: 'Jobs', exact: true }).first().waitFor();
     expect(await page.getByRole('link', { name: 'Temporal UI' }).count()).toBeGreaterThan(0);
-    await checkPage('jobs');
+    await ui.checkPage('jobs');
 
     await page.getByRole('link', { name: 'Projects', exact: true }).click();
     await page.getByRole('link', { name: 'Titanic in the browser' }).click();
@@ -207,7 +195,7 @@ describe('the web UI in Chromium, from sign-up to a deployed model', () => {
     ]) {
       await page.getByRole('link', { name: tab, exact: true }).click();
       await page.getByRole('heading', { name: heading, exact: true }).waitFor();
-      await checkPage(`project-${tab.toLowerCase()}`);
+      await ui.checkPage(`project-${tab.toLowerCase()}`);
     }
 
     await page.getByRole('link', { name: 'Profile', exact: true }).click();
@@ -219,7 +207,7 @@ describe('the web UI in Chromium, from sign-up to a deployed model', () => {
     const me = await fetch(`${stack.baseUrl}/api/projects`, { headers: { authorization: `Bearer ${key}` } });
     expect(me.status).toBe(200);
     await page.getByRole('region', { name: 'Your API keys', exact: true }).first().waitFor();
-    await checkPage('profile');
+    await ui.checkPage('profile');
     await page.getByRole('button', { name: 'I have stored it' }).click();
     expect(await page.getByTestId('new-api-key').count()).toBe(0);
     await page.getByRole('button', { name: 'Revoke key ci key' }).click();
@@ -228,33 +216,28 @@ describe('the web UI in Chromium, from sign-up to a deployed model', () => {
     await page.getByLabel('Display name').fill('Ada Renamed');
     await page.getByRole('button', { name: 'Save name' }).click();
     await page.locator('header .who', { hasText: 'Ada Renamed' }).waitFor();
-    await checkPage('profile-renamed');
+    await ui.checkPage('profile-renamed');
   });
 
   it('fits a 390 px wide screen', async () => {
-    await page.setViewportSize({ width: 390, height: 844 });
-    for (const [url, name, ready] of [
-      ['/app/projects', 'narrow-projects', 'Projects'],
-      [modelUrl.replace(stack.baseUrl, ''), 'narrow-model', 'Predict'],
-      ['/auth/profile', 'narrow-profile', 'Profile'],
-    ]) {
-      await page.goto(stack.baseUrl + url);
-      await page.getByRole('heading', { name: ready, exact: true }).waitFor();
-      await expectNoHorizontalScroll();
-      await checkPage(name);
-    }
-    await page.goto(`${stack.baseUrl}/login`);
-    await expectNoHorizontalScroll();
-    await page.setViewportSize({ width: 1280, height: 900 });
+    await checkPagesAtPhoneWidth(ui, [
+      { url: `${stack.baseUrl}/app/projects`, name: 'narrow-projects', heading: 'Projects' },
+      { url: modelUrl, name: 'narrow-model', heading: 'Predict' },
+      { url: `${stack.baseUrl}/auth/profile`, name: 'narrow-profile', heading: 'Profile' },
+    ]);
+    await ui.atPhoneWidth(async () => {
+      await page.goto(`${stack.baseUrl}/login`);
+      await ui.expectNoHorizontalScroll();
+    });
   });
 
   it('logs out with a POST from /logout; the application then sends to the login page', async () => {
     await page.goto(`${stack.baseUrl}/logout`);
     await page.getByRole('heading', { name: 'Logged out', exact: true }).waitFor();
-    await checkPage('logged-out');
+    await ui.checkPage('logged-out');
     await page.goto(`${stack.baseUrl}/app/projects`);
     await page.getByRole('heading', { name: 'Log in', exact: true }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/login');
-    await checkPage('login-again');
+    await ui.checkPage('login-again');
   });
 });

@@ -5,6 +5,7 @@ import { createLogger } from '../platform/logger';
 import { MetricsServer, serveMetrics } from '../platform/metrics';
 import { scratchParents, sweepScratch } from '../platform/scratch';
 import type { QueueFamily } from '../workflows/job-input';
+import { sampleStorage } from '../services/billing/usage';
 import { familiesAfterGpuCheck, GpuWorkerRefusedError } from './gpu-adapter';
 import { createWorkers } from './worker-factory';
 import { threadsEnded } from '../platform/threads';
@@ -32,6 +33,8 @@ export async function runWorkerProcess(requested: QueueFamily[]): Promise<void> 
   const ds = createDataSource({ url: config.databaseUrl, poolSize: config.databasePoolSize });
   // The API process owns migrations; workers only connect.
   await ds.initialize();
+  // Today's storage usage sample (services/billing/usage.ts), as the API takes it: keyed by day, so it counts once.
+  void sampleStorage(ds).catch((err: unknown) => log.warn({ err }, 'storage usage sample failed'));
   const { workers, connection, trainingPool, metrics } = await createWorkers({ config, dataSource: ds, families });
   let metricsServer: MetricsServer | undefined;
   if (config.workerMetricsPort > 0) {

@@ -21,7 +21,7 @@ const NOT_FOUND = { description: 'A/B test not found' };
 
 /** A/B tests between deployments of a project (prefix /api/mlops/ab-tests): draft → running → concluded, then promote. */
 export function abTestRoutes({ services }: RouteDeps): RouteDef[] {
-  const { abTests, deployments, inferenceLogs } = services;
+  const { abTests, deployments, inferenceLogs, billing } = services;
   const tag = 'ab-tests';
   const withStats = { description: 'The A/B test with its statistics as read now', schema: abTestWithStatsSchema };
 
@@ -181,6 +181,8 @@ export function abTestRoutes({ services }: RouteDeps): RouteDef[] {
           log(classifyError(err).status, null);
           throw err;
         }
+        // Metered as the variant's deployment's predictions, as its own predict route meters them.
+        billing.predictions.count(callerId(ctx), assigned.routed.deployment, rows.length);
         log(
           200,
           out.predictions.map((p) => p.prediction),

@@ -38,7 +38,7 @@ export function adminApiKeyRoutes({ services, keyCache }: RouteDeps): RouteDef[]
       handler: async (ctx, { params }) => {
         requireSuperuser(ctx);
         const key = await apiKeys.revoke(callerId(ctx), params.key_id, requestMeta(ctx));
-        keyCache.forget(key.prefix);
+        await keyCache.forget(key.prefix);
         return { ok: true };
       },
     }),

@@ -60,7 +60,7 @@ export function adminUserRoutes({ services, keyCache }: RouteDeps): RouteDef[] {
       handler: async (ctx, { params, body }) => {
         requireSuperuser(ctx);
         const user = await services.superusers.set(callerId(ctx), params.user_id, body.is_superuser, requestMeta(ctx));
-        keyCache.forgetUser(user.id);
+        await keyCache.forgetUser(user.id);
         return { user: presentAdminUser(user) };
       },
     }),
@@ -76,7 +76,7 @@ export function adminUserRoutes({ services, keyCache }: RouteDeps): RouteDef[] {
       handler: async (ctx, { params }) => {
         requireSuperuser(ctx);
         const user = await users.suspend(callerId(ctx), params.user_id, requestMeta(ctx));
-        keyCache.forgetUser(user.id);
+        await keyCache.forgetUser(user.id);
         return { user: presentAdminUser(user) };
       },
     }),
@@ -92,7 +92,7 @@ export function adminUserRoutes({ services, keyCache }: RouteDeps): RouteDef[] {
       handler: async (ctx, { params }) => {
         requireSuperuser(ctx);
         const user = await users.reactivate(callerId(ctx), params.user_id, requestMeta(ctx));
-        keyCache.forgetUser(user.id);
+        await keyCache.forgetUser(user.id);
         return { user: presentAdminUser(user) };
       },
     }),
@@ -115,7 +115,7 @@ export function adminUserRoutes({ services, keyCache }: RouteDeps): RouteDef[] {
       handler: async (ctx, { params }) => {
         requireSuperuser(ctx);
         const r = await users.remove(callerId(ctx), params.user_id);
-        keyCache.forgetUser(r.user.id);
+        await keyCache.forgetUser(r.user.id);
         return { ok: true, user_id: r.user.id, email: r.user.email, projects_deleted: r.projectsDeleted, projects_transferred: r.projectsTransferred, data: DELETION_FATE };
       },
     }),

@@ -49,7 +49,7 @@ export function apiKeyRoutes({ services, keyCache }: RouteDeps): RouteDef[] {
       responses: { 200: { description: '{ok}' }, 404: { description: 'API key not found' } },
       handler: async (ctx, { params }) => {
         const revoked = await apiKeys.revoke(callerId(ctx), params.key_id, requestMeta(ctx));
-        keyCache.forget(revoked.prefix);
+        await keyCache.forget(revoked.prefix);
         return { ok: true };
       },
     }),

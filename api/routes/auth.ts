@@ -165,7 +165,7 @@ export function authRoutes({ services, config, keyCache }: RouteDeps): RouteDef[
       body: resetPasswordBody,
       responses: { ...ok, 400: { description: 'Invalid or expired reset token' } },
       handler: async (ctx, { body }) => {
-        keyCache.forgetUser(await accounts.resetPassword(body.token, body.password, requestMeta(ctx)));
+        await keyCache.forgetUser(await accounts.resetPassword(body.token, body.password, requestMeta(ctx)));
         return { ok: true };
       },
     }),
@@ -255,7 +255,7 @@ export function authRoutes({ services, config, keyCache }: RouteDeps): RouteDef[
       handler: async (ctx, { body }) => {
         const user = ctx.state.principal!.user;
         await accounts.deleteAccount(user.id, body.password);
-        keyCache.forgetUser(user.id);
+        await keyCache.forgetUser(user.id);
         services.serving.forgetAccess();
         clearSessionCookies(ctx, config);
         return { ok: true };

@@ -13,7 +13,7 @@ const MAX_BATCH_BYTES = 100 * 1024 * 1024;
 
 /** Models: leaderboard queries, explanations, predictions served by ONNX Runtime. */
 export function modelRoutes({ services, config }: RouteDeps): RouteDef[] {
-  const { models, serving } = services;
+  const { models, serving, billing } = services;
   const tag = 'models';
 
   return [
@@ -111,6 +111,8 @@ export function modelRoutes({ services, config }: RouteDeps): RouteDef[] {
         const rows = Array.isArray(body.inputs) ? body.inputs : [body.inputs];
         const t0 = process.hrtime.bigint();
         const out = await serving.predict(m, rows, { contributions: body.options.include_contributions });
+        // Metered like a deployment's predictions (in memory, written in batches: services/billing/prediction-meter.ts).
+        billing.predictions.countModel(callerId(ctx), m, rows.length);
         ctx.set('X-Service-Model-Cache', out.cache);
         ctx.set('Server-Timing', `predict;dur=${(Number(process.hrtime.bigint() - t0) / 1e6).toFixed(2)}`);
         return { predictions: out.predictions, ...(out.contributions ? { contributions: out.contributions } : {}), ...(out.warnings.length ? { warnings: out.warnings } : {}) };
@@ -135,6 +137,7 @@ export function modelRoutes({ services, config }: RouteDeps): RouteDef[] {
         try {
           if (!upload.file) throw ValidationError.field(['body', 'file'], 'Field required', 'missing');
           const out = await models.predictFile(m, upload.file.path);
+          billing.predictions.countModel(callerId(ctx), m, out.predictions.length);
           ctx.set('X-Service-Model-Cache', out.cache);
           return { row_count: out.predictions.length, predictions: out.predictions };
         } finally {

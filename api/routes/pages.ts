@@ -65,7 +65,7 @@ export function pageRoutes({ services, keyCache }: RouteDeps): RouteDef[] {
       },
       handler: async (ctx, { body }) => {
         try {
-          keyCache.forgetUser(await accounts.resetPassword(body.token, body.password, requestMeta(ctx)));
+          await keyCache.forgetUser(await accounts.resetPassword(body.token, body.password, requestMeta(ctx)));
           return htmlPage(ctx, 200, 'Password changed', 'Your password is changed. You can now log in.');
         } catch (err) {
           if (!(err instanceof DomainError)) throw err;

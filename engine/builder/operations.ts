@@ -26,9 +26,15 @@ export const operationSchema = z.discriminatedUnion('op', [
   z.object({ op: z.literal('cast'), column: columnName, to: z.enum(CAST_TYPES), on_error: z.enum(['null', 'fail']).default('null') }),
   /**
    * Text to datetime64. `format` is a strptime format (%Y-%m-%d, %d/%m/%Y %H:%M, ...); without it the common ISO,
-   * US and European forms are tried in order and the first that parses most values wins.
+   * US and European forms are tried in order and the first that parses most values wins. Values that do not parse
+   * become null (`on_error: 'null'`) or fail the execution, naming one (`'fail'`).
    */
-  z.object({ op: z.literal('parse_dates'), column: columnName, format: z.string().min(2).max(64).optional() }),
+  z.object({
+    op: z.literal('parse_dates'),
+    column: columnName,
+    format: z.string().min(2).max(64).optional(),
+    on_error: z.enum(['null', 'fail']).default('null'),
+  }),
   /** Missing values filled; `value` only with `strategy: 'constant'`. `indicator` adds `<column>_missing` (0/1) first. */
   z.object({
     op: z.literal('impute'),

@@ -55,7 +55,7 @@ const DELIMITER_CANDIDATES = [',', ';', '\t', '|'];
  * costs ~40% more) while the file stays ~30% smaller than Snappy's. Row groups of up to 122,880 rows (DuckDB's
  * vector size × 60) let every later scan split work across threads.
  */
-function parquetOptions(columns: number, rows: number): string {
+export function parquetOptions(columns: number, rows: number): string {
   return `FORMAT parquet, COMPRESSION zstd, COMPRESSION_LEVEL 1, ROW_GROUP_SIZE ${rowGroupRows(columns, rows)}`;
 }
 

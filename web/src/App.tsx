@@ -5,6 +5,7 @@ import { AbTestPage, AbTestsPage } from './pages/ab-tests';
 import { AdminArea } from './pages/admin';
 import { AlertsPage } from './pages/alerts';
 import { BillingPage } from './pages/billing';
+import { BuilderSessionPage } from './pages/builder';
 import { ComparePage } from './pages/compare';
 import { ForgotPasswordPage, LoginPage, LogoutPage, RegisterPage } from './pages/auth';
 import { DatasetPage } from './pages/dataset';
@@ -37,6 +38,7 @@ const APP_ROUTES: [string, (p: Record<string, string>) => preact.JSX.Element][] 
   ['/app/projects/:id/ab-tests', (p) => <AbTestsPage projectId={p.id} />],
   ['/app/ab-tests/:id', (p) => <AbTestPage id={p.id} />],
   ['/app/projects/:id/retraining', (p) => <RetrainingPage projectId={p.id} />],
+  ['/app/projects/:id/builder/:sessionId', (p) => <BuilderSessionPage projectId={p.id} sessionId={p.sessionId} />],
   ['/app/datasets/:id', (p) => <DatasetPage id={p.id} />],
   ['/app/experiments/new', () => <NewExperimentPage />],
   ['/app/experiments/:id', (p) => <ExperimentPage id={p.id} />],

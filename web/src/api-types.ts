@@ -3878,6 +3878,161 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/builder/sessions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The project's builder sessions (optionally of one dataset), newest first by default */
+    get: operations['get_api_builder_sessions'];
+    put?: never;
+    /** Start a session on a version of a dataset (the latest by default), with its five steps empty and `proposed` (editor) */
+    post: operations['post_api_builder_sessions'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/builder/sessions/{session_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A session with its five steps (proposals, previews, summaries, outputs) and its chat */
+    get: operations['get_api_builder_sessions_session_id'];
+    put?: never;
+    post?: never;
+    /** Delete a session with its steps, chat and step outputs (editor); the versions it produced stay */
+    delete: operations['delete_api_builder_sessions_session_id'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/builder/sessions/{session_id}/steps/{step}/propose': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Propose the step's operations from its input's profile and quality checks: the configured LLM (never given rows unless the session allows a sample; every answer validated) or, without one, the deterministic planner. The proposal is previewed on a sample of the input */
+    post: operations['post_api_builder_sessions_session_id_steps_step_propose'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/builder/sessions/{session_id}/steps/{step}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /** Edit a step: replace its operations (validated against the step input, preview recomputed) and/or set its status to `rejected` or back to `proposed`. An executed step that changes makes later executed steps `proposed` again */
+    patch: operations['patch_api_builder_sessions_session_id_steps_step'];
+    trace?: never;
+  };
+  '/api/builder/sessions/{session_id}/steps/{step}/execute': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Execute the step's operations on its whole input (a `builder_run` job): the step goes `executing`, then `executed` with its output, summary and preview, and later executed steps `proposed` again; a failure leaves it `failed` with the error and its previous output */
+    post: operations['post_api_builder_sessions_session_id_steps_step_execute'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/builder/sessions/{session_id}/steps/{step}/upload-result': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Replace the step's output with a file prepared elsewhere (CSV or Parquet, validated like a dataset upload): the step becomes `executed` with it. The session's recipe then cannot replay */
+    post: operations['post_api_builder_sessions_session_id_steps_step_upload_result'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/builder/sessions/{session_id}/chat': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Ask the assistant to change a step's proposal: it answers in words and with the revised operations (validated and previewed). Needs LLM_API_URL */
+    post: operations['post_api_builder_sessions_session_id_chat'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/builder/sessions/{session_id}/finalize': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Commit the last executed step's output as a new version of the dataset (`new_version`, default) or a new dataset (`new_dataset`), validated like an upload, its `source` recording {builder_session_id, recipe}; the session becomes `finalized` with `result_version_id` and `recipe`. The original version is never changed */
+    post: operations['post_api_builder_sessions_session_id_finalize'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/builder/sessions/{session_id}/replay': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Run a finalized session's recipe on another version of the project (one with the columns it needs): a new version of that version's dataset, with the same lineage. The job's result names it */
+    post: operations['post_api_builder_sessions_session_id_replay'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/openapi.json': {
     parameters: {
       query?: never;
@@ -10696,6 +10851,7 @@ export interface operations {
                 | 'synthgen_train'
                 | 'synthgen_generate'
                 | 'retraining_run'
+                | 'builder_run'
                 | 'retention';
               entity_id: string | null;
               /** @enum {string} */
@@ -11021,6 +11177,7 @@ export interface operations {
                     | 'synthgen_train'
                     | 'synthgen_generate'
                     | 'retraining_run'
+                    | 'builder_run'
                     | 'retention';
                   entity_id: string | null;
                   /** @enum {string} */
@@ -11092,6 +11249,7 @@ export interface operations {
                     | 'synthgen_train'
                     | 'synthgen_generate'
                     | 'retraining_run'
+                    | 'builder_run'
                     | 'retention';
                   entity_id: string | null;
                   /** @enum {string} */
@@ -11238,6 +11396,7 @@ export interface operations {
                 | 'synthgen_train'
                 | 'synthgen_generate'
                 | 'retraining_run'
+                | 'builder_run'
                 | 'retention';
               entity_id: string | null;
               /** @enum {string} */
@@ -11348,6 +11507,7 @@ export interface operations {
                 | 'synthgen_train'
                 | 'synthgen_generate'
                 | 'retraining_run'
+                | 'builder_run'
                 | 'retention';
               entity_id: string | null;
               /** @enum {string} */
@@ -28308,6 +28468,7 @@ export interface operations {
           | 'synthgen_train'
           | 'synthgen_generate'
           | 'retraining_run'
+          | 'builder_run'
           | 'retention';
         status?: 'queued' | 'running' | 'succeeded' | 'failed' | 'canceled';
         entity_id?: string;
@@ -28341,6 +28502,7 @@ export interface operations {
                 | 'synthgen_train'
                 | 'synthgen_generate'
                 | 'retraining_run'
+                | 'builder_run'
                 | 'retention';
               entity_id: string | null;
               /** @enum {string} */
@@ -28445,6 +28607,7 @@ export interface operations {
                 | 'synthgen_train'
                 | 'synthgen_generate'
                 | 'retraining_run'
+                | 'builder_run'
                 | 'retention';
               entity_id: string | null;
               /** @enum {string} */
@@ -34358,6 +34521,3491 @@ export interface operations {
       };
       /** @description Billing is not enabled on this instance */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  get_api_builder_sessions: {
+    parameters: {
+      query: {
+        limit?: number;
+        offset?: number;
+        project_id: string;
+        dataset_id?: string;
+        sort_field?: 'created_at' | 'updated_at' | 'name';
+        sort_direction?: 'asc' | 'desc';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description List envelope of sessions (without steps) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: ({
+              id: string;
+              project_id: string;
+              dataset_id: string;
+              source_version_id: string;
+              name: string;
+              target_column: string | null;
+              allow_sample: boolean;
+              /** @enum {string} */
+              status: 'open' | 'finalizing' | 'finalized' | 'failed';
+              error: string | null;
+              result_version_id: string | null;
+              recipe:
+                | (
+                    | {
+                        /** @constant */
+                        op: 'drop_columns';
+                        columns: string[];
+                      }
+                    | {
+                        /** @constant */
+                        op: 'rename_column';
+                        column: string;
+                        to: string;
+                      }
+                    | {
+                        /** @constant */
+                        op: 'cast';
+                        column: string;
+                        /** @enum {string} */
+                        to: 'int64' | 'float64' | 'bool' | 'datetime64' | 'category' | 'object';
+                        /**
+                         * @default null
+                         * @enum {string}
+                         */
+                        on_error: 'null' | 'fail';
+                      }
+                    | {
+                        /** @constant */
+                        op: 'parse_dates';
+                        column: string;
+                        format?: string;
+                        /**
+                         * @default null
+                         * @enum {string}
+                         */
+                        on_error: 'null' | 'fail';
+                      }
+                    | {
+                        /** @constant */
+                        op: 'impute';
+                        column: string;
+                        /** @enum {string} */
+                        strategy: 'mean' | 'median' | 'mode' | 'constant';
+                        value?: string | number | boolean;
+                        /** @default false */
+                        indicator: boolean;
+                      }
+                    | {
+                        /** @constant */
+                        op: 'handle_outliers';
+                        column: string;
+                        /**
+                         * @default iqr
+                         * @enum {string}
+                         */
+                        method: 'iqr' | 'percentile';
+                        factor?: number;
+                        lower_percentile?: number;
+                        upper_percentile?: number;
+                        /**
+                         * @default clip
+                         * @enum {string}
+                         */
+                        action: 'clip' | 'flag' | 'drop_rows';
+                      }
+                    | {
+                        /** @constant */
+                        op: 'deduplicate';
+                        columns?: string[];
+                      }
+                    | {
+                        /** @constant */
+                        op: 'filter_rows';
+                        condition: string;
+                      }
+                    | {
+                        /** @constant */
+                        op: 'one_hot_encode';
+                        column: string;
+                        /** @default 20 */
+                        max_categories: number;
+                        /** @default false */
+                        keep_original: boolean;
+                      }
+                    | {
+                        /** @constant */
+                        op: 'ordinal_encode';
+                        column: string;
+                        order?: string[];
+                      }
+                    | {
+                        /** @constant */
+                        op: 'bin';
+                        column: string;
+                        /**
+                         * @default quantile
+                         * @enum {string}
+                         */
+                        strategy: 'equal_width' | 'quantile' | 'edges';
+                        bins?: number;
+                        edges?: number[];
+                        into?: string;
+                      }
+                    | {
+                        /** @constant */
+                        op: 'derive';
+                        name: string;
+                        expression: string;
+                      }
+                    | {
+                        /** @constant */
+                        op: 'join';
+                        /** Format: uuid */
+                        dataset_version_id: string;
+                        on: {
+                          left: string;
+                          right: string;
+                        }[];
+                        /**
+                         * @default left
+                         * @enum {string}
+                         */
+                        how: 'left' | 'inner';
+                        columns?: string[];
+                      }
+                    | {
+                        /** @constant */
+                        op: 'split_column';
+                        column: string;
+                        separator: string;
+                        into: string[];
+                        /** @default false */
+                        keep_original: boolean;
+                      }
+                    | {
+                        /** @constant */
+                        op: 'normalize_text';
+                        columns: string[];
+                        /** @default true */
+                        trim: boolean;
+                        /** @default true */
+                        collapse_whitespace: boolean;
+                        /**
+                         * @default keep
+                         * @enum {string}
+                         */
+                        case: 'lower' | 'upper' | 'keep';
+                        /** @default true */
+                        empty_as_null: boolean;
+                      }
+                  )[]
+                | null;
+              replayable: boolean | null;
+              created_by: string | null;
+              /** Format: date-time */
+              created_at: string;
+              /** Format: date-time */
+              updated_at: string;
+            } & {
+              [key: string]: unknown;
+            })[];
+            total: number;
+            limit: number;
+            offset: number;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Project not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  post_api_builder_sessions: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** Format: uuid */
+          project_id: string;
+          /** Format: uuid */
+          dataset_id: string;
+          version?: number;
+          target_column?: string | null;
+          name?: string & unknown;
+          /**
+           * @description Whether an LLM may see up to 20 sample rows of a step input (otherwise only the profile)
+           * @default false
+           */
+          allow_sample?: boolean;
+        } & {
+          [key: string]: components['schemas']['JsonValue'];
+        };
+      };
+    };
+    responses: {
+      /** @description The session with its steps and (empty) chat */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            session: {
+              id: string;
+              project_id: string;
+              dataset_id: string;
+              source_version_id: string;
+              name: string;
+              target_column: string | null;
+              allow_sample: boolean;
+              /** @enum {string} */
+              status: 'open' | 'finalizing' | 'finalized' | 'failed';
+              error: string | null;
+              result_version_id: string | null;
+              recipe:
+                | (
+                    | {
+                        /** @constant */
+                        op: 'drop_columns';
+                        columns: string[];
+                      }
+                    | {
+                        /** @constant */
+                        op: 'rename_column';
+                        column: string;
+                        to: string;
+                      }
+                    | {
+                        /** @constant */
+                        op: 'cast';
+                        column: string;
+                        /** @enum {string} */
+                        to: 'int64' | 'float64' | 'bool' | 'datetime64' | 'category' | 'object';
+                        /**
+                         * @default null
+                         * @enum {string}
+                         */
+                        on_error: 'null' | 'fail';
+                      }
+                    | {
+                        /** @constant */
+                        op: 'parse_dates';
+                        column: string;
+                        format?: string;
+                        /**
+                         * @default null
+                         * @enum {string}
+                         */
+                        on_error: 'null' | 'fail';
+                      }
+                    | {
+                        /** @constant */
+                        op: 'impute';
+                        column: string;
+                        /** @enum {string} */
+                        strategy: 'mean' | 'median' | 'mode' | 'constant';
+                        value?: string | number | boolean;
+                        /** @default false */
+                        indicator: boolean;
+                      }
+                    | {
+                        /** @constant */
+                        op: 'handle_outliers';
+                        column: string;
+                        /**
+                         * @default iqr
+                         * @enum {string}
+                         */
+                        method: 'iqr' | 'percentile';
+                        factor?: number;
+                        lower_percentile?: number;
+                        upper_percentile?: number;
+                        /**
+                         * @default clip
+                         * @enum {string}
+                         */
+                        action: 'clip' | 'flag' | 'drop_rows';
+                      }
+                    | {
+                        /** @constant */
+                        op: 'deduplicate';
+                        columns?: string[];
+                      }
+                    | {
+                        /** @constant */
+                        op: 'filter_rows';
+                        condition: string;
+                      }
+                    | {
+                        /** @constant */
+                        op: 'one_hot_encode';
+                        column: string;
+                        /** @default 20 */
+                        max_categories: number;
+                        /** @default false */
+                        keep_original: boolean;
+                      }
+                    | {
+                        /** @constant */
+                        op: 'ordinal_encode';
+                        column: string;
+                        order?: string[];
+                      }
+                    | {
+                        /** @constant */
+                        op: 'bin';
+                        column: string;
+                        /**
+                         * @default quantile
+                         * @enum {string}
+                         */
+                        strategy: 'equal_width' | 'quantile' | 'edges';
+                        bins?: number;
+                        edges?: number[];
+                        into?: string;
+                      }
+                    | {
+                        /** @constant */
+                        op: 'derive';
+                        name: string;
+                        expression: string;
+                      }
+                    | {
+                        /** @constant */
+                        op: 'join';
+                        /** Format: uuid */
+                        dataset_version_id: string;
+                        on: {
+                          left: string;
+                          right: string;
+                        }[];
+                        /**
+                         * @default left
+                         * @enum {string}
+                         */
+                        how: 'left' | 'inner';
+                        columns?: string[];
+                      }
+                    | {
+                        /** @constant */
+                        op: 'split_column';
+                        column: string;
+                        separator: string;
+                        into: string[];
+                        /** @default false */
+                        keep_original: boolean;
+                      }
+                    | {
+                        /** @constant */
+                        op: 'normalize_text';
+                        columns: string[];
+                        /** @default true */
+                        trim: boolean;
+                        /** @default true */
+                        collapse_whitespace: boolean;
+                        /**
+                         * @default keep
+                         * @enum {string}
+                         */
+                        case: 'lower' | 'upper' | 'keep';
+                        /** @default true */
+                        empty_as_null: boolean;
+                      }
+                  )[]
+                | null;
+              replayable: boolean | null;
+              created_by: string | null;
+              /** Format: date-time */
+              created_at: string;
+              /** Format: date-time */
+              updated_at: string;
+              steps: ({
+                id: string;
+                /** @enum {string} */
+                name: 'understand' | 'clean' | 'transform' | 'features' | 'validate';
+                position: number;
+                /** @enum {string} */
+                status: 'proposed' | 'executing' | 'executed' | 'failed' | 'rejected';
+                error: string | null;
+                operations: ({
+                  operation:
+                    | {
+                        /** @constant */
+                        op: 'drop_columns';
+                        columns: string[];
+                      }
+                    | {
+                        /** @constant */
+                        op: 'rename_column';
+                        column: string;
+                        to: string;
+                      }
+                    | {
+                        /** @constant */
+                        op: 'cast';
+                        column: string;
+                        /** @enum {string} */
+                        to: 'int64' | 'float64' | 'bool' | 'datetime64' | 'category' | 'object';
+                        /**
+                         * @default null
+                         * @enum {string}
+                         */
+                        on_error: 'null' | 'fail';
+                      }
+                    | {
+                        /** @constant */
+                        op: 'parse_dates';
+                        column: string;
+                        format?: string;
+                        /**
+                         * @default null
+                         * @enum {string}
+                         */
+                        on_error: 'null' | 'fail';
+                      }
+                    | {
+                        /** @constant */
+                        op: 'impute';
+                        column: string;
+                        /** @enum {string} */
+                        strategy: 'mean' | 'median' | 'mode' | 'constant';
+                        value?: string | number | boolean;
+                        /** @default false */
+                        indicator: boolean;
+                      }
+                    | {
+                        /** @constant */
+                        op: 'handle_outliers';
+                        column: string;
+                        /**
+                         * @default iqr
+                         * @enum {string}
+                         */
+                        method: 'iqr' | 'percentile';
+                        factor?: number;
+                        lower_percentile?: number;
+                        upper_percentile?: number;
+                        /**
+                         * @default clip
+                         * @enum {string}
+                         */
+                        action: 'clip' | 'flag' | 'drop_rows';
+                      }
+                    | {
+                        /** @constant */
+                        op: 'deduplicate';
+                        columns?: string[];
+                      }
+                    | {
+                        /** @constant */
+                        op: 'filter_rows';
+                        condition: string;
+                      }
+                    | {
+                        /** @constant */
+                        op: 'one_hot_encode';
+                        column: string;
+                        /** @default 20 */
+                        max_categories: number;
+                        /** @default false */
+                        keep_original: boolean;
+                      }
+                    | {
+                        /** @constant */
+                        op: 'ordinal_encode';
+                        column: string;
+                        order?: string[];
+                      }
+                    | {
+                        /** @constant */
+                        op: 'bin';
+                        column: string;
+                        /**
+                         * @default quantile
+                         * @enum {string}
+                         */
+                        strategy: 'equal_width' | 'quantile' | 'edges';
+                        bins?: number;
+                        edges?: number[];
+                        into?: string;
+                      }
+                    | {
+                        /** @constant */
+                        op: 'derive';
+                        name: string;
+                        expression: string;
+                      }
+                    | {
+                        /** @constant */
+                        op: 'join';
+                        /** Format: uuid */
+                        dataset_version_id: string;
+                        on: {
+                          left: string;
+                          right: string;
+                        }[];
+                        /**
+                         * @default left
+                         * @enum {string}
+                         */
+                        how: 'left' | 'inner';
+                        columns?: string[];
+                      }
+                    | {
+                        /** @constant */
+                        op: 'split_column';
+                        column: string;
+                        separator: string;
+                        into: string[];
+                        /** @default false */
+                        keep_original: boolean;
+                      }
+                    | {
+                        /** @constant */
+                        op: 'normalize_text';
+                        columns: string[];
+                        /** @default true */
+                        trim: boolean;
+                        /** @default true */
+                        collapse_whitespace: boolean;
+                        /**
+                         * @default keep
+                         * @enum {string}
+                         */
+                        case: 'lower' | 'upper' | 'keep';
+                        /** @default true */
+                        empty_as_null: boolean;
+                      };
+                  reason: string;
+                } & {
+                  [key: string]: unknown;
+                })[];
+                proposed_by: ('planner' | 'llm' | 'user') | null;
+                preview:
+                  | ({
+                      columns: ({
+                        name: string;
+                        dtype: string;
+                      } & {
+                        [key: string]: unknown;
+                      })[];
+                      rows: {
+                        [key: string]: unknown;
+                      }[];
+                    } & {
+                      [key: string]: unknown;
+                    })
+                  | null;
+                summary:
+                  | ({
+                      rows_before: number;
+                      rows_after: number;
+                      columns_before: ({
+                        name: string;
+                        dtype: string;
+                      } & {
+                        [key: string]: unknown;
+                      })[];
+                      columns_after: ({
+                        name: string;
+                        dtype: string;
+                      } & {
+                        [key: string]: unknown;
+                      })[];
+                      added: string[];
+                      removed: string[];
+                      type_changes: ({
+                        column: string;
+                        from: string;
+                        to: string;
+                      } & {
+                        [key: string]: unknown;
+                      })[];
+                      null_changes: ({
+                        column: string;
+                        before: number;
+                        after: number;
+                      } & {
+                        [key: string]: unknown;
+                      })[];
+                      operations: ({
+                        op: string;
+                        rows_after: number;
+                      } & {
+                        [key: string]: unknown;
+                      })[];
+                      quality?: {
+                        [key: string]: unknown;
+                      };
+                    } & {
+                      [key: string]: unknown;
+                    })
+                  | null;
+                output_artifact_id: string | null;
+                output_columns:
+                  | ({
+                      name: string;
+                      dtype: string;
+                    } & {
+                      [key: string]: unknown;
+                    })[]
+                  | null;
+                output_rows: number | null;
+                uploaded: boolean;
+                /** Format: date-time */
+                updated_at: string;
+              } & {
+                [key: string]: unknown;
+              })[];
+              messages: ({
+                id: string;
+                step: string;
+                /** @enum {string} */
+                role: 'user' | 'assistant';
+                content: string;
+                /** Format: date-time */
+                created_at: string;
+              } & {
+                [key: string]: unknown;
+              })[];
+              /** @description Whether this service has an assistant (an LLM, LLM_API_URL): it proposes and chats; without one the deterministic planner proposes and chat answers 409 */
+              assistant: boolean;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+      /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Project not found, Dataset not found or Dataset version not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with the current state (for example a resource that was deleted meanwhile, or a duplicate) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Expected application/json, with no Content-Encoding or one of gzip, deflate and br */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A body field is invalid, or target_column is not a column of the version */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  get_api_builder_sessions_session_id: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        session_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description {session} */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            session: {
+              id: string;
+              project_id: string;
+              dataset_id: string;
+              source_version_id: string;
+              name: string;
+              target_column: string | null;
+              allow_sample: boolean;
+              /** @enum {string} */
+              status: 'open' | 'finalizing' | 'finalized' | 'failed';
+              error: string | null;
+              result_version_id: string | null;
+              recipe:
+                | (
+                    | {
+                        /** @constant */
+                        op: 'drop_columns';
+                        columns: string[];
+                      }
+                    | {
+                        /** @constant */
+                        op: 'rename_column';
+                        column: string;
+                        to: string;
+                      }
+                    | {
+                        /** @constant */
+                        op: 'cast';
+                        column: string;
+                        /** @enum {string} */
+                        to: 'int64' | 'float64' | 'bool' | 'datetime64' | 'category' | 'object';
+                        /**
+                         * @default null
+                         * @enum {string}
+                         */
+                        on_error: 'null' | 'fail';
+                      }
+                    | {
+                        /** @constant */
+                        op: 'parse_dates';
+                        column: string;
+                        format?: string;
+                        /**
+                         * @default null
+                         * @enum {string}
+                         */
+                        on_error: 'null' | 'fail';
+                      }
+                    | {
+                        /** @constant */
+                        op: 'impute';
+                        column: string;
+                        /** @enum {string} */
+                        strategy: 'mean' | 'median' | 'mode' | 'constant';
+                        value?: string | number | boolean;
+                        /** @default false */
+                        indicator: boolean;
+                      }
+                    | {
+                        /** @constant */
+                        op: 'handle_outliers';
+                        column: string;
+                        /**
+                         * @default iqr
+                         * @enum {string}
+                         */
+                        method: 'iqr' | 'percentile';
+                        factor?: number;
+                        lower_percentile?: number;
+                        upper_percentile?: number;
+                        /**
+                         * @default clip
+                         * @enum {string}
+                         */
+                        action: 'clip' | 'flag' | 'drop_rows';
+                      }
+                    | {
+                        /** @constant */
+                        op: 'deduplicate';
+                        columns?: string[];
+                      }
+                    | {
+                        /** @constant */
+                        op: 'filter_rows';
+                        condition: string;
+                      }
+                    | {
+                        /** @constant */
+                        op: 'one_hot_encode';
+                        column: string;
+                        /** @default 20 */
+                        max_categories: number;
+                        /** @default false */
+                        keep_original: boolean;
+                      }
+                    | {
+                        /** @constant */
+                        op: 'ordinal_encode';
+                        column: string;
+                        order?: string[];
+                      }
+                    | {
+                        /** @constant */
+                        op: 'bin';
+                        column: string;
+                        /**
+                         * @default quantile
+                         * @enum {string}
+                         */
+                        strategy: 'equal_width' | 'quantile' | 'edges';
+                        bins?: number;
+                        edges?: number[];
+                        into?: string;
+                      }
+                    | {
+                        /** @constant */
+                        op: 'derive';
+                        name: string;
+                        expression: string;
+                      }
+                    | {
+                        /** @constant */
+                        op: 'join';
+                        /** Format: uuid */
+                        dataset_version_id: string;
+                        on: {
+                          left: string;
+                          right: string;
+                        }[];
+                        /**
+                         * @default left
+                         * @enum {string}
+                         */
+                        how: 'left' | 'inner';
+                        columns?: string[];
+                      }
+                    | {
+                        /** @constant */
+                        op: 'split_column';
+                        column: string;
+                        separator: string;
+                        into: string[];
+                        /** @default false */
+                        keep_original: boolean;
+                      }
+                    | {
+                        /** @constant */
+                        op: 'normalize_text';
+                        columns: string[];
+                        /** @default true */
+                        trim: boolean;
+                        /** @default true */
+                        collapse_whitespace: boolean;
+                        /**
+                         * @default keep
+                         * @enum {string}
+                         */
+                        case: 'lower' | 'upper' | 'keep';
+                        /** @default true */
+                        empty_as_null: boolean;
+                      }
+                  )[]
+                | null;
+              replayable: boolean | null;
+              created_by: string | null;
+              /** Format: date-time */
+              created_at: string;
+              /** Format: date-time */
+              updated_at: string;
+              steps: ({
+                id: string;
+                /** @enum {string} */
+                name: 'understand' | 'clean' | 'transform' | 'features' | 'validate';
+                position: number;
+                /** @enum {string} */
+                status: 'proposed' | 'executing' | 'executed' | 'failed' | 'rejected';
+                error: string | null;
+                operations: ({
+                  operation:
+                    | {
+                        /** @constant */
+                        op: 'drop_columns';
+                        columns: string[];
+                      }
+                    | {
+                        /** @constant */
+                        op: 'rename_column';
+                        column: string;
+                        to: string;
+                      }
+                    | {
+                        /** @constant */
+                        op: 'cast';
+                        column: string;
+                        /** @enum {string} */
+                        to: 'int64' | 'float64' | 'bool' | 'datetime64' | 'category' | 'object';
+                        /**
+                         * @default null
+                         * @enum {string}
+                         */
+                        on_error: 'null' | 'fail';
+                      }
+                    | {
+                        /** @constant */
+                        op: 'parse_dates';
+                        column: string;
+                        format?: string;
+                        /**
+                         * @default null
+                         * @enum {string}
+                         */
+                        on_error: 'null' | 'fail';
+                      }
+                    | {
+                        /** @constant */
+                        op: 'impute';
+                        column: string;
+                        /** @enum {string} */
+                        strategy: 'mean' | 'median' | 'mode' | 'constant';
+                        value?: string | number | boolean;
+                        /** @default false */
+                        indicator: boolean;
+                      }
+                    | {
+                        /** @constant */
+                        op: 'handle_outliers';
+                        column: string;
+                        /**
+                         * @default iqr
+                         * @enum {string}
+                         */
+                        method: 'iqr' | 'percentile';
+                        factor?: number;
+                        lower_percentile?: number;
+                        upper_percentile?: number;
+                        /**
+                         * @default clip
+                         * @enum {string}
+                         */
+                        action: 'clip' | 'flag' | 'drop_rows';
+                      }
+                    | {
+                        /** @constant */
+                        op: 'deduplicate';
+                        columns?: string[];
+                      }
+                    | {
+                        /** @constant */
+                        op: 'filter_rows';
+                        condition: string;
+                      }
+                    | {
+                        /** @constant */
+                        op: 'one_hot_encode';
+                        column: string;
+                        /** @default 20 */
+                        max_categories: number;
+                        /** @default false */
+                        keep_original: boolean;
+                      }
+                    | {
+                        /** @constant */
+                        op: 'ordinal_encode';
+                        column: string;
+                        order?: string[];
+                      }
+                    | {
+                        /** @constant */
+                        op: 'bin';
+                        column: string;
+                        /**
+                         * @default quantile
+                         * @enum {string}
+                         */
+                        strategy: 'equal_width' | 'quantile' | 'edges';
+                        bins?: number;
+                        edges?: number[];
+                        into?: string;
+                      }
+                    | {
+                        /** @constant */
+                        op: 'derive';
+                        name: string;
+                        expression: string;
+                      }
+                    | {
+                        /** @constant */
+                        op: 'join';
+                        /** Format: uuid */
+                        dataset_version_id: string;
+                        on: {
+                          left: string;
+                          right: string;
+                        }[];
+                        /**
+                         * @default left
+                         * @enum {string}
+                         */
+                        how: 'left' | 'inner';
+                        columns?: string[];
+                      }
+                    | {
+                        /** @constant */
+                        op: 'split_column';
+                        column: string;
+                        separator: string;
+                        into: string[];
+                        /** @default false */
+                        keep_original: boolean;
+                      }
+                    | {
+                        /** @constant */
+                        op: 'normalize_text';
+                        columns: string[];
+                        /** @default true */
+                        trim: boolean;
+                        /** @default true */
+                        collapse_whitespace: boolean;
+                        /**
+                         * @default keep
+                         * @enum {string}
+                         */
+                        case: 'lower' | 'upper' | 'keep';
+                        /** @default true */
+                        empty_as_null: boolean;
+                      };
+                  reason: string;
+                } & {
+                  [key: string]: unknown;
+                })[];
+                proposed_by: ('planner' | 'llm' | 'user') | null;
+                preview:
+                  | ({
+                      columns: ({
+                        name: string;
+                        dtype: string;
+                      } & {
+                        [key: string]: unknown;
+                      })[];
+                      rows: {
+                        [key: string]: unknown;
+                      }[];
+                    } & {
+                      [key: string]: unknown;
+                    })
+                  | null;
+                summary:
+                  | ({
+                      rows_before: number;
+                      rows_after: number;
+                      columns_before: ({
+                        name: string;
+                        dtype: string;
+                      } & {
+                        [key: string]: unknown;
+                      })[];
+                      columns_after: ({
+                        name: string;
+                        dtype: string;
+                      } & {
+                        [key: string]: unknown;
+                      })[];
+                      added: string[];
+                      removed: string[];
+                      type_changes: ({
+                        column: string;
+                        from: string;
+                        to: string;
+                      } & {
+                        [key: string]: unknown;
+                      })[];
+                      null_changes: ({
+                        column: string;
+                        before: number;
+                        after: number;
+                      } & {
+                        [key: string]: unknown;
+                      })[];
+                      operations: ({
+                        op: string;
+                        rows_after: number;
+                      } & {
+                        [key: string]: unknown;
+                      })[];
+                      quality?: {
+                        [key: string]: unknown;
+                      };
+                    } & {
+                      [key: string]: unknown;
+                    })
+                  | null;
+                output_artifact_id: string | null;
+                output_columns:
+                  | ({
+                      name: string;
+                      dtype: string;
+                    } & {
+                      [key: string]: unknown;
+                    })[]
+                  | null;
+                output_rows: number | null;
+                uploaded: boolean;
+                /** Format: date-time */
+                updated_at: string;
+              } & {
+                [key: string]: unknown;
+              })[];
+              messages: ({
+                id: string;
+                step: string;
+                /** @enum {string} */
+                role: 'user' | 'assistant';
+                content: string;
+                /** Format: date-time */
+                created_at: string;
+              } & {
+                [key: string]: unknown;
+              })[];
+              /** @description Whether this service has an assistant (an LLM, LLM_API_URL): it proposes and chats; without one the deterministic planner proposes and chat answers 409 */
+              assistant: boolean;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Builder session not found (missing, or in a project the caller is not a member of) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  delete_api_builder_sessions_session_id: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        session_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description {ok} */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': Record<string, never>;
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Builder session not found (missing, or in a project the caller is not a member of) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A job of the session is running: cancel it first */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  post_api_builder_sessions_session_id_steps_step_propose: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        session_id: string;
+        step: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': {
+          /** @description What to ask the assistant for (with an LLM configured; the deterministic planner ignores it) */
+          instructions?: string;
+        } & {
+          [key: string]: components['schemas']['JsonValue'];
+        };
+      };
+    };
+    responses: {
+      /** @description {step, reply, discarded}: the step with its operations ({operation, reason}), preview and summary */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            step: {
+              id: string;
+              /** @enum {string} */
+              name: 'understand' | 'clean' | 'transform' | 'features' | 'validate';
+              position: number;
+              /** @enum {string} */
+              status: 'proposed' | 'executing' | 'executed' | 'failed' | 'rejected';
+              error: string | null;
+              operations: ({
+                operation:
+                  | {
+                      /** @constant */
+                      op: 'drop_columns';
+                      columns: string[];
+                    }
+                  | {
+                      /** @constant */
+                      op: 'rename_column';
+                      column: string;
+                      to: string;
+                    }
+                  | {
+                      /** @constant */
+                      op: 'cast';
+                      column: string;
+                      /** @enum {string} */
+                      to: 'int64' | 'float64' | 'bool' | 'datetime64' | 'category' | 'object';
+                      /**
+                       * @default null
+                       * @enum {string}
+                       */
+                      on_error: 'null' | 'fail';
+                    }
+                  | {
+                      /** @constant */
+                      op: 'parse_dates';
+                      column: string;
+                      format?: string;
+                      /**
+                       * @default null
+                       * @enum {string}
+                       */
+                      on_error: 'null' | 'fail';
+                    }
+                  | {
+                      /** @constant */
+                      op: 'impute';
+                      column: string;
+                      /** @enum {string} */
+                      strategy: 'mean' | 'median' | 'mode' | 'constant';
+                      value?: string | number | boolean;
+                      /** @default false */
+                      indicator: boolean;
+                    }
+                  | {
+                      /** @constant */
+                      op: 'handle_outliers';
+                      column: string;
+                      /**
+                       * @default iqr
+                       * @enum {string}
+                       */
+                      method: 'iqr' | 'percentile';
+                      factor?: number;
+                      lower_percentile?: number;
+                      upper_percentile?: number;
+                      /**
+                       * @default clip
+                       * @enum {string}
+                       */
+                      action: 'clip' | 'flag' | 'drop_rows';
+                    }
+                  | {
+                      /** @constant */
+                      op: 'deduplicate';
+                      columns?: string[];
+                    }
+                  | {
+                      /** @constant */
+                      op: 'filter_rows';
+                      condition: string;
+                    }
+                  | {
+                      /** @constant */
+                      op: 'one_hot_encode';
+                      column: string;
+                      /** @default 20 */
+                      max_categories: number;
+                      /** @default false */
+                      keep_original: boolean;
+                    }
+                  | {
+                      /** @constant */
+                      op: 'ordinal_encode';
+                      column: string;
+                      order?: string[];
+                    }
+                  | {
+                      /** @constant */
+                      op: 'bin';
+                      column: string;
+                      /**
+                       * @default quantile
+                       * @enum {string}
+                       */
+                      strategy: 'equal_width' | 'quantile' | 'edges';
+                      bins?: number;
+                      edges?: number[];
+                      into?: string;
+                    }
+                  | {
+                      /** @constant */
+                      op: 'derive';
+                      name: string;
+                      expression: string;
+                    }
+                  | {
+                      /** @constant */
+                      op: 'join';
+                      /** Format: uuid */
+                      dataset_version_id: string;
+                      on: {
+                        left: string;
+                        right: string;
+                      }[];
+                      /**
+                       * @default left
+                       * @enum {string}
+                       */
+                      how: 'left' | 'inner';
+                      columns?: string[];
+                    }
+                  | {
+                      /** @constant */
+                      op: 'split_column';
+                      column: string;
+                      separator: string;
+                      into: string[];
+                      /** @default false */
+                      keep_original: boolean;
+                    }
+                  | {
+                      /** @constant */
+                      op: 'normalize_text';
+                      columns: string[];
+                      /** @default true */
+                      trim: boolean;
+                      /** @default true */
+                      collapse_whitespace: boolean;
+                      /**
+                       * @default keep
+                       * @enum {string}
+                       */
+                      case: 'lower' | 'upper' | 'keep';
+                      /** @default true */
+                      empty_as_null: boolean;
+                    };
+                reason: string;
+              } & {
+                [key: string]: unknown;
+              })[];
+              proposed_by: ('planner' | 'llm' | 'user') | null;
+              preview:
+                | ({
+                    columns: ({
+                      name: string;
+                      dtype: string;
+                    } & {
+                      [key: string]: unknown;
+                    })[];
+                    rows: {
+                      [key: string]: unknown;
+                    }[];
+                  } & {
+                    [key: string]: unknown;
+                  })
+                | null;
+              summary:
+                | ({
+                    rows_before: number;
+                    rows_after: number;
+                    columns_before: ({
+                      name: string;
+                      dtype: string;
+                    } & {
+                      [key: string]: unknown;
+                    })[];
+                    columns_after: ({
+                      name: string;
+                      dtype: string;
+                    } & {
+                      [key: string]: unknown;
+                    })[];
+                    added: string[];
+                    removed: string[];
+                    type_changes: ({
+                      column: string;
+                      from: string;
+                      to: string;
+                    } & {
+                      [key: string]: unknown;
+                    })[];
+                    null_changes: ({
+                      column: string;
+                      before: number;
+                      after: number;
+                    } & {
+                      [key: string]: unknown;
+                    })[];
+                    operations: ({
+                      op: string;
+                      rows_after: number;
+                    } & {
+                      [key: string]: unknown;
+                    })[];
+                    quality?: {
+                      [key: string]: unknown;
+                    };
+                  } & {
+                    [key: string]: unknown;
+                  })
+                | null;
+              output_artifact_id: string | null;
+              output_columns:
+                | ({
+                    name: string;
+                    dtype: string;
+                  } & {
+                    [key: string]: unknown;
+                  })[]
+                | null;
+              output_rows: number | null;
+              uploaded: boolean;
+              /** Format: date-time */
+              updated_at: string;
+            } & {
+              [key: string]: unknown;
+            };
+            reply: string | null;
+            discarded: ({
+              operation: unknown;
+              why: string;
+            } & {
+              [key: string]: unknown;
+            })[];
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Builder session not found, or Step not found (steps: understand, clean, transform, features, validate) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The session is finalized, being finalized, or one of its steps is executing */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Expected application/json, with no Content-Encoding or one of gzip, deflate and br */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A body field is invalid; an operation that does not fit the step input is named by its index in `loc` (`["body", "operations", 2]`) with why in `msg` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The assistant failed (unreachable, or no usable answer); detail says why */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  patch_api_builder_sessions_session_id_steps_step: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        session_id: string;
+        step: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          operations?: (
+            | ({
+                operation:
+                  | ({
+                      /** @constant */
+                      op: 'drop_columns';
+                      columns: string[];
+                    } & {
+                      [key: string]: components['schemas']['JsonValue'];
+                    })
+                  | ({
+                      /** @constant */
+                      op: 'rename_column';
+                      column: string;
+                      to: string;
+                    } & {
+                      [key: string]: components['schemas']['JsonValue'];
+                    })
+                  | ({
+                      /** @constant */
+                      op: 'cast';
+                      column: string;
+                      /** @enum {string} */
+                      to: 'int64' | 'float64' | 'bool' | 'datetime64' | 'category' | 'object';
+                      /**
+                       * @default null
+                       * @enum {string}
+                       */
+                      on_error?: 'null' | 'fail';
+                    } & {
+                      [key: string]: components['schemas']['JsonValue'];
+                    })
+                  | ({
+                      /** @constant */
+                      op: 'parse_dates';
+                      column: string;
+                      format?: string;
+                      /**
+                       * @default null
+                       * @enum {string}
+                       */
+                      on_error?: 'null' | 'fail';
+                    } & {
+                      [key: string]: components['schemas']['JsonValue'];
+                    })
+                  | ({
+                      /** @constant */
+                      op: 'impute';
+                      column: string;
+                      /** @enum {string} */
+                      strategy: 'mean' | 'median' | 'mode' | 'constant';
+                      value?: string | number | boolean;
+                      /** @default false */
+                      indicator?: boolean;
+                    } & {
+                      [key: string]: components['schemas']['JsonValue'];
+                    })
+                  | ({
+                      /** @constant */
+                      op: 'handle_outliers';
+                      column: string;
+                      /**
+                       * @default iqr
+                       * @enum {string}
+                       */
+                      method?: 'iqr' | 'percentile';
+                      factor?: number;
+                      lower_percentile?: number;
+                      upper_percentile?: number;
+                      /**
+                       * @default clip
+                       * @enum {string}
+                       */
+                      action?: 'clip' | 'flag' | 'drop_rows';
+                    } & {
+                      [key: string]: components['schemas']['JsonValue'];
+                    })
+                  | ({
+                      /** @constant */
+                      op: 'deduplicate';
+                      columns?: string[];
+                    } & {
+                      [key: string]: components['schemas']['JsonValue'];
+                    })
+                  | ({
+                      /** @constant */
+                      op: 'filter_rows';
+                      condition: string;
+                    } & {
+                      [key: string]: components['schemas']['JsonValue'];
+                    })
+                  | ({
+                      /** @constant */
+                      op: 'one_hot_encode';
+                      column: string;
+                      /** @default 20 */
+                      max_categories?: number;
+                      /** @default false */
+                      keep_original?: boolean;
+                    } & {
+                      [key: string]: components['schemas']['JsonValue'];
+                    })
+                  | ({
+                      /** @constant */
+                      op: 'ordinal_encode';
+                      column: string;
+                      order?: string[];
+                    } & {
+                      [key: string]: components['schemas']['JsonValue'];
+                    })
+                  | ({
+                      /** @constant */
+                      op: 'bin';
+                      column: string;
+                      /**
+                       * @default quantile
+                       * @enum {string}
+                       */
+                      strategy?: 'equal_width' | 'quantile' | 'edges';
+                      bins?: number;
+                      edges?: number[];
+                      into?: string;
+                    } & {
+                      [key: string]: components['schemas']['JsonValue'];
+                    })
+                  | ({
+                      /** @constant */
+                      op: 'derive';
+                      name: string;
+                      expression: string;
+                    } & {
+                      [key: string]: components['schemas']['JsonValue'];
+                    })
+                  | ({
+                      /** @constant */
+                      op: 'join';
+                      /** Format: uuid */
+                      dataset_version_id: string;
+                      on: ({
+                        left: string;
+                        right: string;
+                      } & {
+                        [key: string]: components['schemas']['JsonValue'];
+                      })[];
+                      /**
+                       * @default left
+                       * @enum {string}
+                       */
+                      how?: 'left' | 'inner';
+                      columns?: string[];
+                    } & {
+                      [key: string]: components['schemas']['JsonValue'];
+                    })
+                  | ({
+                      /** @constant */
+                      op: 'split_column';
+                      column: string;
+                      separator: string;
+                      into: string[];
+                      /** @default false */
+                      keep_original?: boolean;
+                    } & {
+                      [key: string]: components['schemas']['JsonValue'];
+                    })
+                  | ({
+                      /** @constant */
+                      op: 'normalize_text';
+                      columns: string[];
+                      /** @default true */
+                      trim?: boolean;
+                      /** @default true */
+                      collapse_whitespace?: boolean;
+                      /**
+                       * @default keep
+                       * @enum {string}
+                       */
+                      case?: 'lower' | 'upper' | 'keep';
+                      /** @default true */
+                      empty_as_null?: boolean;
+                    } & {
+                      [key: string]: components['schemas']['JsonValue'];
+                    });
+                reason?: string;
+              } & {
+                [key: string]: components['schemas']['JsonValue'];
+              })
+            | (
+                | ({
+                    /** @constant */
+                    op: 'drop_columns';
+                    columns: string[];
+                  } & {
+                    [key: string]: components['schemas']['JsonValue'];
+                  })
+                | ({
+                    /** @constant */
+                    op: 'rename_column';
+                    column: string;
+                    to: string;
+                  } & {
+                    [key: string]: components['schemas']['JsonValue'];
+                  })
+                | ({
+                    /** @constant */
+                    op: 'cast';
+                    column: string;
+                    /** @enum {string} */
+                    to: 'int64' | 'float64' | 'bool' | 'datetime64' | 'category' | 'object';
+                    /**
+                     * @default null
+                     * @enum {string}
+                     */
+                    on_error?: 'null' | 'fail';
+                  } & {
+                    [key: string]: components['schemas']['JsonValue'];
+                  })
+                | ({
+                    /** @constant */
+                    op: 'parse_dates';
+                    column: string;
+                    format?: string;
+                    /**
+                     * @default null
+                     * @enum {string}
+                     */
+                    on_error?: 'null' | 'fail';
+                  } & {
+                    [key: string]: components['schemas']['JsonValue'];
+                  })
+                | ({
+                    /** @constant */
+                    op: 'impute';
+                    column: string;
+                    /** @enum {string} */
+                    strategy: 'mean' | 'median' | 'mode' | 'constant';
+                    value?: string | number | boolean;
+                    /** @default false */
+                    indicator?: boolean;
+                  } & {
+                    [key: string]: components['schemas']['JsonValue'];
+                  })
+                | ({
+                    /** @constant */
+                    op: 'handle_outliers';
+                    column: string;
+                    /**
+                     * @default iqr
+                     * @enum {string}
+                     */
+                    method?: 'iqr' | 'percentile';
+                    factor?: number;
+                    lower_percentile?: number;
+                    upper_percentile?: number;
+                    /**
+                     * @default clip
+                     * @enum {string}
+                     */
+                    action?: 'clip' | 'flag' | 'drop_rows';
+                  } & {
+                    [key: string]: components['schemas']['JsonValue'];
+                  })
+                | ({
+                    /** @constant */
+                    op: 'deduplicate';
+                    columns?: string[];
+                  } & {
+                    [key: string]: components['schemas']['JsonValue'];
+                  })
+                | ({
+                    /** @constant */
+                    op: 'filter_rows';
+                    condition: string;
+                  } & {
+                    [key: string]: components['schemas']['JsonValue'];
+                  })
+                | ({
+                    /** @constant */
+                    op: 'one_hot_encode';
+                    column: string;
+                    /** @default 20 */
+                    max_categories?: number;
+                    /** @default false */
+                    keep_original?: boolean;
+                  } & {
+                    [key: string]: components['schemas']['JsonValue'];
+                  })
+                | ({
+                    /** @constant */
+                    op: 'ordinal_encode';
+                    column: string;
+                    order?: string[];
+                  } & {
+                    [key: string]: components['schemas']['JsonValue'];
+                  })
+                | ({
+                    /** @constant */
+                    op: 'bin';
+                    column: string;
+                    /**
+                     * @default quantile
+                     * @enum {string}
+                     */
+                    strategy?: 'equal_width' | 'quantile' | 'edges';
+                    bins?: number;
+                    edges?: number[];
+                    into?: string;
+                  } & {
+                    [key: string]: components['schemas']['JsonValue'];
+                  })
+                | ({
+                    /** @constant */
+                    op: 'derive';
+                    name: string;
+                    expression: string;
+                  } & {
+                    [key: string]: components['schemas']['JsonValue'];
+                  })
+                | ({
+                    /** @constant */
+                    op: 'join';
+                    /** Format: uuid */
+                    dataset_version_id: string;
+                    on: ({
+                      left: string;
+                      right: string;
+                    } & {
+                      [key: string]: components['schemas']['JsonValue'];
+                    })[];
+                    /**
+                     * @default left
+                     * @enum {string}
+                     */
+                    how?: 'left' | 'inner';
+                    columns?: string[];
+                  } & {
+                    [key: string]: components['schemas']['JsonValue'];
+                  })
+                | ({
+                    /** @constant */
+                    op: 'split_column';
+                    column: string;
+                    separator: string;
+                    into: string[];
+                    /** @default false */
+                    keep_original?: boolean;
+                  } & {
+                    [key: string]: components['schemas']['JsonValue'];
+                  })
+                | ({
+                    /** @constant */
+                    op: 'normalize_text';
+                    columns: string[];
+                    /** @default true */
+                    trim?: boolean;
+                    /** @default true */
+                    collapse_whitespace?: boolean;
+                    /**
+                     * @default keep
+                     * @enum {string}
+                     */
+                    case?: 'lower' | 'upper' | 'keep';
+                    /** @default true */
+                    empty_as_null?: boolean;
+                  } & {
+                    [key: string]: components['schemas']['JsonValue'];
+                  })
+              )
+          )[];
+          /** @enum {string} */
+          status?: 'rejected' | 'proposed';
+        } & {
+          [key: string]: components['schemas']['JsonValue'];
+        };
+      };
+    };
+    responses: {
+      /** @description {step} */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            step: {
+              id: string;
+              /** @enum {string} */
+              name: 'understand' | 'clean' | 'transform' | 'features' | 'validate';
+              position: number;
+              /** @enum {string} */
+              status: 'proposed' | 'executing' | 'executed' | 'failed' | 'rejected';
+              error: string | null;
+              operations: ({
+                operation:
+                  | {
+                      /** @constant */
+                      op: 'drop_columns';
+                      columns: string[];
+                    }
+                  | {
+                      /** @constant */
+                      op: 'rename_column';
+                      column: string;
+                      to: string;
+                    }
+                  | {
+                      /** @constant */
+                      op: 'cast';
+                      column: string;
+                      /** @enum {string} */
+                      to: 'int64' | 'float64' | 'bool' | 'datetime64' | 'category' | 'object';
+                      /**
+                       * @default null
+                       * @enum {string}
+                       */
+                      on_error: 'null' | 'fail';
+                    }
+                  | {
+                      /** @constant */
+                      op: 'parse_dates';
+                      column: string;
+                      format?: string;
+                      /**
+                       * @default null
+                       * @enum {string}
+                       */
+                      on_error: 'null' | 'fail';
+                    }
+                  | {
+                      /** @constant */
+                      op: 'impute';
+                      column: string;
+                      /** @enum {string} */
+                      strategy: 'mean' | 'median' | 'mode' | 'constant';
+                      value?: string | number | boolean;
+                      /** @default false */
+                      indicator: boolean;
+                    }
+                  | {
+                      /** @constant */
+                      op: 'handle_outliers';
+                      column: string;
+                      /**
+                       * @default iqr
+                       * @enum {string}
+                       */
+                      method: 'iqr' | 'percentile';
+                      factor?: number;
+                      lower_percentile?: number;
+                      upper_percentile?: number;
+                      /**
+                       * @default clip
+                       * @enum {string}
+                       */
+                      action: 'clip' | 'flag' | 'drop_rows';
+                    }
+                  | {
+                      /** @constant */
+                      op: 'deduplicate';
+                      columns?: string[];
+                    }
+                  | {
+                      /** @constant */
+                      op: 'filter_rows';
+                      condition: string;
+                    }
+                  | {
+                      /** @constant */
+                      op: 'one_hot_encode';
+                      column: string;
+                      /** @default 20 */
+                      max_categories: number;
+                      /** @default false */
+                      keep_original: boolean;
+                    }
+                  | {
+                      /** @constant */
+                      op: 'ordinal_encode';
+                      column: string;
+                      order?: string[];
+                    }
+                  | {
+                      /** @constant */
+                      op: 'bin';
+                      column: string;
+                      /**
+                       * @default quantile
+                       * @enum {string}
+                       */
+                      strategy: 'equal_width' | 'quantile' | 'edges';
+                      bins?: number;
+                      edges?: number[];
+                      into?: string;
+                    }
+                  | {
+                      /** @constant */
+                      op: 'derive';
+                      name: string;
+                      expression: string;
+                    }
+                  | {
+                      /** @constant */
+                      op: 'join';
+                      /** Format: uuid */
+                      dataset_version_id: string;
+                      on: {
+                        left: string;
+                        right: string;
+                      }[];
+                      /**
+                       * @default left
+                       * @enum {string}
+                       */
+                      how: 'left' | 'inner';
+                      columns?: string[];
+                    }
+                  | {
+                      /** @constant */
+                      op: 'split_column';
+                      column: string;
+                      separator: string;
+                      into: string[];
+                      /** @default false */
+                      keep_original: boolean;
+                    }
+                  | {
+                      /** @constant */
+                      op: 'normalize_text';
+                      columns: string[];
+                      /** @default true */
+                      trim: boolean;
+                      /** @default true */
+                      collapse_whitespace: boolean;
+                      /**
+                       * @default keep
+                       * @enum {string}
+                       */
+                      case: 'lower' | 'upper' | 'keep';
+                      /** @default true */
+                      empty_as_null: boolean;
+                    };
+                reason: string;
+              } & {
+                [key: string]: unknown;
+              })[];
+              proposed_by: ('planner' | 'llm' | 'user') | null;
+              preview:
+                | ({
+                    columns: ({
+                      name: string;
+                      dtype: string;
+                    } & {
+                      [key: string]: unknown;
+                    })[];
+                    rows: {
+                      [key: string]: unknown;
+                    }[];
+                  } & {
+                    [key: string]: unknown;
+                  })
+                | null;
+              summary:
+                | ({
+                    rows_before: number;
+                    rows_after: number;
+                    columns_before: ({
+                      name: string;
+                      dtype: string;
+                    } & {
+                      [key: string]: unknown;
+                    })[];
+                    columns_after: ({
+                      name: string;
+                      dtype: string;
+                    } & {
+                      [key: string]: unknown;
+                    })[];
+                    added: string[];
+                    removed: string[];
+                    type_changes: ({
+                      column: string;
+                      from: string;
+                      to: string;
+                    } & {
+                      [key: string]: unknown;
+                    })[];
+                    null_changes: ({
+                      column: string;
+                      before: number;
+                      after: number;
+                    } & {
+                      [key: string]: unknown;
+                    })[];
+                    operations: ({
+                      op: string;
+                      rows_after: number;
+                    } & {
+                      [key: string]: unknown;
+                    })[];
+                    quality?: {
+                      [key: string]: unknown;
+                    };
+                  } & {
+                    [key: string]: unknown;
+                  })
+                | null;
+              output_artifact_id: string | null;
+              output_columns:
+                | ({
+                    name: string;
+                    dtype: string;
+                  } & {
+                    [key: string]: unknown;
+                  })[]
+                | null;
+              output_rows: number | null;
+              uploaded: boolean;
+              /** Format: date-time */
+              updated_at: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+      /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Builder session not found, or Step not found (steps: understand, clean, transform, features, validate) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The session is finalized, being finalized, or one of its steps is executing */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Expected application/json, with no Content-Encoding or one of gzip, deflate and br */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A body field is invalid; an operation that does not fit the step input is named by its index in `loc` (`["body", "operations", 2]`) with why in `msg` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  post_api_builder_sessions_session_id_steps_step_execute: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        session_id: string;
+        step: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description {job_id} */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            job_id: string;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Builder session not found, or Step not found (steps: understand, clean, transform, features, validate) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The step is rejected, or the session is finalized or busy */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description An operation no longer fits the step input (`loc` names it) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  post_api_builder_sessions_session_id_steps_step_upload_result: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        session_id: string;
+        step: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /** Format: binary */
+          file: string;
+        } & {
+          [key: string]: components['schemas']['FormValue'];
+        };
+      };
+    };
+    responses: {
+      /** @description {step} */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            step: {
+              id: string;
+              /** @enum {string} */
+              name: 'understand' | 'clean' | 'transform' | 'features' | 'validate';
+              position: number;
+              /** @enum {string} */
+              status: 'proposed' | 'executing' | 'executed' | 'failed' | 'rejected';
+              error: string | null;
+              operations: ({
+                operation:
+                  | {
+                      /** @constant */
+                      op: 'drop_columns';
+                      columns: string[];
+                    }
+                  | {
+                      /** @constant */
+                      op: 'rename_column';
+                      column: string;
+                      to: string;
+                    }
+                  | {
+                      /** @constant */
+                      op: 'cast';
+                      column: string;
+                      /** @enum {string} */
+                      to: 'int64' | 'float64' | 'bool' | 'datetime64' | 'category' | 'object';
+                      /**
+                       * @default null
+                       * @enum {string}
+                       */
+                      on_error: 'null' | 'fail';
+                    }
+                  | {
+                      /** @constant */
+                      op: 'parse_dates';
+                      column: string;
+                      format?: string;
+                      /**
+                       * @default null
+                       * @enum {string}
+                       */
+                      on_error: 'null' | 'fail';
+                    }
+                  | {
+                      /** @constant */
+                      op: 'impute';
+                      column: string;
+                      /** @enum {string} */
+                      strategy: 'mean' | 'median' | 'mode' | 'constant';
+                      value?: string | number | boolean;
+                      /** @default false */
+                      indicator: boolean;
+                    }
+                  | {
+                      /** @constant */
+                      op: 'handle_outliers';
+                      column: string;
+                      /**
+                       * @default iqr
+                       * @enum {string}
+                       */
+                      method: 'iqr' | 'percentile';
+                      factor?: number;
+                      lower_percentile?: number;
+                      upper_percentile?: number;
+                      /**
+                       * @default clip
+                       * @enum {string}
+                       */
+                      action: 'clip' | 'flag' | 'drop_rows';
+                    }
+                  | {
+                      /** @constant */
+                      op: 'deduplicate';
+                      columns?: string[];
+                    }
+                  | {
+                      /** @constant */
+                      op: 'filter_rows';
+                      condition: string;
+                    }
+                  | {
+                      /** @constant */
+                      op: 'one_hot_encode';
+                      column: string;
+                      /** @default 20 */
+                      max_categories: number;
+                      /** @default false */
+                      keep_original: boolean;
+                    }
+                  | {
+                      /** @constant */
+                      op: 'ordinal_encode';
+                      column: string;
+                      order?: string[];
+                    }
+                  | {
+                      /** @constant */
+                      op: 'bin';
+                      column: string;
+                      /**
+                       * @default quantile
+                       * @enum {string}
+                       */
+                      strategy: 'equal_width' | 'quantile' | 'edges';
+                      bins?: number;
+                      edges?: number[];
+                      into?: string;
+                    }
+                  | {
+                      /** @constant */
+                      op: 'derive';
+                      name: string;
+                      expression: string;
+                    }
+                  | {
+                      /** @constant */
+                      op: 'join';
+                      /** Format: uuid */
+                      dataset_version_id: string;
+                      on: {
+                        left: string;
+                        right: string;
+                      }[];
+                      /**
+                       * @default left
+                       * @enum {string}
+                       */
+                      how: 'left' | 'inner';
+                      columns?: string[];
+                    }
+                  | {
+                      /** @constant */
+                      op: 'split_column';
+                      column: string;
+                      separator: string;
+                      into: string[];
+                      /** @default false */
+                      keep_original: boolean;
+                    }
+                  | {
+                      /** @constant */
+                      op: 'normalize_text';
+                      columns: string[];
+                      /** @default true */
+                      trim: boolean;
+                      /** @default true */
+                      collapse_whitespace: boolean;
+                      /**
+                       * @default keep
+                       * @enum {string}
+                       */
+                      case: 'lower' | 'upper' | 'keep';
+                      /** @default true */
+                      empty_as_null: boolean;
+                    };
+                reason: string;
+              } & {
+                [key: string]: unknown;
+              })[];
+              proposed_by: ('planner' | 'llm' | 'user') | null;
+              preview:
+                | ({
+                    columns: ({
+                      name: string;
+                      dtype: string;
+                    } & {
+                      [key: string]: unknown;
+                    })[];
+                    rows: {
+                      [key: string]: unknown;
+                    }[];
+                  } & {
+                    [key: string]: unknown;
+                  })
+                | null;
+              summary:
+                | ({
+                    rows_before: number;
+                    rows_after: number;
+                    columns_before: ({
+                      name: string;
+                      dtype: string;
+                    } & {
+                      [key: string]: unknown;
+                    })[];
+                    columns_after: ({
+                      name: string;
+                      dtype: string;
+                    } & {
+                      [key: string]: unknown;
+                    })[];
+                    added: string[];
+                    removed: string[];
+                    type_changes: ({
+                      column: string;
+                      from: string;
+                      to: string;
+                    } & {
+                      [key: string]: unknown;
+                    })[];
+                    null_changes: ({
+                      column: string;
+                      before: number;
+                      after: number;
+                    } & {
+                      [key: string]: unknown;
+                    })[];
+                    operations: ({
+                      op: string;
+                      rows_after: number;
+                    } & {
+                      [key: string]: unknown;
+                    })[];
+                    quality?: {
+                      [key: string]: unknown;
+                    };
+                  } & {
+                    [key: string]: unknown;
+                  })
+                | null;
+              output_artifact_id: string | null;
+              output_columns:
+                | ({
+                    name: string;
+                    dtype: string;
+                  } & {
+                    [key: string]: unknown;
+                  })[]
+                | null;
+              output_rows: number | null;
+              uploaded: boolean;
+              /** Format: date-time */
+              updated_at: string;
+            } & {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+      /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Builder session not found, or Step not found (steps: understand, clean, transform, features, validate) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The session is finalized, being finalized, or one of its steps is executing */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description File exceeds the caller's plan's max_upload_bytes */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Expected multipart/form-data */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No file, unsupported file type, unreadable content, or a table past a size limit (named) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  post_api_builder_sessions_session_id_chat: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        session_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @enum {string} */
+          step: 'understand' | 'clean' | 'transform' | 'features' | 'validate';
+          message: string & unknown;
+        } & {
+          [key: string]: components['schemas']['JsonValue'];
+        };
+      };
+    };
+    responses: {
+      /** @description {reply, step, discarded} */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            step: {
+              id: string;
+              /** @enum {string} */
+              name: 'understand' | 'clean' | 'transform' | 'features' | 'validate';
+              position: number;
+              /** @enum {string} */
+              status: 'proposed' | 'executing' | 'executed' | 'failed' | 'rejected';
+              error: string | null;
+              operations: ({
+                operation:
+                  | {
+                      /** @constant */
+                      op: 'drop_columns';
+                      columns: string[];
+                    }
+                  | {
+                      /** @constant */
+                      op: 'rename_column';
+                      column: string;
+                      to: string;
+                    }
+                  | {
+                      /** @constant */
+                      op: 'cast';
+                      column: string;
+                      /** @enum {string} */
+                      to: 'int64' | 'float64' | 'bool' | 'datetime64' | 'category' | 'object';
+                      /**
+                       * @default null
+                       * @enum {string}
+                       */
+                      on_error: 'null' | 'fail';
+                    }
+                  | {
+                      /** @constant */
+                      op: 'parse_dates';
+                      column: string;
+                      format?: string;
+                      /**
+                       * @default null
+                       * @enum {string}
+                       */
+                      on_error: 'null' | 'fail';
+                    }
+                  | {
+                      /** @constant */
+                      op: 'impute';
+                      column: string;
+                      /** @enum {string} */
+                      strategy: 'mean' | 'median' | 'mode' | 'constant';
+                      value?: string | number | boolean;
+                      /** @default false */
+                      indicator: boolean;
+                    }
+                  | {
+                      /** @constant */
+                      op: 'handle_outliers';
+                      column: string;
+                      /**
+                       * @default iqr
+                       * @enum {string}
+                       */
+                      method: 'iqr' | 'percentile';
+                      factor?: number;
+                      lower_percentile?: number;
+                      upper_percentile?: number;
+                      /**
+                       * @default clip
+                       * @enum {string}
+                       */
+                      action: 'clip' | 'flag' | 'drop_rows';
+                    }
+                  | {
+                      /** @constant */
+                      op: 'deduplicate';
+                      columns?: string[];
+                    }
+                  | {
+                      /** @constant */
+                      op: 'filter_rows';
+                      condition: string;
+                    }
+                  | {
+                      /** @constant */
+                      op: 'one_hot_encode';
+                      column: string;
+                      /** @default 20 */
+                      max_categories: number;
+                      /** @default false */
+                      keep_original: boolean;
+                    }
+                  | {
+                      /** @constant */
+                      op: 'ordinal_encode';
+                      column: string;
+                      order?: string[];
+                    }
+                  | {
+                      /** @constant */
+                      op: 'bin';
+                      column: string;
+                      /**
+                       * @default quantile
+                       * @enum {string}
+                       */
+                      strategy: 'equal_width' | 'quantile' | 'edges';
+                      bins?: number;
+                      edges?: number[];
+                      into?: string;
+                    }
+                  | {
+                      /** @constant */
+                      op: 'derive';
+                      name: string;
+                      expression: string;
+                    }
+                  | {
+                      /** @constant */
+                      op: 'join';
+                      /** Format: uuid */
+                      dataset_version_id: string;
+                      on: {
+                        left: string;
+                        right: string;
+                      }[];
+                      /**
+                       * @default left
+                       * @enum {string}
+                       */
+                      how: 'left' | 'inner';
+                      columns?: string[];
+                    }
+                  | {
+                      /** @constant */
+                      op: 'split_column';
+                      column: string;
+                      separator: string;
+                      into: string[];
+                      /** @default false */
+                      keep_original: boolean;
+                    }
+                  | {
+                      /** @constant */
+                      op: 'normalize_text';
+                      columns: string[];
+                      /** @default true */
+                      trim: boolean;
+                      /** @default true */
+                      collapse_whitespace: boolean;
+                      /**
+                       * @default keep
+                       * @enum {string}
+                       */
+                      case: 'lower' | 'upper' | 'keep';
+                      /** @default true */
+                      empty_as_null: boolean;
+                    };
+                reason: string;
+              } & {
+                [key: string]: unknown;
+              })[];
+              proposed_by: ('planner' | 'llm' | 'user') | null;
+              preview:
+                | ({
+                    columns: ({
+                      name: string;
+                      dtype: string;
+                    } & {
+                      [key: string]: unknown;
+                    })[];
+                    rows: {
+                      [key: string]: unknown;
+                    }[];
+                  } & {
+                    [key: string]: unknown;
+                  })
+                | null;
+              summary:
+                | ({
+                    rows_before: number;
+                    rows_after: number;
+                    columns_before: ({
+                      name: string;
+                      dtype: string;
+                    } & {
+                      [key: string]: unknown;
+                    })[];
+                    columns_after: ({
+                      name: string;
+                      dtype: string;
+                    } & {
+                      [key: string]: unknown;
+                    })[];
+                    added: string[];
+                    removed: string[];
+                    type_changes: ({
+                      column: string;
+                      from: string;
+                      to: string;
+                    } & {
+                      [key: string]: unknown;
+                    })[];
+                    null_changes: ({
+                      column: string;
+                      before: number;
+                      after: number;
+                    } & {
+                      [key: string]: unknown;
+                    })[];
+                    operations: ({
+                      op: string;
+                      rows_after: number;
+                    } & {
+                      [key: string]: unknown;
+                    })[];
+                    quality?: {
+                      [key: string]: unknown;
+                    };
+                  } & {
+                    [key: string]: unknown;
+                  })
+                | null;
+              output_artifact_id: string | null;
+              output_columns:
+                | ({
+                    name: string;
+                    dtype: string;
+                  } & {
+                    [key: string]: unknown;
+                  })[]
+                | null;
+              output_rows: number | null;
+              uploaded: boolean;
+              /** Format: date-time */
+              updated_at: string;
+            } & {
+              [key: string]: unknown;
+            };
+            reply: string | null;
+            discarded: ({
+              operation: unknown;
+              why: string;
+            } & {
+              [key: string]: unknown;
+            })[];
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Builder session not found (missing, or in a project the caller is not a member of) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No LLM is configured, or the session is finalized or busy */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Expected application/json, with no Content-Encoding or one of gzip, deflate and br */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A body field is invalid; an operation that does not fit the step input is named by its index in `loc` (`["body", "operations", 2]`) with why in `msg` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The assistant failed (unreachable, or no usable answer); detail says why */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  post_api_builder_sessions_session_id_finalize: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        session_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': {
+          /**
+           * @default new_version
+           * @enum {string}
+           */
+          mode?: 'new_version' | 'new_dataset';
+          name?: string & unknown;
+          description?: string;
+        } & {
+          [key: string]: components['schemas']['JsonValue'];
+        };
+      };
+    };
+    responses: {
+      /** @description {job_id} */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            job_id: string;
+          };
+        };
+      };
+      /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Builder session not found (missing, or in a project the caller is not a member of) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Nothing executed yet, or the session is finalized or busy */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Expected application/json, with no Content-Encoding or one of gzip, deflate and br */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Validation failure: `detail` is `[{loc, msg, type}]` or a text */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  post_api_builder_sessions_session_id_replay: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        session_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** Format: uuid */
+          dataset_version_id: string;
+        } & {
+          [key: string]: components['schemas']['JsonValue'];
+        };
+      };
+    };
+    responses: {
+      /** @description {job_id}; the job result holds {dataset_id, dataset_version_id, version, row_count} */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            job_id: string;
+          };
+        };
+      };
+      /** @description Malformed body: JSON that is not an object or array, a `__proto__` key, broken multipart, or a body its Content-Encoding does not decode */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Insufficient scope or role, an API key on a session-only route, or a missing CSRF token */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Builder session not found (missing, or in a project the caller is not a member of) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The session is not finalized, or its recipe cannot replay (a step output was uploaded) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Expected application/json, with no Content-Encoding or one of gzip, deflate and br */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description dataset_version_id is no version of the session's project, or lacks what the recipe needs (said which operation) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit exceeded (Retry-After) */
+      429: {
         headers: {
           [name: string]: unknown;
         };

@@ -4,6 +4,7 @@ import { BarsChart, ChartView } from '../chart';
 import { Link, navigate, useLocation } from '../router';
 import { ErrorBox, Field, fmtBytes, fmtDate, fmtNum, Loading, Progress, Section, Select, Table, Tabs, useAction, useAsync, usePaged, useTitle } from '../ui';
 import { ConfirmButton } from '../confirm';
+import { BuilderTab } from './builder/dataset-tab';
 
 type Version = ListItem<'/api/datasets/{dataset_id}/versions'>;
 type Profile = NonNullable<GetBody<'/api/datasets/{dataset_id}/analyze'>['statistics']>;
@@ -14,6 +15,7 @@ const TABS: [string, string][] = [
   ['analyze', 'Analyze'],
   ['versions', 'Versions'],
   ['compare', 'Compare'],
+  ['builder', 'Builder'],
 ];
 
 /** A version's `statistics_status` in words; `failed` shows its error. */
@@ -27,7 +29,7 @@ const STATISTICS_WORDS: Record<Version['statistics_status'], string> = {
 };
 
 /** Tabs that show one version's data: the version picker stands above them. */
-const VERSIONED_TABS = ['preview', 'quality', 'analyze'];
+const VERSIONED_TABS = ['preview', 'quality', 'analyze', 'builder'];
 
 /** A percentage for people: one decimal at most, no trailing zeros (57.1%, 100%). */
 const pct = (v: number | null | undefined) => (v === null || v === undefined ? '–' : `${fmtNum(Math.round(v * 10) / 10)}%`);
@@ -78,6 +80,7 @@ export function DatasetPage({ id }: { id: string }) {
       {tab === 'analyze' && <Analyze id={ds.id} version={d.data.preview_version} />}
       {tab === 'versions' && <Versions id={ds.id} onChange={d.reload} />}
       {tab === 'compare' && <Compare id={ds.id} latest={ds.version} />}
+      {tab === 'builder' && <BuilderTab datasetId={ds.id} projectId={ds.project_id} version={d.data.preview_version} columns={ds.columns_schema.map((c) => c.name)} />}
     </>
   );
 }

@@ -29,7 +29,9 @@ export function NewExperimentPage() {
   }, [datasets.data]);
   const colList = columns.data ?? [];
   useEffect(() => {
-    if (colList.length && !colList.some((c) => c.name === form.target_column)) setForm((f) => ({ ...f, target_column: colList[colList.length - 1].name }));
+    // Decided on the form as it is when the update applies: the effect runs after paint, and a target picked in
+    // between (a quick hand, a test) must not be replaced by the default.
+    if (colList.length) setForm((f) => (colList.some((c) => c.name === f.target_column) ? f : { ...f, target_column: colList[colList.length - 1].name }));
   }, [columns.data]);
   if (!projectId) return <ErrorBox error="Open this page from a project (it needs ?project=)." />;
   if (caps.error || datasets.error) return <ErrorBox error={caps.error ?? datasets.error} />;

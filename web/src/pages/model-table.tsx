@@ -77,7 +77,7 @@ export function ModelTable({ projectId }: { projectId: string }) {
       {!list.data && !list.error && <Loading />}
       {list.data && list.data.items.length === 0 && <p class="muted">{search ? 'No model matches the search.' : 'No model yet: run an experiment.'}</p>}
       {list.data && list.data.items.length > 0 && (
-        <div class="table-wrap" tabIndex={0} role="region" aria-label="Models">
+        <div class="table-wrap" tabIndex={0} role="region" aria-label="Models of this project">
           <table>
             <caption class="sr-only">Models of the project; column headers sort</caption>
             <thead>

@@ -164,8 +164,9 @@ function DatasetsTab({ projectId }: { projectId: string }) {
       <Section title="Datasets">
         <ErrorBox error={list.error} />
         {list.data ? (
+          // Each tab's table is named apart from its section: two regions of one name are one ambiguous landmark.
           <Table
-            caption="Datasets"
+            caption="Datasets of this project"
             rows={list.data.items}
             empty="No dataset yet: upload a CSV or Parquet file above."
             columns={[
@@ -248,7 +249,7 @@ function ExperimentsTab({ projectId }: { projectId: string }) {
       <ErrorBox error={list.error} />
       {list.data ? (
         <Table
-          caption="Experiments"
+          caption="Experiments of this project"
           rows={list.data.items}
           empty="No experiment yet."
           columns={[
@@ -288,7 +289,7 @@ function DeploymentsTab({ projectId }: { projectId: string }) {
       <ErrorBox error={list.error} />
       {list.data ? (
         <Table
-          caption="Deployments"
+          caption="Deployments of this project"
           rows={list.data.items}
           empty="No deployment yet."
           columns={[
@@ -324,7 +325,7 @@ function ReportsTab({ projectId }: { projectId: string }) {
       <ErrorBox error={list.error ?? error} />
       {list.data ? (
         <Table
-          caption="Reports"
+          caption="Reports of this project"
           rows={list.data.items}
           empty="No report yet: generate one here or from an experiment, model or deployment."
           columns={[
