@@ -30,6 +30,17 @@ export type ProfileResult = {
 /** How often `heartbeat` is called while DuckDB computes (it reports no progress of its own). */
 const PROFILE_HEARTBEAT_MS = 5000;
 
+/** Runs `work`, calling `heartbeat` every {@link PROFILE_HEARTBEAT_MS} while it runs (no-op without one). */
+async function beating<T>(heartbeat: (() => void) | undefined, work: () => Promise<T>): Promise<T> {
+  if (!heartbeat) return work();
+  const beat = setInterval(heartbeat, PROFILE_HEARTBEAT_MS);
+  try {
+    return await work();
+  } finally {
+    clearInterval(beat);
+  }
+}
+
 /**
  * Parses a file (CSV in any common dialect and encoding, or Parquet) into the canonical Parquet
  * form in a new staging folder under `tmpRoot`. The engine's refusals become `DataError`s with
@@ -47,9 +58,12 @@ export async function stageTable(filePath: string, tmpRoot: string, opts: Ingest
   }
 }
 
-/** Stages a file, runs `use` on it, and removes the staging folder whatever happens. */
-export async function withStagedTable<T>(filePath: string, tmpRoot: string, use: (staged: StagedTable) => Promise<T>, opts: IngestOptions = {}): Promise<T> {
-  const staged = await stageTable(filePath, tmpRoot, opts);
+/**
+ * Stages a file, runs `use` on it, and removes the staging folder whatever happens. `heartbeat` is called while the
+ * staging (DuckDB's ingest, minutes on a large table) runs.
+ */
+export async function withStagedTable<T>(filePath: string, tmpRoot: string, use: (staged: StagedTable) => Promise<T>, opts: IngestOptions = {}, heartbeat?: () => void): Promise<T> {
+  const staged = await beating(heartbeat, () => stageTable(filePath, tmpRoot, opts));
   try {
     return await use(staged);
   } finally {
@@ -89,9 +103,11 @@ export class DatasetVersions {
     policy: Partial<QualityPolicy>;
     origin: VersionOrigin;
     userId: string | null;
+    /** Called while the quality report (DuckDB, minutes on a large table) runs, as `profile`'s. */
+    heartbeat?: () => void;
   }): Promise<{ dataset: Dataset; version: DatasetVersion; artifact: Artifact }> {
     const { ingest } = p.staged;
-    const { stored, quality } = await this.storeWithQuality(p.projectId, `${safeStem(p.dataset.name)}.parquet`, p.staged, p.policy);
+    const { stored, quality } = await beating(p.heartbeat, () => this.storeWithQuality(p.projectId, `${safeStem(p.dataset.name)}.parquet`, p.staged, p.policy));
     let committed: { dataset: Dataset; version: DatasetVersion; artifact: Artifact };
     try {
       committed = await this.ds.transaction(async (em) => {

@@ -27,6 +27,7 @@ import { ConflictError, DataError, NotFoundError, ValidationError } from './erro
 import type { JobService } from './jobs';
 import { likePattern, ListQuery, Page, PageQuery, sqlDirection } from './lists';
 import { assertStorageRoom } from './quotas';
+import { builderArtifactsOf } from './builder/sessions';
 
 export const DATASET_SORT_FIELDS = ['created_at', 'name', 'rows', 'columns', 'project_name'] as const;
 
@@ -399,8 +400,10 @@ export class DatasetService {
         em.query.bind(em),
         versions.map((v) => v.id),
       );
+      // Builder sessions on the dataset go with it (cascade); their step outputs are artifacts to remove too.
+      const builderOutputs = await builderArtifactsOf(em, { datasetId: dataset.id });
       await em.getRepository(Dataset).delete({ id: dataset.id });
-      return versions.map((v) => v.artifactId);
+      return [...versions.map((v) => v.artifactId), ...builderOutputs.map((a) => a.id)];
     });
     await this.removeArtifacts(artifactIds);
   }
@@ -412,7 +415,7 @@ export class DatasetService {
    */
   async deleteVersion(userId: string, datasetId: string, versionNumber: number): Promise<void> {
     const dataset = await this.access.dataset(userId, datasetId, 'editor');
-    const artifactId = await this.ds.transaction(async (em) => {
+    const artifactIds = await this.ds.transaction(async (em) => {
       await em.getRepository(Dataset).findOneOrFail({ where: { id: dataset.id }, lock: { mode: 'pessimistic_write' } });
       const version = await em.getRepository(DatasetVersion).findOneBy({ datasetId: dataset.id, version: versionNumber });
       if (!version) throw new NotFoundError('Dataset version not found');
@@ -420,10 +423,12 @@ export class DatasetService {
         throw new ConflictError('Cannot delete the only version of a dataset; delete the dataset instead');
       }
       await assertNoExperiments(em.query.bind(em), [version.id]);
+      // Builder sessions started from this version go with it (cascade); their step outputs are artifacts to remove too.
+      const builderOutputs = await builderArtifactsOf(em, { sourceVersionId: version.id });
       await em.getRepository(DatasetVersion).delete({ id: version.id });
-      return version.artifactId;
+      return [version.artifactId, ...builderOutputs.map((a) => a.id)];
     });
-    await this.removeArtifacts([artifactId]);
+    await this.removeArtifacts(artifactIds);
   }
 
   /** The latest version, or a given version number, of a dataset; 404 `Dataset version not found`. */

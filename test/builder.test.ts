@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { ApiClient, addMember, createProject, eventually, signUp } from './support/client';
 import { startStack, TestStack } from './support/stack';
 
@@ -512,4 +514,118 @@ describe('refusals', () => {
     expect(await said(noCsrf.del(`/api/builder/sessions/${s.id}`))).toMatch(/^403 /);
     expect(await said(noCsrf.get(`/api/builder/sessions/${s.id}`))).toMatch(/^200 /);
   });
+});
+
+describe('step outputs and previews when inputs change or go', () => {
+  /** The session's step-output artifact rows, with whether each one's file is still stored. */
+  async function outputsOf(session: string): Promise<{ key: string; stored: boolean }[]> {
+    const rows: { storage_key: string }[] = await stack.ds.query(`SELECT storage_key FROM artifacts WHERE owner_type = 'builder_session' AND owner_id = $1`, [session]);
+    return Promise.all(rows.map(async (r) => ({ key: r.storage_key, stored: await stack.store.exists(r.storage_key) })));
+  }
+
+  /** A session on a version of `dataset` whose clean step's output is an uploaded file: one stored artifact. */
+  async function sessionWithOutput(dataset: string, version: number): Promise<{ id: string; key: string }> {
+    const r = await owner.client.post('/api/builder/sessions', { project_id: projectId, dataset_id: dataset, version });
+    expect(r.status).toBe(201);
+    const up = await owner.client.upload(`/api/builder/sessions/${r.body.session.id}/steps/clean/upload-result`, {}, { name: 'c.csv', data: 'region,churn\nnorth,no\nsouth,yes\n' });
+    expect(up.status).toBe(200);
+    const outputs = await outputsOf(r.body.session.id);
+    expect(outputs).toEqual([{ key: expect.any(String), stored: true }]);
+    return { id: r.body.session.id, key: outputs[0].key };
+  }
+
+  it("removes a session's step outputs when its source version, or its dataset, is deleted", async () => {
+    const scratch = await upload(owner.client, 'scratch', customers(40, 11, { leakKnown: true }));
+    const v1 = await owner.client.upload(`/api/datasets/${scratch.dataset_id}/versions`, { description: 'second' }, { name: 'v1.csv', data: csvOf(customers(30, 12, { leakKnown: true })) });
+    expect(v1.status).toBe(201);
+    const onV0 = await sessionWithOutput(scratch.dataset_id, 0);
+    const onV1 = await sessionWithOutput(scratch.dataset_id, 1);
+
+    expect(await said(owner.client.del(`/api/datasets/${scratch.dataset_id}/versions/0`))).toMatch(/^20\d /);
+    expect(await said(owner.client.get(`/api/builder/sessions/${onV0.id}`))).toMatch(/^404 /);
+    expect(await outputsOf(onV0.id)).toEqual([]);
+    expect(await stack.store.exists(onV0.key)).toBe(false);
+    // The session on the other version keeps its output.
+    expect(await outputsOf(onV1.id)).toEqual([{ key: onV1.key, stored: true }]);
+
+    expect(await said(owner.client.del(`/api/datasets/${scratch.dataset_id}`))).toMatch(/^20\d /);
+    expect(await said(owner.client.get(`/api/builder/sessions/${onV1.id}`))).toMatch(/^404 /);
+    expect(await outputsOf(onV1.id)).toEqual([]);
+    expect(await stack.store.exists(onV1.key)).toBe(false);
+  });
+
+  it("clears later steps' previews when an earlier step's output changes, and previews them again on the new input", async () => {
+    const r = await owner.client.post('/api/builder/sessions', { project_id: projectId, dataset_id: datasetId, version: 0 });
+    const base = `/api/builder/sessions/${r.body.session.id}`;
+    const stepOf = async (name: string) => (await owner.client.get(base)).body.session.steps.find((s: { name: string }) => s.name === name);
+    const encode = [{ op: 'one_hot_encode', column: 'region' }];
+    const proposed = await owner.client.patch(`${base}/steps/transform`, { operations: encode });
+    expect(proposed.body.step.summary.rows_before).toBe(525);
+
+    // An uploaded output for clean: transform's preview described the source version, so it is gone, its operations kept.
+    const csv = csvOf(customers(50, 5, { leakKnown: false }).map(({ id: _i, refund_issued: _r, ...rest }) => rest));
+    expect((await owner.client.upload(`${base}/steps/clean/upload-result`, {}, { name: 'cleaned.csv', data: csv })).status).toBe(200);
+    const stale = await stepOf('transform');
+    expect(stale).toMatchObject({ status: 'proposed', preview: null, summary: null });
+    expect(stale.operations.map((o: { operation: unknown }) => o.operation)).toEqual([expect.objectContaining(encode[0])]);
+    const again = await owner.client.post(`${base}/steps/transform/propose`, {});
+    expect(again.body.step.summary.rows_before).toBe(50);
+    expect(again.body.step.preview.rows.length).toBeGreaterThan(0);
+
+    // Clean executed on the source instead: transform's preview (on the uploaded rows) goes again.
+    expect((await owner.client.patch(`${base}/steps/transform`, { operations: encode })).body.step.summary.rows_before).toBe(50);
+    expect((await owner.client.patch(`${base}/steps/clean`, { operations: [{ op: 'drop_columns', columns: ['notes'] }] })).status).toBe(200);
+    expect(await stepOf('transform')).toMatchObject({ preview: null, summary: null });
+    expect((await owner.client.patch(`${base}/steps/transform`, { operations: encode })).body.step.summary.rows_before).toBe(525);
+    const x = await owner.client.post(`${base}/steps/clean/execute`);
+    expect(x.status).toBe(202);
+    expect(await jobDone(owner.client, x.body.job_id)).toMatchObject({ status: 'succeeded' });
+    expect(await stepOf('transform')).toMatchObject({ status: 'proposed', preview: null, summary: null });
+    const onOutput = await owner.client.patch(`${base}/steps/transform`, { operations: encode });
+    expect(onOutput.body.step.summary.rows_before).toBe(525);
+    expect(onOutput.body.step.summary.columns_before.map((c: { name: string }) => c.name)).not.toContain('notes');
+  }, 120_000);
+
+  it('cancels a running step execution through /api/jobs: the step fails, its previous output stays, no file is kept', async () => {
+    // Enough rows that the execution runs for a few seconds on a busy machine.
+    const lines = ['k,t,x', ...Array.from({ length: 200_000 }, (_, i) => `${i},note number ${i} about  Billing ${i % 97},${(i * 7) % 1000}`)];
+    const big = await owner.client.upload('/api/datasets/upload', { project_id: projectId, name: 'big' }, { name: 'big.csv', data: lines.join('\n') + '\n' });
+    expect(big.status).toBe(201);
+    const r = await owner.client.post('/api/builder/sessions', { project_id: projectId, dataset_id: big.body.dataset_id });
+    const base = `/api/builder/sessions/${r.body.session.id}`;
+    const stepOf = async () => (await owner.client.get(base)).body.session.steps.find((s: { name: string }) => s.name === 'transform');
+    const run = async () => {
+      const x = await owner.client.post(`${base}/steps/transform/execute`);
+      expect(x.status).toBe(202);
+      return x.body.job_id as string;
+    };
+    expect((await owner.client.patch(`${base}/steps/transform`, { operations: [{ op: 'drop_columns', columns: ['x'] }] })).status).toBe(200);
+    expect(await jobDone(owner.client, await run())).toMatchObject({ status: 'succeeded' });
+    const previous = await stepOf();
+    const [prevKey] = await outputsOf(r.body.session.id);
+    expect(prevKey.stored).toBe(true);
+
+    const heavy = [{ op: 'derive', name: 'a', expression: 'concat(upper(t), lower(t), trim(t))' }, { op: 'derive', name: 'b', expression: 'length(a) + pow(x, 2) + sqrt(x)' }, { op: 'deduplicate' }];
+    expect((await owner.client.patch(`${base}/steps/transform`, { operations: heavy })).status).toBe(200);
+    const jobId = await run();
+    await eventually(async () => (await owner.client.get(`/api/jobs/${jobId}`)).body.job.status === 'running', 60_000, 20);
+    expect(await said(owner.client.post(`/api/jobs/${jobId}/cancel`))).toMatch(/^20\d /);
+    expect(await jobDone(owner.client, jobId)).toMatchObject({ status: 'canceled' });
+    const after = await stepOf();
+    expect(after).toMatchObject({ status: 'failed', error: 'Canceled', output_artifact_id: previous.output_artifact_id, output_rows: 200_000 });
+    // The activity may still be finishing after the workflow ended: once no run's scratch folder is left, the only
+    // transform output stored is the previous one.
+    const scratch = path.join(stack.config.dataDir, 'tmp');
+    const running = (dir: string): boolean =>
+      fs.existsSync(dir) && fs.readdirSync(dir, { withFileTypes: true }).some((e) => e.isDirectory() && (e.name.startsWith('builder-') || running(path.join(dir, e.name))));
+    await eventually(async () => !running(scratch), 60_000, 100);
+    expect(await outputsOf(r.body.session.id)).toEqual([prevKey]);
+    // Every stored step output of the project has its row: the canceled run's file, if it was written, is gone.
+    const stored: string[] = [];
+    for await (const o of stack.store.list()) if (o.storageKey.startsWith(`${projectId}/`) && o.storageKey.endsWith('/transform.parquet')) stored.push(o.storageKey);
+    const rows: { storage_key: string }[] = await stack.ds.query(`SELECT storage_key FROM artifacts WHERE project_id = $1 AND filename = 'transform.parquet'`, [projectId]);
+    expect(stored.sort()).toEqual(rows.map((x) => x.storage_key).sort());
+    // The step runs again from where it was.
+    expect(await jobDone(owner.client, await run())).toMatchObject({ status: 'succeeded' });
+  }, 180_000);
 });

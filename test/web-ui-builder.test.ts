@@ -239,6 +239,19 @@ describe('the builder page in Chromium, proposals from the deterministic planner
     // v3: the 66 rows of v2 less its 6 repeated ones.
     expect(versions.find((v) => v.version === 3)?.row_count).toBe(60);
   });
+
+  it("links the session's builder_run jobs on the jobs page to the session", async () => {
+    await page.goto(`${stack.baseUrl}/app/jobs`);
+    await page.getByRole('region', { name: 'Jobs', exact: true }).first().waitFor();
+    // Two executions, the finalize and the replay: each result names the session.
+    const links = page.getByRole('link', { name: `builder session …${sessionId.slice(-8)}`, exact: true });
+    await links.first().waitFor();
+    expect(await links.count()).toBe(4);
+    await ui.checkPage('jobs-builder');
+    await links.first().click();
+    await page.getByRole('heading', { name: 'Replay on version…', exact: true }).waitFor();
+    expect(new URL(page.url()).pathname).toBe(`/app/projects/${projectId}/builder/${sessionId}`);
+  });
 });
 
 describe('the builder page in Chromium, with an assistant (a scripted OpenAI-compatible server)', () => {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { type BrowserContext, type Page } from 'playwright-core';
-import { useBrowser, checkPagesAtPhoneWidth, openProjectTab, submitLoginForm } from './support/browser';
+import { useBrowser, checkPagesAtPhoneWidth, openProjectTab, submitLoginForm, tableRows } from './support/browser';
 import { ApiClient, createProject, eventually, signUp } from './support/client';
 import { linkIn } from './support/smtp-sink';
 import { startStack, TestStack } from './support/stack';
@@ -123,6 +123,10 @@ describe('the web UI in Chromium: password reset, sessions, privacy, synthgen, s
     await page.getByRole('button', { name: 'Delete rule phone redact' }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Delete', exact: true }).click();
     await eventually(async () => (await page.getByRole('button', { name: 'Delete rule phone redact' }).count()) === 0, 10_000);
+    // The rules table has a name of its own, not the "Rules" of its section.
+    const [rule, ...others] = await tableRows(page, 'Rules of this policy');
+    expect(others).toEqual([]);
+    expect(rule.slice(0, 2)).toEqual(['email', 'mask']);
     await ui.checkPage('privacy-policy');
 
     await page.getByRole('combobox', { name: /^Dataset/ }).selectOption({ label: 'contacts' });

@@ -144,6 +144,16 @@ describe('serving in Chromium', () => {
     await page.getByRole('link', { name: 'Drift', exact: true }).click();
     expect(await page.getByLabel('Store the inputs of predict requests in the inference log').isChecked()).toBe(true);
     await ui.checkPage('drift-explained');
+
+    // A drift schedule: the form then also offers to stop it, and its row of controls still fits a phone.
+    await page.getByLabel('Run drift every (minutes)').fill('30');
+    await page.getByRole('button', { name: 'Schedule', exact: true }).click();
+    await page.getByText('Drift runs every 30 minutes.').waitFor();
+    expect((await api.get(`${M}/deployments/${dep}/drift-schedule`)).body.drift_schedule).toEqual({ interval_minutes: 30 });
+    await ui.checkPage('drift-scheduled');
+    await page.getByRole('button', { name: 'Stop the schedule', exact: true }).click();
+    await page.getByText('Drift runs when asked.').waitFor();
+    expect((await api.get(`${M}/deployments/${dep}/drift-schedule`)).body.drift_schedule).toBeNull();
   });
 
   it('names the model in the history and the project deployments tables', async () => {

@@ -22,6 +22,7 @@ export async function finalizeSession(
   deps: BuilderWorkDeps,
   p: { sessionId: string; mode: FinalizeMode; name: string | null; description: string | null },
   progress: JobProgress,
+  frame: JobFrame,
 ): Promise<CommitResult> {
   const { ds } = deps;
   const session = await ds.getRepository(BuilderSession).findOneBy({ id: p.sessionId });
@@ -45,6 +46,7 @@ export async function finalizeSession(
     description,
     origin: { filename: `${dataset.name}-builder.parquet`, builder_session_id: session.id, recipe, source_version_id: source.id },
     userId: session.createdBy,
+    heartbeat: () => frame.keepAlive(),
   });
   await progress(95, 'recording the recipe');
   await ds.getRepository(BuilderSession).update({ id: session.id }, { resultVersionId: committed.version.id, recipe: recipe as never, replayable });
@@ -78,6 +80,7 @@ export async function replayRecipe(deps: BuilderWorkDeps, p: { sessionId: string
       description: `v${version.version} through the recipe of the builder session "${session.name}"`,
       origin: { filename: `${dataset.name}-builder.parquet`, builder_session_id: session.id, recipe, source_version_id: version.id },
       userId: session.createdBy,
+      heartbeat: () => frame.keepAlive(),
     });
     return { session_id: session.id, dataset_id: committed.dataset.id, dataset_version_id: committed.version.id, version: committed.version.version, row_count: committed.version.rowCount };
   } finally {
@@ -85,17 +88,29 @@ export async function replayRecipe(deps: BuilderWorkDeps, p: { sessionId: string
   }
 }
 
-/** A Parquet table through ingest (the upload's checks and limits) into a committed version. */
+/**
+ * A Parquet table through ingest (the upload's checks and limits) into a committed version. The staging and the
+ * quality report are DuckDB statements of minutes on a large table: the service beats `heartbeat` while they run.
+ */
 async function commitTable(
   deps: BuilderWorkDeps,
   file: string,
-  p: { projectId: string; dataset: { id?: string; name: string; description: string }; description: string; origin: { filename: string; [k: string]: unknown }; userId: string | null },
+  p: {
+    projectId: string;
+    dataset: { id?: string; name: string; description: string };
+    description: string;
+    origin: { filename: string; [k: string]: unknown };
+    userId: string | null;
+    heartbeat: () => void;
+  },
 ) {
   const { limits } = deps;
   const policy = await deps.qualityPolicy(p.projectId);
-  return withStagedTable(file, deps.tmpRoot, (staged) => deps.datasetVersions.commit({ ...p, staged, policy }), {
-    maxColumns: limits.maxDatasetColumns,
-    maxRows: limits.maxDatasetRows,
-    maxCells: limits.maxDatasetCells,
-  });
+  return withStagedTable(
+    file,
+    deps.tmpRoot,
+    (staged) => deps.datasetVersions.commit({ ...p, staged, policy }),
+    { maxColumns: limits.maxDatasetColumns, maxRows: limits.maxDatasetRows, maxCells: limits.maxDatasetCells },
+    p.heartbeat,
+  );
 }

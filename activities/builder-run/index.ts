@@ -32,7 +32,7 @@ export function createBuilderRunActivities({ services, dataSource, store, config
         a.action === 'execute' ? 'executing the step' : a.action === 'finalize' ? 'finalizing' : 'replaying the recipe',
         (progress, frame): Promise<BuilderRunResult> => {
           if (a.action === 'execute') return executeStep(deps, a.sessionId, a.stepId, progress, frame);
-          if (a.action === 'finalize') return finalizeSession(deps, a, progress);
+          if (a.action === 'finalize') return finalizeSession(deps, a, progress, frame);
           return replayRecipe(deps, a, progress, frame);
         },
       ),

@@ -2,7 +2,11 @@
  * Runs a list of operations on a Parquet table with DuckDB and writes the result as a canonical Parquet table (the
  * form ingest writes, engine/data/table.ts), streamed: the input becomes a chain of views, one per operation
  * (compile.ts), and one `COPY (SELECT ...)` writes the last one. No row passes through JavaScript; memory is bounded
- * by DuckDB's limit (engine/data/duck.ts), which spills sorts, joins and aggregations to disk.
+ * by DuckDB's limit (engine/data/duck.ts), which spills sorts, joins, aggregations and temporary tables to disk.
+ *
+ * A view is computed again by every query that reads it, so the result of an operation that changes rows (a
+ * deduplication, a join, a filter) is materialised once, into a temporary table, and the later operations chain from
+ * that: their statistics queries and the final COPY do not repeat its aggregate or its join.
  *
  * Before each operation is compiled it is checked again on the real columns of its input (validate.ts) and its
  * statistics are computed on that input (resolve.ts). `previewOperations` runs the same on a deterministic sample.
@@ -23,13 +27,17 @@ import { checkSize, DEFAULT_MAX_CELLS, DEFAULT_MAX_ROWS } from '../data/size-lim
 import { CANONICAL_KV_OPTION, isCanonicalFile, openCanonical } from '../data/table';
 import { setOwn } from '../own-keys';
 import { compileOperation, RelationColumn } from './compile';
+import { reportWhileRunning, STATEMENT_PROGRESS_MS, trackStatementProgress } from './progress';
 import { OperationError, OperationsAbortedError } from './errors';
 import { Operation, operationSchema } from './operations';
 import { resolveOperation, ResolveContext } from './resolve';
 import { ExecutionSummary, summarize, TableFacts } from './summary';
 import { checkOperation, validateOperations } from './validate';
 
-/** Called as the execution advances: `done` of `total` units (one per operation, one for writing the result). */
+/**
+ * Called as the execution advances: `done` of `total` units (one per operation, one for writing the result), and
+ * while one statement runs, every `progressEveryMs`, with DuckDB's progress of it ("deduplicate: 43 %").
+ */
 export type ProgressFn = (done: number, total: number, message: string) => void;
 
 export interface ExecuteParams {
@@ -45,6 +53,8 @@ export interface ExecuteParams {
   signal?: AbortSignal;
   /** The service's dataset limits (as an upload's); ingest's defaults when absent. */
   limits?: IngestOptions;
+  /** Time between two progress reports while one statement runs (DuckDB's progress of it); default 2 s. */
+  progressEveryMs?: number;
 }
 
 export interface PreviewParams {
@@ -74,6 +84,11 @@ const SAMPLE_SEED = 42;
 /** Operations that may change the row count (the others keep every row). */
 const ROW_CHANGING = new Set(['filter_rows', 'deduplicate', 'handle_outliers', 'join']);
 const changesRows = (op: Operation): boolean => ROW_CHANGING.has(op.op) && !(op.op === 'handle_outliers' && op.action !== 'drop_rows') && !(op.op === 'join' && op.how === 'left');
+/**
+ * Operations whose result is materialised (a temporary table) rather than chained as a view: computing them again
+ * for every later query would repeat a whole-table aggregate or join.
+ */
+const materialised = (op: Operation): boolean => changesRows(op) || op.op === 'join';
 /** Operations after which file order must be restored (hash joins and semi-joins do not keep it). */
 const REORDERS = new Set(['deduplicate', 'join']);
 
@@ -167,12 +182,18 @@ interface RunParams {
   limits: IngestOptions;
   /** Refuse a result without rows or past the row and cell limits (an execution; a preview shows what it gets). */
   strict: boolean;
+  progressEveryMs?: number;
 }
 
 /** Runs `p.operations` on `conn`, writing `p.output` (via a part file); returns the summary. */
 async function run(conn: DuckDBConnection, p: RunParams): Promise<ExecutionSummary> {
   const ops = p.operations.map((op) => operationSchema.parse(op));
   const total = ops.length + 1;
+  const onProgress = p.onProgress;
+  /** Runs `work` reporting the progress of its statements as `done` of `total`, e.g. "deduplicate: 43 %". */
+  const reporting = async <T>(done: number, label: string, work: () => Promise<T>): Promise<T> =>
+    onProgress ? reportWhileRunning(conn, p.progressEveryMs ?? STATEMENT_PROGRESS_MS, (pct) => onProgress(done, total, pct === null ? `${label}: running` : `${label}: ${pct} %`), work) : work();
+  if (onProgress) await trackStatementProgress(conn);
   const table = await openCanonical(conn, p.input);
   const { joins, joinColumns } = await openJoins(conn, ops, p.joins);
   // Everything that can be told from the schema is refused before any data is read.
@@ -183,7 +204,7 @@ async function run(conn: DuckDBConnection, p: RunParams): Promise<ExecutionSumma
   const before: TableFacts = {
     rows: Number((await queryOne(conn, `SELECT count(*) AS n FROM ${parquetSource(p.input)}`)).n),
     columns: table.columns,
-    nulls: await nullCounts(conn, p.input, table.columns, (names) => table.relation(names)),
+    nulls: await reporting(0, 'reading the input', () => nullCounts(conn, p.input, table.columns, (names) => table.relation(names))),
   };
   const row = hiddenRowName(table.columns);
   // File order as a column: restores order after joins and deduplication, and picks the first of duplicates.
@@ -197,28 +218,33 @@ async function run(conn: DuckDBConnection, p: RunParams): Promise<ExecutionSumma
   let openPrefixes: string[] = [];
   let reordered = false;
   const touched = new Set<string>();
-  const opRows: (number | null)[] = [];
+  const opRows: number[] = [];
   let rows = before.rows;
-  const lastRowChange = ops.map(changesRows).lastIndexOf(true);
   for (const [i, op] of ops.entries()) {
     checkAborted(p.signal);
     p.onProgress?.(i, total, `Operation ${i + 1} of ${ops.length}: ${op.op}`);
     ({ openPrefixes } = checkOperation(op, i, columns, joinColumns, openPrefixes, maxColumns));
     const ctx: ResolveContext = { from, columns, row, rowsBound: before.rows, joins };
-    const resolved = await resolveOperation(conn, op, i, ctx);
+    const resolved = await reporting(i, op.op, () => resolveOperation(conn, op, i, ctx));
     checkAborted(p.signal);
-    const view = id(`v${i + 1}`);
-    await conn.run(`CREATE OR REPLACE TEMP VIEW ${view} AS ${compileOperation(op, resolved, ctx)}`);
-    from = view;
+    const relation = id(`v${i + 1}`);
+    const select = compileOperation(op, resolved, ctx);
+    if (materialised(op)) {
+      // Computed here, once; its row count is then the table's (cheap to read).
+      await reporting(i, op.op, () => conn.run(`CREATE OR REPLACE TEMP TABLE ${relation} AS ${select}`));
+      rows = Number((await queryOne(conn, `SELECT count(*) AS n FROM ${relation}`)).n);
+    } else {
+      await conn.run(`CREATE OR REPLACE TEMP VIEW ${relation} AS ${select}`);
+    }
+    from = relation;
     columns = await relationColumns(conn, from, row);
     // One-hot encoding's columns are only known now.
     if (columns.length > maxColumns) throw new OperationError(i, op.op, `the table would have ${columns.length} columns; at most ${maxColumns} are allowed`);
     if (op.op === 'derive') touched.add(op.name);
     if (op.op === 'cast' || op.op === 'parse_dates') touched.add(op.column);
     if (REORDERS.has(op.op)) reordered = true;
-    // From the last operation that changes rows on, the count is the result's (read from its footer, saving a pass).
-    if (changesRows(op) && i < lastRowChange) rows = Number((await queryOne(conn, `SELECT count(*) AS n FROM ${from}`)).n);
-    opRows.push(i >= lastRowChange && lastRowChange >= 0 ? null : rows);
+    // Only materialised operations change the count: every operation's is the latest table's.
+    opRows.push(rows);
   }
   checkAborted(p.signal);
   p.onProgress?.(ops.length, total, 'Writing the result');
@@ -230,22 +256,20 @@ async function run(conn: DuckDBConnection, p: RunParams): Promise<ExecutionSumma
   const projection = `SELECT * EXCLUDE (${id(row)})${replace.length ? ` REPLACE (${replace.join(', ')})` : ''} FROM ${from}${reordered ? ` ORDER BY ${id(row)}` : ''}`;
   const part = `${p.output}.${randomUUID()}.part`;
   try {
-    await conn.run(`COPY (${projection}) TO ${sqlString(part)} (${resultParquetOptions(columns.length, before.rows)})`);
+    await reporting(ops.length, 'writing the result', () => conn.run(`COPY (${projection}) TO ${sqlString(part)} (${resultParquetOptions(columns.length, before.rows)})`));
     checkAborted(p.signal);
     const rowsAfter = Number((await queryOne(conn, `SELECT count(*) AS n FROM ${parquetSource(part)}`)).n);
-    const operations = ops.map((op, i) => ({ op: op.op, rows_after: opRows[i] ?? rowsAfter }));
+    const operations = ops.map((op, i) => ({ op: op.op, rows_after: opRows[i] }));
     if (p.strict) {
       const emptied = operations.findIndex((o) => o.rows_after === 0);
       if (emptied >= 0) throw new OperationError(emptied, ops[emptied].op, 'no rows are left; a dataset needs at least one row');
       checkSize(rowsAfter, columns.length, { maxRows: p.limits.maxRows ?? DEFAULT_MAX_ROWS, maxCells: p.limits.maxCells ?? DEFAULT_MAX_CELLS });
     }
     const stored = await describeColumns(conn, parquetSource(part));
-    const after: TableFacts = {
-      rows: rowsAfter,
-      columns: await inferDtypes(conn, stored, () => parquetSource(part)),
-      nulls: new Map(),
-    };
-    after.nulls = await nullCounts(conn, part, after.columns, () => parquetSource(part));
+    const after = await reporting(ops.length, 'checking the result', async (): Promise<TableFacts> => {
+      const described = await inferDtypes(conn, stored, () => parquetSource(part));
+      return { rows: rowsAfter, columns: described, nulls: await nullCounts(conn, part, described, () => parquetSource(part)) };
+    });
     await rename(part, p.output);
     rememberDtypes(p.output, after.columns);
     p.onProgress?.(total, total, 'Done');

@@ -146,6 +146,22 @@ export class BuilderSessions {
   }
 }
 
+/**
+ * The step-output artifacts of the sessions on a dataset (or on one of its versions): deleting the dataset or the
+ * version cascades those sessions away in the database, while `artifacts` (owned by type and id, no foreign key) would
+ * keep their rows and files. The caller deletes these rows in the same transaction and their files after it, as a
+ * session's own delete does.
+ */
+export async function builderArtifactsOf(em: EntityManager, on: { datasetId: string } | { sourceVersionId: string }): Promise<Artifact[]> {
+  // The sessions and their steps are locked first: an upload-result (which locks the session) or an execution's commit
+  // (which locks its step) adding an output now either commits before the read below or finds its session gone.
+  const sessions = await em.getRepository(BuilderSession).find({ select: { id: true }, where: on, order: { id: 'ASC' }, lock: { mode: 'pessimistic_write' } });
+  if (!sessions.length) return [];
+  const ids = sessions.map((s) => s.id);
+  await em.getRepository(BuilderStep).find({ select: { id: true }, where: { sessionId: In(ids) }, order: { id: 'ASC' }, lock: { mode: 'pessimistic_write' } });
+  return em.getRepository(Artifact).findBy({ ownerType: BUILDER_OWNER, ownerId: In(ids) });
+}
+
 /** 409 while a job of the session runs (a step executing, or finalize): one job at a time per session. */
 export async function assertIdle(em: EntityManager, session: BuilderSession): Promise<void> {
   if (session.status === 'finalizing') throw new ConflictError('The session is being finalized: wait for its job to end');

@@ -234,13 +234,18 @@ async function lockIdle(em: EntityManager, sessionId: string): Promise<void> {
   await assertIdle(em, locked);
 }
 
-/** Executed steps after `position` go back to `proposed`: their input changed. Their last output is kept until replaced. */
+/**
+ * The input of every step after `position` changed: executed ones go back to `proposed` (their last output is kept
+ * until replaced), and every later step's preview and summary are cleared, since they were computed on the old input
+ * and a preview must never describe another input than the step's current one. Their operations stay; the next
+ * propose, chat or edit of the step previews them again on the new input (and validates them against it).
+ */
 export async function invalidateLaterSteps(em: EntityManager, sessionId: string, position: number): Promise<void> {
   await em
     .createQueryBuilder()
     .update(BuilderStep)
-    .set({ status: 'proposed' })
-    .where('session_id = :sessionId AND position > :position AND status = :executed', { sessionId, position, executed: 'executed' })
+    .set({ status: () => `CASE WHEN status = 'executed' THEN 'proposed' ELSE status END`, preview: null, summary: null })
+    .where('session_id = :sessionId AND position > :position', { sessionId, position })
     .execute();
 }
 

@@ -7,7 +7,7 @@ import { eventually } from './client';
 /**
  * Debian's Chromium driven by playwright-core for the web UI's browser tests, with the checks every page of them
  * gets: no console error or page error, no failed request (nothing answered 4xx/5xx), no serious or critical axe-core
- * violation at 1280 px and at 390 px wide, nothing wider than the window, and a full-page screenshot under
+ * violation and nothing wider than the window, at 1280 px and at 390 px wide, and a full-page screenshot under
  * test-artifacts/<folder>/. Beside it, the steps those tests share: the browser's life around a test file
  * ({@link useBrowser}), logging in through the form, opening a project's tab, reading and waiting for table rows.
  */
@@ -25,7 +25,8 @@ const NARROW = { width: 390, height: 844 };
 
 /**
  * How far the page is wider than its window, in CSS pixels (0: it fits; tables scroll inside their own region), and
- * the elements that stick out past its right edge (outside any region that scrolls on its own), to say what to fix.
+ * the elements that stick out past its right edge (outside any region that scrolls on its own and contains them), to
+ * say what to fix.
  */
 async function sidewaysOverflow(page: Page): Promise<{ overflow: number; culprits: string[] }> {
   // A string, run in the page: the server's compiler has no DOM types.
@@ -34,9 +35,20 @@ async function sidewaysOverflow(page: Page): Promise<{ overflow: number; culprit
     const overflow = document.documentElement.scrollWidth - width;
     if (overflow <= 0) return { overflow, culprits: [] };
     const out = (e) => e.getBoundingClientRect().right > width + 0.5;
-    const clipped = (e) => { for (let a = e.parentElement; a; a = a.parentElement) if (getComputedStyle(a).overflowX !== 'visible') return true; return false; };
+    const clipped = (e) => {
+      // An absolutely placed element (a table's sr-only text) is clipped only by a scroller at or inside its
+      // containing block, its nearest positioned ancestor; a fixed one by none.
+      const place = getComputedStyle(e).position;
+      let contained = place !== 'absolute' && place !== 'fixed';
+      for (let a = e.parentElement; a; a = a.parentElement) {
+        const style = getComputedStyle(a);
+        if (place === 'absolute' && style.position !== 'static') contained = true;
+        if (contained && style.overflowX !== 'visible') return true;
+      }
+      return false;
+    };
     const culprits = [...document.body.querySelectorAll('*')]
-      .filter((e) => out(e) && !(e.parentElement && out(e.parentElement)) && !clipped(e))
+      .filter((e) => out(e) && !clipped(e) && !(e.parentElement && out(e.parentElement) && !clipped(e.parentElement)))
       .slice(0, 3)
       .map((e) => e.tagName.toLowerCase() + (e.className && typeof e.className === 'string' ? '.' + e.className.trim().split(/\\s+/).join('.') : '') + ' "' + (e.textContent || '').trim().slice(0, 40) + '"');
     return { overflow, culprits };
@@ -60,8 +72,8 @@ export interface BrowserSession {
   /** Where the screenshots go. */
   artifacts: string;
   /**
-   * Checks the page as it is now: no console error or failed request since the last check, nothing wider than the
-   * window, no serious or critical axe-core violation at the window's width and at 390 px; saves a full-page
+   * Checks the page as it is now: no console error or failed request since the last check, and at the window's width
+   * and at 390 px nothing wider than the window and no serious or critical axe-core violation; saves a full-page
    * screenshot named after the step.
    */
   checkPage(name: string): Promise<void>;
@@ -114,6 +126,11 @@ export async function openBrowser(folder: string): Promise<BrowserSession> {
   const settle = () => page.waitForLoadState('networkidle', { timeout: 3000 }).catch(() => undefined);
   /** Axe's serious and critical violations of the page at the window's width now. */
   const axeProblems = async (name: string, width: string): Promise<string[]> => (await axeViolations(page)).map((v) => `axe on ${name}${width}: ${v}`);
+  /** The page's horizontal scroll at the window's width now, with the elements that cause it (none: it fits). */
+  const scrollProblems = async (name: string, width: string): Promise<string[]> => {
+    const { overflow, culprits } = await sidewaysOverflow(page);
+    return overflow > 0 ? [`${name}${width} is ${overflow} px wider than the window (a horizontal scroll): ${culprits.join(', ') || 'the page itself'}`] : [];
+  };
   /** Runs `action` with the window 390 px wide and puts the width back after. */
   const atPhoneWidth = async <T>(action: () => Promise<T>): Promise<T> => {
     const wide = page.viewportSize() ?? { width: 1280, height: 900 };
@@ -130,13 +147,12 @@ export async function openBrowser(folder: string): Promise<BrowserSession> {
     await page.screenshot({ path: file(`-${name}`), fullPage: true });
     // Evaluated through the DevTools protocol: the page's content security policy (no inline script) stays in force.
     if (!(await page.evaluate('typeof window.axe !== "undefined"'))) await page.evaluate(AXE);
-    const found = await axeProblems(name, '');
-    // Sideways scrolling at the window's width only: the phone layout is checked for it where a test opens pages at
-    // 390 px (checkPagesAtPhoneWidth), as a privacy policy and a deployment's drift tab still scroll sideways there.
-    const { overflow, culprits } = await sidewaysOverflow(page);
-    if (overflow > 0) found.push(`${name} is ${overflow} px wider than the window (a horizontal scroll): ${culprits.join(', ') || 'the page itself'}`);
-    // The same page on a phone: what only the narrow layout shows (a menu button, stacked tables) is checked too.
-    if (page.viewportSize()?.width !== NARROW.width) found.push(...(await atPhoneWidth(() => axeProblems(name, ` at ${NARROW.width} px`))));
+    const found = [...(await axeProblems(name, '')), ...(await scrollProblems(name, ''))];
+    // The same page on a phone: what only the narrow layout shows (a menu button, stacked tables) is checked too, and
+    // so is sideways scrolling there (a button row or a long value that fits at 1280 px may not at 390).
+    if (page.viewportSize()?.width !== NARROW.width) {
+      found.push(...(await atPhoneWidth(async () => [...(await axeProblems(name, ` at ${NARROW.width} px`)), ...(await scrollProblems(name, ` at ${NARROW.width} px`))])));
+    }
     found.unshift(...problems);
     problems = [];
     expect(found).toEqual([]);

@@ -216,7 +216,7 @@ function DriftScheduleForm({ id }: { id: string }) {
   const every = current.data?.drift_schedule?.interval_minutes;
   return (
     <form
-      class="row"
+      class="row wrap"
       onSubmit={(e) => {
         e.preventDefault();
         void run(() => put(`/api/mlops/deployments/${id}/drift-schedule`, { interval_minutes: Number(minutes) }).then(current.reload));

@@ -27,6 +27,7 @@ const SUBJECTS: Record<string, (j: Job) => { href: string; text: string } | null
 function JobSubject({ job }: { job: Job }) {
   if (!job.entity_id) return <>–</>;
   if (job.kind === 'dataset_profile') return <DatasetVersionLink versionId={job.entity_id} />;
+  if (job.kind === 'builder_run') return <BuilderRunLink job={job} />;
   const s = SUBJECTS[job.kind]?.(job);
   if (!s) return <>–</>;
   return (
@@ -41,6 +42,17 @@ function DatasetVersionLink({ versionId }: { versionId: string }) {
   const v = useAsync(() => get<DatasetVersion>(`/api/dataset-versions/${versionId}`).catch(() => null), [versionId]);
   if (!v.data) return <>{v.loading ? '…' : 'dataset version (deleted)'}</>;
   return <Link href={`/app/datasets/${v.data.dataset_id}?tab=versions`}>dataset version {v.data.version}</Link>;
+}
+
+/**
+ * A `builder_run` job links to its builder session page, which its result names once it succeeded (execute, finalize
+ * and replay alike). Before that the job shows only its entity, which is the step (execute), the session (finalize) or
+ * the version replayed on (replay), and the job list does not say which: looking one up by guess would answer 404s.
+ */
+function BuilderRunLink({ job }: { job: Job }) {
+  const session = job.result?.session_id;
+  if (typeof session !== 'string') return <>builder run …{(job.entity_id ?? '').slice(-8)}</>;
+  return <Link href={`/app/projects/${job.project_id}/builder/${session}`}>builder session …{session.slice(-8)}</Link>;
 }
 
 export function JobsPage() {

@@ -205,7 +205,7 @@ export function PolicyPage({ id }: { id: string }) {
       <Section title="Rules">
         <p class="muted">The highest-priority enabled rule of a type applies; a type with no rule takes the profile's default action.</p>
         <Table
-          caption="Rules"
+          caption="Rules of this policy"
           rows={rules}
           empty="No rule: the profile's defaults apply."
           columns={[
