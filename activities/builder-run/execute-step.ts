@@ -3,7 +3,7 @@ import path from 'node:path';
 import { executeOperations, type Operation } from '../../engine/builder';
 import { preview, qualityReport } from '../../engine/data';
 import { Artifact, BuilderSession, BuilderStep } from '../../entities';
-import { BUILDER_OUTPUT_KIND, BUILDER_OWNER } from '../../services/builder/sessions';
+import { insertStepOutput } from '../../services/builder/sessions';
 import { invalidateLaterSteps, PREVIEW_ROWS, removeArtifact } from '../../services/builder/steps';
 import { joinTables, stepInput, stepsOf } from '../../services/builder/inputs';
 import { ConflictError, NotFoundError } from '../../services/errors';
@@ -60,18 +60,7 @@ export async function executeStep(deps: BuilderWorkDeps, sessionId: string, step
     const old = await ds.transaction(async (em) => {
       const current = await em.getRepository(BuilderStep).findOne({ where: { id: step.id }, lock: { mode: 'pessimistic_write' } });
       if (current?.status !== 'executing') throw new ConflictError(`Step ${step.name} is no longer executing`);
-      const artifact = em.getRepository(Artifact).create({
-        projectId: session.projectId,
-        kind: BUILDER_OUTPUT_KIND,
-        ownerType: BUILDER_OWNER,
-        ownerId: session.id,
-        filename: `${step.name}.parquet`,
-        contentType: 'application/vnd.apache.parquet',
-        sizeBytes: stored.sizeBytes,
-        sha256: stored.sha256,
-        storageKey: key,
-      });
-      await em.getRepository(Artifact).insert(artifact);
+      const artifact = await insertStepOutput(em, session, `${step.name}.parquet`, stored, key);
       await em.getRepository(BuilderStep).update(
         { id: step.id },
         {

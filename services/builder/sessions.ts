@@ -14,6 +14,23 @@ export const BUILDER_OWNER = 'builder_session';
 /** The artifact kind of a step's output (a canonical Parquet table, like a version's file). */
 export const BUILDER_OUTPUT_KIND = 'builder_output';
 
+/** Inserts the artifact row of a step's output (executed or uploaded), owned by its session, in the caller's transaction. */
+export async function insertStepOutput(em: EntityManager, session: BuilderSession, filename: string, stored: { sizeBytes: number; sha256: string }, storageKey: string): Promise<Artifact> {
+  const artifact = em.getRepository(Artifact).create({
+    projectId: session.projectId,
+    kind: BUILDER_OUTPUT_KIND,
+    ownerType: BUILDER_OWNER,
+    ownerId: session.id,
+    filename,
+    contentType: 'application/vnd.apache.parquet',
+    sizeBytes: stored.sizeBytes,
+    sha256: stored.sha256,
+    storageKey,
+  });
+  await em.getRepository(Artifact).insert(artifact);
+  return artifact;
+}
+
 export interface CreateSession {
   project_id: string;
   dataset_id: string;

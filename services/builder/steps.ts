@@ -8,7 +8,7 @@ import type { DatasetVersions } from '../dataset-versions';
 import { stageTable } from '../dataset-versions';
 import { ConflictError, DomainError, NotFoundError } from '../errors';
 import { assertStorageRoom } from '../quotas';
-import { assertIdle, assertOpen, BUILDER_OUTPUT_KIND, BUILDER_OWNER, SESSION_NOT_FOUND, type BuilderSessions } from './sessions';
+import { assertIdle, assertOpen, insertStepOutput, SESSION_NOT_FOUND, type BuilderSessions } from './sessions';
 import { checkOperations, engineRefusal, joinTables, plannerFacts, stepInput, stepsOf, type InputDeps } from './inputs';
 import { LlmPlannerError, proposeWithLlm } from './llm-planner';
 import type { ArtifactStore } from '../../platform/artifact-store';
@@ -116,18 +116,7 @@ export class BuilderSteps {
       const key = storageKey;
       const old = await this.ds.transaction(async (em) => {
         await lockIdle(em, session.id);
-        const artifact = em.getRepository(Artifact).create({
-          projectId: session.projectId,
-          kind: BUILDER_OUTPUT_KIND,
-          ownerType: BUILDER_OWNER,
-          ownerId: session.id,
-          filename: `${step.name}-uploaded.parquet`,
-          contentType: 'application/vnd.apache.parquet',
-          sizeBytes: stored.sizeBytes,
-          sha256: stored.sha256,
-          storageKey: key,
-        });
-        await em.getRepository(Artifact).insert(artifact);
+        const artifact = await insertStepOutput(em, session, `${step.name}-uploaded.parquet`, stored, key);
         await em.getRepository(BuilderStep).update(
           { id: step.id },
           {
