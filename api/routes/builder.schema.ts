@@ -44,7 +44,8 @@ export const patchStepBody = z
     operations: z.array(editedOperation).max(MAX_STEP_OPERATIONS).optional(),
     status: z.enum(['rejected', 'proposed']).optional(),
   })
-  .refine((b) => b.operations !== undefined || b.status !== undefined, { message: 'Send operations, status or both' });
+  .refine((b) => b.operations !== undefined || b.status !== undefined, { message: 'Send operations, status or both' })
+  .meta({ anyOf: [{ required: ['operations'] }, { required: ['status'] }] });
 
 export const chatBody = z.object({ step: z.enum(STEP_NAMES), message: nonBlank(4000) });
 

@@ -153,6 +153,16 @@ const STATEFUL_REFUSALS: { path: string; method: string; statuses: number[]; why
     statuses: [422],
     why: 'candidate_deployment_id must be an active staging deployment of the project (or one must take traffic now)',
   },
+  { path: '/api/builder/sessions', method: 'POST', statuses: [422], why: 'target_column must be a column of the dataset version (named)' },
+  { path: '/api/builder/sessions/{session_id}/steps/{step}', method: 'PATCH', statuses: [422], why: "operations are checked against the step input's columns and types (the operation is named)" },
+  { path: '/api/builder/sessions/{session_id}/steps/{step}/execute', method: 'POST', statuses: [422], why: 'an operation must still fit the step input (the operation is named)' },
+  {
+    path: '/api/builder/sessions/{session_id}/steps/{step}/upload-result',
+    method: 'POST',
+    statuses: [422],
+    why: 'the file is checked by content: random bytes are "Unsupported file type" or unreadable CSV',
+  },
+  { path: '/api/builder/sessions/{session_id}/replay', method: 'POST', statuses: [422], why: "dataset_version_id must be a version of the session's project with what the recipe needs (named)" },
 ];
 
 function toml(value: unknown): string {
