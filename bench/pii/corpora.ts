@@ -36,7 +36,8 @@ export interface CorpusText {
   ignored: IgnoredSpan[];
 }
 
-export type Split = 'test' | 'dev';
+/** `train`: sentences the entity tagger learns from (bench/pii/train-tagger.ts), never scored. */
+export type Split = 'test' | 'dev' | 'train';
 
 interface PinnedFile {
   path: string;
@@ -51,10 +52,10 @@ export interface CorpusSource {
   url: string;
   repo: string;
   commit: string;
-  files: Record<Split, PinnedFile>;
+  files: Partial<Record<Split, PinnedFile>>;
   /** Corpus label → engine type id, or null for a labelled entity that is not PII. */
   labels: Record<string, string | null>;
-  /** Sentences drawn from the split (all of them when the split is smaller). */
+  /** Sentences drawn from the split (all of them when the split is smaller); 0: a training source only. */
   sample: number;
   parse(raw: string): Sentence[];
 }
@@ -67,7 +68,7 @@ interface Sentence {
 }
 
 /** BIO tags over tokens → labelled character spans (an I- tag of another label, or after O, opens a new span). */
-function decodeBio(s: Sentence): { label: string; start: number; end: number }[] {
+export function decodeBio(s: Sentence): { label: string; start: number; end: number }[] {
   const out: { label: string; start: number; end: number }[] = [];
   let open: { label: string; start: number; end: number } | null = null;
   for (const t of s.tokens) {
@@ -134,7 +135,7 @@ const NO_SPACE_AFTER = /^[([{“‘]$/;
  * before closing punctuation and clitics and after opening brackets. What the tokenizer split inside a word ("n ' t",
  * "& gt ;") stays split: that is how the corpus has it.
  */
-function parseWnutConll(raw: string): Sentence[] {
+export function parseWnutConll(raw: string): Sentence[] {
   return blocks(raw).map((b, i) => {
     let text = '';
     const tokens: Sentence['tokens'] = [];
@@ -178,10 +179,27 @@ export const SOURCES: CorpusSource[] = [
     files: {
       test: { path: 'emerging.test.annotated', sha256: '2aa79b764e56ec9264a1b30fdd9b70195bd00ff400b62edd8f399d5f13c178f0' },
       dev: { path: 'emerging.dev.conll', sha256: 'e053b752b8155113ca66e7db08af5f2f5f43ab993694e4774f1ec5bad42312d8' },
+      train: { path: 'wnut17train.conll', sha256: '731820e13f71af324c6b55a1575ec2ce59fbaa2a0806f8f0400b98d56cd6a7a5' },
     },
     // "group": sports teams, bands, institutions that are not companies, so organizations too.
     labels: { person: 'name', location: 'location', corporation: 'organization', group: 'organization', product: null, 'creative-work': null },
     sample: 1000,
+    parse: parseWnutConll,
+  },
+  {
+    // Training only: its sentences teach the entity tagger and are never scored (its dev file is training data too).
+    id: 'btc',
+    title: 'Broad Twitter Corpus',
+    text: 'real tweets from many regions, years and kinds of user (Derczynski et al., COLING 2016)',
+    licence: 'CC BY 4.0',
+    url: 'https://github.com/GateNLP/broad_twitter_corpus',
+    repo: 'GateNLP/broad_twitter_corpus',
+    commit: '0c45ef7b1924a6b8115bceab388781590b1b553a',
+    files: {
+      train: { path: 'train_dev_test_conll/btc.train', sha256: '2117732e744d8f1692786c7ebb919c52dadd406f082b43fe1e625a51f2cadd0f' },
+    },
+    labels: { PER: 'name', ORG: 'organization', LOC: 'location' },
+    sample: 0,
     parse: parseWnutConll,
   },
 ];
@@ -193,7 +211,9 @@ export function corporaDir(): string {
 }
 
 export function cachedPath(source: CorpusSource, split: Split): string {
-  return join(corporaDir(), source.id, source.files[split].path);
+  const file = source.files[split];
+  if (!file) throw new Error(`${source.id} has no ${split} split`);
+  return join(corporaDir(), source.id, file.path);
 }
 
 export const sha256 = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
@@ -204,7 +224,8 @@ function readPinned(source: CorpusSource, split: Split): string {
   if (!existsSync(path)) throw new Error(`${path} is missing: run \`node .build-perf/bench/pii/fetch-corpora.js\` (see bench/pii/README.md)`);
   const data = readFileSync(path);
   const got = sha256(data);
-  if (got !== source.files[split].sha256) throw new Error(`${path}: sha256 ${got}, pinned ${source.files[split].sha256} (${source.repo}@${source.commit})`);
+  const pinned = source.files[split]?.sha256;
+  if (got !== pinned) throw new Error(`${path}: sha256 ${got}, pinned ${pinned} (${source.repo}@${source.commit})`);
   return data.toString('utf8');
 }
 
@@ -230,6 +251,7 @@ export function sourceTexts(source: CorpusSource, split: Split): CorpusText[] {
 export function independentSample(split: Split, sizes: Partial<Record<string, number>> = {}): CorpusText[] {
   const out: CorpusText[] = [];
   for (const source of SOURCES) {
+    if (source.sample === 0 || !source.files[split]) continue;
     const all = sourceTexts(source, split)
       .map((t, i) => ({ t, i }))
       .filter((x) => x.t.text.trim().length > 0);

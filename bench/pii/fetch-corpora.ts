@@ -32,6 +32,7 @@ function main(): void {
     try {
       for (const split of Object.keys(source.files) as Split[]) {
         const file = source.files[split];
+        if (!file) continue;
         const data = execFileSync('git', ['-C', dir, 'show', `${source.commit}:${file.path}`], { maxBuffer: 64 << 20 });
         const got = sha256(data);
         if (got !== file.sha256) throw new Error(`${source.repo}@${source.commit}:${file.path}: sha256 ${got}, pinned ${file.sha256}`);

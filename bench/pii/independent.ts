@@ -13,7 +13,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, homedir, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { detectText } from '../../engine/privacy';
+import { configureEntityTagger, detectText, type TaggerMode } from '../../engine/privacy';
 import { SAMPLE_SEED, SOURCES, independentSample, sha256, type CorpusText, type Split } from './corpora';
 import { errorMarkdown, errorReport } from './errors';
 import { score, type Metrics, type Pred } from './score';
@@ -42,6 +42,7 @@ interface Args {
   split: Split;
   sizes: Record<string, number>;
   presidio: 'run' | 'reuse' | 'skip';
+  tagger?: TaggerMode;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -54,6 +55,7 @@ function parseArgs(argv: string[]): Args {
       a.sizes[k] = Number(v);
     } else if (x === '--reuse-presidio') a.presidio = 'reuse';
     else if (x === '--no-presidio') a.presidio = 'skip';
+    else if (x === '--tagger') a.tagger = argv[++i] as TaggerMode;
     else throw new Error(`unknown argument ${x}`);
   }
   return a;
@@ -85,6 +87,7 @@ const prfCell = (m: { f: number; p: number; r: number }): string => `${f3(m.f)} 
 
 function main(): void {
   const args = parseArgs(process.argv.slice(2));
+  if (args.tagger) configureEntityTagger(args.tagger);
   const root = join(__dirname, '../../..');
   const outDir = join(root, 'bench/results');
   const work = join(outDir, 'pii-independent');
@@ -95,6 +98,8 @@ function main(): void {
   const sample = sha256(JSON.stringify(texts.map((t) => [t.source, t.text, t.spans.map((s) => [s.type, s.start, s.end])])));
   const goldBySource = new Map(SOURCES.map((s) => [s.id, new Set(Object.values(s.labels).filter((v): v is string => v !== null))]));
   const judgedBy = texts.map((t) => goldBySource.get(t.source)!);
+  /** The sources this split scores (a training-only source has none of its sentences here). */
+  const scored = SOURCES.filter((s) => texts.some((t) => t.source === s.id));
 
   // Ours: warm up (lexicons, JIT), then three timed passes; the median is the figure.
   detectText('warm up: Jane Doe of Acme Corp. flew from Paris on 3 May, call 212-555-0101');
@@ -122,7 +127,7 @@ function main(): void {
   }
   const presAt = (thr: number): Pred[][] => pres!.texts.map((rs) => rs.filter((r) => r[3] >= thr).map((r) => ({ types: PRESIDIO_COUNTS_AS[r[0]] ?? [], label: r[0], start: r[1], end: r[2] })));
 
-  const subsets: [string, number[]][] = [['all', texts.map((_, i) => i)], ...SOURCES.map((s): [string, number[]] => [s.id, texts.flatMap((t, i) => (t.source === s.id ? [i] : []))])];
+  const subsets: [string, number[]][] = [['all', texts.map((_, i) => i)], ...scored.map((s): [string, number[]] => [s.id, texts.flatMap((t, i) => (t.source === s.id ? [i] : []))])];
   const scoreOn = (preds: Pred[][], idx: number[]): Metrics =>
     score(
       idx.map((i) => texts[i]),
@@ -197,9 +202,9 @@ function main(): void {
         command,
         machine: { cores: cpus().length, loadavgStart: loadStart, loadavgEnd: loadEnd },
         split: args.split,
-        sample: { seed: SAMPLE_SEED, sha256: sample, sentences: texts.length, perSource: Object.fromEntries(SOURCES.map((s) => [s.id, results[s.id].sentences])) },
-        sources: SOURCES.map((s) => ({ id: s.id, title: s.title, licence: s.licence, url: s.url, commit: s.commit, file: s.files[args.split] })),
-        labels: Object.fromEntries(SOURCES.map((s) => [s.id, s.labels])),
+        sample: { seed: SAMPLE_SEED, sha256: sample, sentences: texts.length, perSource: Object.fromEntries(scored.map((s) => [s.id, results[s.id].sentences])) },
+        sources: scored.map((s) => ({ id: s.id, title: s.title, licence: s.licence, url: s.url, commit: s.commit, file: s.files[args.split] })),
+        labels: Object.fromEntries(scored.map((s) => [s.id, s.labels])),
         oursCountsAs: OURS_COUNTS_AS,
         presidioCountsAs: PRESIDIO_COUNTS_AS,
         matchRule: 'a prediction matches a gold span when they overlap by at least half of the gold span; one to one; only predictions of types the corpus labels are judged',

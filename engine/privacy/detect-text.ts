@@ -13,6 +13,8 @@ import { compact, textFlags, type Recognizer } from './recognizers/define';
 import { fold, lexicon, surnameShaped } from './lexicon';
 import { isCueWord, notAnOrganization } from './recognizers/named-entities';
 import { recognizer, recognizersFor } from './recognizers';
+import { TAGGER_TYPES, taggedEntities } from './tagger';
+import { mergeTagged, type TaggerMode } from './tagger/merge';
 import type { Detection } from './types';
 
 export interface DetectTextOptions {
@@ -331,17 +333,46 @@ export function resolveOverlaps(found: Detection[], text?: string): Detection[] 
   return kept.sort((a, b) => a.start - b.start);
 }
 
+/** The least confidence of a candidate the entity tagger reads (it may raise what the threshold would drop). */
+const TAGGER_FLOOR = 0.3;
+/** The threshold the tagger was trained with: it reads the detections resolved at this one, whatever the caller's. */
+const TAGGER_THRESHOLD = 0.5;
+let taggerMode: TaggerMode = 'union';
+
+/** How the entity tagger joins the engine's detections (the bench compares the modes; the service uses the default). */
+export function configureEntityTagger(mode: TaggerMode): void {
+  taggerMode = mode;
+}
+
+const copy = (ds: readonly Detection[], min: number): Detection[] => ds.filter((d) => d.confidence >= min).map((d) => ({ ...d, evidence: [...d.evidence] }));
+
+/**
+ * The engine's readings of a text before the entity tagger: every candidate at or above `floor`, and what overlap
+ * resolution keeps of those at or above `threshold` (bench/pii/train-tagger.ts reads the same).
+ */
+export function detectionsBeforeTagger(text: string, floor: number, threshold: number, types?: readonly string[]): { found: Detection[]; resolved: Detection[] } {
+  const flags = textFlags(text);
+  const found: Detection[] = [];
+  for (const r of recognizersFor(types)) {
+    if ((r.needs & flags) !== r.needs) continue;
+    candidates(r, text, floor, found);
+  }
+  // Combining may lower a model span below the threshold (a label, a doubtful shape): the threshold applies again.
+  const resolved = resolveOverlaps(copy(found, threshold), text).filter((d) => d.confidence >= threshold);
+  return { found, resolved };
+}
+
 /** All PII spans of a text, best first on overlaps, sorted by position. */
 export function detectText(text: string, opts: DetectTextOptions = {}): Detection[] {
   if (!text) return [];
   const minConfidence = opts.minConfidence ?? 0.5;
-  const flags = textFlags(text);
-  const found: Detection[] = [];
-  for (const r of recognizersFor(opts.types)) {
-    if ((r.needs & flags) !== r.needs) continue;
-    candidates(r, text, minConfidence, found);
+  const tagger = !opts.keepOverlaps && taggerMode !== 'off' && (!opts.types || opts.types.some((t) => TAGGER_TYPES.has(t)));
+  if (!tagger) {
+    const { found, resolved } = detectionsBeforeTagger(text, minConfidence, minConfidence, opts.types);
+    return opts.keepOverlaps ? found.sort((a, b) => a.start - b.start) : resolved;
   }
-  if (opts.keepOverlaps) return found.sort((a, b) => a.start - b.start);
-  // Combining may lower a model span below the threshold (a label, a doubtful shape): the threshold applies again.
-  return resolveOverlaps(found, text).filter((d) => d.confidence >= minConfidence);
+  const { found, resolved } = detectionsBeforeTagger(text, Math.min(TAGGER_FLOOR, minConfidence), TAGGER_THRESHOLD, opts.types);
+  const engine = minConfidence === TAGGER_THRESHOLD ? resolved : resolveOverlaps(copy(found, minConfidence), text).filter((d) => d.confidence >= minConfidence);
+  const tagged = taggedEntities(text, found, resolved).filter((d) => !opts.types || opts.types.includes(d.type));
+  return mergeTagged(engine, tagged, taggerMode).filter((d) => d.confidence >= minConfidence);
 }

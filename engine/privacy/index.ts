@@ -32,7 +32,9 @@
  */
 export { confidenceBucket, type ConfidenceBucket, type Detection, type PiiCategory, type PiiTypeInfo } from './types';
 export { piiTypes } from './recognizers';
-export { detectText, type DetectTextOptions } from './detect-text';
+export { configureEntityTagger, detectText, detectionsBeforeTagger, type DetectTextOptions } from './detect-text';
+export { TAGS as TAGGER_TAGS, TaggerModel, TaggerTrainer, setTaggerModelForTests, tokenInputs as taggerInputs, tokenize as taggerTokens, type TokenInput } from './tagger';
+export type { TaggerMode } from './tagger/merge';
 export { detectColumns, type ColumnFinding, type ColumnInput, type DetectColumnsOptions } from './detect-columns';
 export { ACTIONS, applyAction, decrypt, isAction, isEncryptedToken, type ActionConfig, type ActionId, type ActionResult, type ProjectSecrets } from './actions';
 export { transformText, type TextRule, type TransformedText } from './transform-text';

@@ -1,0 +1,157 @@
+/**
+ * What the entity tagger (./index.ts) sees of each token: the word, its shape and affixes, its neighbours, the
+ * gazetteers that know it, and what the rest of the engine said about it (the model's spans, the rules' candidates
+ * and the resolved detections, with their evidence). The tagger learns when to trust each of those readings, so the
+ * features are the engine's own opinions as much as the words.
+ *
+ * Features are strings hashed into a fixed table (./weights.ts); a token's static features are computed once and
+ * scored against every tag. The tokenizer is this module's own (words with inner apostrophes, hyphens and dots,
+ * handles and hashtags, other characters one by one) so the tagger works the same with or without the spaCy model.
+ */
+import { fold, lexicon } from '../lexicon';
+import type { Detection } from '../types';
+
+export interface Token {
+  start: number;
+  end: number;
+  text: string;
+}
+
+const TOKEN = /[@#][\p{L}\p{M}\p{N}_]+|[\p{L}\p{M}\p{N}_]+(?:['’\-.&][\p{L}\p{M}\p{N}_]+)*|\S/gu;
+
+export function tokenize(text: string): Token[] {
+  const out: Token[] = [];
+  TOKEN.lastIndex = 0;
+  for (let m = TOKEN.exec(text); m !== null; m = TOKEN.exec(text)) out.push({ start: m.index, end: m.index + m[0].length, text: m[0] });
+  return out;
+}
+
+/** "McDonald's" → "XxXx'x": upper X, lower x, digit d, anything else itself, runs of one class written once. */
+export function shape(word: string): string {
+  let out = '';
+  let last = '';
+  for (const ch of word) {
+    const c = /\p{Lu}/u.test(ch) ? 'X' : /\p{Ll}|\p{Lo}|\p{M}/u.test(ch) ? 'x' : /\p{N}/u.test(ch) ? 'd' : ch;
+    if (c !== last) out += c;
+    last = c;
+  }
+  return out.length > 8 ? out.slice(0, 8) : out;
+}
+
+/** Entity-like types of the engine the tagger reads as their own feature; every other type is `other`. */
+const READ_TYPES = new Set(['name', 'organization', 'location', 'nrp', 'address', 'title', 'email', 'url', 'username', 'domain_name']);
+const kind = (type: string): string => (READ_TYPES.has(type) ? type : 'other');
+const bucket = (c: number): string => (c >= 0.9 ? 'h' : c >= 0.7 ? 'm' : c >= 0.5 ? 'l' : 'u');
+
+/** Token index → the detections covering it, as (kind, position B/I, detection). */
+function cover(tokens: Token[], spans: readonly Detection[]): { d: Detection; first: boolean }[][] {
+  const out: { d: Detection; first: boolean }[][] = tokens.map(() => []);
+  let from = 0;
+  const sorted = [...spans].sort((a, b) => a.start - b.start);
+  for (const d of sorted) {
+    while (from < tokens.length && tokens[from].end <= d.start) from++;
+    let first = true;
+    for (let i = from; i < tokens.length && tokens[i].start < d.end; i++) {
+      if (tokens[i].end <= d.start) continue;
+      out[i].push({ d, first });
+      first = false;
+    }
+  }
+  return out;
+}
+
+function lexFlags(word: string): string[] {
+  const lex = lexicon();
+  const key = fold(word.replace(/^[@#]/, ''));
+  const out: string[] = [];
+  if (lex.firstNames.has(key)) out.push('fn');
+  if (lex.lastNames.has(key)) out.push('sn');
+  if (lex.places.has(key)) out.push('pl');
+  if (lex.organizations.has(key)) out.push('org');
+  if (lex.orgWords.has(key)) out.push('ow');
+  if (lex.groups.has(key)) out.push('grp');
+  if (lex.common.has(key)) out.push('com');
+  if (lex.jobHeads.has(key)) out.push('job');
+  return out;
+}
+
+const ENDS_SENTENCE = /^[.!?:;]$/;
+
+/**
+ * The static features of every token: `found` is every candidate of the recognizers (model spans among them, with
+ * evidence `model` and `ner:<LABEL>`), `resolved` what overlap resolution kept.
+ */
+export function tokenFeatures(text: string, tokens: Token[], found: readonly Detection[], resolved: readonly Detection[]): string[][] {
+  const lower = tokens.map((t) => t.text.toLowerCase());
+  const shapes = tokens.map((t) => shape(t.text));
+  const lex = tokens.map((t) => (/\p{L}/u.test(t.text) ? lexFlags(t.text) : []));
+  const model = cover(
+    tokens,
+    found.filter((d) => d.evidence.includes('model')),
+  );
+  const rules = cover(
+    tokens,
+    found.filter((d) => !d.evidence.includes('model') && (d.type === 'name' || d.type === 'organization' || d.type === 'location' || d.type === 'nrp')),
+  );
+  const kept = cover(tokens, resolved);
+  const nerAt = (i: number): string => {
+    const m = model[i]?.[0];
+    if (!m) return 'O';
+    const label = m.d.evidence.find((e) => e.startsWith('ner:'))?.slice(4) ?? m.d.type;
+    return `${m.first ? 'B' : 'I'}${label}`;
+  };
+  const detAt = (i: number): string => {
+    const k = kept[i]?.[0];
+    return k ? kind(k.d.type) : 'O';
+  };
+  const out: string[][] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const w = tokens[i].text;
+    const l = lower[i];
+    const sh = shapes[i];
+    const f: string[] = ['b', `l=${l.slice(0, 24)}`, `sh=${sh}`];
+    if (w !== l) f.push(`w=${w.slice(0, 24)}`);
+    if (l.length > 3) f.push(`p3=${l.slice(0, 3)}`, `s3=${l.slice(-3)}`, `s2=${l.slice(-2)}`);
+    else f.push(`len=${l.length}`);
+    const first = i === 0 || ENDS_SENTENCE.test(tokens[i - 1].text) || text.slice(tokens[i - 1].end, tokens[i].start).includes('\n');
+    if (first) f.push('first', `first|sh=${sh}`);
+    const pl = i > 0 ? lower[i - 1] : '<s>';
+    const nl = i + 1 < tokens.length ? lower[i + 1] : '</s>';
+    f.push(`pl=${pl}`, `nl=${nl}`, `psh=${i > 0 ? shapes[i - 1] : '<s>'}`, `nsh=${i + 1 < tokens.length ? shapes[i + 1] : '</s>'}`);
+    f.push(`pl2=${i > 1 ? lower[i - 2] : '<s>'}`, `nl2=${i + 2 < tokens.length ? lower[i + 2] : '</s>'}`);
+    f.push(`pl|sh=${pl}|${sh}`, `sh|nl=${sh}|${nl}`);
+    for (const x of lex[i]) f.push(`lx=${x}`, `lx=${x}|sh=${sh}`);
+    if (i > 0) for (const x of lex[i - 1]) f.push(`plx=${x}`);
+    if (i + 1 < tokens.length) for (const x of lex[i + 1]) f.push(`nlx=${x}`);
+    const ner = nerAt(i);
+    f.push(`ner=${ner}`, `pner=${i > 0 ? nerAt(i - 1) : '<s>'}`, `nner=${i + 1 < tokens.length ? nerAt(i + 1) : '</s>'}`, `ner|sh=${ner}|${sh}`);
+    const m = model[i]?.[0];
+    if (m) {
+      f.push(`nerc=${ner.slice(1)}|${bucket(m.d.confidence)}`);
+      if (m.d.evidence.includes('ner_sure')) f.push(`nersure=${ner.slice(1)}`);
+      if (m.d.evidence.includes('recased')) f.push(`nerrec=${ner.slice(1)}`);
+    }
+    for (const r of rules[i]) {
+      f.push(`cand=${r.first ? 'B' : 'I'}${r.d.type}|${bucket(r.d.confidence)}`);
+      for (const e of r.d.evidence) f.push(`cev=${r.d.type}|${e}`);
+    }
+    const k = kept[i]?.[0];
+    if (k) {
+      const t = kind(k.d.type);
+      f.push(`det=${k.first ? 'B' : 'I'}${t}`, `detc=${t}|${bucket(k.d.confidence)}`, `det|sh=${t}|${sh}`);
+      for (const e of k.d.evidence) if (!e.startsWith('ner:')) f.push(`dev=${t}|${e}`);
+    } else f.push('det=O');
+    f.push(`pdet=${i > 0 ? detAt(i - 1) : '<s>'}`, `ndet=${i + 1 < tokens.length ? detAt(i + 1) : '</s>'}`);
+    out.push(f);
+  }
+  return out;
+}
+
+/** The features that depend on the previous token's tag (scored in the Viterbi search). */
+export function transitionFeatures(prevTag: string, tokenShape: string, detKind: string): string[] {
+  return [`pt=${prevTag}`, `pt=${prevTag}|sh=${tokenShape}`, `pt=${prevTag}|det=${detKind}`];
+}
+
+export function detKinds(tokens: Token[], resolved: readonly Detection[]): string[] {
+  return cover(tokens, resolved).map((c) => (c[0] ? kind(c[0].d.type) : 'O'));
+}

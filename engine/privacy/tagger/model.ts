@@ -1,0 +1,168 @@
+/**
+ * The entity tagger's model: an averaged structured perceptron over hashed features with first-order tag
+ * transitions, decoded by Viterbi. Small and fast (a table of BUCKETS × tags weights, a few dozen lookups per token
+ * and tag), trained offline by bench/pii/train-tagger.ts and shipped as ./weights.json.
+ */
+import { gunzipSync, gzipSync } from 'node:zlib';
+
+export const TAGS = ['O', 'B-PER', 'I-PER', 'B-ORG', 'I-ORG', 'B-LOC', 'I-LOC'] as const;
+export type Tag = (typeof TAGS)[number];
+const T = TAGS.length;
+export const BUCKETS = 1 << 18;
+const MASK = BUCKETS - 1;
+
+/** FNV-1a over UTF-16 code units: a feature's row in the table. */
+export function featureRow(feature: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < feature.length; i++) {
+    h ^= feature.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return ((h >>> 0) & MASK) * T;
+}
+
+/** I-X may only follow B-X or I-X. */
+function allowed(prev: number, cur: number): boolean {
+  const tag = TAGS[cur];
+  if (!tag.startsWith('I-')) return true;
+  const p = TAGS[prev];
+  return p === `B-${tag.slice(2)}` || p === tag;
+}
+const ALLOWED: boolean[][] = TAGS.map((_, p) => TAGS.map((__, c) => allowed(p, c)));
+/** The tag before the first token: O. */
+const START = 0;
+
+/** One token's inputs: its static feature rows and its transition features per previous tag. */
+export interface TokenInput {
+  rows: number[];
+  /** transitions[p]: the rows of the features that pair the previous tag p with this token. */
+  transitions: number[][];
+}
+
+/** The weights as stored in ./weights.json. */
+export interface StoredWeights {
+  format: number;
+  buckets: number;
+  tags: readonly string[];
+  scale: number;
+  data: string;
+}
+
+export interface Decoded {
+  tags: number[];
+  /** Per token, the best tag's score less the best other tag's (the path's confidence in it). */
+  margins: number[];
+}
+
+export class TaggerModel {
+  constructor(readonly weights: Float32Array | Float64Array) {}
+
+  private rowScores(rows: number[], into: Float64Array): void {
+    into.fill(0);
+    const w = this.weights;
+    for (const r of rows) for (let t = 0; t < T; t++) into[t] += w[r + t];
+  }
+
+  decode(tokens: TokenInput[]): Decoded {
+    const n = tokens.length;
+    if (n === 0) return { tags: [], margins: [] };
+    const scores: Float64Array[] = [];
+    const back: Int8Array[] = [];
+    const stat = new Float64Array(T);
+    const trans = new Float64Array(T);
+    let prev = new Float64Array(T).fill(-Infinity);
+    prev[START] = 0;
+    for (let i = 0; i < n; i++) {
+      this.rowScores(tokens[i].rows, stat);
+      const cur = new Float64Array(T).fill(-Infinity);
+      const b = new Int8Array(T);
+      for (let p = 0; p < T; p++) {
+        if (prev[p] === -Infinity) continue;
+        this.rowScores(tokens[i].transitions[p], trans);
+        for (let c = 0; c < T; c++) {
+          if (!ALLOWED[p][c]) continue;
+          const s = prev[p] + stat[c] + trans[c];
+          if (s > cur[c]) {
+            cur[c] = s;
+            b[c] = p;
+          }
+        }
+      }
+      scores.push(cur);
+      back.push(b);
+      prev = cur;
+    }
+    const tags = new Array<number>(n);
+    let best = 0;
+    for (let c = 1; c < T; c++) if (prev[c] > prev[best]) best = c;
+    for (let i = n - 1; i >= 0; i--) {
+      tags[i] = best;
+      best = back[i][best];
+    }
+    // A token's margin: how far its tag's best path runs ahead of the best path through another tag there.
+    const margins = tags.map((tag, i) => {
+      let other = -Infinity;
+      for (let c = 0; c < T; c++) if (c !== tag && scores[i][c] > other) other = scores[i][c];
+      return scores[i][tag] - other;
+    });
+    return { tags, margins };
+  }
+
+  /** The weights as stored: int16 with one scale, gzipped, base64. */
+  serialize(): StoredWeights {
+    let max = 0;
+    for (const v of this.weights) if (Math.abs(v) > max) max = Math.abs(v);
+    const scale = max / 32767 || 1;
+    const q = new Int16Array(this.weights.length);
+    for (let i = 0; i < q.length; i++) q[i] = Math.round(this.weights[i] / scale);
+    return { format: 1, buckets: BUCKETS, tags: TAGS, scale, data: gzipSync(Buffer.from(q.buffer), { level: 9 }).toString('base64') };
+  }
+
+  static deserialize(stored: StoredWeights): TaggerModel {
+    if (stored.format !== 1 || stored.buckets !== BUCKETS || stored.tags.join() !== TAGS.join()) throw new Error('entity tagger weights of another format');
+    const raw = gunzipSync(Buffer.from(stored.data, 'base64'));
+    const q = new Int16Array(raw.buffer, raw.byteOffset, raw.byteLength / 2);
+    const w = new Float32Array(q.length);
+    for (let i = 0; i < q.length; i++) w[i] = q[i] * stored.scale;
+    return new TaggerModel(w);
+  }
+}
+
+/** Averaged perceptron training (the averaging by the usual timestamp trick). */
+export class TaggerTrainer {
+  readonly w = new Float64Array(BUCKETS * T);
+  private readonly u = new Float64Array(BUCKETS * T);
+  private c = 1;
+  private readonly model = new TaggerModel(this.w);
+
+  private update(rows: number[], tag: number, by: number): void {
+    for (const r of rows) {
+      this.w[r + tag] += by;
+      this.u[r + tag] += this.c * by;
+    }
+  }
+
+  /** Learns from one sentence; answers whether it was already right. */
+  learn(tokens: TokenInput[], gold: number[]): boolean {
+    const { tags } = this.model.decode(tokens);
+    let right = true;
+    for (let i = 0; i < tokens.length; i++) {
+      const gp = i === 0 ? START : gold[i - 1];
+      const pp = i === 0 ? START : tags[i - 1];
+      if (tags[i] === gold[i] && gp === pp) continue;
+      right = false;
+      this.update(tokens[i].rows, gold[i], 1);
+      this.update(tokens[i].transitions[gp], gold[i], 1);
+      this.update(tokens[i].rows, tags[i], -1);
+      this.update(tokens[i].transitions[pp], tags[i], -1);
+    }
+    this.c++;
+    return right;
+  }
+
+  averaged(): TaggerModel {
+    const avg = new Float32Array(this.w.length);
+    for (let i = 0; i < avg.length; i++) avg[i] = this.w[i] - this.u[i] / this.c;
+    return new TaggerModel(avg);
+  }
+}
