@@ -86,6 +86,8 @@ async function stepStatus(n: number, title: string, status: string, timeoutMs = 
 describe('the builder page in Chromium, proposals from the deterministic planner', () => {
   beforeAll(startPlannerStack, 300_000);
   afterAll(async () => {
+    // The page polls the session it shows: leave it before its service goes, or the polls fail into the next check.
+    await page.goto('about:blank');
     await stack?.stop();
   });
 

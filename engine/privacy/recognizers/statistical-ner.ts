@@ -97,7 +97,7 @@ const LABEL_AFTER = new RegExp(`^[^\\S\\n]*(?:\\p{L}+[^\\S\\n]+)?(?:${LABEL_WORD
 const LABEL_END = new RegExp(`(?:^|\\s)(?:${LABEL_WORD})$`, 'iu');
 
 /** Whether the model span [start, end) of `text` is part of a field label ("Meine Adresse:"). */
-function partOfLabel(text: string, start: number, end: number): boolean {
+export function partOfLabel(text: string, start: number, end: number): boolean {
   const after = text.slice(end, end + 40);
   return LABEL_AFTER.test(after) || (/^\s*:/.test(after) && LABEL_END.test(text.slice(start, end)));
 }
@@ -114,7 +114,7 @@ function givenNameOnly(span: string): boolean {
 }
 
 /** Whether a model span is a field label, a number or otherwise no entity at all. */
-function notAnEntity(span: string): boolean {
+export function notAnEntity(span: string): boolean {
   const words = span.match(WORDS) ?? [];
   if (!LETTER.test(span) || CODE_LIKE.test(span) || ELONGATED.test(span)) return true;
   // One letter alone ("U should sell it") is chat spelling, not an entity.

@@ -4,12 +4,14 @@
  * and the resolved detections, with their evidence). The tagger learns when to trust each of those readings, so the
  * features are the engine's own opinions as much as the words.
  *
- * Features are strings hashed into a fixed table (./weights.ts); a token's static features are computed once and
- * scored against every tag. The tokenizer is this module's own (words with inner apostrophes, hyphens and dots,
+ * Features are strings (`l=paris`, `pl|sh=in|Xx`) hashed into a fixed table (./model.ts) as they are written, from
+ * a hashed prefix on: no feature string is built. A token's static features are computed once and scored against every
+ * tag. The tokenizer is this module's own (words with inner apostrophes, hyphens and dots,
  * handles and hashtags, other characters one by one) so the tagger works the same with or without the spaCy model.
  */
 import { fold, lexicon } from '../lexicon';
 import type { Detection } from '../types';
+import { featureRowOf as row } from './model';
 
 export interface Token {
   start: number;
@@ -77,11 +79,54 @@ function lexFlags(word: string): string[] {
 
 const ENDS_SENTENCE = /^[.!?:;]$/;
 
+/** Each token's place in a run of capitalized words: `0` outside one, else the run's length (3 and more: `3`) and its position. */
+function capitalRuns(tokens: Token[]): string[] {
+  const out = tokens.map(() => '0');
+  let i = 0;
+  while (i < tokens.length) {
+    if (!/^\p{Lu}/u.test(tokens[i].text)) {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j + 1 < tokens.length && /^\p{Lu}/u.test(tokens[j + 1].text)) j++;
+    const n = Math.min(3, j - i + 1);
+    for (let k = i; k <= j; k++) out[k] = `${n}${k === i ? 'B' : k === j ? 'E' : 'I'}`;
+    i = j + 1;
+  }
+  return out;
+}
+
 /**
- * The static features of every token: `found` is every candidate of the recognizers (model spans among them, with
+ * How the line of each token is cased: `lower` where few of its words start with a capital (chat: a capital there is
+ * a name), `title` where most do (headlines, signatures: a capital says little), `mixed` otherwise.
+ */
+function lineCasing(text: string, tokens: Token[]): string[] {
+  const out = new Array<string>(tokens.length);
+  let from = 0;
+  while (from < tokens.length) {
+    let to = from + 1;
+    while (to < tokens.length && !text.slice(tokens[to - 1].end, tokens[to].start).includes('\n')) to++;
+    let words = 0;
+    let capital = 0;
+    for (let i = from; i < to; i++) {
+      if (!/^\p{L}/u.test(tokens[i].text)) continue;
+      words++;
+      if (/^\p{Lu}/u.test(tokens[i].text)) capital++;
+    }
+    const share = words ? capital / words : 0;
+    const c = words < 3 ? 'short' : share < 0.15 ? 'lower' : share > 0.6 ? 'title' : 'mixed';
+    for (let i = from; i < to; i++) out[i] = c;
+    from = to;
+  }
+  return out;
+}
+
+/**
+ * The static features of every token, as their rows in the weight table: `found` is every candidate of the recognizers (model spans among them, with
  * evidence `model` and `ner:<LABEL>`), `resolved` what overlap resolution kept.
  */
-export function tokenFeatures(text: string, tokens: Token[], found: readonly Detection[], resolved: readonly Detection[]): string[][] {
+export function tokenFeatures(text: string, tokens: Token[], found: readonly Detection[], resolved: readonly Detection[]): number[][] {
   const lower = tokens.map((t) => t.text.toLowerCase());
   const shapes = tokens.map((t) => shape(t.text));
   const lex = tokens.map((t) => (/\p{L}/u.test(t.text) ? lexFlags(t.text) : []));
@@ -104,54 +149,55 @@ export function tokenFeatures(text: string, tokens: Token[], found: readonly Det
     const k = kept[i]?.[0];
     return k ? kind(k.d.type) : 'O';
   };
-  const out: string[][] = [];
+  const casing = lineCasing(text, tokens);
+  const runs = capitalRuns(tokens);
+  const out: number[][] = [];
   for (let i = 0; i < tokens.length; i++) {
     const w = tokens[i].text;
     const l = lower[i];
     const sh = shapes[i];
-    const f: string[] = ['b', `l=${l.slice(0, 24)}`, `sh=${sh}`];
-    if (w !== l) f.push(`w=${w.slice(0, 24)}`);
-    if (l.length > 3) f.push(`p3=${l.slice(0, 3)}`, `s3=${l.slice(-3)}`, `s2=${l.slice(-2)}`);
-    else f.push(`len=${l.length}`);
+    const f: number[] = [row('b'), row('l=', l.slice(0, 24)), row('sh=', sh), row('case=', casing[i], '|sh=', sh), row('run=', runs[i])];
+    if (w !== l) f.push(row('w=', w.slice(0, 24)));
+    if (l.length > 3) f.push(row('p3=', l.slice(0, 3)), row('s3=', l.slice(-3)), row('s2=', l.slice(-2)));
+    // Words of up to five letters are told apart by their length too.
+    if (l.length > 5) f.push(row('p4=', l.slice(0, 4)), row('s4=', l.slice(-4)));
+    else f.push(row('len=', String(l.length)));
     const first = i === 0 || ENDS_SENTENCE.test(tokens[i - 1].text) || text.slice(tokens[i - 1].end, tokens[i].start).includes('\n');
-    if (first) f.push('first', `first|sh=${sh}`);
+    if (first) f.push(row('first'), row('first|sh=', sh));
     const pl = i > 0 ? lower[i - 1] : '<s>';
     const nl = i + 1 < tokens.length ? lower[i + 1] : '</s>';
-    f.push(`pl=${pl}`, `nl=${nl}`, `psh=${i > 0 ? shapes[i - 1] : '<s>'}`, `nsh=${i + 1 < tokens.length ? shapes[i + 1] : '</s>'}`);
-    f.push(`pl2=${i > 1 ? lower[i - 2] : '<s>'}`, `nl2=${i + 2 < tokens.length ? lower[i + 2] : '</s>'}`);
-    f.push(`pl|sh=${pl}|${sh}`, `sh|nl=${sh}|${nl}`);
-    for (const x of lex[i]) f.push(`lx=${x}`, `lx=${x}|sh=${sh}`);
-    if (i > 0) for (const x of lex[i - 1]) f.push(`plx=${x}`);
-    if (i + 1 < tokens.length) for (const x of lex[i + 1]) f.push(`nlx=${x}`);
+    f.push(row('pl=', pl), row('nl=', nl), row('psh=', i > 0 ? shapes[i - 1] : '<s>'), row('nsh=', i + 1 < tokens.length ? shapes[i + 1] : '</s>'));
+    f.push(row('pl2=', i > 1 ? lower[i - 2] : '<s>'), row('nl2=', i + 2 < tokens.length ? lower[i + 2] : '</s>'));
+    f.push(row('pl|sh=', pl, '|', sh), row('sh|nl=', sh, '|', nl));
+    for (const x of lex[i]) f.push(row('lx=', x), row('lx=', x, '|sh=', sh));
+    if (i > 0) for (const x of lex[i - 1]) f.push(row('plx=', x));
+    if (i + 1 < tokens.length) for (const x of lex[i + 1]) f.push(row('nlx=', x));
     const ner = nerAt(i);
-    f.push(`ner=${ner}`, `pner=${i > 0 ? nerAt(i - 1) : '<s>'}`, `nner=${i + 1 < tokens.length ? nerAt(i + 1) : '</s>'}`, `ner|sh=${ner}|${sh}`);
+    f.push(row('ner=', ner), row('pner=', i > 0 ? nerAt(i - 1) : '<s>'), row('nner=', i + 1 < tokens.length ? nerAt(i + 1) : '</s>'), row('ner|sh=', ner, '|', sh));
     const m = model[i]?.[0];
     if (m) {
-      f.push(`nerc=${ner.slice(1)}|${bucket(m.d.confidence)}`);
-      if (m.d.evidence.includes('ner_sure')) f.push(`nersure=${ner.slice(1)}`);
-      if (m.d.evidence.includes('recased')) f.push(`nerrec=${ner.slice(1)}`);
+      const label = ner.slice(1);
+      f.push(row('nerc=', label, '|', bucket(m.d.confidence)));
+      if (m.d.evidence.includes('ner_sure')) f.push(row('nersure=', label));
+      if (m.d.evidence.includes('recased')) f.push(row('nerrec=', label));
     }
     for (const r of rules[i]) {
-      f.push(`cand=${r.first ? 'B' : 'I'}${r.d.type}|${bucket(r.d.confidence)}`);
-      for (const e of r.d.evidence) f.push(`cev=${r.d.type}|${e}`);
+      f.push(row('cand=', r.first ? 'B' : 'I', r.d.type, '|', bucket(r.d.confidence)));
+      for (const e of r.d.evidence) f.push(row('cev=', r.d.type, '|', e));
     }
     const k = kept[i]?.[0];
     if (k) {
       const t = kind(k.d.type);
-      f.push(`det=${k.first ? 'B' : 'I'}${t}`, `detc=${t}|${bucket(k.d.confidence)}`, `det|sh=${t}|${sh}`);
-      for (const e of k.d.evidence) if (!e.startsWith('ner:')) f.push(`dev=${t}|${e}`);
-    } else f.push('det=O');
-    f.push(`pdet=${i > 0 ? detAt(i - 1) : '<s>'}`, `ndet=${i + 1 < tokens.length ? detAt(i + 1) : '</s>'}`);
+      f.push(row('det=', k.first ? 'B' : 'I', t), row('detc=', t, '|', bucket(k.d.confidence)), row('det|sh=', t, '|', sh));
+      for (const e of k.d.evidence) if (!e.startsWith('ner:')) f.push(row('dev=', t, '|', e));
+    } else f.push(row('det=O'));
+    f.push(row('pdet=', i > 0 ? detAt(i - 1) : '<s>'), row('ndet=', i + 1 < tokens.length ? detAt(i + 1) : '</s>'));
     out.push(f);
   }
   return out;
 }
 
-/** The features that depend on the previous token's tag (scored in the Viterbi search). */
-export function transitionFeatures(prevTag: string, tokenShape: string, detKind: string): string[] {
-  return [`pt=${prevTag}`, `pt=${prevTag}|sh=${tokenShape}`, `pt=${prevTag}|det=${detKind}`];
-}
-
+/** The kind of detection over each token (the transition features pair it with the previous tag). */
 export function detKinds(tokens: Token[], resolved: readonly Detection[]): string[] {
   return cover(tokens, resolved).map((c) => (c[0] ? kind(c[0].d.type) : 'O'));
 }

@@ -5,9 +5,10 @@
  * merges them with the engine's other detections (./merge.ts). Trained by bench/pii/train-tagger.ts; the weights and
  * where their training data comes from are in ./weights.json and bench/pii/README.md.
  */
+import { notAnEntity, partOfLabel } from '../recognizers/statistical-ner';
 import type { Detection } from '../types';
-import { detKinds, shape, tokenFeatures, tokenize, transitionFeatures } from './features';
-import { TAGS, TaggerModel, featureRow, type StoredWeights, type TokenInput } from './model';
+import { detKinds, shape, tokenFeatures, tokenize } from './features';
+import { TAGS, TaggerModel, transitionRows, type StoredWeights, type TokenInput } from './model';
 import stored from './weights.json';
 
 export { tokenize, type Token } from './features';
@@ -20,10 +21,7 @@ export const TAGGER_TYPES: ReadonlySet<string> = new Set(Object.values(TYPE_OF))
 export function tokenInputs(text: string, tokens: ReturnType<typeof tokenize>, found: readonly Detection[], resolved: readonly Detection[]): TokenInput[] {
   const feats = tokenFeatures(text, tokens, found, resolved);
   const kinds = detKinds(tokens, resolved);
-  return tokens.map((t, i) => {
-    const sh = shape(t.text);
-    return { rows: feats[i].map(featureRow), transitions: TAGS.map((p) => transitionFeatures(p, sh, kinds[i]).map(featureRow)) };
-  });
+  return tokens.map((t, i) => ({ rows: feats[i], transitions: transitionRows(shape(t.text), kinds[i]) }));
 }
 
 let model: TaggerModel | undefined;
@@ -39,6 +37,15 @@ function getModel(): TaggerModel {
  * 0.95 as the margin grows past the training set's typical margin (`marginScale`).
  */
 const confidenceOf = (margin: number): number => Math.round((0.5 + 0.45 * (1 - Math.exp(-Math.max(0, margin) / marginScale))) * 1000) / 1000;
+
+/** Words between an identifier's name and its value: "NHS number: 605…", "the ABN is 51…", "IBAN # DE89…". */
+const LABEL_GAP = /^[^\S\n]*(?:(?:[Nn]umbers?|N[Oo]\.?|[Nn]o\.?|[Nn]r\.?|#|I[Dd]|id|[Cc]ode|[Cc]ard|[Aa]ccount|[Aa]ddress|is|was|are|[A-Z]{2,6}|:|-|–)[^\S\n]*)*$/u;
+
+/** Whether the words before `end` name the identifier the engine found right after them ("Medicare number 3163…"). */
+function namesAnIdentifier(text: string, end: number, resolved: readonly Detection[]): boolean {
+  const next = resolved.find((d) => d.start >= end && d.start - end <= 24 && !TAGGER_TYPES.has(d.type));
+  return next !== undefined && LABEL_GAP.test(text.slice(end, next.start));
+}
 
 /** Whether the line around `at` has letters and none of them in lower case. */
 function shoutedLine(text: string, at: number): boolean {
@@ -67,6 +74,8 @@ export function taggedEntities(text: string, found: readonly Detection[], resolv
     // In a line written all in capitals case says nothing, and the tweets it learned from shout brand names: there the
     // engine's own re-cased reading has the say.
     if (shoutedLine(text, start)) return;
+    // What the model's spans may not be (field labels and units in capitals, chat words, codes), nor the tagger's.
+    if (notAnEntity(span) || partOfLabel(text, start, end) || namesAnIdentifier(text, end, resolved)) return;
     out.push({ type: TYPE_OF[label], start, end, text: span, confidence: confidenceOf(margin), evidence: ['tagger'] });
   };
   for (let i = 0; i < tokens.length; i++) {

@@ -11,14 +11,45 @@ const T = TAGS.length;
 export const BUCKETS = 1 << 18;
 const MASK = BUCKETS - 1;
 
-/** FNV-1a over UTF-16 code units: a feature's row in the table. */
-export function featureRow(feature: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < feature.length; i++) {
-    h ^= feature.charCodeAt(i);
+const FNV_OFFSET = 0x811c9dc5;
+
+/** FNV-1a over UTF-16 code units, continuing from `h` (hashing "ab" from "a"'s state is hashing "ab"). */
+function fnv(s: string, h = FNV_OFFSET): number {
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
     h = Math.imul(h, 0x01000193);
   }
-  return ((h >>> 0) & MASK) * T;
+  return h >>> 0;
+}
+const rowOf = (h: number): number => (h & MASK) * T;
+
+/** A feature's row in the table. */
+export const featureRow = (feature: string): number => rowOf(fnv(feature));
+
+const prefixes = new Map<string, number>();
+/**
+ * The row of the feature `prefix + parts.join('')`, hashing only the parts (the prefix's hash is kept): the same row
+ * as featureRow of the whole string, without building it.
+ */
+export function featureRowOf(prefix: string, ...parts: string[]): number {
+  let h = prefixes.get(prefix);
+  if (h === undefined) {
+    h = fnv(prefix);
+    prefixes.set(prefix, h);
+  }
+  for (const part of parts) h = fnv(part, h);
+  return rowOf(h);
+}
+
+// The features pairing the previous tag with a token: `pt=<tag>`, `pt=<tag>|sh=<shape>`, `pt=<tag>|det=<kind>`. Their
+// prefixes are hashed once; a token only continues them with its shape and kind.
+const PT_ROWS = TAGS.map((p) => featureRow(`pt=${p}`));
+const PT_SHAPE = TAGS.map((p) => fnv(`pt=${p}|sh=`));
+const PT_DET = TAGS.map((p) => fnv(`pt=${p}|det=`));
+
+/** A token's transition rows per previous tag, from its shape and the kind of detection over it. */
+export function transitionRows(tokenShape: string, detKind: string): number[][] {
+  return PT_ROWS.map((row, p) => [row, rowOf(fnv(tokenShape, PT_SHAPE[p])), rowOf(fnv(detKind, PT_DET[p]))]);
 }
 
 /** I-X may only follow B-X or I-X. */

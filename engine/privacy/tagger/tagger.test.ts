@@ -73,12 +73,22 @@ describe('mergeTagged', () => {
 });
 
 describe('the shipped weights in detectText', () => {
-  it('find a lower-case name in chat that neither the model nor the rules read', () => {
-    const text = 'omg just met zayn at the airport lol';
+  it('find entities in chat written in lower case that neither the model nor the rules read, and only those', () => {
+    // What a retrained tagger finds of these varies; that it finds some and nothing else does not.
+    const chat: [string, string][] = [
+      ['grabbing coffee at starbucks before work', 'starbucks'],
+      ['omg just met zayn at the airport lol', 'zayn'],
+      ['see you in nz next month', 'nz'],
+    ];
     configureEntityTagger('off');
-    expect(detectText(text)).toEqual([]);
+    for (const [text] of chat) expect(detectText(text)).toEqual([]);
     configureEntityTagger('union');
-    expect(detectText(text).map((d) => [d.type, d.text, d.evidence])).toEqual([['name', 'zayn', ['tagger']]]);
+    const added = chat.flatMap(([text]) => detectText(text).map((d) => ({ ...d, sentence: text })));
+    expect(added.length).toBeGreaterThan(0);
+    for (const d of added) {
+      expect(d.evidence).toEqual(['tagger']);
+      expect(chat.find(([text]) => text === d.sentence)?.[1]).toBe(d.text);
+    }
   });
 
   it('add nothing to a line written in capitals, nor to a file name', () => {
