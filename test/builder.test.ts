@@ -235,6 +235,8 @@ describe('a messy CSV through the deterministic planner', () => {
       expect(step.summary.columns_after.map((c: { name: string }) => c.name)).toEqual(step.preview.columns.map((c: { name: string }) => c.name));
       const x = await owner.client.post(`/api/builder/sessions/${sessionId}/steps/${name}/execute`);
       expect(x.status).toBe(202);
+      // The job names its session from the start (the jobs page links it while it runs).
+      expect((await owner.client.get(`/api/jobs/${x.body.job_id}`)).body.builder_session_id).toBe(sessionId);
       const job = await jobDone(owner.client, x.body.job_id);
       expect(job).toMatchObject({ kind: 'builder_run', status: 'succeeded' });
       const after = (await owner.client.get(`/api/builder/sessions/${sessionId}`)).body.session.steps.find((s: { name: string }) => s.name === name);

@@ -164,7 +164,8 @@ describe('rollouts', () => {
     await settled(id, ['paused']);
     expect((await c().post(`${M}/strategies/${id}/pause`)).status).toBe(409);
     const put = await c().put(`${M}/deployments/${prod}/traffic`, { traffic_percent: 30 });
-    expect(put.status).toBe(200);
+    // With the body, so a refusal says why.
+    expect({ status: put.status, body: put.status === 200 ? null : put.body }).toEqual({ status: 200, body: null });
     expect(put.body.candidate).toEqual({ deployment_id: candidate, traffic_percent: 30, rollout_id: id });
     fits(trafficSplitSchema, put.body);
     expect((await history(candidate))[0]).toMatchObject({ from_stage: 'staging', to_stage: 'staging' });

@@ -245,7 +245,7 @@ describe('the builder page in Chromium, proposals from the deterministic planner
   it("links the session's builder_run jobs on the jobs page to the session", async () => {
     await page.goto(`${stack.baseUrl}/app/jobs`);
     await page.getByRole('region', { name: 'Jobs', exact: true }).first().waitFor();
-    // Two executions, the finalize and the replay: each result names the session.
+    // Two executions, the finalize and the replay: each job names the session.
     const links = page.getByRole('link', { name: `builder session …${sessionId.slice(-8)}`, exact: true });
     await links.first().waitFor();
     expect(await links.count()).toBe(4);

@@ -29,5 +29,6 @@ export const jobSchema = z
     finished_at: timestamp.nullable(),
     updated_at: timestamp,
     temporal_ui_url: z.string(),
+    builder_session_id: z.string().optional().meta({ description: 'A `builder_run` job: the builder session it works for, from its creation on (entity_id is its step, session or replayed version)' }),
   })
   .loose();

@@ -10873,6 +10873,8 @@ export interface operations {
               /** Format: date-time */
               updated_at: string;
               temporal_ui_url: string;
+              /** @description A `builder_run` job: the builder session it works for, from its creation on (entity_id is its step, session or replayed version) */
+              builder_session_id?: string;
             } & {
               [key: string]: unknown;
             })[];
@@ -11199,6 +11201,8 @@ export interface operations {
                   /** Format: date-time */
                   updated_at: string;
                   temporal_ui_url: string;
+                  /** @description A `builder_run` job: the builder session it works for, from its creation on (entity_id is its step, session or replayed version) */
+                  builder_session_id?: string;
                 } & {
                   [key: string]: unknown;
                 };
@@ -11271,6 +11275,8 @@ export interface operations {
                   /** Format: date-time */
                   updated_at: string;
                   temporal_ui_url: string;
+                  /** @description A `builder_run` job: the builder session it works for, from its creation on (entity_id is its step, session or replayed version) */
+                  builder_session_id?: string;
                 } & {
                   [key: string]: unknown;
                 };
@@ -11418,6 +11424,8 @@ export interface operations {
               /** Format: date-time */
               updated_at: string;
               temporal_ui_url: string;
+              /** @description A `builder_run` job: the builder session it works for, from its creation on (entity_id is its step, session or replayed version) */
+              builder_session_id?: string;
             } & {
               [key: string]: unknown;
             };
@@ -11529,6 +11537,8 @@ export interface operations {
               /** Format: date-time */
               updated_at: string;
               temporal_ui_url: string;
+              /** @description A `builder_run` job: the builder session it works for, from its creation on (entity_id is its step, session or replayed version) */
+              builder_session_id?: string;
             } & {
               [key: string]: unknown;
             };
@@ -28524,6 +28534,8 @@ export interface operations {
               /** Format: date-time */
               updated_at: string;
               temporal_ui_url: string;
+              /** @description A `builder_run` job: the builder session it works for, from its creation on (entity_id is its step, session or replayed version) */
+              builder_session_id?: string;
             } & {
               [key: string]: unknown;
             })[];
@@ -28629,6 +28641,8 @@ export interface operations {
               /** Format: date-time */
               updated_at: string;
               temporal_ui_url: string;
+              /** @description A `builder_run` job: the builder session it works for, from its creation on (entity_id is its step, session or replayed version) */
+              builder_session_id?: string;
               live?: unknown;
             } & {
               [key: string]: unknown;
@@ -36273,380 +36287,383 @@ export interface operations {
     };
     requestBody: {
       content: {
-        'application/json': {
-          operations?: (
-            | ({
-                operation:
-                  | ({
-                      /** @constant */
-                      op: 'drop_columns';
-                      columns: string[];
-                    } & {
-                      [key: string]: components['schemas']['JsonValue'];
-                    })
-                  | ({
-                      /** @constant */
-                      op: 'rename_column';
-                      column: string;
-                      to: string;
-                    } & {
-                      [key: string]: components['schemas']['JsonValue'];
-                    })
-                  | ({
-                      /** @constant */
-                      op: 'cast';
-                      column: string;
-                      /** @enum {string} */
-                      to: 'int64' | 'float64' | 'bool' | 'datetime64' | 'category' | 'object';
-                      /**
-                       * @default null
-                       * @enum {string}
-                       */
-                      on_error?: 'null' | 'fail';
-                    } & {
-                      [key: string]: components['schemas']['JsonValue'];
-                    })
-                  | ({
-                      /** @constant */
-                      op: 'parse_dates';
-                      column: string;
-                      format?: string;
-                      /**
-                       * @default null
-                       * @enum {string}
-                       */
-                      on_error?: 'null' | 'fail';
-                    } & {
-                      [key: string]: components['schemas']['JsonValue'];
-                    })
-                  | ({
-                      /** @constant */
-                      op: 'impute';
-                      column: string;
-                      /** @enum {string} */
-                      strategy: 'mean' | 'median' | 'mode' | 'constant';
-                      value?: string | number | boolean;
-                      /** @default false */
-                      indicator?: boolean;
-                    } & {
-                      [key: string]: components['schemas']['JsonValue'];
-                    })
-                  | ({
-                      /** @constant */
-                      op: 'handle_outliers';
-                      column: string;
-                      /**
-                       * @default iqr
-                       * @enum {string}
-                       */
-                      method?: 'iqr' | 'percentile';
-                      factor?: number;
-                      lower_percentile?: number;
-                      upper_percentile?: number;
-                      /**
-                       * @default clip
-                       * @enum {string}
-                       */
-                      action?: 'clip' | 'flag' | 'drop_rows';
-                    } & {
-                      [key: string]: components['schemas']['JsonValue'];
-                    })
-                  | ({
-                      /** @constant */
-                      op: 'deduplicate';
-                      columns?: string[];
-                    } & {
-                      [key: string]: components['schemas']['JsonValue'];
-                    })
-                  | ({
-                      /** @constant */
-                      op: 'filter_rows';
-                      condition: string;
-                    } & {
-                      [key: string]: components['schemas']['JsonValue'];
-                    })
-                  | ({
-                      /** @constant */
-                      op: 'one_hot_encode';
-                      column: string;
-                      /** @default 20 */
-                      max_categories?: number;
-                      /** @default false */
-                      keep_original?: boolean;
-                    } & {
-                      [key: string]: components['schemas']['JsonValue'];
-                    })
-                  | ({
-                      /** @constant */
-                      op: 'ordinal_encode';
-                      column: string;
-                      order?: string[];
-                    } & {
-                      [key: string]: components['schemas']['JsonValue'];
-                    })
-                  | ({
-                      /** @constant */
-                      op: 'bin';
-                      column: string;
-                      /**
-                       * @default quantile
-                       * @enum {string}
-                       */
-                      strategy?: 'equal_width' | 'quantile' | 'edges';
-                      bins?: number;
-                      edges?: number[];
-                      into?: string;
-                    } & {
-                      [key: string]: components['schemas']['JsonValue'];
-                    })
-                  | ({
-                      /** @constant */
-                      op: 'derive';
-                      name: string;
-                      expression: string;
-                    } & {
-                      [key: string]: components['schemas']['JsonValue'];
-                    })
-                  | ({
-                      /** @constant */
-                      op: 'join';
-                      /** Format: uuid */
-                      dataset_version_id: string;
-                      on: ({
-                        left: string;
-                        right: string;
+        'application/json':
+          | ({
+              operations?: (
+                | ({
+                    operation:
+                      | ({
+                          /** @constant */
+                          op: 'drop_columns';
+                          columns: string[];
+                        } & {
+                          [key: string]: components['schemas']['JsonValue'];
+                        })
+                      | ({
+                          /** @constant */
+                          op: 'rename_column';
+                          column: string;
+                          to: string;
+                        } & {
+                          [key: string]: components['schemas']['JsonValue'];
+                        })
+                      | ({
+                          /** @constant */
+                          op: 'cast';
+                          column: string;
+                          /** @enum {string} */
+                          to: 'int64' | 'float64' | 'bool' | 'datetime64' | 'category' | 'object';
+                          /**
+                           * @default null
+                           * @enum {string}
+                           */
+                          on_error?: 'null' | 'fail';
+                        } & {
+                          [key: string]: components['schemas']['JsonValue'];
+                        })
+                      | ({
+                          /** @constant */
+                          op: 'parse_dates';
+                          column: string;
+                          format?: string;
+                          /**
+                           * @default null
+                           * @enum {string}
+                           */
+                          on_error?: 'null' | 'fail';
+                        } & {
+                          [key: string]: components['schemas']['JsonValue'];
+                        })
+                      | ({
+                          /** @constant */
+                          op: 'impute';
+                          column: string;
+                          /** @enum {string} */
+                          strategy: 'mean' | 'median' | 'mode' | 'constant';
+                          value?: string | number | boolean;
+                          /** @default false */
+                          indicator?: boolean;
+                        } & {
+                          [key: string]: components['schemas']['JsonValue'];
+                        })
+                      | ({
+                          /** @constant */
+                          op: 'handle_outliers';
+                          column: string;
+                          /**
+                           * @default iqr
+                           * @enum {string}
+                           */
+                          method?: 'iqr' | 'percentile';
+                          factor?: number;
+                          lower_percentile?: number;
+                          upper_percentile?: number;
+                          /**
+                           * @default clip
+                           * @enum {string}
+                           */
+                          action?: 'clip' | 'flag' | 'drop_rows';
+                        } & {
+                          [key: string]: components['schemas']['JsonValue'];
+                        })
+                      | ({
+                          /** @constant */
+                          op: 'deduplicate';
+                          columns?: string[];
+                        } & {
+                          [key: string]: components['schemas']['JsonValue'];
+                        })
+                      | ({
+                          /** @constant */
+                          op: 'filter_rows';
+                          condition: string;
+                        } & {
+                          [key: string]: components['schemas']['JsonValue'];
+                        })
+                      | ({
+                          /** @constant */
+                          op: 'one_hot_encode';
+                          column: string;
+                          /** @default 20 */
+                          max_categories?: number;
+                          /** @default false */
+                          keep_original?: boolean;
+                        } & {
+                          [key: string]: components['schemas']['JsonValue'];
+                        })
+                      | ({
+                          /** @constant */
+                          op: 'ordinal_encode';
+                          column: string;
+                          order?: string[];
+                        } & {
+                          [key: string]: components['schemas']['JsonValue'];
+                        })
+                      | ({
+                          /** @constant */
+                          op: 'bin';
+                          column: string;
+                          /**
+                           * @default quantile
+                           * @enum {string}
+                           */
+                          strategy?: 'equal_width' | 'quantile' | 'edges';
+                          bins?: number;
+                          edges?: number[];
+                          into?: string;
+                        } & {
+                          [key: string]: components['schemas']['JsonValue'];
+                        })
+                      | ({
+                          /** @constant */
+                          op: 'derive';
+                          name: string;
+                          expression: string;
+                        } & {
+                          [key: string]: components['schemas']['JsonValue'];
+                        })
+                      | ({
+                          /** @constant */
+                          op: 'join';
+                          /** Format: uuid */
+                          dataset_version_id: string;
+                          on: ({
+                            left: string;
+                            right: string;
+                          } & {
+                            [key: string]: components['schemas']['JsonValue'];
+                          })[];
+                          /**
+                           * @default left
+                           * @enum {string}
+                           */
+                          how?: 'left' | 'inner';
+                          columns?: string[];
+                        } & {
+                          [key: string]: components['schemas']['JsonValue'];
+                        })
+                      | ({
+                          /** @constant */
+                          op: 'split_column';
+                          column: string;
+                          separator: string;
+                          into: string[];
+                          /** @default false */
+                          keep_original?: boolean;
+                        } & {
+                          [key: string]: components['schemas']['JsonValue'];
+                        })
+                      | ({
+                          /** @constant */
+                          op: 'normalize_text';
+                          columns: string[];
+                          /** @default true */
+                          trim?: boolean;
+                          /** @default true */
+                          collapse_whitespace?: boolean;
+                          /**
+                           * @default keep
+                           * @enum {string}
+                           */
+                          case?: 'lower' | 'upper' | 'keep';
+                          /** @default true */
+                          empty_as_null?: boolean;
+                        } & {
+                          [key: string]: components['schemas']['JsonValue'];
+                        });
+                    reason?: string;
+                  } & {
+                    [key: string]: components['schemas']['JsonValue'];
+                  })
+                | (
+                    | ({
+                        /** @constant */
+                        op: 'drop_columns';
+                        columns: string[];
                       } & {
                         [key: string]: components['schemas']['JsonValue'];
-                      })[];
-                      /**
-                       * @default left
-                       * @enum {string}
-                       */
-                      how?: 'left' | 'inner';
-                      columns?: string[];
-                    } & {
-                      [key: string]: components['schemas']['JsonValue'];
-                    })
-                  | ({
-                      /** @constant */
-                      op: 'split_column';
-                      column: string;
-                      separator: string;
-                      into: string[];
-                      /** @default false */
-                      keep_original?: boolean;
-                    } & {
-                      [key: string]: components['schemas']['JsonValue'];
-                    })
-                  | ({
-                      /** @constant */
-                      op: 'normalize_text';
-                      columns: string[];
-                      /** @default true */
-                      trim?: boolean;
-                      /** @default true */
-                      collapse_whitespace?: boolean;
-                      /**
-                       * @default keep
-                       * @enum {string}
-                       */
-                      case?: 'lower' | 'upper' | 'keep';
-                      /** @default true */
-                      empty_as_null?: boolean;
-                    } & {
-                      [key: string]: components['schemas']['JsonValue'];
-                    });
-                reason?: string;
-              } & {
-                [key: string]: components['schemas']['JsonValue'];
-              })
-            | (
-                | ({
-                    /** @constant */
-                    op: 'drop_columns';
-                    columns: string[];
-                  } & {
-                    [key: string]: components['schemas']['JsonValue'];
-                  })
-                | ({
-                    /** @constant */
-                    op: 'rename_column';
-                    column: string;
-                    to: string;
-                  } & {
-                    [key: string]: components['schemas']['JsonValue'];
-                  })
-                | ({
-                    /** @constant */
-                    op: 'cast';
-                    column: string;
-                    /** @enum {string} */
-                    to: 'int64' | 'float64' | 'bool' | 'datetime64' | 'category' | 'object';
-                    /**
-                     * @default null
-                     * @enum {string}
-                     */
-                    on_error?: 'null' | 'fail';
-                  } & {
-                    [key: string]: components['schemas']['JsonValue'];
-                  })
-                | ({
-                    /** @constant */
-                    op: 'parse_dates';
-                    column: string;
-                    format?: string;
-                    /**
-                     * @default null
-                     * @enum {string}
-                     */
-                    on_error?: 'null' | 'fail';
-                  } & {
-                    [key: string]: components['schemas']['JsonValue'];
-                  })
-                | ({
-                    /** @constant */
-                    op: 'impute';
-                    column: string;
-                    /** @enum {string} */
-                    strategy: 'mean' | 'median' | 'mode' | 'constant';
-                    value?: string | number | boolean;
-                    /** @default false */
-                    indicator?: boolean;
-                  } & {
-                    [key: string]: components['schemas']['JsonValue'];
-                  })
-                | ({
-                    /** @constant */
-                    op: 'handle_outliers';
-                    column: string;
-                    /**
-                     * @default iqr
-                     * @enum {string}
-                     */
-                    method?: 'iqr' | 'percentile';
-                    factor?: number;
-                    lower_percentile?: number;
-                    upper_percentile?: number;
-                    /**
-                     * @default clip
-                     * @enum {string}
-                     */
-                    action?: 'clip' | 'flag' | 'drop_rows';
-                  } & {
-                    [key: string]: components['schemas']['JsonValue'];
-                  })
-                | ({
-                    /** @constant */
-                    op: 'deduplicate';
-                    columns?: string[];
-                  } & {
-                    [key: string]: components['schemas']['JsonValue'];
-                  })
-                | ({
-                    /** @constant */
-                    op: 'filter_rows';
-                    condition: string;
-                  } & {
-                    [key: string]: components['schemas']['JsonValue'];
-                  })
-                | ({
-                    /** @constant */
-                    op: 'one_hot_encode';
-                    column: string;
-                    /** @default 20 */
-                    max_categories?: number;
-                    /** @default false */
-                    keep_original?: boolean;
-                  } & {
-                    [key: string]: components['schemas']['JsonValue'];
-                  })
-                | ({
-                    /** @constant */
-                    op: 'ordinal_encode';
-                    column: string;
-                    order?: string[];
-                  } & {
-                    [key: string]: components['schemas']['JsonValue'];
-                  })
-                | ({
-                    /** @constant */
-                    op: 'bin';
-                    column: string;
-                    /**
-                     * @default quantile
-                     * @enum {string}
-                     */
-                    strategy?: 'equal_width' | 'quantile' | 'edges';
-                    bins?: number;
-                    edges?: number[];
-                    into?: string;
-                  } & {
-                    [key: string]: components['schemas']['JsonValue'];
-                  })
-                | ({
-                    /** @constant */
-                    op: 'derive';
-                    name: string;
-                    expression: string;
-                  } & {
-                    [key: string]: components['schemas']['JsonValue'];
-                  })
-                | ({
-                    /** @constant */
-                    op: 'join';
-                    /** Format: uuid */
-                    dataset_version_id: string;
-                    on: ({
-                      left: string;
-                      right: string;
-                    } & {
-                      [key: string]: components['schemas']['JsonValue'];
-                    })[];
-                    /**
-                     * @default left
-                     * @enum {string}
-                     */
-                    how?: 'left' | 'inner';
-                    columns?: string[];
-                  } & {
-                    [key: string]: components['schemas']['JsonValue'];
-                  })
-                | ({
-                    /** @constant */
-                    op: 'split_column';
-                    column: string;
-                    separator: string;
-                    into: string[];
-                    /** @default false */
-                    keep_original?: boolean;
-                  } & {
-                    [key: string]: components['schemas']['JsonValue'];
-                  })
-                | ({
-                    /** @constant */
-                    op: 'normalize_text';
-                    columns: string[];
-                    /** @default true */
-                    trim?: boolean;
-                    /** @default true */
-                    collapse_whitespace?: boolean;
-                    /**
-                     * @default keep
-                     * @enum {string}
-                     */
-                    case?: 'lower' | 'upper' | 'keep';
-                    /** @default true */
-                    empty_as_null?: boolean;
-                  } & {
-                    [key: string]: components['schemas']['JsonValue'];
-                  })
-              )
-          )[];
-          /** @enum {string} */
-          status?: 'rejected' | 'proposed';
-        } & {
-          [key: string]: components['schemas']['JsonValue'];
-        };
+                      })
+                    | ({
+                        /** @constant */
+                        op: 'rename_column';
+                        column: string;
+                        to: string;
+                      } & {
+                        [key: string]: components['schemas']['JsonValue'];
+                      })
+                    | ({
+                        /** @constant */
+                        op: 'cast';
+                        column: string;
+                        /** @enum {string} */
+                        to: 'int64' | 'float64' | 'bool' | 'datetime64' | 'category' | 'object';
+                        /**
+                         * @default null
+                         * @enum {string}
+                         */
+                        on_error?: 'null' | 'fail';
+                      } & {
+                        [key: string]: components['schemas']['JsonValue'];
+                      })
+                    | ({
+                        /** @constant */
+                        op: 'parse_dates';
+                        column: string;
+                        format?: string;
+                        /**
+                         * @default null
+                         * @enum {string}
+                         */
+                        on_error?: 'null' | 'fail';
+                      } & {
+                        [key: string]: components['schemas']['JsonValue'];
+                      })
+                    | ({
+                        /** @constant */
+                        op: 'impute';
+                        column: string;
+                        /** @enum {string} */
+                        strategy: 'mean' | 'median' | 'mode' | 'constant';
+                        value?: string | number | boolean;
+                        /** @default false */
+                        indicator?: boolean;
+                      } & {
+                        [key: string]: components['schemas']['JsonValue'];
+                      })
+                    | ({
+                        /** @constant */
+                        op: 'handle_outliers';
+                        column: string;
+                        /**
+                         * @default iqr
+                         * @enum {string}
+                         */
+                        method?: 'iqr' | 'percentile';
+                        factor?: number;
+                        lower_percentile?: number;
+                        upper_percentile?: number;
+                        /**
+                         * @default clip
+                         * @enum {string}
+                         */
+                        action?: 'clip' | 'flag' | 'drop_rows';
+                      } & {
+                        [key: string]: components['schemas']['JsonValue'];
+                      })
+                    | ({
+                        /** @constant */
+                        op: 'deduplicate';
+                        columns?: string[];
+                      } & {
+                        [key: string]: components['schemas']['JsonValue'];
+                      })
+                    | ({
+                        /** @constant */
+                        op: 'filter_rows';
+                        condition: string;
+                      } & {
+                        [key: string]: components['schemas']['JsonValue'];
+                      })
+                    | ({
+                        /** @constant */
+                        op: 'one_hot_encode';
+                        column: string;
+                        /** @default 20 */
+                        max_categories?: number;
+                        /** @default false */
+                        keep_original?: boolean;
+                      } & {
+                        [key: string]: components['schemas']['JsonValue'];
+                      })
+                    | ({
+                        /** @constant */
+                        op: 'ordinal_encode';
+                        column: string;
+                        order?: string[];
+                      } & {
+                        [key: string]: components['schemas']['JsonValue'];
+                      })
+                    | ({
+                        /** @constant */
+                        op: 'bin';
+                        column: string;
+                        /**
+                         * @default quantile
+                         * @enum {string}
+                         */
+                        strategy?: 'equal_width' | 'quantile' | 'edges';
+                        bins?: number;
+                        edges?: number[];
+                        into?: string;
+                      } & {
+                        [key: string]: components['schemas']['JsonValue'];
+                      })
+                    | ({
+                        /** @constant */
+                        op: 'derive';
+                        name: string;
+                        expression: string;
+                      } & {
+                        [key: string]: components['schemas']['JsonValue'];
+                      })
+                    | ({
+                        /** @constant */
+                        op: 'join';
+                        /** Format: uuid */
+                        dataset_version_id: string;
+                        on: ({
+                          left: string;
+                          right: string;
+                        } & {
+                          [key: string]: components['schemas']['JsonValue'];
+                        })[];
+                        /**
+                         * @default left
+                         * @enum {string}
+                         */
+                        how?: 'left' | 'inner';
+                        columns?: string[];
+                      } & {
+                        [key: string]: components['schemas']['JsonValue'];
+                      })
+                    | ({
+                        /** @constant */
+                        op: 'split_column';
+                        column: string;
+                        separator: string;
+                        into: string[];
+                        /** @default false */
+                        keep_original?: boolean;
+                      } & {
+                        [key: string]: components['schemas']['JsonValue'];
+                      })
+                    | ({
+                        /** @constant */
+                        op: 'normalize_text';
+                        columns: string[];
+                        /** @default true */
+                        trim?: boolean;
+                        /** @default true */
+                        collapse_whitespace?: boolean;
+                        /**
+                         * @default keep
+                         * @enum {string}
+                         */
+                        case?: 'lower' | 'upper' | 'keep';
+                        /** @default true */
+                        empty_as_null?: boolean;
+                      } & {
+                        [key: string]: components['schemas']['JsonValue'];
+                      })
+                  )
+              )[];
+              /** @enum {string} */
+              status?: 'rejected' | 'proposed';
+            } & {
+              [key: string]: components['schemas']['JsonValue'];
+            })
+          | unknown
+          | unknown;
       };
     };
     responses: {

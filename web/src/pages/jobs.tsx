@@ -44,14 +44,10 @@ function DatasetVersionLink({ versionId }: { versionId: string }) {
   return <Link href={`/app/datasets/${v.data.dataset_id}?tab=versions`}>dataset version {v.data.version}</Link>;
 }
 
-/**
- * A `builder_run` job links to its builder session page, which its result names once it succeeded (execute, finalize
- * and replay alike). Before that the job shows only its entity, which is the step (execute), the session (finalize) or
- * the version replayed on (replay), and the job list does not say which: looking one up by guess would answer 404s.
- */
+/** A `builder_run` job links to its builder session page (execute, finalize and replay alike), from its creation on. */
 function BuilderRunLink({ job }: { job: Job }) {
-  const session = job.result?.session_id;
-  if (typeof session !== 'string') return <>builder run …{(job.entity_id ?? '').slice(-8)}</>;
+  const session = job.builder_session_id;
+  if (!session) return <>builder run …{(job.entity_id ?? '').slice(-8)}</>;
   return <Link href={`/app/projects/${job.project_id}/builder/${session}`}>builder session …{session.slice(-8)}</Link>;
 }
 
