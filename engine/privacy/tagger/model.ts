@@ -8,7 +8,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 export const TAGS = ['O', 'B-PER', 'I-PER', 'B-ORG', 'I-ORG', 'B-LOC', 'I-LOC'] as const;
 export type Tag = (typeof TAGS)[number];
 const T = TAGS.length;
-export const BUCKETS = 1 << 18;
+export const BUCKETS = 1 << 17;
 const MASK = BUCKETS - 1;
 
 const FNV_OFFSET = 0x811c9dc5;
@@ -88,54 +88,48 @@ export interface Decoded {
 export class TaggerModel {
   constructor(readonly weights: Float32Array | Float64Array) {}
 
-  private rowScores(rows: number[], into: Float64Array): void {
-    into.fill(0);
-    const w = this.weights;
-    for (const r of rows) for (let t = 0; t < T; t++) into[t] += w[r + t];
-  }
-
   decode(tokens: TokenInput[]): Decoded {
     const n = tokens.length;
     if (n === 0) return { tags: [], margins: [] };
-    const scores: Float64Array[] = [];
-    const back: Int8Array[] = [];
+    const w = this.weights;
+    // scores[i * T + c]: the best path's score ending in tag c at token i; back: the tag before it on that path.
+    const scores = new Float64Array(n * T).fill(-Infinity);
+    const back = new Int8Array(n * T);
     const stat = new Float64Array(T);
     const trans = new Float64Array(T);
-    let prev = new Float64Array(T).fill(-Infinity);
-    prev[START] = 0;
     for (let i = 0; i < n; i++) {
-      this.rowScores(tokens[i].rows, stat);
-      const cur = new Float64Array(T).fill(-Infinity);
-      const b = new Int8Array(T);
+      stat.fill(0);
+      for (const r of tokens[i].rows) for (let t = 0; t < T; t++) stat[t] += w[r + t];
+      const at = i * T;
       for (let p = 0; p < T; p++) {
-        if (prev[p] === -Infinity) continue;
-        this.rowScores(tokens[i].transitions[p], trans);
+        const before = i === 0 ? (p === START ? 0 : -Infinity) : scores[at - T + p];
+        if (before === -Infinity) continue;
+        trans.fill(0);
+        for (const r of tokens[i].transitions[p]) for (let t = 0; t < T; t++) trans[t] += w[r + t];
+        const allowed = ALLOWED[p];
         for (let c = 0; c < T; c++) {
-          if (!ALLOWED[p][c]) continue;
-          const s = prev[p] + stat[c] + trans[c];
-          if (s > cur[c]) {
-            cur[c] = s;
-            b[c] = p;
+          if (!allowed[c]) continue;
+          const s = before + stat[c] + trans[c];
+          if (s > scores[at + c]) {
+            scores[at + c] = s;
+            back[at + c] = p;
           }
         }
       }
-      scores.push(cur);
-      back.push(b);
-      prev = cur;
     }
     const tags = new Array<number>(n);
+    const margins = new Array<number>(n);
     let best = 0;
-    for (let c = 1; c < T; c++) if (prev[c] > prev[best]) best = c;
+    const last = (n - 1) * T;
+    for (let c = 1; c < T; c++) if (scores[last + c] > scores[last + best]) best = c;
     for (let i = n - 1; i >= 0; i--) {
       tags[i] = best;
-      best = back[i][best];
-    }
-    // A token's margin: how far its tag's best path runs ahead of the best path through another tag there.
-    const margins = tags.map((tag, i) => {
+      // A token's margin: how far its tag's best path runs ahead of the best path through another tag there.
       let other = -Infinity;
-      for (let c = 0; c < T; c++) if (c !== tag && scores[i][c] > other) other = scores[i][c];
-      return scores[i][tag] - other;
-    });
+      for (let c = 0; c < T; c++) if (c !== best && scores[i * T + c] > other) other = scores[i * T + c];
+      margins[i] = scores[i * T + best] - other;
+      best = back[i * T + best];
+    }
     return { tags, margins };
   }
 
