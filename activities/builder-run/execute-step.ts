@@ -58,6 +58,10 @@ export async function executeStep(deps: BuilderWorkDeps, sessionId: string, step
     const stored = await store.describe(storageKey);
     const key = storageKey;
     const old = await ds.transaction(async (em) => {
+      // The session first, then its step, as every other writer of a session's steps locks them (a dataset delete
+      // locks its sessions, then their steps): in another order a delete racing this commit could deadlock.
+      const live = await em.getRepository(BuilderSession).findOne({ where: { id: session.id }, lock: { mode: 'pessimistic_write' } });
+      if (!live) throw new ConflictError(`Step ${step.name} is no longer executing: its session was deleted`);
       const current = await em.getRepository(BuilderStep).findOne({ where: { id: step.id }, lock: { mode: 'pessimistic_write' } });
       if (current?.status !== 'executing') throw new ConflictError(`Step ${step.name} is no longer executing`);
       const artifact = await insertStepOutput(em, session, `${step.name}.parquet`, stored, key);
