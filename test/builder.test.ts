@@ -236,7 +236,7 @@ describe('a messy CSV through the deterministic planner', () => {
       const x = await owner.client.post(`/api/builder/sessions/${sessionId}/steps/${name}/execute`);
       expect(x.status).toBe(202);
       // The job names its session from the start (the jobs page links it while it runs).
-      expect((await owner.client.get(`/api/jobs/${x.body.job_id}`)).body.builder_session_id).toBe(sessionId);
+      expect((await owner.client.get(`/api/jobs/${x.body.job_id}`)).body.job.builder_session_id).toBe(sessionId);
       const job = await jobDone(owner.client, x.body.job_id);
       expect(job).toMatchObject({ kind: 'builder_run', status: 'succeeded' });
       const after = (await owner.client.get(`/api/builder/sessions/${sessionId}`)).body.session.steps.find((s: { name: string }) => s.name === name);
