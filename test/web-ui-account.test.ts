@@ -53,7 +53,8 @@ describe('the web UI in Chromium: members, invitations, plan and account activit
     await page.getByRole('link', { name: 'Shared work' }).click();
     await page.getByRole('link', { name: 'Members', exact: true }).click();
     await page.getByRole('heading', { name: 'Add, change or invite a member', exact: true }).waitFor();
-    expect(await rowsOf('Project members')).toEqual([['Olive Owner', owner.email, 'owner', 'Leave']]);
+    // The table fills once its request answers: wait for its row rather than read it at the heading.
+    expect(await waitForTableRows(page, 'Project members', 1)).toEqual([['Olive Owner', owner.email, 'owner', 'Leave']]);
     await ui.checkPage('members');
 
     await page.getByLabel('Email').fill(registered.email);
@@ -99,7 +100,7 @@ describe('the web UI in Chromium: members, invitations, plan and account activit
       [withdrawn, 'editor', 'Withdraw'],
     ]);
     // Nobody became a member.
-    expect((await rowsOf('Project members')).map((r) => r[1])).toEqual([owner.email, registered.email]);
+    expect((await waitForTableRows(page, 'Project members', 2)).map((r) => r[1])).toEqual([owner.email, registered.email]);
 
     await page.getByRole('button', { name: `Withdraw the invitation of ${withdrawn}` }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Withdraw', exact: true }).click();
@@ -163,7 +164,7 @@ describe('the web UI in Chromium: members, invitations, plan and account activit
     await page.getByRole('link', { name: 'Members', exact: true }).click();
     await page.getByRole('region', { name: 'Project members', exact: true }).waitFor();
     invitedUrl = page.url();
-    const members = await rowsOf('Project members');
+    const members = await waitForTableRows(page, 'Project members', 3);
     expect(members.map((r) => [r[1], r[2]])).toEqual([
       [owner.email, 'owner'],
       [registered.email, 'editor'],
