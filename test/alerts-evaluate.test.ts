@@ -558,7 +558,10 @@ describe('a deployment drift schedule (drift_schedule): a Temporal Schedule that
     // that completes. Triggered with ALLOW_ALL: the schedule's own policy (SKIP) may count the last run as running a while.
     const driftJobs = async () =>
       ((await owner.client.get(`/api/jobs?kind=drift_compute&limit=100`)).body.items as { id: string; entity_id: string; status: string }[]).filter((j) => j.entity_id === d.body.id);
+    // A trigger only asks the schedule to start a run: the run is awaited, or it could read the predictions sent next.
     await handle.trigger(ScheduleOverlapPolicy.ALLOW_ALL);
+    const firstRun = await eventually(async () => (await handle.describe()).info.recentActions[0]?.action.workflow, 30_000, 200);
+    await client.workflow.getHandle(firstRun.workflowId, firstRun.firstExecutionRunId).result();
     await send(d.body.id, syntheticRows(60, 3, 0), 'scheduled');
     await eventually(async () => (await stack.ds.query(`SELECT 1 FROM inference_logs WHERE deployment_id = $1 AND inputs IS NOT NULL`, [d.body.id])).length > 0, 30_000, 200);
     expect(await driftJobs()).toEqual([]);

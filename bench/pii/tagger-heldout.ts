@@ -34,7 +34,7 @@ const examples = trainingTexts('even')
   .map(example)
   .filter((e): e is Example => e !== null);
 setTaggerModelForTests(train(examples, EPOCHS));
-for (const mode of ['union', 'replace'] as TaggerMode[]) {
+for (const mode of (process.env.TAGGER_MODES ?? 'union,replace').split(',') as TaggerMode[]) {
   configureEntityTagger(mode);
   report(`tagger, ${mode}`);
 }
