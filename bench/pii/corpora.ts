@@ -204,6 +204,90 @@ export const SOURCES: CorpusSource[] = [
   },
 ];
 
+/** Labels of the third-party PII set for identifiers of every kind (passports, licences, tax and account numbers). */
+const IDENTIFIER_LABELS = [
+  'ACCOUNT',
+  'ACCOUNT_NUM',
+  'ACCOUNT_NUMBER',
+  'AADHAR',
+  'BANK_ACCOUNT',
+  'BANK_ACCOUNT_NUM',
+  'DRIVER_LICENSE',
+  'DRIVERS_LICENSE',
+  'DRIVER_LICENSE_NUM',
+  'EMPLOYEE_ID',
+  'INSURANCE_ID',
+  'INSURANCE_POLICY_NUM',
+  'LICENSE',
+  'MEDICAL_RECORD',
+  'PAN',
+  'PASSPORT',
+  'PASSPORT_NUM',
+  'PATIENT_ID',
+  'PID',
+  'POLICE_ID_NUM',
+  'ROUTING_NUMBER',
+  'TAX_ID',
+  'TAXID',
+  'VOTER_ID',
+];
+
+/**
+ * A labelled set of sentences with entity lists ({text, NER: [{entity, label}]}): each entity is found in the text
+ * (the next occurrence not taken yet); one whose text is not there is left out.
+ */
+function parseEntityLists(raw: string): Sentence[] {
+  const rows = JSON.parse(raw) as { text: string; NER: { entity: string; label: string }[] }[];
+  return rows.map((r, i) => {
+    const taken: { start: number; end: number; tag: string }[] = [];
+    for (const e of r.NER) {
+      let at = r.text.indexOf(e.entity);
+      while (at >= 0 && taken.some((t) => at < t.end && t.start < at + e.entity.length)) at = r.text.indexOf(e.entity, at + 1);
+      if (at >= 0 && e.entity.length > 0) taken.push({ start: at, end: at + e.entity.length, tag: `B-${e.label}` });
+    }
+    return { id: `nano-${i + 1}`, text: r.text, tokens: taken.sort((a, b) => a.start - b.start) };
+  });
+}
+
+/**
+ * A third-party set of sentences about leaks and breaches, each labelled with the personal data in it: names,
+ * e-mails, passwords and identifiers of many kinds (US, UK, Indian). Scored by bench/pii/third-party.ts for what
+ * redaction leaves; not part of the name/organization/place figures of independent.ts, nor training data.
+ */
+export const THIRD_PARTY_PII: CorpusSource = {
+  id: 'pii-synthetic-nano',
+  title: 'PII-synthetic_dataset (nano, English)',
+  text: '149 sentences written by its author (Nannigalaxy on GitHub) about data leaks, with the PII in each labelled',
+  licence: 'MIT',
+  url: 'https://github.com/Nannigalaxy/PII-synthetic_dataset',
+  repo: 'Nannigalaxy/PII-synthetic_dataset',
+  commit: 'e776265d92426ab9ef11f7bea3b9989addc39b63',
+  files: { test: { path: 'dataset/pii_syn_nano_en.json', sha256: 'b5262726d69ccb005b749bc2bf599f598b05c532f9c1e0c395bb7332d6ee6a5c' } },
+  labels: {
+    PERSON: 'name',
+    ORG: 'organization',
+    ORGANIZATION: 'organization',
+    BANK: 'organization',
+    EMAIL: 'email',
+    PHONE: 'phone',
+    PASSWORD: 'password',
+    TITLE: 'title',
+    USERNAME: 'username',
+    USERID: 'username',
+    USER_ID: 'username',
+    CREDIT_CARD: 'credit_card',
+    IBAN: 'iban',
+    SSN: 'ssn',
+    ...Object.fromEntries(IDENTIFIER_LABELS.map((l) => [l, 'identifier'])),
+    // "payroll system", "security audit": not personal data.
+    SYSTEM: null,
+    EVENT: null,
+    MISC: null,
+  },
+  sample: 0,
+  parse: parseEntityLists,
+};
+
 export const SAMPLE_SEED = 20261127;
 
 export function corporaDir(): string {

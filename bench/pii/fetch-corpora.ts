@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { SOURCES, cachedPath, corporaDir, sha256, type CorpusSource, type Split } from './corpora';
+import { SOURCES, THIRD_PARTY_PII, cachedPath, corporaDir, sha256, type CorpusSource, type Split } from './corpora';
 
 function localClone(source: CorpusSource, clonesDir: string | undefined): string | null {
   if (!clonesDir) return null;
@@ -21,7 +21,7 @@ function localClone(source: CorpusSource, clonesDir: string | undefined): string
 
 function main(): void {
   const clonesDir = process.argv[2];
-  for (const source of SOURCES) {
+  for (const source of [...SOURCES, THIRD_PARTY_PII]) {
     let dir = localClone(source, clonesDir);
     let temp: string | null = null;
     if (!dir) {

@@ -9,13 +9,13 @@
  * `--reuse-presidio` takes Presidio's predictions and timing from the last run on the very same sample (its own date
  * and load are printed with it): for quick engine iterations; the figures to report come from a full run.
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus, homedir, loadavg } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { configureEntityTagger, detectText, type TaggerMode } from '../../engine/privacy';
-import { SAMPLE_SEED, SOURCES, independentSample, sha256, type CorpusText, type Split } from './corpora';
+import { SAMPLE_SEED, SOURCES, independentSample, sha256, type Split } from './corpora';
 import { errorMarkdown, errorReport } from './errors';
+import { runPresidio, type PresidioRun } from './presidio';
 import { score, type Metrics, type Pred } from './score';
 
 /** Engine types → the gold types they may count as (any other type counts as itself). */
@@ -59,27 +59,6 @@ function parseArgs(argv: string[]): Args {
     else throw new Error(`unknown argument ${x}`);
   }
   return a;
-}
-
-interface PresidioRun {
-  sample: string;
-  at: string;
-  loadavg: number[];
-  texts: [string, number, number, number][][];
-  text_seconds: number;
-  entities: string[];
-}
-
-function runPresidio(texts: CorpusText[], sample: string, dir: string): PresidioRun {
-  const input = join(dir, 'input.json');
-  const output = join(dir, 'presidio-out.json');
-  writeFileSync(input, JSON.stringify({ texts: texts.map((t) => t.text), cells: [] }));
-  const python = process.env.PII_PYTHON ?? join(homedir(), '.cache/mlsvc/venv-pii/bin/python');
-  const load = loadavg();
-  const run = spawnSync(python, [join(__dirname, '../../../bench/pii/presidio_run.py'), input, output], { stdio: ['ignore', 'inherit', 'pipe'], encoding: 'utf8' });
-  if (run.status !== 0) throw new Error(`presidio failed: ${run.stderr?.slice(-2000)}`);
-  const out = JSON.parse(readFileSync(output, 'utf8')) as Omit<PresidioRun, 'sample' | 'at' | 'loadavg'>;
-  return { sample, at: new Date().toISOString(), loadavg: load, texts: out.texts, text_seconds: out.text_seconds, entities: out.entities };
 }
 
 const f3 = (x: number): string => x.toFixed(3);

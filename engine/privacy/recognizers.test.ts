@@ -201,10 +201,27 @@ const CASES: Record<string, Case> = {
     ],
     no: ['Email jane@doe.com'],
   },
-  password: { yes: [['password: hunter2!', 'hunter2!']], no: ['Reset your password tomorrow'] },
+  password: {
+    yes: [
+      ['password: hunter2!', 'hunter2!'],
+      ['Login exposed: edward.kim@bytecore.com / W!nter2024.', 'W!nter2024'],
+    ],
+    no: ['Reset your password tomorrow', 'Write to jane@corp.com / the help desk'],
+  },
   biometric_identifier: { yes: [['Fingerprint template: AAECAwQFBgcICQ', 'AAECAwQFBgcICQ']], no: ['Template: AAECAwQFBgcICQ'] },
   photo: { yes: [['Patient photo: jdoe_face.jpg', 'jdoe_face.jpg']], no: ['Chart export: q3_sales.png'] },
-  unique_identifier: { yes: [['Patient id 3f2504e0-4f89-41d3-9a0c-0305e82c3301', '3f2504e0-4f89-41d3-9a0c-0305e82c3301']], no: ['Build 3f2504e0 done'] },
+  unique_identifier: {
+    yes: [
+      ['Patient id 3f2504e0-4f89-41d3-9a0c-0305e82c3301', '3f2504e0-4f89-41d3-9a0c-0305e82c3301'],
+      // A code the text names as an identifier, in no format a specific recognizer knows.
+      ["James Muller's passport number XG9382049 was shared.", 'XG9382049'],
+      ['Insurance number 77422-AZC was swapped with medical file #MXC-438220.', '77422-AZC'],
+      ['Insurance number 77422-AZC was swapped with medical file #MXC-438220.', '#MXC-438220'],
+      ['HR lists employee ID 127854 and driver’s license K932-778-3840.', 'K932-778-3840'],
+      ['Stored under account number 12435678X, ID number 24681357K.', '24681357K'],
+    ],
+    no: ['Build 3f2504e0 done', 'See case 12 in file 2023.', 'The user ID field is empty', 'Your account is 3 days overdue'],
+  },
   nrp: { yes: [['Religion: Catholic', 'Catholic']], no: ['We had Chinese food'] },
   title: {
     yes: [
@@ -234,5 +251,14 @@ describe('recognizers', () => {
     it.each(c.no)('does not find it in %j', (text) => {
       expect(detectText(text).filter((d) => d.type === type)).toEqual([]);
     });
+  });
+});
+
+describe('identifiers named by their label', () => {
+  it('leave a format a specific recognizer knows to that recognizer', () => {
+    const types = (text: string): string[] => detectText(text).map((d) => d.type);
+    expect(types('Passport number P12345678 on file.')).toContain('us_passport');
+    expect(types('His account number 12345678 was frozen.')).toContain('bank_account');
+    expect(types('His account number 12345678 was frozen.')).not.toContain('unique_identifier');
   });
 });

@@ -3,8 +3,26 @@
  * names), unique record identifiers (UUIDs and patient/customer ids) and GDPR Article 9 groups (nationality,
  * religion, political affiliation).
  */
-import { define, NEEDS_DIGIT, NEEDS_LETTER, type RawMatch, type Recognizer } from './define';
+import { bounded, define, NEEDS_DIGIT, NEEDS_LETTER, type RawMatch, type Recognizer } from './define';
 import { entities, GROUP_NEGATIVE_AFTER } from './named-entities';
+
+const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}';
+const WHOLE_UUID = new RegExp(`^${UUID}$`, 'i');
+/**
+ * The records whose number people write after their name. Where a recognizer knows the format (a bank account's
+ * digits, a PAN's letters), its context score beats LABELLED_SCORE and it keeps the type; what it does not accept
+ * ("account number 12435678X") is still an identifier the text names.
+ */
+const RECORD_LABEL =
+  "(?<![\\w-])(?:passport|driver(?:'s|’s|s)? licen[cs]e|driving licen[cs]e|licen[cs]e|a?tin|itin|tax ?id|taxpayer id|tax identification|" +
+  'insurance(?: policy| member| plan)?|policy(?:holder)?|member(?:ship)?|patient|mrn|medical (?:file|record)|case|employee|staff|student|' +
+  'customer|client|voter|national|citizen(?:ship)?|residence permit|work permit|badge|id card|identity card|identification|user|file|' +
+  'account|acc(?:num|t)?|aadhaa?r|pan|ssn|social security|id)' +
+  '(?:\\s+(?:card|number|no\\.?|num|#|id|code|identifier)){0,2}\\s*(?:[:=#]|\\s(?:is|was)\\s)?\\s*[\'"‘“]?';
+/** A code: letters, digits and inner dashes, slashes or underscores, with at least two digits, of 5 to 25 characters. */
+const LABELLED_CODE = '#?(?=[a-z0-9_/-]*\\d[a-z0-9_/-]*\\d)[a-z0-9][a-z0-9_/-]{3,23}[a-z0-9](?![\\w@]|[-/.]\\w)';
+/** Below the context scores of the recognizers that know a format (a passport's, a licence's), which keep their type. */
+const LABELLED_SCORE = 0.75;
 
 const anyCell =
   (min: number): ((v: string) => RawMatch | null) =>
@@ -34,7 +52,8 @@ export const PERSONAL_RECOGNIZERS: Recognizer[] = [
     id: 'password',
     name: 'Password',
     category: 'personal',
-    pattern: '(?<=(?:[Pp]assword|PASSWORD|[Pp]asswd|[Pp]wd|[Pp]assphrase)\\s*(?:[:=]|is)?\\s*)[^\\s;,]{3,63}[^\\s;,.?)]',
+    // After its label, or after the e-mail address it logs in with ("jane@corp.com / W!nter2024").
+    pattern: '(?<=(?:(?:[Pp]assword|PASSWORD|[Pp]asswd|[Pp]wd|[Pp]assphrase)\\s*(?:[:=]|is)?|[\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)+\\s*[/|])\\s*)[^\\s;,]{3,63}[^\\s;,.?)]',
     bare: true,
     // A password holds a digit or a symbol; a plain word after "password" is prose ("reset your password tomorrow").
     validate: (_d, raw) => /[\d\W_]/.test(raw),
@@ -75,10 +94,16 @@ export const PERSONAL_RECOGNIZERS: Recognizer[] = [
     id: 'unique_identifier',
     name: 'Unique identifying number (UUID, record id)',
     category: 'personal',
-    pattern: '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}',
+    // A UUID anywhere, or a code right after the name of the record it identifies ("passport number XG9382049",
+    // "insurance number 77422-AZC", "employee ID 127854"): what a specific recognizer does not know by its format is
+    // still an identifier when the text says so. Below the specific ones' context scores, so they keep their type.
+    pattern: `${bounded(UUID)}|(?<=${RECORD_LABEL})${LABELLED_CODE}`,
+    bare: true,
+    ignoreCase: true,
+    validate: (_d, raw) => (WHOLE_UUID.test(raw) ? true : LABELLED_SCORE),
     matchCell: (v) => {
       const t = v.trim();
-      if (/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/.test(t)) return { start: 0, end: v.length, score: 0.4 };
+      if (WHOLE_UUID.test(t)) return { start: 0, end: v.length, score: 0.4 };
       return /^[A-Z]{0,4}[-_]?\d{3,12}$/.test(t) ? { start: 0, end: v.length, score: 0.05 } : null;
     },
     evidence: 'format',
