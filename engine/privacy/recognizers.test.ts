@@ -227,8 +227,11 @@ const CASES: Record<string, Case> = {
     yes: [
       ['Seen by Dr. Okonkwo today.', 'Dr.'],
       ['Kenji Watanabe, Chief Financial Officer, approved it.', 'Chief Financial Officer'],
+      ['HR Manager Lisa Johnson confirmed the breach.', 'HR Manager'],
+      ['It exposed the records of senior developer Alex Rivera.', 'senior developer'],
+      ['The claims adjuster Samantha Brown noted it.', 'claims adjuster'],
     ],
-    no: ['The doctor will see you now.', 'Mark the box and send it.'],
+    no: ['The doctor will see you now.', 'Mark the box and send it.', 'The manager said no.', 'It compromised John Peterson.'],
   },
 };
 

@@ -14,16 +14,27 @@ const CAP_WORD = "\\p{Lu}[\\p{Ll}'’\\-]+";
 const capitalize = (w: string): string => w[0].toUpperCase() + w.slice(1);
 const heads = JOB_HEADS.split(/\s+/).filter((w) => w.length > 0);
 const HEAD = `(?:${heads.map(capitalize).join('|')})`;
-const LOWER_HEAD = `(?:${heads.join('|')})`;
+const LOWER_HEAD = `(?:${heads.join('|')}|adjuster|contractor)`;
+const FUNCTION_WORDS =
+  'of|the|an?|for|to|by|with|and|or|in|on|at|from|our|his|her|their|its|my|your|that|this|is|was|are|were|as|new|former|dear|hi|hello|thanks|please|contact|call|email|ask|tell|meet|see|cc';
 const OF_PART = `(?:\\s+(?:of|for)\\s+(?:the\\s+)?${CAP_WORD}(?:\\s+(?:and|&)\\s+${CAP_WORD}|\\s+${CAP_WORD}){0,2})`;
 /** A capitalized job title: modifiers, up to three field words, a head word and an optional "of X". */
-const CAP_TITLE = new RegExp(`(?<![\\p{L}\\p{M}])(?:(?:${MODIFIER}\\s+)*(?:${CAP_WORD}\\s+){0,3}${HEAD}${OF_PART}?|(?:Head|Director|VP|Vice President|Chief)${OF_PART})(?![\\p{L}\\p{M}])`, 'gu');
+const CAP_TITLE = new RegExp(
+  `(?<![\\p{L}\\p{M}])(?:(?:${MODIFIER}\\s+)*(?:(?:${CAP_WORD}|\\p{Lu}{2,4})\\s+){0,3}${HEAD}${OF_PART}?|(?:Head|Director|VP|Vice President|Chief)${OF_PART})(?![\\p{L}\\p{M}])`,
+  'gu',
+);
 const ACRONYM = /(?<![\p{L}\p{M}])(?:CEO|CFO|CTO|COO|CIO|CMO|CISO|CDO|CPO|CHRO|CRO|SVP|EVP|VP)(?![\p{L}\p{M}])/gu;
 /** A lower-case job title after the words that announce one. */
 const LOWER_TITLE = new RegExp(
   `(?<=\\b(?:works? as|working as|worked as|employed as|hired as|job title|position|role|occupation|profession|title|is an?|am an?|was an?|as an?|is the|was the|as the|became|becomes|promoted to|appointed|year-old|years-old|year old|years old)\\b\\s*(?:is|:|-)?\\s*(?:an?\\s+|the\\s+)?)(?!(?:an?|the)\\s)(?:(?:senior|junior|lead|chief|head|assistant|associate|deputy)\\s+)?(?:[a-z]+\\s+){0,2}${LOWER_HEAD}\\b`,
   'gi',
 );
+/**
+ * A lower-case job title right before a person's name ("senior developer Alex Rivera", "claims adjuster Samantha
+ * Brown"): a head word, with at most one field word before it that is no function word, verb form or adverb.
+ */
+const TITLE_BEFORE_NAME = new RegExp(`(?<![\\p{L}\\p{M}\\-])(?:(?![a-z]+(?:ed|ing|ly)\\s)\\p{L}[a-z]+\\s+)?${LOWER_HEAD}(?=\\s+\\p{Lu}\\p{Ll}+\\s+\\p{Lu}\\p{Ll})`, 'gu');
+const FUNCTION_WORD = new RegExp(`^(?:${FUNCTION_WORDS})\\s+`, 'i');
 /** Words a capitalized title does not start with: they are the sentence's, not the title's. */
 const LEADING = /^(?:The|A|An|Our|My|Your|His|Her|Their|This|That|New|Former|Dear|Hi|Hello|Thanks|Please|Welcome|Signed|Regards|Best)\s+/u;
 const TITLE_CUE = /(?:,\s*|\bas (?:an?|the)\s+|\bour (?:new\s+)?|\bnew\s+|(?:title|position|role|job|occupation)\s*[:-]?\s*)$/i;
@@ -52,6 +63,12 @@ function jobTitles(text: string): RawMatch[] {
   while ((m = ACRONYM.exec(text)) !== null) out.push({ start: m.index, end: m.index + m[0].length, score: 0.8, evidence: ['job_title'] });
   LOWER_TITLE.lastIndex = 0;
   while ((m = LOWER_TITLE.exec(text)) !== null) out.push({ start: m.index, end: m.index + m[0].length, score: 0.75, evidence: ['job_title', 'context'] });
+  TITLE_BEFORE_NAME.lastIndex = 0;
+  while ((m = TITLE_BEFORE_NAME.exec(text)) !== null) {
+    const lead = FUNCTION_WORD.exec(m[0]);
+    const start = m.index + (lead ? lead[0].length : 0);
+    out.push({ start, end: m.index + m[0].length, score: 0.75, evidence: ['job_title', 'context'] });
+  }
   return out;
 }
 
