@@ -42,6 +42,7 @@ const ORG_SUFFIXES = [
   'ltd',
   'limited',
   'gmbh',
+  'kgaa',
   'ag',
   'sa',
   'plc',

@@ -18,8 +18,12 @@ const CASES: Record<string, Case> = {
     yes: [
       ['Call me on (617) 555-0143 tomorrow.', '(617) 555-0143'],
       ['Mobile: +44 20 7946 0958', '+44 20 7946 0958'],
+      // Written as a phone number, in no numbering plan's assigned ranges (generators and typos make such numbers).
+      ['The customer rang us from (988)348-1843.', '(988)348-1843'],
+      ['Le numéro est 02 53 27 91 71, merci.', '02 53 27 91 71'],
+      ['Or try 926.189.7962 after six.', '926.189.7962'],
     ],
-    no: ['Order 1234 shipped', 'Fax: (617) 555-0143'],
+    no: ['Order 1234 shipped', 'Fax: (617) 555-0143', 'It cost 1 234 567 euros on 2024-01-15.', 'Version 10.24.3 ships today.'],
   },
   fax_number: { yes: [['Fax: (617) 555-0143', '(617) 555-0143']], no: ['Call (617) 555-0143'] },
   address: { yes: [['She lives at 1600 Pennsylvania Avenue, Washington, DC 20500 now.', '1600 Pennsylvania Avenue, Washington, DC 20500']], no: ['We walked 3 miles along the river.'] },
@@ -35,8 +39,11 @@ const CASES: Record<string, Case> = {
     yes: [
       ['She works for Northwind Logistics in the city.', 'Northwind Logistics'],
       ['Admitted to Mount Sinai Hospital overnight.', 'Mount Sinai Hospital'],
+      // Firms named after their partners, which read as surnames word by word.
+      ['Invoice for Ross, Shaffer and Mueller, attention of the partners.', 'Ross, Shaffer and Mueller'],
+      ['Debra Ramirez, an actuary at Frey-Ramirez, signed it.', 'Frey-Ramirez'],
     ],
-    no: ['The logistics were hard.'],
+    no: ['The logistics were hard.', 'Jordanian, Palestinian and Syrian forces met.', 'Buckling, Crumbling, and Toppling of beams.'],
   },
   location: { yes: [['He moved to Chicago last year.', 'Chicago']], no: ['He moved to a new flat last year.'] },
   date_of_birth: {
@@ -230,6 +237,7 @@ const CASES: Record<string, Case> = {
       ['HR Manager Lisa Johnson confirmed the breach.', 'HR Manager'],
       ['It exposed the records of senior developer Alex Rivera.', 'senior developer'],
       ['The claims adjuster Samantha Brown noted it.', 'claims adjuster'],
+      ['Troy Williams, Sports therapist at Simpson-Copeland, signed it.', 'Sports therapist'],
     ],
     no: ['The doctor will see you now.', 'Mark the box and send it.', 'The manager said no.', 'It compromised John Peterson.'],
   },

@@ -49,7 +49,7 @@ const ENGLISH_STREET =
  * is an address surely only with a city, postcode or address word near it ("0742 Wright Burgs Suite 953").
  */
 const RARE_STREET =
-  'Annex|Arcade|Bayou|Beach|Bend|Bluffs?|Bottom|Branch|Bridge|Brooks?|Burgs?|Bypass|Camp|Canyon|Cape|Centers?|Centre|Circles|Cliffs?|Commons?|Corners?|Course|Courts|Coves?|Creek|Crest|Crossroads?|Curve|Dale|Dam|Divide|Drives|Estates?|Extensions?|Falls|Ferry|Fields?|Flats?|Fords?|Forest|Forges?|Forks?|Fort|Garden|Gateway|Glens?|Greens|Groves|Harbors?|Haven|Hills|Hollow|Inlet|Islands?|Isle|Junctions?|Keys?|Knolls?|Lakes?|Landing|Lights?|Locks?|Lodge|Mall|Manors?|Meadows?|Mills?|Mission|Motorway|Mount|Mountains?|Neck|Orchard|Oval|Overpass|Parks|Pass|Passage|Pines?|Plains?|Points?|Ports?|Prairie|Radial|Ramp|Ranch|Rapids?|Rest|Ridges|River|Roads|Route|Shoals?|Shores?|Skyway|Springs?|Spurs?|Squares|Station|Stravenue|Stream|Streets|Summit|Throughway|Trace|Track|Trafficway|Tunnel|Underpass|Unions?|Valleys?|Viaduct|Views|Villages?|Ville|Vista|Walks|Ways|Wells?';
+  'Annex|Arcade|Bayou|Beach|Bend|Bluffs?|Bottom|Branch|Bridge|Brooks?|Burgs?|Bypass|Camp|Canyon|Cape|Centers?|Centre|Circles|Cliffs?|Commons?|Corners?|Course|Courts|Coves?|Creek|Crest|Crossroads?|Curve|Dale|Dam|Divide|Drives|Estates?|Extensions?|Falls|Ferry|Fields?|Flats?|Fords?|Forest|Forges?|Forks?|Fort|Garden|Gateway|Glens?|Greens|Groves|Harbors?|Haven|Hills|Hollow|Inlet|Islands?|Isle|Junctions?|Keys?|Knolls?|Lakes?|Landing|Lights?|Locks?|Lodge|Mall|Manors?|Meadows?|Mills?|Mission|Motorway|Mount|Mountains?|Neck|Orchard|Oval|Overpass|Parks|Pass|Passage|Pines?|Plains?|Points?|Ports?|Prairie|Radial|Ramp|Ranch|Rapids?|Rest|Ridges|River|Roads|Route|Shoals?|Shores?|Skyway|Springs?|Spurs?|Squares|Station|Stravenue|Stream|Streets|Summit|Throughway|Trace|Track|Trafficway|Club|Tunnel|Underpass|Unions?|Valleys?|Viaduct|Views|Villages?|Ville|Vista|Walks|Ways|Wells?';
 /** Every street suffix: capitalized, the full words also in lower case ("Jones walks") and the common ones in capitals. */
 const ANY_STREET = [ENGLISH_STREET, RARE_STREET, lowerWords(ENGLISH_STREET), lowerWords(RARE_STREET), lowerWords(ENGLISH_STREET).toUpperCase()].join('|');
 /** The common suffixes, capitalized: a street line ending in one is an address on its own. */
@@ -62,12 +62,14 @@ const ROMANCE_AFTER_NUMBER = either('rue|avenue|av|boulevard|bd|bld|place|allée
  */
 const STREET_FIRST =
   'Calle|Avenida|Avda|Av|Paseo|Plaza|Pza|Camino|Carrera|Cra|Kra|Diagonal|Transversal|Jirón|Ronda|Travesía|Carretera|Ctra|Acceso|Bajada|Callejón|Cañada|Cuesta|Glorieta|Pasadizo|Pasaje|Rambla|Urbanización|Vía|Vial|Carrer|Avinguda|Passeig|Plaça|' +
+  // Mexico's and Colombia's street words ("Privada Barrientos 386", "Cl. 71 # 95-37")
+  'Privada|Cerrada|Circuito|Circunvalación|Periférico|Viaducto|Continuación|Prolongación|Retorno|Andador|Calzada|Cl(?=\\.)|Cll|Recanto|Esplanada|R(?=\\.\\s+(?:da|de|do|dos|das)\\s)|' +
   'Rua|Travessa|Praça|Largo|Alameda|Estrada|Rodovia|Jardim|Ladeira|Parque|Quadra|Setor|Vila|Viela|Chácara|Condomínio|Conjunto|Loteamento|Residencial|Trevo|Vereda|' +
   'Via|Viale|Piazza|Corso|Vicolo|Lungomare|Strada|Contrada|Borgo|Canale|Incrocio|Rotonda|Stretto|Rue|Avenue|Boulevard|Ulica|Ul|Aleja|Al|Plac|Osiedle|Calea|Str|Bulevardul|Piața|Odos|Sokak|Caddesi|Cad|Mahallesi|Rruga|Ulice|Náměstí|Třída|' +
   'CALLE|AVENIDA|AVDA|AV|PASEO|RUA|VIA|VIALE|PIAZZA|CORSO|RUE|AVENUE|ULICA|UL|C/|ul(?=\\.)|al(?=\\.)|pl(?=\\.)|os(?=\\.)|nám(?=\\.)';
 /** Endings of one-word street names ("Hauptstraße", "Keizersgracht", "Drottninggatan"). */
 const COMPOUND =
-  'straße|strasse|str\\.|weg|gasse|platz|allee|damm|ufer|chaussee|steig|pfad|markt|graben|gracht|laan|straat|plein|kade|singel|dijk|steeg|vej|gade|gatan|gata|vägen|väg|veien|katu|kuja|utca|ulice|iela|gatvė';
+  'straße|strasse|str\\.|weg|gasse|platz|allee|damm|ufer|chaussee|steig|pfad|markt|graben|gracht|laan|straat|plein|kade|singel|dijk|steeg|hof|ring|boulevard|dreef|baan|vej|gade|gatan|gata|vägen|väg|veien|katu|kuja|utca|ulice|iela|gatvė';
 const UNIT_WORD =
   either(
     'apt|apartment|suite|ste|unit|flat|floor|fl|room|rm|level|lvl|bldg|building|block|shop|piso|planta|puerta|pta|dpto|depto|departamento|apto|apartamento|andar|sala|bloco|casa|interior|int|wohnung|whg|stock|etage|étage|appartement|appt|bâtiment|bât|escalier|esc|piano|scala|interno|appartamento|studio|oficina|local|lote|bloque|portal|escalera|lok|mieszkanie|m',
@@ -108,7 +110,8 @@ const STREET_LINE = new RegExp(
     // Turkey, the street word after the name: "Bağdat Caddesi No: 215", "Atatürk Blv. No:5"
     `|${CAP_WORD}(?:\\s+${CAP_WORD}){0,2}\\s+(?:Caddesi|Cad\\.|Sokak|Sokağı|Sk\\.|Bulvarı|Blv\\.)\\s*,?\\s*(?:No\\s*[:.]?\\s*)?${HOUSE_AFTER}` +
     // A one-word street and its number before a postcode and city: "Damrak 70, 1012 LM Amsterdam"
-    `|${CAP_WORD}(?:\\s+${CAP_WORD}){0,2}\\s+${HOUSE_AFTER}(?=,?\\s+(?:${POSTCODE})[ \\t]+\\p{Lu})` +
+    // (on one line: the line above may be the addressee's name)
+    `|${CAP_WORD}(?:[ \\t]+${CAP_WORD}){0,2}[ \\t]+${HOUSE_AFTER}(?=,?\\s+(?:${POSTCODE})[ \\t]+\\p{Lu})` +
     // US military mail: "USNS Miller", "PSC 1234, Box 5678", "Unit 1234 Box 5678" (then "FPO AP 12345")
     `|(?:USNS|USNV|USS|USCGC)\\s+${CAP_WORD}|PSC\\s+\\d{4},?\\s+Box\\s+\\d{4}|Unit\\s+\\d{4},?\\s+Box\\s+\\d{4}` +
     // 12 rue de la Paix

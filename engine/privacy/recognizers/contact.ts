@@ -85,13 +85,39 @@ function phoneScore(candidate: string, cued: boolean): number {
     const intl = number[0] === '+' ? number : '+' + number.slice(2);
     const p = parsePhoneNumberFromString(withExt(intl.replace('(0)', '')));
     if (p?.isValid()) return 0.85;
-    return cued && p?.isPossible() ? 0.6 : 0;
+    if (!p?.isPossible()) return 0;
+    return cued ? 0.6 : phoneShaped(number) ? SHAPED : 0;
   }
-  for (let i = 0; i < PHONE_REGIONS.length; i++) if (parsePhoneNumberFromString(number, PHONE_REGIONS[i])?.isValid()) return i === 0 ? 0.75 : 0.45;
-  if (!cued) return 0;
+  const shaped = digits >= 9 && digits <= 12 && phoneShaped(number) ? SHAPED : 0;
+  for (let i = 0; i < PHONE_REGIONS.length; i++) if (parsePhoneNumberFromString(number, PHONE_REGIONS[i])?.isValid()) return i === 0 ? 0.75 : Math.max(0.45, shaped);
+  if (!cued) return shaped;
   for (let i = PHONE_REGIONS.length; i < CONTEXT_REGIONS.length; i++) if (parsePhoneNumberFromString(number, CONTEXT_REGIONS[i])?.isValid()) return 0.45;
   // A number of a valid length for the US with an extension or in a (area) format, near words that say phone.
   return parsePhoneNumberFromString(number, 'US')?.isPossible() && (ext || /^\(\d{3}\)/.test(number)) ? 0.45 : 0;
+}
+
+/**
+ * What a number written the way people write phone numbers scores when no numbering plan knows it: above the default
+ * threshold, below any validated identifier (an SSN, a card) written in the same shape. Generators and typos make
+ * numbers no country assigned; a redaction must still take them.
+ */
+const SHAPED = 0.55;
+const DATE_SHAPE = /^(?:\d{4}[-./]\d{1,2}[-./]\d{1,2}|\d{1,2}[-./]\d{1,2}[-./]\d{2,4})$/;
+/** A quantity with thousands separators: "1 234 567", "2.500.000". */
+const QUANTITY_SHAPE = /^\d{1,3}(?:[ .]\d{3})+$/;
+
+/**
+ * Written like a phone number: an area code in brackets ("(08692) 629693", "(988)348-1843"), three or more digit groups
+ * ("02 53 27 91 71", "926.189.7962", "+61 442 116 047"), or a trunk 0 and two groups ("01785 578150"); never a date or
+ * a quantity.
+ */
+function phoneShaped(number: string): boolean {
+  const n = number.replace(/^(?:\+|00)\d{1,3}[\s.-]?(?:\(0\)[\s.-]?)?/, '');
+  if (DATE_SHAPE.test(n) || (QUANTITY_SHAPE.test(n) && !/^\d{3}/.test(n))) return false;
+  if (/^\(\d{2,5}\)/.test(n)) return true;
+  const groups = n.split(/[\s.-]+/).filter((g) => g.length > 0);
+  if (groups.some((g) => !/^\d{2,5}$/.test(g))) return false;
+  return groups.length >= 3 || (groups.length === 2 && n[0] === '0') || (groups.length >= 2 && n !== number);
 }
 
 let memoText: string | undefined;

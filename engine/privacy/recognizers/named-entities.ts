@@ -749,6 +749,31 @@ function finder(kind: EntityKind): (text: string) => RawMatch[] {
   return (text) => entities(text).filter((e) => e.kind === kind);
 }
 
+const SURNAME = "\\p{Lu}[\\p{Ll}'’]+";
+/** A firm named after its partners: "Ross, Shaffer and Mueller", "Dixon, Bennett & Farley". */
+const PARTNERS = new RegExp(`(?<![\\p{L}\\p{M}])${SURNAME}(?:,\\s+${SURNAME})+,?\\s+(?:and|&)\\s+${SURNAME}(?![\\p{L}\\p{M}])`, 'gu');
+/** Two surnames joined by a hyphen after a word that introduces a company ("works at Frey-Ramirez", "for Torres-Butler"). */
+const HYPHENATED_FIRM = new RegExp(`(?<=\\b(?:at|for|from|joined|by|of)\\s)${SURNAME}-${SURNAME}(?![\\p{L}\\p{M}\\-])`, 'gu');
+
+/** Organizations: the entity reading, and firms named after people, which read as names word by word. */
+function findOrganizations(text: string): RawMatch[] {
+  const out: RawMatch[] = entities(text).filter((e) => e.kind === 'organization');
+  const lex = lexicon();
+  for (const m of text.matchAll(PARTNERS)) {
+    // A known surname among them and no word of another kind: "Harry, Niall and Louis" are three people, "Jordanian,
+    // Palestinian and Syrian" or "Buckling, Crumbling, and Toppling" lists. Surer than each word read as a name, since
+    // the firm is one entity, not three people.
+    const words = m[0].split(/,?\s+(?:and\s+|&\s+)?/).map((w) => w.toLowerCase());
+    if (!words.some((w) => lex.lastNames.has(w)) || words.some((w) => /(?:ing|ian|ese|ish|ware|ion)$/.test(w) && !lex.lastNames.has(w))) continue;
+    out.push({ start: m.index, end: m.index + m[0].length, score: 0.92, evidence: ['firm_name'] });
+  }
+  for (const m of text.matchAll(HYPHENATED_FIRM)) {
+    if (!m[0].split('-').some((w) => lex.lastNames.has(w.toLowerCase()))) continue;
+    out.push({ start: m.index, end: m.index + m[0].length, score: 0.7, evidence: ['firm_name'] });
+  }
+  return out.sort((a, b) => a.start - b.start);
+}
+
 /** A whole cell as a name/organization/place: the gazetteers decide, a capitalized shape alone is weak evidence. */
 function cellMatcher(kind: EntityKind): (value: string) => RawMatch | null {
   return (value) => {
@@ -781,7 +806,7 @@ export const ENTITY_RECOGNIZERS: Recognizer[] = [
     id: 'organization',
     name: 'Organization',
     category: 'personal',
-    find: finder('organization'),
+    find: findOrganizations,
     matchCell: cellMatcher('organization'),
     evidence: 'ner',
     score: 0.85,

@@ -97,7 +97,8 @@ export const PERSONAL_RECOGNIZERS: Recognizer[] = [
     // A UUID anywhere, or a code right after the name of the record it identifies ("passport number XG9382049",
     // "insurance number 77422-AZC", "employee ID 127854"): what a specific recognizer does not know by its format is
     // still an identifier when the text says so. Below the specific ones' context scores, so they keep their type.
-    pattern: `${bounded(UUID)}|(?<=${RECORD_LABEL})${LABELLED_CODE}`,
+    // The code's own cheap tests (a boundary, two digits ahead) come before the label's lookbehind, which is dear.
+    pattern: `${bounded(UUID)}|(?<![a-z0-9_/#-])(?=#?[a-z0-9_/-]*\\d[a-z0-9_/-]*\\d)(?<=${RECORD_LABEL})${LABELLED_CODE}`,
     bare: true,
     ignoreCase: true,
     validate: (_d, raw) => (WHOLE_UUID.test(raw) ? true : LABELLED_SCORE),

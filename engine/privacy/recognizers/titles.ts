@@ -35,6 +35,12 @@ const LOWER_TITLE = new RegExp(
  */
 const TITLE_BEFORE_NAME = new RegExp(`(?<![\\p{L}\\p{M}\\-])(?:(?![a-z]+(?:ed|ing|ly)\\s)\\p{L}[a-z]+\\s+)?${LOWER_HEAD}(?=\\s+\\p{Lu}\\p{Ll}+\\s+\\p{Lu}\\p{Ll})`, 'gu');
 const FUNCTION_WORD = new RegExp(`^(?:${FUNCTION_WORDS})\\s+`, 'i');
+/**
+ * A job title in apposition before the employer: "Troy Williams, Sports therapist at Simpson-Copeland", "…, Engineer,
+ * petroleum at Nohlmans KGaA". A few words after a comma and before "at/for/with" and a capital, one of them a head word.
+ */
+const APPOSITIVE = /(?<=,\s)\p{L}[\p{L}/()-]*(?:,?\s+[\p{L}/()-]+){0,4}(?=,?\s+(?:at|for|with)\s+\p{Lu})/gu;
+const HEAD_WORDS = new Set([...heads, 'adjuster', 'contractor', 'doctor', 'astronomer', 'ranger', 'warden', 'nurse', 'worker', 'operator', 'officer']);
 /** Words a capitalized title does not start with: they are the sentence's, not the title's. */
 const LEADING = /^(?:The|A|An|Our|My|Your|His|Her|Their|This|That|New|Former|Dear|Hi|Hello|Thanks|Please|Welcome|Signed|Regards|Best)\s+/u;
 const TITLE_CUE = /(?:,\s*|\bas (?:an?|the)\s+|\bour (?:new\s+)?|\bnew\s+|(?:title|position|role|job|occupation)\s*[:-]?\s*)$/i;
@@ -63,6 +69,12 @@ function jobTitles(text: string): RawMatch[] {
   while ((m = ACRONYM.exec(text)) !== null) out.push({ start: m.index, end: m.index + m[0].length, score: 0.8, evidence: ['job_title'] });
   LOWER_TITLE.lastIndex = 0;
   while ((m = LOWER_TITLE.exec(text)) !== null) out.push({ start: m.index, end: m.index + m[0].length, score: 0.75, evidence: ['job_title', 'context'] });
+  for (const m of text.matchAll(APPOSITIVE)) {
+    const words = m[0].toLowerCase().split(/[\s,/()]+/);
+    if (!words.some((w) => HEAD_WORDS.has(w))) continue;
+    const lead = FUNCTION_WORD.exec(m[0]);
+    out.push({ start: m.index + (lead ? lead[0].length : 0), end: m.index + m[0].length, score: 0.75, evidence: ['job_title', 'context'] });
+  }
   TITLE_BEFORE_NAME.lastIndex = 0;
   while ((m = TITLE_BEFORE_NAME.exec(text)) !== null) {
     const lead = FUNCTION_WORD.exec(m[0]);

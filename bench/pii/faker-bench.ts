@@ -1,0 +1,193 @@
+/**
+ * International values from a third-party generator: Faker's names, street addresses, phone numbers and companies in
+ * the formats of 16 locales (EU, UK, US, Canada, Australia, Latin America), card numbers and job titles, placed in a
+ * few plain carrier sentences written here, one or two values each. Ours and Presidio in the same run.
+ *
+ *   ~/.cache/mlsvc/venv-pii/bin/pip install faker   # once
+ *   node .build-pii/bench/pii/faker-bench.js [PER_LOCALE=25] [SEED=20261128]   # → bench/results/pii-faker.json
+ *
+ * Per type: spans found (at least half of a value's non-space characters inside a detection of any type), spans found
+ * as their type, and the share of the value characters redacted. The carriers hold no other personal data, so a
+ * detection of a judged type outside the values is a false positive (char precision). The sentences are the
+ * project's; the values are not, and they are what the recognizers must generalise to.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { detectText } from '../../engine/privacy';
+import { runPresidio } from './presidio';
+
+interface Row {
+  locale: string;
+  name: string;
+  address: string;
+  phone: string;
+  company: string;
+  card: string;
+  job: string;
+}
+type Slot = 'name' | 'address' | 'address_block' | 'phone' | 'company' | 'card' | 'job';
+/** The gold type of each slot. */
+const TYPE_OF: Record<Slot, string> = { name: 'name', address: 'address', address_block: 'address', phone: 'phone', company: 'organization', card: 'credit_card', job: 'title' };
+
+/** Carrier sentences: `{slot}` is replaced by the row's value. */
+const CARRIERS = [
+  '{name} moved to {address} last spring.',
+  'Please call {name} on {phone} before Friday.',
+  '{name}, {job} at {company}, signed the contract yesterday.',
+  'Ship to:\n{name}\n{address_block}',
+  'Our office is at {address}; it opens at nine.',
+  'The card {card} was declined, so the customer rang us from {phone}.',
+  'Invoice for {company}, attention of {name}.',
+  'New contact: {phone} (mobile).',
+];
+
+interface Gold {
+  type: string;
+  start: number;
+  end: number;
+}
+interface Text {
+  locale: string;
+  text: string;
+  gold: Gold[];
+}
+
+function compose(rows: Row[]): Text[] {
+  return rows.map((row, i) => {
+    const carrier = CARRIERS[i % CARRIERS.length];
+    const gold: Gold[] = [];
+    let text = '';
+    let at = 0;
+    for (const m of carrier.matchAll(/\{(\w+)\}/g)) {
+      text += carrier.slice(at, m.index);
+      const slot = m[1] as Slot;
+      // An address inline is written on one line, its lines joined by commas; as a block it keeps its lines.
+      const value = slot === 'address' ? row.address.split('\n').join(', ') : slot === 'address_block' ? row.address : row[slot];
+      gold.push({ type: TYPE_OF[slot], start: text.length, end: text.length + value.length });
+      text += value;
+      at = m.index + m[0].length;
+    }
+    return { locale: row.locale, text: text + carrier.slice(at), gold };
+  });
+}
+
+/** The types a detection counts as (ours or Presidio's). */
+const COUNTS_AS: Record<string, string[]> = {
+  address: ['address'],
+  location: ['address'],
+  fax_number: ['phone'],
+  PERSON: ['name'],
+  LOCATION: ['address'],
+  ORGANIZATION: ['organization'],
+  PHONE_NUMBER: ['phone'],
+  CREDIT_CARD: ['credit_card'],
+};
+const JUDGED = new Set(['name', 'address', 'location', 'phone', 'fax_number', 'organization', 'credit_card', 'title', 'PERSON', 'LOCATION', 'ORGANIZATION', 'PHONE_NUMBER', 'CREDIT_CARD']);
+
+interface Pred {
+  label: string;
+  start: number;
+  end: number;
+}
+interface Tally {
+  spans: number;
+  found: number;
+  typed: number;
+  chars: number;
+  charsCovered: number;
+}
+
+function tally(texts: Text[], preds: Pred[][]): { perType: Record<string, Tally>; charPrecision: number } {
+  const perType: Record<string, Tally> = {};
+  let predicted = 0;
+  let predictedInGold = 0;
+  texts.forEach((t, i) => {
+    const cover = new Uint8Array(t.text.length);
+    const inGold = new Uint8Array(t.text.length);
+    for (const g of t.gold) inGold.fill(1, g.start, g.end);
+    for (const p of preds[i]) {
+      if (!JUDGED.has(p.label)) continue;
+      cover.fill(1, p.start, p.end);
+    }
+    for (let k = 0; k < t.text.length; k++) {
+      if (!cover[k] || /\s/.test(t.text[k])) continue;
+      predicted++;
+      predictedInGold += inGold[k];
+    }
+    for (const g of t.gold) {
+      let chars = 0;
+      let covered = 0;
+      for (let k = g.start; k < g.end; k++) {
+        if (/\s/.test(t.text[k])) continue;
+        chars++;
+        covered += cover[k];
+      }
+      const typedCover = preds[i].some((p) => (COUNTS_AS[p.label] ?? [p.label]).includes(g.type) && Math.min(p.end, g.end) - Math.max(p.start, g.start) >= (g.end - g.start) / 2);
+      for (const key of ['all', g.type]) {
+        const c = (perType[key] ??= { spans: 0, found: 0, typed: 0, chars: 0, charsCovered: 0 });
+        c.spans++;
+        if (covered * 2 >= chars) c.found++;
+        if (typedCover) c.typed++;
+        c.chars += chars;
+        c.charsCovered += covered;
+      }
+    }
+  });
+  return { perType, charPrecision: predicted ? predictedInGold / predicted : 0 };
+}
+
+const f3 = (a: number, b: number): string => (b ? (a / b).toFixed(3) : '—');
+
+function main(): void {
+  const perLocale = Number(process.argv[2] ?? 25);
+  const seed = process.argv[3] ?? '20261128';
+  const outDir = join(__dirname, '../../../bench/results');
+  const work = join(outDir, 'pii-faker');
+  mkdirSync(work, { recursive: true });
+  const python = process.env.PII_PYTHON ?? join(homedir(), '.cache/mlsvc/venv-pii/bin/python');
+  const valuesPath = join(work, 'values.json');
+  const made = spawnSync(python, [join(__dirname, '../../../bench/pii/faker_values.py'), valuesPath, String(perLocale), seed], { stdio: 'inherit' });
+  if (made.status !== 0) throw new Error('faker_values.py failed: pip install faker into the venv (see the header)');
+  const values = JSON.parse(readFileSync(valuesPath, 'utf8')) as { faker: string; seed: number; rows: Row[] };
+  const texts = compose(values.rows);
+
+  const t0 = process.hrtime.bigint();
+  const ours = texts.map((t) => detectText(t.text).map((d) => ({ label: d.type, start: d.start, end: d.end })));
+  const oursSeconds = Number(process.hrtime.bigint() - t0) / 1e9;
+  const pres = runPresidio(texts, `faker-${values.faker}-${values.seed}-${perLocale}`, work);
+  const presidio = pres.texts.map((rs) => rs.map(([label, start, end]) => ({ label, start, end })));
+  const a = tally(texts, ours);
+  const b = tally(texts, presidio);
+
+  const lines = [
+    `Faker ${values.faker} values (seed ${values.seed}), ${values.rows.length} rows from 16 locales in ${CARRIERS.length} carrier sentences; Presidio at score 0`,
+    '',
+    '| type | values | ours found | ours as its type | ours char recall | Presidio found | Presidio as its type | Presidio char recall |',
+    '|---|---|---|---|---|---|---|---|',
+  ];
+  for (const type of Object.keys(a.perType).sort((x, y) => (x === 'all' ? -1 : y === 'all' ? 1 : x.localeCompare(y)))) {
+    const o = a.perType[type];
+    const p = b.perType[type];
+    lines.push(
+      `| ${type} | ${o.spans} | ${f3(o.found, o.spans)} | ${f3(o.typed, o.spans)} | ${f3(o.charsCovered, o.chars)} | ${f3(p.found, p.spans)} | ${f3(p.typed, p.spans)} | ${f3(p.charsCovered, p.chars)} |`,
+    );
+  }
+  lines.push('', `char precision (judged types): ours ${a.charPrecision.toFixed(3)}, Presidio ${b.charPrecision.toFixed(3)}`);
+  lines.push(`throughput: ours ${(texts.length / oursSeconds).toFixed(0)} texts/s (one pass, cold), Presidio ${(texts.length / pres.text_seconds).toFixed(1)} texts/s`);
+  console.log(lines.join('\n'));
+  writeFileSync(
+    join(outDir, 'pii-faker.json'),
+    JSON.stringify({ at: new Date().toISOString(), faker: values.faker, seed: values.seed, rows: values.rows.length, ours: a, presidio: b }, null, 2) + '\n',
+  );
+  // The misses, for whoever improves the recognizers.
+  const misses = texts.flatMap((t, i) =>
+    t.gold
+      .filter((g) => !ours[i].some((p) => (COUNTS_AS[p.label] ?? [p.label]).includes(g.type) && Math.min(p.end, g.end) - Math.max(p.start, g.start) >= (g.end - g.start) / 2))
+      .map((g) => `${t.locale} ${g.type}: ${JSON.stringify(t.text.slice(g.start, g.end))} | ${ours[i].map((p) => `${p.label}:${JSON.stringify(t.text.slice(p.start, p.end))}`).join(', ')}`),
+  );
+  writeFileSync(join(work, 'misses.txt'), misses.join('\n') + '\n');
+}
+
+main();

@@ -1,0 +1,44 @@
+"""Personal data values drawn by Faker (joke2k/faker, MIT), for bench/pii/faker-bench.ts.
+
+    python faker_values.py OUT.json [PER_LOCALE] [SEED]
+
+Writes [{locale, name, address, phone, company, card, job}] for the locales of the EU, the UK, the US, Canada,
+Australia and Latin America: names, street addresses, phone numbers and companies in each locale's own formats, a card
+number of a random issuer, an English job title. Faker's providers are a third party's; the project's own generator
+(generate.ts) draws from the project's lists, which the recognizers also read.
+"""
+import json
+import sys
+
+from faker import Faker
+
+LOCALES = ["en_US", "en_GB", "en_CA", "en_AU", "en_IE", "de_DE", "fr_FR", "es_ES", "it_IT", "nl_NL", "pl_PL", "pt_PT", "es_MX", "pt_BR", "es_AR", "es_CO"]
+
+
+def main():
+    out = sys.argv[1]
+    per_locale = int(sys.argv[2]) if len(sys.argv) > 2 else 25
+    seed = int(sys.argv[3]) if len(sys.argv) > 3 else 20261128
+    english = Faker("en_US")
+    english.seed_instance(seed)
+    rows = []
+    for i, locale in enumerate(LOCALES):
+        f = Faker(locale)
+        f.seed_instance(seed + i)
+        for _ in range(per_locale):
+            rows.append(
+                {
+                    "locale": locale,
+                    "name": f.name(),
+                    "address": f.address(),
+                    "phone": f.phone_number(),
+                    "company": f.company(),
+                    "card": english.credit_card_number(),
+                    "job": english.job(),
+                }
+            )
+    json.dump({"faker": __import__("faker").VERSION, "seed": seed, "rows": rows}, open(out, "w"), ensure_ascii=False)
+
+
+if __name__ == "__main__":
+    main()
