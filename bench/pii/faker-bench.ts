@@ -7,7 +7,7 @@
  *   node .build-pii/bench/pii/faker-bench.js [PER_LOCALE=25] [SEED=20261128]   # → bench/results/pii-faker.json
  *
  * Per type: spans found (at least half of a value's non-space characters inside a detection of any type), spans found
- * as their type, and the share of the value characters redacted. The carriers hold no other personal data, so a
+ * as their type, and the share of the value characters redacted; over all types, the span F1 of exact boundaries. The carriers hold no other personal data, so a
  * detection of a judged type outside the values is a false positive (char precision). The sentences are the
  * project's; the values are not, and they are what the recognizers must generalise to.
  */
@@ -99,11 +99,24 @@ interface Tally {
   charsCovered: number;
 }
 
-function tally(texts: Text[], preds: Pred[][]): { perType: Record<string, Tally>; charPrecision: number } {
+/** Exact spans, types ignored: a judged detection counts when it starts and ends where a value does. */
+interface SpanScore {
+  gold: number;
+  predicted: number;
+  exact: number;
+}
+
+function tally(texts: Text[], preds: Pred[][]): { perType: Record<string, Tally>; charPrecision: number; spans: SpanScore } {
   const perType: Record<string, Tally> = {};
+  const spans: SpanScore = { gold: 0, predicted: 0, exact: 0 };
   let predicted = 0;
   let predictedInGold = 0;
   texts.forEach((t, i) => {
+    const judged = preds[i].filter((p) => JUDGED.has(p.label));
+    const keys = new Set(judged.map((p) => `${p.start}:${p.end}`));
+    spans.gold += t.gold.length;
+    spans.predicted += keys.size;
+    spans.exact += t.gold.filter((g) => keys.has(`${g.start}:${g.end}`)).length;
     const cover = new Uint8Array(t.text.length);
     const inGold = new Uint8Array(t.text.length);
     for (const g of t.gold) inGold.fill(1, g.start, g.end);
@@ -135,7 +148,7 @@ function tally(texts: Text[], preds: Pred[][]): { perType: Record<string, Tally>
       }
     }
   });
-  return { perType, charPrecision: predicted ? predictedInGold / predicted : 0 };
+  return { perType, charPrecision: predicted ? predictedInGold / predicted : 0, spans };
 }
 
 const f3 = (a: number, b: number): string => (b ? (a / b).toFixed(3) : '—');
@@ -175,6 +188,12 @@ function main(): void {
     );
   }
   lines.push('', `char precision (judged types): ours ${a.charPrecision.toFixed(3)}, Presidio ${b.charPrecision.toFixed(3)}`);
+  const spanLine = (s: SpanScore): string => {
+    const p = s.predicted ? s.exact / s.predicted : 0;
+    const r = s.gold ? s.exact / s.gold : 0;
+    return `${(p + r ? (2 * p * r) / (p + r) : 0).toFixed(3)} (P ${p.toFixed(3)} / R ${r.toFixed(3)})`;
+  };
+  lines.push(`exact span F1, types ignored: ours ${spanLine(a.spans)}, Presidio ${spanLine(b.spans)}`);
   lines.push(`throughput: ours ${(texts.length / oursSeconds).toFixed(0)} texts/s (one pass, cold), Presidio ${(texts.length / pres.text_seconds).toFixed(1)} texts/s`);
   console.log(lines.join('\n'));
   writeFileSync(
@@ -188,6 +207,14 @@ function main(): void {
       .map((g) => `${t.locale} ${g.type}: ${JSON.stringify(t.text.slice(g.start, g.end))} | ${ours[i].map((p) => `${p.label}:${JSON.stringify(t.text.slice(p.start, p.end))}`).join(', ')}`),
   );
   writeFileSync(join(work, 'misses.txt'), misses.join('\n') + '\n');
+  // Where exact span F1 is lost: a judged detection that is no value's span, a value no detection spans exactly.
+  const boundaries = texts.flatMap((t, i) => {
+    const judged = ours[i].filter((p) => JUDGED.has(p.label));
+    const extra = judged.filter((p) => !t.gold.some((g) => g.start === p.start && g.end === p.end)).map((p) => `+ ${p.label}:${JSON.stringify(t.text.slice(p.start, p.end))}`);
+    const inexact = t.gold.filter((g) => !judged.some((p) => g.start === p.start && g.end === p.end)).map((g) => `- ${g.type}:${JSON.stringify(t.text.slice(g.start, g.end))}`);
+    return extra.length + inexact.length > 0 ? [`${t.locale} ${[...inexact, ...extra].join(' ')}`] : [];
+  });
+  writeFileSync(join(work, 'boundaries.txt'), boundaries.join('\n') + '\n');
 }
 
 main();

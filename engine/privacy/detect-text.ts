@@ -30,8 +30,12 @@ export interface DetectTextOptions {
 const BEFORE = 40;
 const AFTER = 25;
 
-/** A sentence ends at . ! ? before a capital (not after "no." or "Dr." mid-sentence) or at a semicolon. */
-const SENTENCE_END = /[.!?]\s+(?=[A-Z])|;\s/g;
+/**
+ * A sentence ends at . ! ? before a capital or at a semicolon, not at the full stop of a title, an abbreviation or an
+ * initial ("call Prof. Elise Paffrath on ...", "J. Smith") that goes on with a name.
+ */
+const SENTENCE_END =
+  /(?<!(?:^|[^\p{L}])(?:Mr|Mrs|Ms|Mx|Dr|Dra|Prof|Profa|Sr|Sra|Srta|Jr|St|Mt|Rev|Hon|Gen|Col|Capt|Cpt|Lt|Sgt|Maj|Sen|Rep|Gov|Ing|Dipl\.-Ing|Lic|Arq|Me|Mme|Mlle|Hr|Fr|Dott|Avv|Sig|No|Nr|Nos|vs|etc|\p{Lu}))[.!?]\s+(?=\p{Lu})|;\s/gu;
 
 /** The part of a window before the match that belongs to the match's sentence. */
 function sentenceTail(s: string): string {

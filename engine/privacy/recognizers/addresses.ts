@@ -34,13 +34,13 @@ const CAP_WORD = `(?:\\p{Lu}\\p{Ll}{1,3}\\.(?=[\\s,])|\\p{Lu}[${L}'’\\-]*)`;
 /** The first word of a street name may be a number or an ordinal ("Calle 50", "5th Avenue"). */
 const NAME_WORD = `(?:${CAP_WORD}|\\d{1,3}(?:st|nd|rd|th|º|ª|°)?(?![\\d${L}]))`;
 const PARTICLE = "(?:de|del|de la|de las|de los|des|du|di|da|do|dos|das|della|delle|dei|degli|la|le|les|los|las|el|van|von|der|den|the|of|y|e|und|am|an|auf|zum|zur|im|d’|d')";
-const NAME_SEQ = `${NAME_WORD}(?:\\s+(?:${PARTICLE}\\s+)*${CAP_WORD}){0,4}`;
+const NAME_SEQ = `${NAME_WORD}(?:[ \\t]+(?:${PARTICLE}[ \\t]+)*${CAP_WORD}){0,4}`;
 /** An English street name: capitalized words, the first of them may be an ordinal ("5th Avenue", "West 42nd Street"). */
-const NAME_SEQ_EN = `(?:${CAP_WORD}|\\d{1,3}(?:st|nd|rd|th)(?![\\d${L}]))(?:\\s+(?:${PARTICLE}\\s+)*${CAP_WORD}){0,4}`;
+const NAME_SEQ_EN = `(?:${CAP_WORD}|\\d{1,3}(?:st|nd|rd|th)(?![\\d${L}]))(?:[ \\t]+(?:${PARTICLE}[ \\t]+)*${CAP_WORD}){0,4}`;
 /** A house number after the street name: at most four digits, so a postcode after it is not taken for one. */
-const HOUSE_AFTER = `\\d{1,4}[A-Za-z]?(?:[-/]\\d{1,4}[A-Za-z]?)?(?![\\d${L}])`;
+const HOUSE_AFTER = `(?:\\d{1,4}[A-Za-z]?(?:[-/]\\d{1,4}[A-Za-z]?)?(?:[ \\t]+\\d{1,4}(?=[ \\t]*[,\\n]))?(?![\\d${L}])|[Ss]/[Nn](?![${L}]))`;
 const NUMBER = `\\d{1,5}[A-Za-z]?(?:\\s?(?:bis|ter|BIS|TER))?(?:[-/]\\d{1,5}[A-Za-z]?)?(?![\\d${L}])`;
-const DIRECTION = '(?:N|S|E|W|NE|NW|SE|SW|North|South|East|West|Nord|Sud|Est|Ouest)\\.?';
+const DIRECTION = '(?:N|S|E|W|NE|NW|SE|SW|North|South|East|West|Nord|Sud|Est|Ouest)(?!\\d)\\.?';
 
 const ENGLISH_STREET =
   'Street|St|Avenue|Ave|Av|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|Way|Place|Pl|Terrace|Ter|Tce|Circle|Cir|Parkway|Pkwy|Highway|Hwy|Square|Sq|Trail|Trl|Close|Crescent|Cres|Row|Walk|Gardens|Gdns|Plaza|Alley|Mews|Grove|Hill|Park|Green|Rise|Vale|View|Wharf|Quay|Esplanade|Parade|Pde|Promenade|Broadway|Causeway|Crossing|Expressway|Freeway|Loop|Path|Pike|Ridge|Turnpike|Wynd|Yard|Embankment|Circus|Approach|Strand|Heights|Hts';
@@ -49,7 +49,9 @@ const ENGLISH_STREET =
  * is an address surely only with a city, postcode or address word near it ("0742 Wright Burgs Suite 953").
  */
 const RARE_STREET =
-  'Annex|Arcade|Bayou|Beach|Bend|Bluffs?|Bottom|Branch|Bridge|Brooks?|Burgs?|Bypass|Camp|Canyon|Cape|Centers?|Centre|Circles|Cliffs?|Commons?|Corners?|Course|Courts|Coves?|Creek|Crest|Crossroads?|Curve|Dale|Dam|Divide|Drives|Estates?|Extensions?|Falls|Ferry|Fields?|Flats?|Fords?|Forest|Forges?|Forks?|Fort|Garden|Gateway|Glens?|Greens|Groves|Harbors?|Haven|Hills|Hollow|Inlet|Islands?|Isle|Junctions?|Keys?|Knolls?|Lakes?|Landing|Lights?|Locks?|Lodge|Mall|Manors?|Meadows?|Mills?|Mission|Motorway|Mount|Mountains?|Neck|Orchard|Oval|Overpass|Parks|Pass|Passage|Pines?|Plains?|Points?|Ports?|Prairie|Radial|Ramp|Ranch|Rapids?|Rest|Ridges|River|Roads|Route|Shoals?|Shores?|Skyway|Springs?|Spurs?|Squares|Station|Stravenue|Stream|Streets|Summit|Throughway|Trace|Track|Trafficway|Club|Tunnel|Underpass|Unions?|Valleys?|Viaduct|Views|Villages?|Ville|Vista|Walks|Ways|Wells?';
+  'Annex|Arcade|Bayou|Beach|Bend|Bluffs?|Bottom|Branch|Bridge|Brooks?|Burgs?|Bypass|Camp|Canyon|Cape|Centers?|Centre|Circles|Cliffs?|Commons?|Corners?|Course|Courts|Coves?|Creek|Crest|Crossroads?|Curve|Dale|Dam|Divide|Drives|Estates?|Extensions?|Falls|Ferry|Fields?|Flats?|Fords?|Forest|Forges?|Forks?|Fort|Garden|Gateway|Glens?|Greens|Groves|Harbors?|Haven|Hills|Hollow|Inlet|Islands?|Isle|Junctions?|Keys?|Knolls?|Lakes?|Landing|Lights?|Locks?|Lodge|Mall|Manors?|Meadows?|Mills?|Mission|Motorway|Mount|Mountains?|Neck|Orchard|Oval|Overpass|Parks|Pass|Passage|Pines?|Plains?|Points?|Ports?|Prairie|Radial|Ramp|Ranch|Rapids?|Rest|Ridges|River|Roads|Route|Shoals?|Shores?|Skyway|Springs?|Spurs?|Squares|Station|Stravenue|Stream|Streets|Summit|Throughway|Trace|Track|Trafficway|Club|Tunnel|Underpass|Unions?|Valleys?|Viaduct|Views|Villages?|Ville|Vista|Walks|Ways|Wells?|' +
+  // Australia Post's street types and USPS's last few ("52 Ashley Tollway", "8/02 Anderson Foreshore")
+  'Access|Alleyway|Amble|Anchorage|Artery|Basin|Block|Brace|Brae|Break|Brow|Byway|Centreway|Chase|Circlet|Circuit|Colonnade|Concourse|Copse|Corso|Courtyard|Cross|Crossway|Cruiseway|Cul-de-sac|Cutting|Dell|Deviation|Dip|Distributor|Driveway|Edge|Elbow|End|Entrance|Fairway|Fire Track|Firetrail|Follow|Footway|Foreshore|Formation|Front|Frontage|Gap|Gates?|Glade|Grange|Ground|Gully|Highroad|Interchange|Intersection|Laneway|Lees|Line|Link|Little|Lookout|Lower|Meander|Mew|Nook|Outlook|Parklands|Part|Pathway|Plateau|Pocket|Quad|Quadrangle|Quadrant|Ramble|Range|Reach|Reserve|Retreat|Ride|Ridgeway|Right Of Way|Ring|Riverway|Riviera|Roadside|Roadway|Ronde|Rosebowl|Rotary|Round|Run|Service Way|Siding|Slope|Sound|Stairs|State Highway|Steps|Strip|Subway|Tarn|Thoroughfare|Tollway|Top|Tor|Towers|Trailer|Triangle|Trunkway|Turn|Upper|Villas|Wade|Walkway|Fall|Land|Loaf|Wall';
 /** Every street suffix: capitalized, the full words also in lower case ("Jones walks") and the common ones in capitals. */
 const ANY_STREET = [ENGLISH_STREET, RARE_STREET, lowerWords(ENGLISH_STREET), lowerWords(RARE_STREET), lowerWords(ENGLISH_STREET).toUpperCase()].join('|');
 /** The common suffixes, capitalized: a street line ending in one is an address on its own. */
@@ -65,14 +67,15 @@ const STREET_FIRST =
   // Mexico's and Colombia's street words ("Privada Barrientos 386", "Cl. 71 # 95-37")
   'Privada|Cerrada|Circuito|Circunvalación|Periférico|Viaducto|Continuación|Prolongación|Retorno|Andador|Calzada|Cl(?=\\.)|Cll|Recanto|Esplanada|R(?=\\.\\s+(?:da|de|do|dos|das)\\s)|' +
   'Rua|Travessa|Praça|Largo|Alameda|Estrada|Rodovia|Jardim|Ladeira|Parque|Quadra|Setor|Vila|Viela|Chácara|Condomínio|Conjunto|Loteamento|Residencial|Trevo|Vereda|' +
+  'Aeroporto|Área|Campo|Colônia|Distrito|Estação|Favela|Fazenda|Feira|Lago|Lagoa|Morro|Núcleo|Passarela|Pátio|Praia|Sítio|Trecho|Vale|Viaduto|Corredor|Ampliación|Peatonal|Eje vial|Blv|Bv|Bulevar|' +
   'Via|Viale|Piazza|Corso|Vicolo|Lungomare|Strada|Contrada|Borgo|Canale|Incrocio|Rotonda|Stretto|Rue|Avenue|Boulevard|Ulica|Ul|Aleja|Al|Plac|Osiedle|Calea|Str|Bulevardul|Piața|Odos|Sokak|Caddesi|Cad|Mahallesi|Rruga|Ulice|Náměstí|Třída|' +
-  'CALLE|AVENIDA|AVDA|AV|PASEO|RUA|VIA|VIALE|PIAZZA|CORSO|RUE|AVENUE|ULICA|UL|C/|ul(?=\\.)|al(?=\\.)|pl(?=\\.)|os(?=\\.)|nám(?=\\.)';
+  'CALLE|AVENIDA|AVDA|AV|PASEO|RUA|VIA|VIALE|PIAZZA|CORSO|RUE|AVENUE|ULICA|UL|C/|ulica|aleja|plac|osiedle|ul(?=\\.)|al(?=\\.)|pl(?=\\.)|os(?=\\.)|nám(?=\\.)';
 /** Endings of one-word street names ("Hauptstraße", "Keizersgracht", "Drottninggatan"). */
 const COMPOUND =
   'straße|strasse|str\\.|weg|gasse|platz|allee|damm|ufer|chaussee|steig|pfad|markt|graben|gracht|laan|straat|plein|kade|singel|dijk|steeg|hof|ring|boulevard|dreef|baan|vej|gade|gatan|gata|vägen|väg|veien|katu|kuja|utca|ulice|iela|gatvė';
 const UNIT_WORD =
   either(
-    'apt|apartment|suite|ste|unit|flat|floor|fl|room|rm|level|lvl|bldg|building|block|shop|piso|planta|puerta|pta|dpto|depto|departamento|apto|apartamento|andar|sala|bloco|casa|interior|int|wohnung|whg|stock|etage|étage|appartement|appt|bâtiment|bât|escalier|esc|piano|scala|interno|appartamento|studio|oficina|local|lote|bloque|portal|escalera|lok|mieszkanie|m',
+    'apt|apartment|suite|ste|unit|flat|floor|fl|room|rm|level|lvl|bldg|building|block|shop|piso|planta|puerta|pta|dpto|depto|departamento|apto|apartamento|andar|sala|bloco|casa|interior|int|wohnung|whg|stock|etage|étage|appartement|appt|bâtiment|bât|escalier|esc|piano|scala|interno|appartamento|studio|oficina|local|lote|bloque|portal|escalera|lok|mieszkanie|m|edif|edificio|dto|torre|bodega|etapa|manzana|mz|lt',
   ) + '|#';
 
 const UNIT = `(?:(?:${UNIT_WORD})(?![${L}])\\.?\\s*(?:No\\.?\\s*)?#?\\s*[A-Za-z0-9º°ª][A-Za-z0-9º°ª\\-/]{0,5}(?:\\s*(?:izq|izda|dcha|der|drcha|esq|izquierda|derecha)\\.?)?|\\d{1,2}[º°ª]\\s*(?:[A-Za-z]{1,4}\\.?)?)`;
@@ -85,7 +88,7 @@ const POSTCODE =
   '(?:[A-Z]{1,2}\\d[A-Z\\d]? ?\\d[A-Z]{2}' + // UK
   '|[A-Z]\\d[A-Z] ?\\d[A-Z]\\d' + // Canada
   '|\\d{5}-\\d{4}' + // US ZIP+4
-  '|\\d{5}-\\d{3}|\\d{4}-\\d{3}' + // Brazil, Portugal
+  '|\\d{5}-\\d{3}|\\d{4}-\\d{3}|\\d{8}(?=[ \\t]+\\p{Lu})' + // Brazil (also without its hyphen, before the city), Portugal
   '|\\d{3}-\\d{4}' + // Japan
   '|\\d{2}-\\d{3}' + // Poland
   '|[1-9]\\d{3} ?[A-Z]{2}(?![A-Za-z])' + // Netherlands
@@ -102,9 +105,9 @@ const STREET_LINE = new RegExp(
   // Not the last group of a phone number or a date before it ("+55 21 99876-5432, Rua ...").
   `(?<![${L}\\d]|\\d[ .\\-]|\\+)(?:${UNIT_FIRST}(?:` +
     // 1600 Amphitheatre Pkwy, 45 Queen Street West
-    `${NUMBER},?[ \\t]+(?:${DIRECTION}\\s+)?${NAME_SEQ_EN}\\s+(?:${ANY_STREET})(?![${L}])\\.?(?:\\s+${DIRECTION}(?![${L}]))?` +
+    `${NUMBER},?[ \\t]+(?:${DIRECTION}[ \\t]+)?${NAME_SEQ_EN}[ \\t]+(?:${ANY_STREET})(?![${L}])\\.?(?:[ \\t]+${DIRECTION}(?![${L}]))?` +
     // Flat 9\nVictoria Road: a unit, then a street without a house number
-    `|(?:${either('flat|apartment|apt|unit|suite|studio')})\\.?\\s*\\d{1,4}[A-Za-z]?,?\\s+${NAME_SEQ_EN}\\s+(?:${ANY_STREET}|${BUILDING})(?![${L}])\\.?` +
+    `|(?:${either('flat|apartment|apt|unit|suite|studio')})\\.?\\s*\\d{1,4}[A-Za-z]?,?\\s+${NAME_SEQ_EN}[ \\t]+(?:${ANY_STREET}|${BUILDING})(?![${L}])\\.?` +
     // Japan, block numbers first: "4-2-8 Shibakoen, Minato-ku"
     `|\\d{1,2}-\\d{1,2}(?:-\\d{1,3})?,?\\s+${CAP_WORD}(?=,\\s*\\p{Lu}\\p{Ll}+-(?:ku|shi|cho|machi|gun)(?![${L}]))` +
     // Turkey, the street word after the name: "Bağdat Caddesi No: 215", "Atatürk Blv. No:5"
@@ -116,6 +119,13 @@ const STREET_LINE = new RegExp(
     `|(?:USNS|USNV|USS|USCGC)\\s+${CAP_WORD}|PSC\\s+\\d{4},?\\s+Box\\s+\\d{4}|Unit\\s+\\d{4},?\\s+Box\\s+\\d{4}` +
     // 12 rue de la Paix
     `|${NUMBER},?\\s+(?:${ROMANCE_AFTER_NUMBER})\\.?\\s+(?:${PARTICLE}\\s+)*${NAME_WORD}(?:\\s+(?:${PARTICLE}\\s+)*${NAME_WORD}){0,4}` +
+    // Colombia's grid: the way and its number, then "#" and the crossing street's number with the distance from it
+    // ("Cl. 158S Sur # 31-6 Sur", "Cr. 8 Bis J # 5-3", "Av. calle 100 # 2-78 Este", "Av. Padilla # 69W-11 Este")
+    `|(?:(?:Avenida|Av\\.)[ \\t]+(?:[Cc]alle|[Cc]arrera)|Calle|Cl\\.|Cll\\.?|Carrera|Cra\\.?|Cr\\.|Kr\\.?|Transversal|Tr\\.|Tv\\.|Diagonal|Dg\\.|Avenida|Av\\.|Ak\\.|Ac\\.)[ \\t]+` +
+    `(?:\\d{1,3}[A-Z]?[ª°]?(?:[ \\t]+Bis)?(?:[ \\t]?[A-Z](?![${L}]))?|${CAP_WORD})(?:[ \\t]+(?:Sur|Este|Norte|Oeste))?` +
+    `[ \\t]*(?:#|No\\.?|N[°º])[ \\t]*\\d{1,3}[A-Z]{0,2}-\\d{1,3}(?:[ \\t]+(?:Sur|Este|Norte|Oeste)(?![${L}]))?` +
+    // France without a house number, before its postcode: "rue Dos Santos, 58619 Wagner"
+    `|(?<![${L}])(?:rue|avenue|boulevard|chemin|impasse|allée|place|quai|Rue|Avenue|Boulevard|Chemin|Impasse|Allée|Quai)[ \\t]+(?:${PARTICLE}[ \\t]+)*${CAP_WORD}(?:[ \\t]+(?:${PARTICLE}[ \\t]+)*${CAP_WORD}){0,3}(?=,?\\s+\\d{5}[ \\t]+\\p{Lu})` +
     // Calle Mayor 12, ul. Długa 5/7, Carrera 7 #71-21
     `|(?:${STREET_FIRST})\\.?\\s+(?:${PARTICLE}\\s+)*${NAME_SEQ},?\\s+(?:[Nn][º°o]\\.?\\s*|No\\.?\\s*|[Nn]r\\.?\\s*|#\\s*)?${HOUSE_AFTER}` +
     // Hauptstraße 5, Am Markt 3
@@ -137,10 +147,11 @@ const END = `(?![${L}\\d])`;
 /** One line of an address after the street, anchored where the previous one ended. */
 const UNIT_LINE = new RegExp(`${UNIT}${END}`, 'uy');
 const POSTCODE_LINE = new RegExp(`${POSTCODE}${END}(?:${H}(${CITY}))?(?:${H}(?:[-–/]${H})?(\\(?${REGION}\\)?)${END})?`, 'uy');
-const CITY_LINE = new RegExp(`(${CITY})(?:,?${H}(${REGION})${END})?(?:,?${H}(${POSTCODE})${END}|${H}(\\d{1,2})${END})?`, 'uy');
+const CITY_LINE = new RegExp(`(${CITY})(?:,?${H}(${REGION})${END}|${H}?\\((${REGION})\\))?(?:,?${H}(${POSTCODE})${END}|${H}(\\d{1,2})${END})?`, 'uy');
 const SEPARATOR = /\s*(?:,|\n|;(?=\s*\n))\s*|\s+[-–/]\s+|\s+/y;
 
-type Line = { end: number; strong: boolean; city: boolean; postcodeLast: boolean };
+/** `bare`: a postcode alone on its line, whose city follows ("13853, Crosa (BI)"). */
+type Line = { end: number; strong: boolean; city: boolean; postcodeLast: boolean; bare?: boolean };
 
 function knownPlace(words: string): boolean {
   const lex = lexicon();
@@ -155,11 +166,11 @@ function line(text: string, pos: number, spaceOnly: boolean, afterPostcode: bool
   if (m) return { end: pos + m[0].length, strong: true, city: false, postcodeLast: false };
   POSTCODE_LINE.lastIndex = pos;
   m = POSTCODE_LINE.exec(text);
-  if (m) return { end: pos + m[0].length, strong: true, city: false, postcodeLast: !m[1] && !m[2] };
+  if (m) return { end: pos + m[0].length, strong: true, city: false, postcodeLast: !m[1] && !m[2], bare: !m[1] && !m[2] };
   CITY_LINE.lastIndex = pos;
   m = CITY_LINE.exec(text);
   if (!m) return undefined;
-  const [, city, region, postcode, district] = m;
+  const [, city, region, province, postcode, district] = m;
   // After a bare space only a region or postcode may follow ("Sydney NSW 2000" is one line, "Smith said" is not),
   // or the city of a postcode ("Col. Juárez, 06600 Ciudad de México").
   if (spaceOnly && !afterPostcode) return undefined;
@@ -168,7 +179,7 @@ function line(text: string, pos: number, spaceOnly: boolean, afterPostcode: bool
   // A line of common words ("Please", "Thanks Anna") is the sentence going on, not a city.
   const known = knownPlace(city);
   if (!known && words.every((w) => lex.common.has(fold(w)))) return undefined;
-  const strong = !!(region || postcode || district) || known;
+  const strong = !!(region || province || postcode || district) || known;
   return { end: pos + m[0].length, strong: strong || afterPostcode, city: true, postcodeLast: !!postcode };
 }
 
@@ -178,25 +189,37 @@ function extend(text: string, from: number): { end: number; lines: number } {
   let lines = 0;
   let pos = from;
   let pendingCity = -1;
+  let pendingStart = -1;
   let postcodeLast = false;
+  let bare = false;
+  // A postcode and its city came: a region or country may end the block ("190879, Santa Rosa, Cauca").
+  let postcodeAndCity = false;
   for (let n = 0; n < 7; n++) {
     SEPARATOR.lastIndex = pos;
     const sep = SEPARATOR.exec(text);
     if (!sep) break;
     const spaceOnly = !/[,\n\-–;/]/.test(sep[0]);
-    const l = line(text, pos + sep[0].length, spaceOnly, postcodeLast && spaceOnly);
+    const l = line(text, pos + sep[0].length, spaceOnly, (postcodeLast && spaceOnly) || bare);
     if (!l) break;
-    pos = l.end;
-    postcodeLast = l.postcodeLast;
+    if (l.city && (postcodeLast || l.postcodeLast)) postcodeAndCity = true;
     if (l.strong) {
       end = l.end;
       lines = n + 1;
       pendingCity = -1;
-    } else if (pendingCity < 0) pendingCity = l.end;
-    else break;
+    } else if (pendingCity < 0) {
+      pendingStart = pos + sep[0].length;
+      pendingCity = l.end;
+    } else break;
+    pos = l.end;
+    postcodeLast = l.postcodeLast;
+    bare = !!l.bare;
   }
-  // A last city nothing vouches for joins when the sentence ends right after it.
-  if (pendingCity > end && /^\s*(?:$|[.!?;)\]\n]|\s+(?:by|before|after|on|in|at|for|with|and|antes|bis)\b)/.test(text.slice(pendingCity, pendingCity + 10))) end = pendingCity;
+  // A last city nothing vouches for joins when the sentence ends right after it, or after a postcode and its city
+  // when it is no given name ("..., 28013 Madrid, Bob said").
+  if (pendingCity > end) {
+    const ends = /^\s*(?:$|[.!?;)\]\n]|\s+(?:by|before|after|on|in|at|for|with|and|antes|bis)\b)/.test(text.slice(pendingCity, pendingCity + 10));
+    if (ends || (postcodeAndCity && !lexicon().firstNames.has(fold(text.slice(pendingStart, pendingCity).split(/\s+/)[0])))) end = pendingCity;
+  }
   return { end, lines };
 }
 

@@ -19,7 +19,7 @@ const CONTEXT_REGIONS: CountryCode[] = [
 const EXTENSION = '(?:\\s*,?\\s*(?:x|ext\\.?|extn\\.?|extension|#|poste|Durchwahl|DW|ramal|interno|int\\.?|wew\\.?|доб\\.?)\\s*\\d{1,6})?';
 /** Digit groups that may be a phone number; libphonenumber then decides on each (its own text scanner is ~10x slower). */
 const PHONE_CANDIDATE = new RegExp(
-  `(?<![\\w+\\-./])(?:(?:\\+|00)\\d{1,3}[\\s.-]?(?:\\(0\\)[\\s.-]?)?)?(?:\\(\\d{1,5}\\)[\\s.-]?)?\\d{1,5}(?:[\\s.-]?\\d{1,5}){1,5}(?!(?!x\\d|ext)[\\w@]|[-./]\\d)${EXTENSION}(?![\\w@]|[-./]\\d)`,
+  `(?<![\\w+\\-./(])(?:(?:\\+|00)\\d{1,3}[\\s.-]?(?:\\(0\\)[\\s.-]?)?|\\(\\+\\d{1,3}\\)[\\s.-]?|1[\\s.-](?=\\(\\d{3}\\)))?(?:\\(\\d{1,5}\\)[\\s.-]?)?\\d{1,5}(?:[\\s.-]?\\d{1,5}){1,5}(?!(?!x\\d|ext)[\\w@]|[-./]\\d)${EXTENSION}(?![\\w@]|[-./]\\d)`,
   'gi',
 );
 /** Words that make a number near them a phone number (the recognizer's context). */
@@ -34,6 +34,7 @@ const PHONE_WORDS = [
   'reach',
   'reached',
   'ring',
+  'rang',
   'calling',
   'called',
   'phoned',
@@ -60,7 +61,7 @@ const PHONE_WORDS = [
   'komórka',
 ];
 /** Words before a number that make libphonenumber try the national formats of many more countries. */
-const PHONE_CUE = wordsRegex([...PHONE_WORDS, 'dial', 'fax']);
+const PHONE_CUE = wordsRegex([...PHONE_WORDS, 'dial', 'dialled', 'dialed', 'fax']);
 
 function digitsOf(s: string): number {
   let digits = 0;
@@ -81,11 +82,15 @@ function phoneScore(candidate: string, cued: boolean): number {
   const digits = digitsOf(number);
   if (digits < 7 || digits > 15) return 0;
   const withExt = (n: string): string => (ext ? `${n} ext. ${ext[0].replace(/\D/g, '')}` : n);
+  // A country code in brackets ("(+57) 329 059 54 26") is the + form.
+  if (number.startsWith('(+')) return phoneScore(number.replace(/^\((\+\d{1,3})\)/, '$1 ') + (ext ? ` ${ext[0]}` : ''), cued);
   if (number[0] === '+' || number.startsWith('00')) {
     const intl = number[0] === '+' ? number : '+' + number.slice(2);
     const p = parsePhoneNumberFromString(withExt(intl.replace('(0)', '')));
     if (p?.isValid()) return 0.85;
-    if (!p?.isPossible()) return 0;
+    // A country code and digit groups ("+54 9 3749 2056") is written as a phone number even where the country's plan
+    // assigns no number of that length.
+    if (!p?.isPossible()) return phoneShaped(number) ? SHAPED : 0;
     return cued ? 0.6 : phoneShaped(number) ? SHAPED : 0;
   }
   const shaped = digits >= 9 && digits <= 12 && phoneShaped(number) ? SHAPED : 0;
@@ -116,6 +121,9 @@ function phoneShaped(number: string): boolean {
   if (DATE_SHAPE.test(n) || (QUANTITY_SHAPE.test(n) && !/^\d{3}/.test(n))) return false;
   if (/^\(\d{2,5}\)/.test(n)) return true;
   const groups = n.split(/[\s.-]+/).filter((g) => g.length > 0);
+  // A trunk or country digit before three groups ("1-800-555-0199"), a mobile prefix after a country code ("+54 9
+  // 3749 2056").
+  if (/^\d$/.test(groups[0]) && (groups.length >= 4 || (n !== number && groups.length >= 3))) groups.shift();
   if (groups.some((g) => !/^\d{2,5}$/.test(g))) return false;
   return groups.length >= 3 || (groups.length === 2 && n[0] === '0') || (groups.length >= 2 && n !== number);
 }

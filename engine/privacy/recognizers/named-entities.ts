@@ -733,10 +733,13 @@ function readRuns(text: string, toks: Tok[], used: boolean[], out: EntityMatch[]
         j++;
         continue;
       }
-      // Particles and connectors stay inside a run only between two capitalized words.
-      const inner = (PARTICLES.has(u.key) || CONNECTORS.has(u.key)) && u.shape === 'lower' && j + 1 < toks.length && runWord(toks[j + 1]) && joined(text, u, toks[j + 1]);
+      // Particles and connectors stay inside a run only between two capitalized words ("Mehmet van der Laar").
+      const small = (x: Tok): boolean => (PARTICLES.has(x.key) || CONNECTORS.has(x.key)) && x.shape === 'lower';
+      let k = j;
+      while (k < toks.length && k - j < 3 && small(toks[k]) && (k === j || joined(text, toks[k - 1], toks[k]))) k++;
+      const inner = k > j && k < toks.length && runWord(toks[k]) && joined(text, toks[k - 1], toks[k]);
       if (!inner) break;
-      j++;
+      j = k;
     }
     const run = toks.slice(i, j);
     for (let k = i; k < j; k++) used[k] = true;
@@ -749,11 +752,34 @@ function finder(kind: EntityKind): (text: string) => RawMatch[] {
   return (text) => entities(text).filter((e) => e.kind === kind);
 }
 
-const SURNAME = "\\p{Lu}[\\p{Ll}'’]+";
+const SURNAME = "(?:Mc|Mac|O['’]|D['’])?\\p{Lu}[\\p{Ll}\\p{M}'’]+";
 /** A firm named after its partners: "Ross, Shaffer and Mueller", "Dixon, Bennett & Farley". */
-const PARTNERS = new RegExp(`(?<![\\p{L}\\p{M}])${SURNAME}(?:,\\s+${SURNAME})+,?\\s+(?:and|&)\\s+${SURNAME}(?![\\p{L}\\p{M}])`, 'gu');
+const PARTNERS = new RegExp(`(?<![\\p{L}\\p{M}])${SURNAME}(?:,\\s+${SURNAME})+,?\\s+(?:and|&|y|e|und|et|en)\\s+${SURNAME}(?![\\p{L}\\p{M}])`, 'gu');
 /** Two surnames joined by a hyphen after a word that introduces a company ("works at Frey-Ramirez", "for Torres-Butler"). */
 const HYPHENATED_FIRM = new RegExp(`(?<=\\b(?:at|for|from|joined|by|of)\\s)${SURNAME}-${SURNAME}(?![\\p{L}\\p{M}\\-])`, 'gu');
+
+/**
+ * Legal forms written with full stops, slashes or in several parts, which the word reader cannot see as one word,
+ * and the family and partnership endings of firm names ("e Filhos", "y Asociados"), each a firm's last words.
+ */
+const LEGAL_FORM =
+  '(?:(?:y|e|E|&|i)\\s+(?:[Aa]sociados|[Aa]ssociados|[Ff]ilhos|[Ff]igli|[Hh]ijos|[Ss]öhne|[Ss]ons|[Cc]ía\\.?|Cie\\.?|[Ss]yn(?:owie)?|[Ww]spólnicy)(?:\\s+(?=S\\.|Ltda|Lda|s\\.c\\.))?|and\\s+Sons|et\\s+Fils(?=[\\s,.;]|$))?' +
+  '(?:S\\.\\s?A\\.(?:\\s?de\\s?C\\.\\s?V\\.|\\s?S\\.|\\s?R\\.\\s?L\\.)?|S\\.\\s?L\\.(?:\\s?N\\.\\s?E\\.?|\\s?U\\.)?|S\\.\\s?L\\.\\s?N\\.\\s?E|S\\.\\s?Coop\\.?|S\\.\\s?C\\.\\s?P\\.?|S\\.\\s?C\\.|[Ss]\\.\\s?[Rr]\\.\\s?[Ll]\\.?|[Ss]\\.\\s?[Pp]\\.\\s?[Aa]\\.?|[Ss]\\.\\s?[Nn]\\.\\s?[Cc]\\.|S\\.\\s?[Aa]\\.\\s?[Ss]\\.|S/A|' +
+  'Sp\\.\\s?z\\s?o\\.\\s?o\\.(?:\\s?Sp\\.\\s?k\\.)?|Sp\\.\\s?[jkp]\\.(?:\\s?a\\.)?|S\\.\\s?K\\.\\s?A\\.|Lda\\.?|Ltda\\.?|EIRELI|-\\s(?:EI|ME|EPP|EIRELI)|' +
+  'GmbH\\s?&\\s?Co\\.\\s?(?:KGaA|KG|OHG)|AG\\s?&\\s?Co\\.\\s?(?:KGaA|KG)|Stiftung\\s?&\\s?Co\\.\\s?KG|e\\.\\s?V\\.|e\\.\\s?K\\.|UG\\s?\\(haftungsbeschränkt\\)|' +
+  'B\\.\\s?V\\.|N\\.\\s?V\\.|V\\.\\s?O\\.\\s?F\\.|C\\.\\s?V\\.|A/S|L\\.\\s?L\\.\\s?C\\.|Pty\\.?\\s?Ltd\\.?|K\\.\\s?K\\.|' +
+  '[Ss]\\.\\s?c\\.|(?<=(?:(?:y|e|&|i)\\s+(?:[Aa]sociados|[Aa]ssociados|[Ff]ilhos|[Ff]igli|[Hh]ijos|[Ss]öhne|[Ss]ons|[Cc]ía\\.?|Cie\\.?|[Ss]yn(?:owie)?|[Ww]spólnicy)|and\\s+Sons|et\\s+Fils)))';
+const FIRM_WORD = "\\p{Lu}[\\p{L}\\p{M}'’]*(?:-\\p{Lu}[\\p{L}\\p{M}'’]*)?";
+/** Words that join the names in a firm's name: particles and "and" in the languages of the legal forms. */
+const FIRM_JOIN = '(?:,?\\s+(?:(?:y|e|and|&|und|et|en|de|da|do|dos|das|del|di|van|von|der|den|la|le)\\s+)*)';
+const LEGAL_FORM_FIRM = new RegExp(`(?<![\\p{L}\\p{M}\\-])${FIRM_WORD}(?:${FIRM_JOIN}${FIRM_WORD}){0,4},?\\s*${LEGAL_FORM}(?![\\p{L}\\p{M}])`, 'gu');
+/** Words that begin the names of foundations, associations and small firms ("Stichting van Kusen", "PPUH Szczesiak"). */
+const FIRM_PREFIX = new RegExp(
+  `(?<![\\p{L}\\p{M}])(?:Stichting|Vereniging|Fundacja|Stowarzyszenie|Spółdzielnia|Fundación|Fundação|Fondazione|Fondation|Associação|Asociación|Associazione|Verein|Gabinet[y]?|Grupa|Club|[PF]{1,2}\\.?(?:P\\.?)?(?:H\\.?U\\.?|U\\.?H\\.?))\\s+(?:(?:van|de|der|den|del|la|da|do|dos|di)\\s+)*${FIRM_WORD}(?:[ \\t]+${FIRM_WORD}){0,2}(?:,?\\s*${LEGAL_FORM})?(?![\\p{L}\\p{M}])`,
+  'gu',
+);
+/** A word before a firm that introduces it: a firm of partners there is a firm, whatever the surnames. */
+const FIRM_CUE = /\b(?:at|for|with|from|joined|of|by|to)\s+$/;
 
 /** Organizations: the entity reading, and firms named after people, which read as names word by word. */
 function findOrganizations(text: string): RawMatch[] {
@@ -763,12 +789,33 @@ function findOrganizations(text: string): RawMatch[] {
     // A known surname among them and no word of another kind: "Harry, Niall and Louis" are three people, "Jordanian,
     // Palestinian and Syrian" or "Buckling, Crumbling, and Toppling" lists. Surer than each word read as a name, since
     // the firm is one entity, not three people.
-    const words = m[0].split(/,?\s+(?:and\s+|&\s+)?/).map((w) => w.toLowerCase());
-    if (!words.some((w) => lex.lastNames.has(w)) || words.some((w) => /(?:ing|ian|ese|ish|ware|ion)$/.test(w) && !lex.lastNames.has(w))) continue;
+    // After "at", "for", "with" the list is a firm whatever the surnames are ("at McNelis, Maginn and MacNamara").
+    const words = m[0].split(/,?\s+(?:(?:and|&|y|e|und|et|en)\s+)?/).map(fold);
+    const cued = FIRM_CUE.test(text.slice(Math.max(0, m.index - 12), m.index));
+    if ((!cued && !words.some((w) => lex.lastNames.has(w))) || words.some((w) => /(?:ing|ian|ese|ish|ware|ion)$/.test(w) && !lex.lastNames.has(w))) continue;
     out.push({ start: m.index, end: m.index + m[0].length, score: 0.92, evidence: ['firm_name'] });
   }
+  for (const re of [LEGAL_FORM_FIRM, FIRM_PREFIX]) {
+    for (const m of text.matchAll(re)) {
+      let start = m.index;
+      // A sentence's first words before the firm's are not its name ("Thanks Acme S.A." is "Acme S.A."), and a word
+      // that introduces the firm neither ("Invoice for ...").
+      if (re === LEGAL_FORM_FIRM) {
+        for (const w of m[0].matchAll(/\p{Lu}[\p{Ll}'’]*(?=\s+\p{Lu})/gu)) {
+          if (m.index + (w.index as number) !== start) break;
+          const k = fold(w[0]);
+          if (!lex.common.has(k) || lex.lastNames.has(k)) break;
+          start = m.index + (w.index as number) + w[0].length;
+          while (/\s/.test(text[start])) start++;
+        }
+      }
+      const value = text.slice(start, m.index + m[0].length);
+      if (value.length < 4) continue;
+      out.push({ start, end: start + value.length, score: 0.9, evidence: ['org_suffix'] });
+    }
+  }
   for (const m of text.matchAll(HYPHENATED_FIRM)) {
-    if (!m[0].split('-').some((w) => lex.lastNames.has(w.toLowerCase()))) continue;
+    if (!m[0].split('-').some((w) => lex.lastNames.has(fold(w)))) continue;
     out.push({ start: m.index, end: m.index + m[0].length, score: 0.7, evidence: ['firm_name'] });
   }
   return out.sort((a, b) => a.start - b.start);

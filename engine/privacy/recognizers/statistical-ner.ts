@@ -43,6 +43,8 @@ interface ModelSpan extends RawMatch {
 const ARTICLE = /^(?:the|The|THE)\s+/;
 /** Nor of a place's, where it is written in lower case ("the West Bank", "the US"). */
 const LOWER_ARTICLE = /^the\s+/;
+/** A common word and a preposition before an organization's name: "Invoice for Goderts & Wright", "Thanks to Acme". */
+const LEADING_CUE = /^(\p{Lu}\p{Ll}+)\s+(?:for|from|to|at|with|by)\s+(?=\p{Lu})/u;
 
 /**
  * Field labels and units written in capitals, which the model (trained on news) takes for organizations: "DOB
@@ -139,6 +141,19 @@ export const MODEL_MAX_CHARS = 100_000;
 const MEMO_ENTRIES = 256;
 const MEMO_MAX_CHARS = 2000;
 
+/** The longest line of `text[start, end)`, trimmed (the first of equals). */
+function longestLine(text: string, start: number, end: number): [number, number] {
+  let best: [number, number] = [start, start];
+  let at = start;
+  for (const piece of text.slice(start, end).split('\n')) {
+    const lead = piece.length - piece.trimStart().length;
+    const trimmed = piece.trim();
+    if (trimmed.length > best[1] - best[0]) best = [at + lead, at + lead + trimmed.length];
+    at += piece.length + 1;
+  }
+  return best;
+}
+
 /** The model's spans of a text, typed and scored (memoised for the recognizers that share them). */
 export function modelSpans(text: string, recase: (t: string) => Recased = recaseForModel): ModelSpan[] {
   const memoise = recase === recaseForModel && text.length <= MEMO_MAX_CHARS;
@@ -159,6 +174,8 @@ export function modelSpans(text: string, recase: (t: string) => Recased = recase
       const article = (e.label === 'GPE' ? LOWER_ARTICLE : ARTICLE).exec(text.slice(start, e.end));
       if (article && e.label !== 'PERSON') start += article[0].length;
       let end = e.end;
+      const cue = e.label === 'ORG' ? LEADING_CUE.exec(text.slice(start, end)) : null;
+      if (cue && lexicon().common.has(fold(cue[1])) && !lexicon().orgWords.has(fold(cue[1]))) start += cue[0].length;
       const lead = LEADING_SYMBOLS.exec(text.slice(start, end));
       if (lead) start += lead[0].length;
       const trail = TRAILING_SYMBOLS.exec(text.slice(start, end));
@@ -167,6 +184,9 @@ export function modelSpans(text: string, recase: (t: string) => Recased = recase
       // keeps its own ("McDonald's").
       const possessive = e.label === 'ORG' ? null : POSSESSIVE.exec(text.slice(start, end));
       if (possessive) end -= possessive[0].length;
+      // A name does not run on over a line break: the model reads "Keith Marshall\nFlat 46" as one person, where the
+      // line after the name is the address. The longest line of the span is the entity.
+      if (text.slice(start, end).includes('\n')) [start, end] = longestLine(text, start, end);
       if (start >= end) continue;
       // An unsure span that runs over "in", "at", "from" or "near" joins an entity and the place after it ("Barclays
       // in Canary Wharf"): the entity ends before the preposition, the rest is a place.

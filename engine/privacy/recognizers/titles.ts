@@ -41,6 +41,8 @@ const FUNCTION_WORD = new RegExp(`^(?:${FUNCTION_WORDS})\\s+`, 'i');
  */
 const APPOSITIVE = /(?<=,\s)\p{L}[\p{L}/()-]*(?:,?\s+[\p{L}/()-]+){0,4}(?=,?\s+(?:at|for|with)\s+\p{Lu})/gu;
 const HEAD_WORDS = new Set([...heads, 'adjuster', 'contractor', 'doctor', 'astronomer', 'ranger', 'warden', 'nurse', 'worker', 'operator', 'officer']);
+/** Endings of the names of trades, enough in apposition ("Oncologist", "Brewing technologist", "Museum conservator"). */
+const TRADE_ENDING = /^\p{L}{3,}(?:ologist|ist|ician|grapher|nomer|ator|ancer|eyor|ier)$/u;
 /** Words a capitalized title does not start with: they are the sentence's, not the title's. */
 const LEADING = /^(?:The|A|An|Our|My|Your|His|Her|Their|This|That|New|Former|Dear|Hi|Hello|Thanks|Please|Welcome|Signed|Regards|Best)\s+/u;
 const TITLE_CUE = /(?:,\s*|\bas (?:an?|the)\s+|\bour (?:new\s+)?|\bnew\s+|(?:title|position|role|job|occupation)\s*[:-]?\s*)$/i;
@@ -71,9 +73,10 @@ function jobTitles(text: string): RawMatch[] {
   while ((m = LOWER_TITLE.exec(text)) !== null) out.push({ start: m.index, end: m.index + m[0].length, score: 0.75, evidence: ['job_title', 'context'] });
   for (const m of text.matchAll(APPOSITIVE)) {
     const words = m[0].toLowerCase().split(/[\s,/()]+/);
-    if (!words.some((w) => HEAD_WORDS.has(w))) continue;
+    if (!words.some((w) => HEAD_WORDS.has(w) || TRADE_ENDING.test(w))) continue;
     const lead = FUNCTION_WORD.exec(m[0]);
-    out.push({ start: m.index + (lead ? lead[0].length : 0), end: m.index + m[0].length, score: 0.75, evidence: ['job_title', 'context'] });
+    // Surer than a capitalized head word inside it ("Engineer" of "Engineer, petroleum") or a word the name lists know.
+    out.push({ start: m.index + (lead ? lead[0].length : 0), end: m.index + m[0].length, score: 0.86, evidence: ['job_title', 'context'] });
   }
   TITLE_BEFORE_NAME.lastIndex = 0;
   while ((m = TITLE_BEFORE_NAME.exec(text)) !== null) {

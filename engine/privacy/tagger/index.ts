@@ -85,7 +85,9 @@ export function taggedEntities(text: string, found: readonly Detection[], resolv
       continue;
     }
     const label = tag.slice(2);
-    if (tag.startsWith('B-') || !open || open.label !== label) {
+    // An entity ends at a line break, whatever the tags say ("Keith Marshall\nFlat 46").
+    const newLine = i > 0 && text.slice(tokens[i - 1].end, tokens[i].start).includes('\n');
+    if (tag.startsWith('B-') || !open || open.label !== label || newLine) {
       close();
       open = { label, from: i, to: i, margin: margins[i] };
     } else {
