@@ -1,7 +1,8 @@
 /**
- * International values from a third-party generator: Faker's names, street addresses, phone numbers and companies in
- * the formats of 16 locales (EU, UK, US, Canada, Australia, Latin America), card numbers and job titles, placed in a
- * few plain carrier sentences written here, one or two values each. Ours and Presidio in the same run.
+ * International values from a third-party generator: Faker's names, street addresses, phone numbers, companies and
+ * cities in the formats of 16 locales (EU, UK, US, Canada, Australia, Latin America), card numbers, job titles,
+ * countries and ages, placed in a few plain carrier sentences written here, one to three values each. Ours and
+ * Presidio in the same run.
  *
  *   ~/.cache/mlsvc/venv-pii/bin/pip install faker   # once
  *   node .build-pii/bench/pii/faker-bench.js [PER_LOCALE=25] [SEED=20261128]   # → bench/results/pii-faker.json
@@ -26,10 +27,24 @@ interface Row {
   company: string;
   card: string;
   job: string;
+  city: string;
+  country: string;
+  age: string;
 }
-type Slot = 'name' | 'address' | 'address_block' | 'phone' | 'company' | 'card' | 'job';
+type Slot = 'name' | 'address' | 'address_block' | 'phone' | 'company' | 'card' | 'job' | 'city' | 'country' | 'age';
 /** The gold type of each slot. */
-const TYPE_OF: Record<Slot, string> = { name: 'name', address: 'address', address_block: 'address', phone: 'phone', company: 'organization', card: 'credit_card', job: 'title' };
+const TYPE_OF: Record<Slot, string> = {
+  name: 'name',
+  address: 'address',
+  address_block: 'address',
+  phone: 'phone',
+  company: 'organization',
+  card: 'credit_card',
+  job: 'title',
+  city: 'location',
+  country: 'location',
+  age: 'age',
+};
 
 /** Carrier sentences: `{slot}` is replaced by the row's value. */
 const CARRIERS = [
@@ -41,6 +56,8 @@ const CARRIERS = [
   'The card {card} was declined, so the customer rang us from {phone}.',
   'Invoice for {company}, attention of {name}.',
   'New contact: {phone} (mobile).',
+  '{name} was born in {city} and now lives in {country}.',
+  '{name}, aged {age}, flew from {city} to {country} on Tuesday.',
 ];
 
 interface Gold {
@@ -75,16 +92,35 @@ function compose(rows: Row[]): Text[] {
 
 /** The types a detection counts as (ours or Presidio's). */
 const COUNTS_AS: Record<string, string[]> = {
-  address: ['address'],
-  location: ['address'],
+  address: ['address', 'location'],
+  location: ['address', 'location'],
   fax_number: ['phone'],
   PERSON: ['name'],
-  LOCATION: ['address'],
+  LOCATION: ['address', 'location'],
+  GPE: ['address', 'location'],
   ORGANIZATION: ['organization'],
   PHONE_NUMBER: ['phone'],
   CREDIT_CARD: ['credit_card'],
 };
-const JUDGED = new Set(['name', 'address', 'location', 'phone', 'fax_number', 'organization', 'credit_card', 'title', 'PERSON', 'LOCATION', 'ORGANIZATION', 'PHONE_NUMBER', 'CREDIT_CARD']);
+const JUDGED = new Set([
+  'name',
+  'address',
+  'location',
+  'phone',
+  'fax_number',
+  'organization',
+  'credit_card',
+  'title',
+  'age',
+  'nrp',
+  'PERSON',
+  'LOCATION',
+  'GPE',
+  'ORGANIZATION',
+  'PHONE_NUMBER',
+  'CREDIT_CARD',
+  'NRP',
+]);
 
 interface Pred {
   label: string;

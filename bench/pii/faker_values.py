@@ -2,9 +2,9 @@
 
     python faker_values.py OUT.json [PER_LOCALE] [SEED]
 
-Writes [{locale, name, address, phone, company, card, job}] for the locales of the EU, the UK, the US, Canada,
-Australia and Latin America: names, street addresses, phone numbers and companies in each locale's own formats, a card
-number of a random issuer, an English job title. Faker's providers are a third party's; the project's own generator
+Writes [{locale, name, address, phone, company, city, card, job, country, age}] for the locales of the EU, the UK, the
+US, Canada, Australia and Latin America: names, street addresses, phone numbers, companies and cities in each locale's
+own formats, a card number of a random issuer, an English job title, a country's English name and an adult's age. Faker's providers are a third party's; the project's own generator
 (generate.ts) draws from the project's lists, which the recognizers also read.
 """
 import json
@@ -35,6 +35,9 @@ def main():
                     "company": f.company(),
                     "card": english.credit_card_number(),
                     "job": english.job(),
+                    "city": f.city(),
+                    "country": english.country(),
+                    "age": str(english.random_int(18, 95)),
                 }
             )
     json.dump({"faker": __import__("faker").VERSION, "seed": seed, "rows": rows}, open(out, "w"), ensure_ascii=False)

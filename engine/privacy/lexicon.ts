@@ -8,6 +8,7 @@
  */
 import nlp from 'compromise';
 import { CENSUS_GIVEN_NAMES } from './recognizers/census-names';
+import { COUNTRY_NAMES } from './recognizers/countries';
 import * as data from './recognizers/lexicon-data';
 
 export type GroupKind = 'nationality' | 'religion' | 'political';
@@ -229,6 +230,8 @@ export function lexicon(): Lexicon {
   addWords(lex.firstNames, CENSUS_GIVEN_NAMES);
   addWords(lex.jobHeads, data.JOB_HEADS);
   for (const p of phrases(data.PLACES)) lex.places.add(p);
+  // Names in brackets ("Cocos (Keeling) Islands") are read whole by named-entities.ts.
+  for (const n of COUNTRY_NAMES) if (!n.includes('(')) lex.places.add(fold(n.replace(/^the /, '')));
   for (const p of phrases(data.ORGANIZATIONS)) lex.organizations.add(p);
   const groups: [string, GroupKind][] = [
     [data.NATIONALITIES, 'nationality'],

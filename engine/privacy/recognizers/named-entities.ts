@@ -17,6 +17,7 @@
 import { fold, lexicon, surnameShaped } from '../lexicon';
 import { define, NEEDS_LETTER, wordsRegex, type RawMatch, type Recognizer } from './define';
 import { CENSUS_SURNAMES, GIVEN_NAMES_THAT_ARE_WORDS } from './census-names';
+import { COUNTRY_NAMES } from './countries';
 import { STOP_WORDS, recaseForModel } from './recase';
 
 export type EntityKind = 'name' | 'organization' | 'location' | 'nrp' | 'title';
@@ -821,6 +822,26 @@ function findOrganizations(text: string): RawMatch[] {
   return out.sort((a, b) => a.start - b.start);
 }
 
+const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/**
+ * Country names the word reader cannot take whole: those with a part in brackets ("Falkland Islands (Malvinas)"), or
+ * with "and", which people also write "&" ("Svalbard & Jan Mayen"), longest first.
+ */
+const COUNTRY_PHRASE = new RegExp(
+  `(?<![\\p{L}\\p{M}])(?:${COUNTRY_NAMES.filter((n) => n.includes('(') || n.includes(' and '))
+    .sort((a, b) => b.length - a.length)
+    .map((n) => escapeRegex(n.replace(/^the /, '')).replace(/ and /g, ' (?:and|&) '))
+    .join('|')})(?![\\p{L}\\p{M}])`,
+  'gu',
+);
+
+/** Places: the entity reading, and the country names it cannot read whole. */
+function findLocations(text: string): RawMatch[] {
+  const out: RawMatch[] = entities(text).filter((e) => e.kind === 'location');
+  for (const m of text.matchAll(COUNTRY_PHRASE)) out.push({ start: m.index, end: m.index + m[0].length, score: 0.9, evidence: ['gazetteer'] });
+  return out.sort((a, b) => a.start - b.start);
+}
+
 /** A whole cell as a name/organization/place: the gazetteers decide, a capitalized shape alone is weak evidence. */
 function cellMatcher(kind: EntityKind): (value: string) => RawMatch | null {
   return (value) => {
@@ -865,7 +886,7 @@ export const ENTITY_RECOGNIZERS: Recognizer[] = [
     id: 'location',
     name: 'Location (city, region, country)',
     category: 'geography',
-    find: finder('location'),
+    find: findLocations,
     matchCell: cellMatcher('location'),
     evidence: 'ner',
     score: 0.85,
