@@ -391,6 +391,34 @@ describe("third pass: the formats of Faker's locales (bench/pii/faker-bench.ts)"
   });
 
   it.each([
+    ['I spoke with 王小明 about the delay.', ['name', '王小明']],
+    ['Invoice for Acme Ltd, attention of محمد علي.', ['name', 'محمد علي']],
+    ['I spoke with ხვიჩა მახარაშვილი about the delay.', ['name', 'ხვიჩა მახარაშვილი']],
+    ['She moved to 東京 last year.', ['location', '東京']],
+  ])('finds names in scripts without capitals inside English text: %j', (text, expected) => {
+    expect(typed(text)).toContainEqual(expected);
+  });
+
+  it('leaves text written in another script to itself', () => {
+    expect(detectText('我叫王小明，我住在北京。').filter((d) => d.evidence.includes('script'))).toEqual([]);
+  });
+
+  it("finds unknown names as a sentence's subject or after words that name a person", () => {
+    expect(spans('Teodors Podniece moved to Leeds last spring.', 'name')).toEqual(['Teodors Podniece']);
+    expect(spans('Oba Adebiyi Ogunde moved to Leeds last spring.', 'name')).toEqual(['Oba Adebiyi Ogunde']);
+    expect(spans('Invoice for Acme Ltd, attention of Aija Lāce.', 'name')).toEqual(['Aija Lāce']);
+  });
+
+  it.each([
+    ['Ana flew from Oslo to Heard Island and McDonald Islands on Tuesday.', 'Heard Island and McDonald Islands'],
+    ['Ana was born in Lyon and now lives in Cocos (Keeling) Islands.', 'Cocos (Keeling) Islands'],
+    ['She now lives in Syrian Arab Republic.', 'Syrian Arab Republic'],
+    ['She now lives in American Samoa.', 'American Samoa'],
+  ])('finds the countries of ISO 3166 by their long names: %j', (text, place) => {
+    expect(spans(text, 'location')).toContain(place);
+  });
+
+  it.each([
     ['Ana Ruiz, Surveyor, minerals at Green-Barton, signed the contract yesterday.', 'Surveyor, minerals'],
     ['Ana Ruiz, Careers adviser at Harris Inc, signed the contract yesterday.', 'Careers adviser'],
     ['Ana Ruiz, Oncologist at Harris Inc, signed the contract yesterday.', 'Oncologist'],

@@ -637,6 +637,29 @@ function emit(text: string, toks: Tok[], c: Classified, sentenceStart: boolean, 
 }
 
 /** The entity readings of one capitalized run, with the cue words before it. */
+/** A verb right after a sentence's first words that makes them its subject ("Teodors Podniece moved to ..."). */
+const SUBJECT_VERB =
+  /^\s+(?:\p{Ll}+ed|is|was|has|had|will|would|can|could|says|said|lives|works|wrote|asks|told|left|signed|joined|moved|called|paid|sent|met|took|gave|came|went|got|made|won|lost|became|spoke)\b/u;
+/** Words before a run that name a person: "attention of", "attn", "spoke with", "signed by", "c/o". */
+const PERSON_BEFORE = /(?:\battention of|\battn\.?:?|\bc\/o|\bcare of|\bon behalf of|\bspoke (?:to|with)|\bmet with|\bsigned by|\bdear|\bcall|\bcontact|\bask for)\s*[,:]?\s*$/i;
+
+/**
+ * Two or three capitalized words no list knows, where the gazetteers could not read them: a person when they are a
+ * sentence's subject before its verb, or follow words that name a person (where the last may be a word too, "Aija Lāce").
+ */
+function unknownPerson(text: string, toks: Tok[], sentenceStart: boolean): EntityMatch | undefined {
+  if (toks.length < 2 || toks.length > 3 || toks.some((t) => t.shape !== 'cap')) return undefined;
+  const lex = lexicon();
+  if (toks.some((t) => lex.places.has(t.base) || lex.organizations.has(t.base) || lex.groups.has(t.base) || lex.orgWords.has(t.base) || CUE_WORDS.has(t.base) || HONORIFICS.has(t.base)))
+    return undefined;
+  const start = toks[0].start;
+  const end = toks[toks.length - 1].end;
+  if (lex.common.has(toks[0].base)) return undefined;
+  if (PERSON_BEFORE.test(text.slice(Math.max(0, start - 20), start))) return { start, end, score: 0.7, evidence: ['shape', 'context'], kind: 'name' };
+  if (sentenceStart && !toks.some((t) => lex.common.has(t.base)) && SUBJECT_VERB.test(text.slice(end, end + 12))) return { start, end, score: 0.65, evidence: ['shape'], kind: 'name' };
+  return undefined;
+}
+
 function readRun(text: string, toks: Tok[], out: EntityMatch[]): void {
   const lex = lexicon();
   const sentenceStart = atSentenceStart(text, toks[0]);
@@ -651,6 +674,11 @@ function readRun(text: string, toks: Tok[], out: EntityMatch[]): void {
       const c = classify(p, p === pieces[0] && sentenceStart);
       if (c) emit(text, p, c, p === pieces[0] && sentenceStart, out);
     }
+    return;
+  }
+  const person = unknownPerson(text, toks, sentenceStart);
+  if (person) {
+    out.push(person);
     return;
   }
   const lead = toks.findIndex((t) => !CUE_WORDS.has(t.base) && !(sentenceStart && lex.common.has(t.base)));
@@ -672,6 +700,30 @@ function readRun(text: string, toks: Tok[], out: EntityMatch[]): void {
   }
 }
 
+const OTHER_SCRIPT = /(?![\p{Script=Latin}])\p{L}/u;
+/** A run of up to four words in a script other than Latin: "王小明", "ხვიჩა მახარაშვილი", "محمد علي". */
+const OTHER_SCRIPT_RUN = /(?<![\p{L}\p{M}])(?![\p{Script=Latin}])\p{L}[\p{L}\p{M}]*(?:[ \t]+(?![\p{Script=Latin}])\p{L}[\p{L}\p{M}]*){0,3}/gu;
+const LATIN_WORD = /\p{Script=Latin}[\p{L}\p{M}]*/gu;
+
+/**
+ * Words in another script inside text written mostly in Latin letters are names the lists cannot know, in scripts
+ * without capitals (Chinese, Arabic, Georgian, Korean...): a person, or a place or a company where the words before
+ * say so. Cyrillic and Greek, which have capitals, are read like Latin too; the model decides there first.
+ */
+function inOtherScripts(text: string, out: EntityMatch[]): void {
+  const runs = [...text.matchAll(OTHER_SCRIPT_RUN)];
+  const latinWords = text.match(LATIN_WORD)?.length ?? 0;
+  if (latinWords < 3 || latinWords < runs.length * 3) return;
+  for (const m of runs) {
+    const start = m.index;
+    const end = start + m[0].length;
+    if (out.some((o) => o.start < end && start < o.end)) continue;
+    const before = text.slice(Math.max(0, start - 40), start);
+    const kind: EntityKind = PLACE_STRONG_CUE.test(before) ? 'location' : ORG_CUE.test(before) ? 'organization' : 'name';
+    out.push({ start, end, score: 0.7, evidence: ['script'], kind });
+  }
+}
+
 /** The entity recognizers run one after another on the same text: the words are read once. */
 let memoText: string | undefined;
 let memo: EntityMatch[] = [];
@@ -685,6 +737,7 @@ export function entities(text: string): EntityMatch[] {
   readRuns(text, toks, used, out);
   uncased(text, toks, used, out);
   if (TWO_CAPITALS.test(text)) fromRecasedCapitals(text, out);
+  if (OTHER_SCRIPT.test(text)) inOtherScripts(text, out);
   // A person's or a place's possessive is not part of the name ("Ravi Kumar's fax", "Seattle’s music"); a
   // company's may be ("McDonald's").
   for (const e of out) if ((e.kind === 'name' || e.kind === 'location') && POSSESSIVE_END.test(text.slice(e.start, e.end))) e.end -= 2;
