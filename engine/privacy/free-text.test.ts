@@ -339,6 +339,7 @@ describe("third pass: the formats of Faker's locales (bench/pii/faker-bench.ts)"
     ['Ana moved to Diagonal 2 N° 615 Piso 3 Dto. 7, Santa Fe 3000, Santa Fe last spring.', 'Diagonal 2 N° 615 Piso 3 Dto. 7, Santa Fe 3000, Santa Fe'],
     ['Our office is at Calle 135N # 91-6, Torre 7 apartamento 7, 251288, Manta, Cundinamarca; it opens at nine.', 'Calle 135N # 91-6, Torre 7 apartamento 7, 251288, Manta, Cundinamarca'],
     ['Ship to:\nDavid López\nCr. 8 Bis J # 5-3\n131639\nSimití, Bolívar', 'Cr. 8 Bis J # 5-3\n131639\nSimití, Bolívar'],
+    ['Our office is at Vereda Pacheco, Penha, 40368131 Guerra de Mendes / TO; it opens at nine.', 'Vereda Pacheco, Penha, 40368131 Guerra de Mendes / TO'],
   ])('takes the address block whole: %j', (text, address) => {
     expect(spans(text, 'address')).toEqual([address]);
   });

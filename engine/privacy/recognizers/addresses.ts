@@ -128,6 +128,9 @@ const STREET_LINE = new RegExp(
     `|(?<![${L}])(?:rue|avenue|boulevard|chemin|impasse|allée|place|quai|Rue|Avenue|Boulevard|Chemin|Impasse|Allée|Quai)[ \\t]+(?:${PARTICLE}[ \\t]+)*${CAP_WORD}(?:[ \\t]+(?:${PARTICLE}[ \\t]+)*${CAP_WORD}){0,3}(?=,?\\s+\\d{5}[ \\t]+\\p{Lu})` +
     // Calle Mayor 12, ul. Długa 5/7, Carrera 7 #71-21
     `|(?:${STREET_FIRST})\\.?\\s+(?:${PARTICLE}\\s+)*${NAME_SEQ},?\\s+(?:[Nn][º°o]\\.?\\s*|No\\.?\\s*|[Nn]r\\.?\\s*|#\\s*)?${HOUSE_AFTER}` +
+    // (after the forms with a number) Brazil and Portugal without a number, the neighbourhood's line and the CEP after it: "Vereda Pacheco, Penha,
+    // 40368131 Guerra de Mendes / TO"
+    `|(?:${STREET_FIRST})\\.?[ \\t]+(?:${PARTICLE}[ \\t]+)*${NAME_SEQ}(?=(?:,[ \\t]*|\\n)(?:[^\\n,\\d]{2,40}(?:,[ \\t]*|\\n)){0,2}(?:\\d{5}-?\\d{3}|\\d{4}-\\d{3})[ \\t]+\\p{Lu})` +
     // Hauptstraße 5, Am Markt 3
     `|\\p{Lu}[${L}\\-]*?(?:${COMPOUND})\\s+${HOUSE_AFTER}|(?:Am|An der|Auf der|Im|In der|Zum|Zur|Unter den)\\s+${CAP_WORD}\\s+${HOUSE_AFTER}` +
     `)|(?:P\\.?\\s?[Oo]\\.?\\s?Box|Post Office Box|GPO Box|Apartado(?: Postal| de Correos)?|Caixa Postal|Casilla(?: de Correo)?|Postfach|Boîte Postale|B\\.P\\.)\\s+\\d{1,6}` +
@@ -147,7 +150,7 @@ const END = `(?![${L}\\d])`;
 /** One line of an address after the street, anchored where the previous one ended. */
 const UNIT_LINE = new RegExp(`${UNIT}${END}`, 'uy');
 const POSTCODE_LINE = new RegExp(`${POSTCODE}${END}(?:${H}(${CITY}))?(?:${H}(?:[-–/]${H})?(\\(?${REGION}\\)?)${END})?`, 'uy');
-const CITY_LINE = new RegExp(`(${CITY})(?:,?${H}(${REGION})${END}|${H}?\\((${REGION})\\))?(?:,?${H}(${POSTCODE})${END}|${H}(\\d{1,2})${END})?`, 'uy');
+const CITY_LINE = new RegExp(`(${CITY})(?:,?${H}(${REGION})${END}|(?:${H}?\\(|${H}\\/${H})(${REGION})\\)?${END})?(?:,?${H}(${POSTCODE})${END}|${H}(\\d{1,2})${END})?`, 'uy');
 const SEPARATOR = /\s*(?:,|\n|;(?=\s*\n))\s*|\s+[-–/]\s+|\s+/y;
 
 /** `bare`: a postcode alone on its line, whose city follows ("13853, Crosa (BI)"). */
