@@ -12,6 +12,12 @@ import sys
 
 from faker import Faker
 
+# Names only, in four carriers: the countries the address locales above leave out (Faker's own name formats).
+NAME_LOCALES = [
+    "en_IN", "en_PH", "tr_TR", "vi_VN", "id_ID", "yo_NG", "zu_ZA", "fi_FI", "hu_HU", "cs_CZ", "ro_RO", "sv_SE",
+    "da_DK", "no_NO", "sk_SK", "hr_HR", "sl_SI", "et_EE", "lv_LV", "lt_LT", "en_NZ", "fr_CA", "de_AT", "de_CH",
+    "it_CH", "fr_CH", "nl_BE", "es_CL", "tw_GH", "sw", "ga_IE", "fil_PH", "az_AZ", "uz_UZ", "ka_GE", "hy_AM",
+]
 LOCALES = ["en_US", "en_GB", "en_CA", "en_AU", "en_IE", "de_DE", "fr_FR", "es_ES", "it_IT", "nl_NL", "pl_PL", "pt_PT", "es_MX", "pt_BR", "es_AR", "es_CO"]
 
 
@@ -40,7 +46,12 @@ def main():
                     "age": str(english.random_int(18, 95)),
                 }
             )
-    json.dump({"faker": __import__("faker").VERSION, "seed": seed, "rows": rows}, open(out, "w"), ensure_ascii=False)
+    more_names = []
+    for i, locale in enumerate(NAME_LOCALES):
+        f = Faker(locale)
+        f.seed_instance(seed + 100 + i)
+        more_names += [[locale, f.name()] for _ in range(15)]
+    json.dump({"faker": __import__("faker").VERSION, "seed": seed, "rows": rows, "more_names": more_names}, open(out, "w"), ensure_ascii=False)
 
 
 if __name__ == "__main__":
