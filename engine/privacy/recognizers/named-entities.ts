@@ -812,17 +812,17 @@ const PARTNERS = new RegExp(`(?<![\\p{L}\\p{M}])${SURNAME}(?:,\\s+${SURNAME})+,?
 /** Two surnames joined by a hyphen after a word that introduces a company ("works at Frey-Ramirez", "for Torres-Butler"). */
 const HYPHENATED_FIRM = new RegExp(`(?<=\\b(?:at|for|from|joined|by|of)\\s)${SURNAME}-${SURNAME}(?![\\p{L}\\p{M}\\-])`, 'gu');
 
-/**
- * Legal forms written with full stops, slashes or in several parts, which the word reader cannot see as one word,
- * and the family and partnership endings of firm names ("e Filhos", "y Asociados"), each a firm's last words.
- */
-const LEGAL_FORM =
-  '(?:(?:y|e|E|&|i)\\s+(?:[Aa]sociados|[Aa]ssociados|[Ff]ilhos|[Ff]igli|[Hh]ijos|[Ss]öhne|[Ss]ons|[Cc]ía\\.?|Cie\\.?|[Ss]yn(?:owie)?|[Ww]spólnicy)(?:\\s+(?=S\\.|Ltda|Lda|s\\.c\\.))?|and\\s+Sons|et\\s+Fils(?=[\\s,.;]|$))?' +
+/** The family and partnership endings of firm names: "e Filhos", "y Asociados", "i syn", "et Fils", "& Sons". */
+const FAMILY_ENDING =
+  '(?:(?:y|e|E|&|i)\\s+(?:[Aa]sociados|[Aa]ssociados|[Ff]ilhos|[Ff]igli|[Hh]ijos|[Ss]öhne|[Ss]ons|[Cc]ía\\.?|Cie\\.?|[Ss]yn(?:owie)?|[Ww]spólnicy)|and\\s+Sons|et\\s+Fils(?=[\\s,.;]|$))';
+/** Legal forms written with full stops, slashes or in several parts, which the word reader cannot see as one word. */
+const DOTTED_FORM =
   '(?:S\\.\\s?A\\.(?:\\s?de\\s?C\\.\\s?V\\.|\\s?S\\.|\\s?R\\.\\s?L\\.)?|S\\.\\s?L\\.(?:\\s?N\\.\\s?E\\.?|\\s?U\\.)?|S\\.\\s?L\\.\\s?N\\.\\s?E|S\\.\\s?Coop\\.?|S\\.\\s?C\\.\\s?P\\.?|S\\.\\s?C\\.|[Ss]\\.\\s?[Rr]\\.\\s?[Ll]\\.?|[Ss]\\.\\s?[Pp]\\.\\s?[Aa]\\.?|[Ss]\\.\\s?[Nn]\\.\\s?[Cc]\\.|S\\.\\s?[Aa]\\.\\s?[Ss]\\.|S/A|' +
   'Sp\\.\\s?z\\s?o\\.\\s?o\\.(?:\\s?Sp\\.\\s?k\\.)?|Sp\\.\\s?[jkp]\\.(?:\\s?a\\.)?|S\\.\\s?K\\.\\s?A\\.|Lda\\.?|Ltda\\.?|EIRELI|-\\s(?:EI|ME|EPP|EIRELI)|' +
   'GmbH\\s?&\\s?Co\\.\\s?(?:KGaA|KG|OHG)|AG\\s?&\\s?Co\\.\\s?(?:KGaA|KG)|Stiftung\\s?&\\s?Co\\.\\s?KG|e\\.\\s?V\\.|e\\.\\s?K\\.|UG\\s?\\(haftungsbeschränkt\\)|' +
-  'B\\.\\s?V\\.|N\\.\\s?V\\.|V\\.\\s?O\\.\\s?F\\.|C\\.\\s?V\\.|A/S|L\\.\\s?L\\.\\s?C\\.|Pty\\.?\\s?Ltd\\.?|K\\.\\s?K\\.|' +
-  '[Ss]\\.\\s?c\\.|(?<=(?:(?:y|e|&|i)\\s+(?:[Aa]sociados|[Aa]ssociados|[Ff]ilhos|[Ff]igli|[Hh]ijos|[Ss]öhne|[Ss]ons|[Cc]ía\\.?|Cie\\.?|[Ss]yn(?:owie)?|[Ww]spólnicy)|and\\s+Sons|et\\s+Fils)))';
+  'B\\.\\s?V\\.|N\\.\\s?V\\.|V\\.\\s?O\\.\\s?F\\.|C\\.\\s?V\\.|A/S|L\\.\\s?L\\.\\s?C\\.|Pty\\.?\\s?Ltd\\.?|K\\.\\s?K\\.|[Ss]\\.\\s?c\\.)';
+/** A firm's last words: a family ending, a dotted legal form, or both ("y asociados S.Coop.", "i syn s.c."). */
+const LEGAL_FORM = `(?:${FAMILY_ENDING}\\s+${DOTTED_FORM}|${FAMILY_ENDING}|${DOTTED_FORM})`;
 const FIRM_WORD = "\\p{Lu}[\\p{L}\\p{M}'’]*(?:-\\p{Lu}[\\p{L}\\p{M}'’]*)?";
 /** Words that join the names in a firm's name: particles and "and" in the languages of the legal forms. */
 const FIRM_JOIN = '(?:,?\\s+(?:(?:y|e|and|&|und|et|en|de|da|do|dos|das|del|di|van|von|der|den|la|le)\\s+)*)';
