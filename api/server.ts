@@ -57,6 +57,10 @@ export async function startApi(deps: AppDeps, port: number, host: string): Promi
   });
   answerConnectLikeAnyMethod(server, handle);
   server.requestTimeout = 0; // uploads and exports stream for as long as they need
+  // Node's 5 s keep-alive lets the server close a socket a client is about to reuse (its idle timer runs on its own
+  // clock, late when its event loop pauses): the request then fails with "other side closed". A proxy in front holds
+  // connections up to its own idle timeout (60 s for most), so ours is longer than that.
+  server.keepAliveTimeout = deps.config.limits.keepAliveTimeoutMs;
   // A port in use is a start-up error for the caller to report (and clean up after), not an uncaught 'error' event.
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

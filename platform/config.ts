@@ -112,6 +112,7 @@ const EnvSchema = z.object({
   BODY_TIMEOUT_SECS: int(30, 1),
   /** An upload may pause this long between two chunks before it is cut off (408). */
   UPLOAD_IDLE_TIMEOUT_SECS: int(60, 1),
+  HTTP_KEEP_ALIVE_SECS: int(65, 1),
   /** New versions with at least this many rows get their statistics from a background `dataset_profile` job (1: every version; 0: none). */
   PROFILE_IN_BACKGROUND_MIN_ROWS: int(1, 0),
   RECONCILE_INTERVAL_SECS: int(60, 0),
@@ -239,6 +240,7 @@ export interface Config {
     maxJsonBodyBytes: number;
     bodyTimeoutMs: number;
     uploadIdleTimeoutMs: number;
+    keepAliveTimeoutMs: number;
   };
   /** The self-hosted plan's quotas (`GET /api/auth/plan`); null: no limit. */
   quotas: {
@@ -381,6 +383,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       maxJsonBodyBytes: e.MAX_JSON_BODY_BYTES,
       bodyTimeoutMs: e.BODY_TIMEOUT_SECS * 1000,
       uploadIdleTimeoutMs: e.UPLOAD_IDLE_TIMEOUT_SECS * 1000,
+      keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_SECS * 1000,
     },
     quotas: {
       maxModelsPerExperiment: e.MAX_MODELS_PER_EXPERIMENT,

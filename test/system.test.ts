@@ -22,6 +22,11 @@ describe('health and OpenAPI', () => {
     expect(r.body).toEqual({ status: 'ok', database: 'ok', temporal: 'ok' });
   });
 
+  it('keeps idle connections open longer than a proxy would (65 s), so it never closes one a client is reusing', async () => {
+    const r = await new ApiClient(stack.baseUrl).get('/healthz');
+    expect(r.headers.get('keep-alive')).toBe('timeout=65');
+  });
+
   it('publishes OpenAPI 3.1 with every route and the scope each needs', async () => {
     const r = await new ApiClient(stack.baseUrl).get('/api/openapi.json');
     expect(r.status).toBe(200);

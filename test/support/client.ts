@@ -8,6 +8,12 @@ export interface Res<T = any> {
   raw?: Buffer;
 }
 
+/** fetch's failure when the socket closed before any byte of the answer came (a stale keep-alive connection). */
+function connectionClosedUnanswered(err: unknown): boolean {
+  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+  return cause?.code === 'UND_ERR_SOCKET' || cause?.code === 'ECONNRESET' || cause?.message === 'other side closed';
+}
+
 /**
  * A browser-like HTTP client: keeps cookies, echoes the csrf_token cookie in X-CSRF-Token
  * (unless told not to), or sends a Bearer key instead.
@@ -32,11 +38,18 @@ export class ApiClient {
     if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     const csrf = this.cookies.get('csrf_token');
     if (this.sendCsrf && csrf && method !== 'GET') headers['x-csrf-token'] = csrf;
-    const res = await fetch(this.baseUrl + path, {
-      method,
-      headers,
-      body: opts.rawBody ?? (body === undefined ? undefined : JSON.stringify(body)),
-      redirect: 'manual',
+    const send = () =>
+      fetch(this.baseUrl + path, {
+        method,
+        headers,
+        body: opts.rawBody ?? (body === undefined ? undefined : JSON.stringify(body)),
+        redirect: 'manual',
+      });
+    // A reused keep-alive connection the server closed just before the request went out fails without an answer;
+    // browsers retry an idempotent request once on a new connection then (RFC 9112 §9.3.1), and so does this client.
+    const res = await send().catch((err: unknown) => {
+      if ((method === 'GET' || method === 'HEAD') && connectionClosedUnanswered(err)) return send();
+      throw err;
     });
     for (const c of res.headers.getSetCookie()) {
       const [pair, ...attrs] = c.split(';');
