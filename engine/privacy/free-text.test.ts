@@ -429,6 +429,48 @@ describe("third pass: the formats of Faker's locales (bench/pii/faker-bench.ts)"
   });
 });
 
+describe('fourth pass: what other carriers of the same values showed', () => {
+  it.each([
+    ['Janett Eckbauer is 27 years old and works as a Freight forwarder.', 'Freight forwarder'],
+    ['He works as a Textile designer.', 'Textile designer'],
+    ['Advika Varty is 20 years old and works as a Therapist, art.', 'Therapist, art'],
+    ['Ján Pavlík works as a Research officer, trade union at Acme.', 'Research officer, trade union'],
+    ['She works as a nurse, and she loves it.', 'nurse'],
+    ['He worked as a teacher in Lyon.', 'teacher'],
+  ])('takes the job after "works as a" whatever its words and case: %j', (text, title) => {
+    expect(spans(text, 'title')).toEqual([title]);
+  });
+
+  it.each([
+    ['Prof. Dr. Hans-Peter Müller lectures in Heidelberg.', 'Prof. Dr.', 'Hans-Peter Müller'],
+    ['Please call Ing. Eric Huhn on 0221 123456.', 'Ing.', 'Eric Huhn'],
+    ['Invoice for Silva, attention of Dra. Olivia Siqueira.', 'Dra.', 'Olivia Siqueira'],
+    ['Mgr. Jana Nováková moved to Brno.', 'Mgr.', 'Jana Nováková'],
+  ])('reads honorifics in a row and those of other languages with their full stop: %j', (text, title, name) => {
+    expect(spans(text, 'title')).toEqual([title]);
+    expect(spans(text, 'name')).toEqual([name]);
+  });
+
+  it('keeps "ING" a bank: a dotted honorific needs its full stop', () => {
+    expect(typed('ING Bank raised rates.')).toEqual([['organization', 'ING Bank']]);
+  });
+
+  it.each([
+    ["Anne-Rose Pechel's phone number is (00326) 76920.", 'Anne-Rose Pechel'],
+    ['Dear Borde,', 'Borde'],
+    ['Contact Anni at +358 57 0787986 or visit our office in Vesilahti.', 'Anni'],
+    ['Advika Varty is 20 years old.', 'Advika Varty'],
+    ['Benedicte Winther was born in Aarhus.', 'Benedicte Winther'],
+    ['Armine Hovhannisyan moved to Yerevan last spring.', 'Armine Hovhannisyan'],
+  ])('finds a person the lists do not know by what is said of them: %j', (text, name) => {
+    expect(spans(text, 'name')).toEqual([name]);
+  });
+
+  it('leaves a help desk to reach out of the names', () => {
+    expect(spans('Contact Support at 555-1234.', 'name')).toEqual([]);
+  });
+});
+
 describe('the labelled corpus', () => {
   /** Type-agnostic span F1 (exact offsets) and the share of PII characters covered by some detection. */
   function score(marked: readonly string[]): { f1: number; charRecall: number } {

@@ -2,12 +2,13 @@
  * Gazetteers for names, organizations, places and groups: the lexicon of `compromise` (an English NLP library whose
  * tagger and lexicon ship inside its npm package: ~3,100 first names, ~900 surnames, ~350 organizations, ~1,000
  * places, the words that end organization names, and the common words that start sentences) merged with this
- * project's international lists (recognizers/lexicon-data.ts) and the US census's frequent given names
- * (recognizers/census-names.ts). Every entry is folded (lower case, no diacritics), as
+ * project's international lists (recognizers/lexicon-data.ts), the US census's frequent given names
+ * (recognizers/census-names.ts) and the most common names of 106 countries (recognizers/world-names.ts). Every entry is folded (lower case, no diacritics), as
  * the words of a text are before a lookup, so "Müller", "MULLER" and "muller" meet. Loading costs ~0.5 s once.
  */
 import nlp from 'compromise';
 import { CENSUS_GIVEN_NAMES } from './recognizers/census-names';
+import { WORLD_GIVEN_NAMES, WORLD_SURNAMES } from './recognizers/world-names';
 import { COUNTRY_NAMES } from './recognizers/countries';
 import * as data from './recognizers/lexicon-data';
 
@@ -228,6 +229,8 @@ export function lexicon(): Lexicon {
   addWords(lex.firstNames, data.GIVEN_NAMES);
   addWords(lex.lastNames, data.SURNAMES);
   addWords(lex.firstNames, CENSUS_GIVEN_NAMES);
+  addWords(lex.firstNames, WORLD_GIVEN_NAMES);
+  addWords(lex.lastNames, WORLD_SURNAMES);
   addWords(lex.jobHeads, data.JOB_HEADS);
   for (const p of phrases(data.PLACES)) lex.places.add(p);
   // Names in brackets ("Cocos (Keeling) Islands") are read whole by named-entities.ts.

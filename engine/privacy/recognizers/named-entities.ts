@@ -70,6 +70,36 @@ const HONORIFICS = new Set([
   'pani',
   'pan',
 ]);
+/**
+ * Honorifics of other languages that are words or names without their full stop ("Ing", "Lic", "Sig"): titles only
+ * with it ("Ing. Eric Huhn", "Lic. Amelia Aranda", "Dra. Olivia Siqueira", "Mgr. Jana Nováková").
+ */
+const DOTTED_HONORIFICS = new Set([
+  'ing',
+  'lic',
+  'dra',
+  'srita',
+  'sig',
+  'sigra',
+  'dssa',
+  'avv',
+  'mgr',
+  'mudr',
+  'judr',
+  'phdr',
+  'rndr',
+  'mvdr',
+  'drs',
+  'ir',
+  'mtro',
+  'mtra',
+  'arq',
+  'univ',
+  'mag',
+  'dipl',
+]);
+/** Whether a word is an honorific, by itself or with its full stop. */
+const honorificWord = (t: Tok): boolean => HONORIFICS.has(t.key) || (t.dot && DOTTED_HONORIFICS.has(t.key));
 /** Honorifics a lower-case text may carry ("mr smith"), where "pan", "fr" or "sir" would mostly be other words. */
 const LOWER_HONORIFICS = new Set(['mr', 'mrs', 'ms', 'dr', 'prof', 'mme', 'mlle', 'herr', 'frau']);
 const PARTICLES = new Set([
@@ -295,6 +325,8 @@ interface Classified {
   evidence: string;
   /** The honorific right before the name, reported as its own `title` span. */
   honorific?: number;
+  /** How many honorifics in a row it has ("Prof. Dr."): one title span. */
+  honorifics?: number;
 }
 
 export interface EntityMatch extends RawMatch {
@@ -329,7 +361,7 @@ function tokenize(text: string): Tok[] {
 function joined(text: string, a: Tok, b: Tok): 'space' | 'amp' | false {
   const gap = text.slice(a.end, b.start);
   if (gap === ' ' || gap === '  ' || gap === '\t') return 'space';
-  if ((gap === '. ' || gap === '.') && (a.shape === 'initial' || HONORIFICS.has(a.key) || a.key === 'st')) return 'space';
+  if ((gap === '. ' || gap === '.') && (a.shape === 'initial' || honorificWord(a) || a.key === 'st')) return 'space';
   if (gap === ' & ') return 'amp';
   return false;
 }
@@ -340,7 +372,7 @@ function atSentenceStart(text: string, tok: Tok): boolean {
   return /(?:^|[.!?:\n]|^\s*[-•*"“(]?)\s*["“(]?$/.test(before) || /^[\s"“(]*$/.test(text.slice(0, tok.start));
 }
 
-const isHonorific = (t: Tok): boolean => HONORIFICS.has(t.key) && (t.shape === 'cap' || t.shape === 'upper' || t.shape === 'initial');
+const isHonorific = (t: Tok): boolean => honorificWord(t) && (t.shape === 'cap' || t.shape === 'upper' || t.shape === 'initial');
 
 /** Whether a capitalized run may go on with this word. */
 function runWord(t: Tok): boolean {
@@ -378,7 +410,7 @@ function classify(toks: Tok[], sentenceStart: boolean): Classified | undefined {
   const orgLast = orgWord(toks[toks.length - 1]);
   while (skip < keys.length - (orgLast ? 2 : 1)) {
     const w = keys[skip];
-    if (HONORIFICS.has(w)) break;
+    if (HONORIFICS.has(w) || honorificWord(toks[skip])) break;
     const whole = keys.slice(skip).join(' ');
     if (
       lex.organizations.has(whole) ||
@@ -416,15 +448,20 @@ function classify(toks: Tok[], sentenceStart: boolean): Classified | undefined {
   if (suffixed && t.length >= 2) return { kind: 'organization', score: 0.85, skip, evidence: 'org_suffix' };
   if ((t[0] === 'university' || t[0] === 'bank' || t[0] === 'banco' || t[0] === 'universidad' || t[0] === 'universite' || t[0] === 'universita') && t.length >= 3)
     return { kind: 'organization', score: 0.85, skip, evidence: 'org_suffix' };
-  const titled = HONORIFICS.has(t[0]) && t.length >= 2 && (t[0] !== 'lady' && t[0] !== 'lord' ? true : shown[1].shape === 'cap');
+  const titled = (HONORIFICS.has(t[0]) || honorificWord(shown[0])) && t.length >= 2 && (t[0] !== 'lady' && t[0] !== 'lord' ? true : shown[1].shape === 'cap');
   const first = titled ? 1 : 0;
   const n = t.length - first;
   const honorific = titled ? skip : undefined;
-  if (titled) return { kind: 'name', score: 0.92, skip: skip + 1, evidence: 'title', honorific };
+  if (titled) {
+    let count = 1;
+    while (count < t.length - 1 && (HONORIFICS.has(t[count]) || honorificWord(shown[count])) && shown[count].shape !== 'lower') count++;
+    return { kind: 'name', score: 0.92, skip: skip + count, evidence: 'title', honorific, honorifics: count };
+  }
   if (n === 0) return undefined;
   const f = t[first];
   const initial = shown[first].shape === 'initial';
-  const knownFirst = lex.firstNames.has(f);
+  // A double given name is known when both halves are ("Anne-Rose", "Jean-Luc").
+  const knownFirst = lex.firstNames.has(f) || (f.includes('-') && f.split('-').every((p) => p.length > 1 && lex.firstNames.has(p)));
   const knownLast = lex.lastNames.has(last) || surnameShaped(last) || ((knownFirst || initial) && WORD_SURNAMES.has(last));
   if (n >= 2 && n <= 4) {
     const commonFirst = lex.common.has(f);
@@ -626,7 +663,8 @@ function emit(text: string, toks: Tok[], c: Classified, sentenceStart: boolean, 
   const window = text.slice(Math.max(0, start - 30), start).toLowerCase();
   if (c.honorific !== undefined) {
     const h = toks[c.honorific];
-    out.push({ start: h.start, end: h.end + (h.dot ? 1 : 0), score: 0.9, evidence: ['honorific'], kind: 'title' });
+    const last = toks[c.honorific + (c.honorifics ?? 1) - 1];
+    out.push({ start: h.start, end: last.end + (last.dot ? 1 : 0), score: 0.9, evidence: ['honorific'], kind: 'title' });
   }
   if (c.kind === 'name' && score < 0.85 && (PERSON_CUE.test(window) || NAME_LABEL.test(text.slice(Math.max(0, start - 30), start)))) score = 0.85;
   if (c.kind === 'location' && PLACE_CUE.test(window)) score = Math.max(score, 0.88);
@@ -639,7 +677,10 @@ function emit(text: string, toks: Tok[], c: Classified, sentenceStart: boolean, 
 /** The entity readings of one capitalized run, with the cue words before it. */
 /** A verb right after a sentence's first words that makes them its subject ("Teodors Podniece moved to ..."). */
 const SUBJECT_VERB =
-  /^\s+(?:\p{Ll}+ed|is|was|has|had|will|would|can|could|says|said|lives|works|wrote|asks|told|left|signed|joined|moved|called|paid|sent|met|took|gave|came|went|got|made|won|lost|became|spoke)\b/u;
+  /^\s+(?:from\s+\p{Lu}\p{L}+(?:\s+\p{Lu}\p{L}+){0,3}\s+)?(?:\p{Ll}+ed|is|was|has|had|will|would|can|could|says|said|lives|works|wrote|asks|told|left|signed|joined|moved|called|paid|sent|met|took|gave|came|went|got|made|won|lost|became|spoke)\b/u;
+/** What only a person is or does, right after the subject: "… is 27 years old", "…, aged 45,", "… was born in". */
+const PERSON_ONLY_VERB =
+  /^(?:,\s+aged\s+\d|\s+(?:is|was|turned|turns)\s+\d{1,3}(?:\s+years?\s+old|\s+today|\s+this year|\s+last)|\s+(?:was born|lives|lived|grew up|married|studied|graduated|retired|works as|worked as)\b)/u;
 /** Words before a run that name a person: "attention of", "attn", "spoke with", "signed by", "c/o". */
 const PERSON_BEFORE = /(?:\battention of|\battn\.?:?|\bc\/o|\bcare of|\bon behalf of|\bspoke (?:to|with)|\bmet with|\bsigned by|\bdear|\bcall|\bcontact|\bask for)\s*[,:]?\s*$/i;
 
@@ -650,14 +691,31 @@ const PERSON_BEFORE = /(?:\battention of|\battn\.?:?|\bc\/o|\bcare of|\bon behal
 function unknownPerson(text: string, toks: Tok[], sentenceStart: boolean): EntityMatch | undefined {
   if (toks.length < 2 || toks.length > 3 || toks.some((t) => t.shape !== 'cap')) return undefined;
   const lex = lexicon();
-  if (toks.some((t) => lex.places.has(t.base) || lex.organizations.has(t.base) || lex.groups.has(t.base) || lex.orgWords.has(t.base) || CUE_WORDS.has(t.base) || HONORIFICS.has(t.base)))
-    return undefined;
+  if (toks.some((t) => lex.places.has(t.base) || lex.organizations.has(t.base) || lex.groups.has(t.base) || lex.orgWords.has(t.base) || CUE_WORDS.has(t.base) || honorificWord(t))) return undefined;
   const start = toks[0].start;
   const end = toks[toks.length - 1].end;
   if (lex.common.has(toks[0].base)) return undefined;
   if (PERSON_BEFORE.test(text.slice(Math.max(0, start - 20), start))) return { start, end, score: 0.7, evidence: ['shape', 'context'], kind: 'name' };
+  if (sentenceStart && !toks.some((t) => lex.common.has(t.base)) && PERSON_ONLY_VERB.test(text.slice(end, end + 40))) return { start, end, score: 0.75, evidence: ['shape', 'context'], kind: 'name' };
   if (sentenceStart && !toks.some((t) => lex.common.has(t.base)) && SUBJECT_VERB.test(text.slice(end, end + 12))) return { start, end, score: 0.65, evidence: ['shape'], kind: 'name' };
   return undefined;
+}
+
+/** A greeting or a request to reach someone right before one word, and a comma or "at/on" after it. */
+const ADDRESSED_BEFORE = /(?:^|[^\p{L}])(?:dear|hi|hello|hey|contact|call|ring|phone|e-?mail|text|message|ask for|ask|tell|thank|thanks)\s+$/iu;
+const ADDRESSED_AFTER = /^(?:\s*[,:!]|\s+(?:at|on|via)\s)/u;
+
+/** One capitalized word no list knows, addressed or to be reached: "Dear Borde,", "Contact Anni at +358 …". */
+function addressedPerson(text: string, toks: Tok[]): EntityMatch | undefined {
+  const lex = lexicon();
+  // The greeting may be capitalized too, in the same run ("Dear Borde").
+  let i = 0;
+  while (i < toks.length - 1 && (CUE_WORDS.has(toks[i].base) || lex.common.has(toks[i].base))) i++;
+  if (i !== toks.length - 1 || toks[i].shape !== 'cap') return undefined;
+  const t = toks[i];
+  if (lex.common.has(t.base) || lex.places.has(t.base) || lex.organizations.has(t.base) || lex.groups.has(t.base) || lex.orgWords.has(t.base) || CUE_WORDS.has(t.base)) return undefined;
+  if (!ADDRESSED_BEFORE.test(text.slice(Math.max(0, t.start - 12), t.start)) || !ADDRESSED_AFTER.test(text.slice(t.end, t.end + 5))) return undefined;
+  return { start: t.start, end: t.end, score: 0.7, evidence: ['shape', 'context'], kind: 'name' };
 }
 
 function readRun(text: string, toks: Tok[], out: EntityMatch[]): void {
@@ -676,7 +734,7 @@ function readRun(text: string, toks: Tok[], out: EntityMatch[]): void {
     }
     return;
   }
-  const person = unknownPerson(text, toks, sentenceStart);
+  const person = unknownPerson(text, toks, sentenceStart) ?? addressedPerson(text, toks);
   if (person) {
     out.push(person);
     return;

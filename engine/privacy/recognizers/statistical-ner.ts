@@ -80,6 +80,9 @@ const SHORT_ACRONYM = /^\p{Lu}{2,4}$/u;
 const PLACE_JOINT = /(?<=\p{L})\s+(?:in|at|from|near)\s+(?=\p{Lu})/u;
 /** A possessive ending after a letter: "Kumar's", "Ferreira’s", "JAMES'S". */
 const POSSESSIVE = /(?<=\p{L})['’][sS]$/u;
+/** What only a person has, after a possessive: "…'s phone number", "…'s wife", "…'s date of birth". */
+const PERSONS_THING =
+  /^\s+(?:(?:new|old|own|late|former|mobile|cell|home|personal|private|current|elder|younger|eldest|youngest)\s+)?(?:phone|telephone|mobile|cell|e-?mail|home address|wife|husband|spouse|partner|son|daughter|child|children|kids|mother|father|mom|mum|dad|parents|brother|sister|family|friend|birthday|date of birth|passport|driver|salary|signature|doctor|diagnosis|medical)\b/iu;
 
 /**
  * Nouns of people: a nationality or group before one ("Chinese engineer", "Muslim community") speaks of persons;
@@ -182,8 +185,10 @@ export function modelSpans(text: string, recase: (t: string) => Recased = recase
       if (trail) end -= trail[0].length;
       // spaCy's small model keeps a possessive on the name ("Elon Musk's"); the person is "Elon Musk". A company
       // keeps its own ("McDonald's").
-      const possessive = e.label === 'ORG' ? null : POSSESSIVE.exec(text.slice(start, end));
-      if (possessive) end -= possessive[0].length;
+      const possessive = POSSESSIVE.exec(text.slice(start, end));
+      // ...unless what it owns is a person's: "Anne-Rose Pechel's phone number", which the model reads as a company.
+      const owner = possessive && e.label === 'ORG' && PERSONS_THING.test(text.slice(end, end + 30));
+      if (possessive && (e.label !== 'ORG' || owner)) end -= possessive[0].length;
       // A name does not run on over a line break: the model reads "Keith Marshall\nFlat 46" as one person, where the
       // line after the name is the address. The longest line of the span is the entity.
       if (text.slice(start, end).includes('\n')) [start, end] = longestLine(text, start, end);
@@ -208,7 +213,8 @@ export function modelSpans(text: string, recase: (t: string) => Recased = recase
         if (next && !STOP_WORDS.has(next[1].toLowerCase()) && !PERSON_NOUN.test(next[1].toLowerCase())) score = Math.min(score, NORP_OBJECT_CAP);
       }
       let type = label.type;
-      if (e.label === 'ORG' && givenNameOnly(span)) {
+      if (owner) type = 'name';
+      else if (e.label === 'ORG' && givenNameOnly(span)) {
         type = 'name';
         score = Math.min(score, LABELS.PERSON.base - DOUBT * (1 - e.score));
       }

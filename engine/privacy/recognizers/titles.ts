@@ -47,6 +47,65 @@ const TRADE_ENDING = /^\p{L}{3,}(?:ologist|ist|ician|grapher|nomer|ator|ancer|ey
 const LEADING = /^(?:The|A|An|Our|My|Your|His|Her|Their|This|That|New|Former|Dear|Hi|Hello|Thanks|Please|Welcome|Signed|Regards|Best)\s+/u;
 const TITLE_CUE = /(?:,\s*|\bas (?:an?|the)\s+|\bour (?:new\s+)?|\bnew\s+|(?:title|position|role|job|occupation)\s*[:-]?\s*)$/i;
 
+/** Words that say the job comes next, whatever its words and case: "works as a Freight forwarder". */
+const JOB_CUE = /\b(?:works?|worked|working|employed|hired|serves?|served|serving|trained|qualified|retired)\s+as\s+(?:an?|the|our|their|his|her)\s+/giu;
+/** Where the job's words end: a preposition, a conjunction or a relative word starts the rest of the sentence. */
+const JOB_STOP = new Set([
+  'at',
+  'for',
+  'in',
+  'with',
+  'since',
+  'and',
+  'but',
+  'from',
+  'on',
+  'who',
+  'which',
+  'where',
+  'while',
+  'when',
+  'until',
+  'to',
+  'by',
+  'because',
+  'so',
+  'since',
+  'after',
+  'before',
+  'during',
+  'near',
+]);
+const JOB_WORD = /^[\p{L}][\p{L}\p{M}'’/()&.-]*$/u;
+
+/**
+ * The job after a cue, up to five words, with a qualifier Faker-style after a comma ("Nurse, learning disability",
+ * "Engineer, petroleum") when only lower-case words follow it to the sentence's end or to "at/for".
+ */
+function cuedJobs(text: string): RawMatch[] {
+  const out: RawMatch[] = [];
+  for (const m of text.matchAll(JOB_CUE)) {
+    const start = m.index + m[0].length;
+    const rest = text.slice(start, start + 120);
+    const words = /^[^\s,;:!?\n]+(?: [^\s,;:!?\n]+){0,6}/u.exec(rest);
+    if (!words) continue;
+    let n = 0;
+    let end = start;
+    for (const w of words[0].split(' ')) {
+      const bare = w.replace(/[.]$/, '');
+      if (n >= 5 || JOB_STOP.has(bare.toLowerCase()) || !JOB_WORD.test(bare)) break;
+      end += (n ? 1 : 0) + bare.length;
+      n++;
+      if (bare !== w) break; // a full stop ends the sentence
+    }
+    if (n === 0) continue;
+    const qualifier = /^, ((?:[a-z][\p{Ll}'’-]*)(?: (?:and |of |the )?[a-z][\p{Ll}'’-]*){0,3})(?=[.;\n]|$| (?:at|for) )/u.exec(text.slice(end, end + 80));
+    if (qualifier && !JOB_STOP.has(qualifier[1].split(' ')[0]) && !FUNCTION_WORD.test(`${qualifier[1]} `)) end += qualifier[0].length;
+    out.push({ start, end, score: 0.88, evidence: ['job_title', 'context'] });
+  }
+  return out;
+}
+
 function jobTitles(text: string): RawMatch[] {
   const out: RawMatch[] = [];
   const lex = lexicon();
@@ -78,6 +137,7 @@ function jobTitles(text: string): RawMatch[] {
     // Surer than a capitalized head word inside it ("Engineer" of "Engineer, petroleum") or a word the name lists know.
     out.push({ start: m.index + (lead ? lead[0].length : 0), end: m.index + m[0].length, score: 0.86, evidence: ['job_title', 'context'] });
   }
+  out.push(...cuedJobs(text));
   TITLE_BEFORE_NAME.lastIndex = 0;
   while ((m = TITLE_BEFORE_NAME.exec(text)) !== null) {
     const lead = FUNCTION_WORD.exec(m[0]);
