@@ -466,6 +466,25 @@ describe('fourth pass: what other carriers of the same values showed', () => {
     expect(spans(text, 'name')).toEqual([name]);
   });
 
+  it.each([
+    ['My address is Bulevardul Ardelean, Campia Turzii, 751305.', 'Bulevardul Ardelean, Campia Turzii, 751305'],
+    ['My address is Jl. Merdeka No. 5, Tual, JB 77779.', 'Jl. Merdeka No. 5, Tual, JB 77779'],
+    ['My address is 37492 Bulunç Via, South Hayali, AK 86868.', '37492 Bulunç Via, South Hayali, AK 86868'],
+    ['My address is József attila utca 41., H-5911 Szerbvég.', 'József attila utca 41., H-5911 Szerbvég'],
+    ['My address is 30/622, Nath Ganj, Dhule 071902.', '30/622, Nath Ganj, Dhule 071902'],
+    ['Send the package to Nidra Gola, 91, Dua Zila, Sambhal-706632.', '91, Dua Zila, Sambhal-706632'],
+    ['My address is 12 Main St, please update it.', '12 Main St'],
+  ])('takes an address in any format after the words that announce one: %j', (text, address) => {
+    expect(spans(text, 'address')).toEqual([address]);
+  });
+
+  it.each(['Send the report to John by Friday, 5 pm.', 'Send it to me at 12:30, Room 4.', 'The company is based at 5 locations, including Paris.', 'Mail it to Sarah, 2 days before the event.'])(
+    'reads no address into a sentence that only has the cue words: %j',
+    (text) => {
+      expect(spans(text, 'address')).toEqual([]);
+    },
+  );
+
   it('leaves a help desk to reach out of the names', () => {
     expect(spans('Contact Support at 555-1234.', 'name')).toEqual([]);
   });

@@ -292,8 +292,67 @@ function recased(text: string): string | undefined {
   return out.length === text.length ? out : undefined;
 }
 
-export function findAddresses(text: string): RawMatch[] {
+/** Words that announce an address, whatever its format: "My address is …", "lives at …", "Send the package to …". */
+const ADDRESS_CUE =
+  /\b(?:(?:my|his|her|their|our|the|new|home|mailing|postal|billing|shipping|delivery|current|registered|street) address(?: is| was|:)|address:|(?:lives?|lived|living|resides?|residing|located|based) at|(?:send|ship|deliver|mail|post|forward|return)(?: [\p{Ll}]+){0,3} to:?)[ \t]+/giu;
+/** Where the address ends inside its last part: the sentence goes on. */
+const ADDRESS_TAIL = /[ \t]+(?:with|and|but|before|after|since|until|if|when|for|so|because|which|where|on|by|last|next|this|please|asap|today|tomorrow|yesterday|now|from|it|we|i|he|she|they)\b/iu;
+/** Abbreviations a full stop does not end the sentence after ("No. 5", "Jl. Merdeka", "St. Kilda"). */
+const ABBREVIATION =
+  /(?:^|[\s,])(?:\p{Lu}|No|Nr|Jl|St|Ste|Apt|Ave|Av|Avda|Rd|Dr|Blvd|Bd|Str|Ul|Al|Pl|Os|Bldg|Dept|Depto|Edif|Gral|Col|Mt|Ft|Pte|Sta|Sto|Fl|Cr|Cl|Dg|Tv|Tr|Kr|Ak|Ac|Pso|Pza|Ch|Imp|Sq|Ct|Hwy|Pkwy|Ln|Tce|Cres|Int|Dto|Bis|Lt|Co|ul|al|pl|os|ap|apt|nr|str|bl|sc|et)$/u;
+/** Lower-case words a part without a number may hold: "Stratford upon Avon", "Alcácer do Sal". Others are prose. */
+const LOWER_IN_PLACE = new Set('de del della di da do dos das la le les los las el y e van von der den am an im upon on en sur sous bei zum zur op aan'.split(' '));
+/** A comma-separated part of an address: short, and with a number or a capital at its start. */
+const ADDRESS_PART = /^(?:\d|\p{Lu}|[\p{Ll}]{1,6}\.?\s+\p{Lu}|(?:ul|al|pl|os|ulica|aleja|rue|calle|via|rua|avenida|strada|str|utca|út|ut|jl|jalan|c\/)\.?\s)/u;
+
+/**
+ * After words that announce an address, its parts up to the sentence's end are one address in any format the street
+ * patterns do not know ("My address is Bulevardul Ardelean, Campia Turzii, 751305", "Jl. Merdeka No. 5, Tual, JB
+ * 77779", "30/622, Nath Ganj, Dhule 071902"): at most six short parts, a number among them. After "send … to", the
+ * first part is the addressee when it holds no number ("to Nidra Gola, 91, Dua Zila, Sambhal-706632").
+ */
+function cuedAddresses(text: string): RawMatch[] {
   const out: RawMatch[] = [];
+  for (const cue of text.matchAll(ADDRESS_CUE)) {
+    let start = cue.index + cue[0].length;
+    // The sentence's end: a full stop before a space and a capital (or the text's end) after no abbreviation, a
+    // semicolon, a question or exclamation mark, or a blank line.
+    let end = start;
+    const limit = Math.min(text.length, start + 160);
+    while (end < limit) {
+      const c = text[end];
+      if (c === ';' || c === '!' || c === '?' || (c === '\n' && text[end + 1] === '\n')) break;
+      if (c === '.' && /^(?:\s+\p{Lu}|\s*$)/u.test(text.slice(end + 1, end + 4)) && !ABBREVIATION.test(text.slice(Math.max(start, end - 6), end))) break;
+      end++;
+    }
+    if (end >= limit && end < text.length) continue; // no end in sight: not an address phrase
+    const parts = text.slice(start, end).split(/(?<=,)[ \t]*|\n/);
+    if (/\bto:?[ \t]+$/i.test(cue[0]) && parts.length > 1 && !/\d/.test(parts[0]) && /^\p{Lu}/u.test(parts[0])) {
+      start += parts[0].length + (/^[ \t]*/.exec(text.slice(start + parts[0].length))?.[0].length ?? 0);
+      parts.shift();
+    }
+    let stop = start;
+    let taken = 0;
+    for (const part of parts) {
+      const trimmed = part.replace(/^[ \t]+/, '');
+      if (taken >= 6 || trimmed.length > 50 || !ADDRESS_PART.test(trimmed)) break;
+      // "…, London NW1 6XE, Bob said": a part without a number is a place's name, in capitals but for particles.
+      if (!/\d/.test(trimmed) && trimmed.split(/[\s,]+/).some((w, k) => k > 0 && /^\p{Ll}/u.test(w) && !LOWER_IN_PLACE.has(w))) break;
+      const lead = text.indexOf(trimmed, stop);
+      const tail = ADDRESS_TAIL.exec(trimmed);
+      stop = lead + (tail ? tail.index : trimmed.replace(/[,\s]+$/, '').length);
+      taken++;
+      if (tail) break;
+    }
+    const span = text.slice(start, stop);
+    if (taken < 2 || !/\d/.test(span) || !/\p{L}{2}/u.test(span)) continue;
+    out.push({ start, end: stop, score: 0.9, evidence: ['pattern', 'address_block', 'context'] });
+  }
+  return out;
+}
+
+export function findAddresses(text: string): RawMatch[] {
+  const out: RawMatch[] = cuedAddresses(text);
   const other = recased(text);
   // In capitals every word looks like a name: the re-cased reading alone tells "ITALY" from "BEFORE FRIDAY".
   if (other !== undefined && !HAS_LOWER.test(text)) {
