@@ -334,7 +334,32 @@ export function resolveOverlaps(found: Detection[], text?: string): Detection[] 
     }
     if (!clash) kept.push(d);
   }
-  return kept.sort((a, b) => a.start - b.start);
+  return joinGroupWords(
+    kept.sort((a, b) => a.start - b.start),
+    text,
+  );
+}
+
+/**
+ * Two group words in a row are one group ("Orthodox Christian", "Sunni Muslim", "Evangelical Christian"): the lists
+ * and the model each know a word of it.
+ */
+function joinGroupWords(sorted: Detection[], text?: string): Detection[] {
+  if (text === undefined) return sorted;
+  const out: Detection[] = [];
+  for (const d of sorted) {
+    const last = out[out.length - 1];
+    if (last && last.type === 'nrp' && d.type === 'nrp' && text.slice(last.end, d.start) === ' ') {
+      out[out.length - 1] = {
+        ...last,
+        end: d.end,
+        text: text.slice(last.start, d.end),
+        confidence: Math.max(last.confidence, d.confidence),
+        evidence: [...new Set([...last.evidence, ...d.evidence])],
+      };
+    } else out.push(d);
+  }
+  return out;
 }
 
 /** The least confidence of a candidate the entity tagger reads (it may raise what the threshold would drop). */

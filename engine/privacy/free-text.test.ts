@@ -485,6 +485,29 @@ describe('fourth pass: what other carriers of the same values showed', () => {
     },
   );
 
+  it.each([
+    ['as a Orthodox Christian, João Felipe does not eat pork.', 'Orthodox Christian'],
+    ['He is a Sunni Muslim from Cairo.', 'Sunni Muslim'],
+  ])('reads two group words in a row as one group, without the article: %j', (text, group) => {
+    expect(spans(text, 'nrp')).toEqual([group]);
+  });
+
+  it.each([
+    ['Kadlecová s.r.o. opened a new branch in Kelč.', 'Kadlecová s.r.o.'],
+    ['I work for Bílková v.o.s. in Prague.', 'Bílková v.o.s.'],
+    ['Gschaider & Oberhauser GesbR opened a new branch in Ebenfurth, Paraguay.', 'Gschaider & Oberhauser GesbR'],
+  ])('knows the legal forms of Central Europe: %j', (text, org) => {
+    expect(spans(text, 'organization')).toEqual([org]);
+  });
+
+  it('takes the job after "hired by <employer> as a"', () => {
+    expect(spans('Heather Valdez (21) was hired by Golden, Chase and Scott as a Social research officer, government.', 'title')).toEqual(['Social research officer, government']);
+  });
+
+  it('reads a country code in brackets after the plus', () => {
+    expect(spans('Call me at +(371) 24165851 after lunch.', 'phone')).toEqual(['+(371) 24165851']);
+  });
+
   it('leaves a help desk to reach out of the names', () => {
     expect(spans('Contact Support at 555-1234.', 'name')).toEqual([]);
   });

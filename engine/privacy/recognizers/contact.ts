@@ -19,7 +19,7 @@ const CONTEXT_REGIONS: CountryCode[] = [
 const EXTENSION = '(?:\\s*,?\\s*(?:x|ext\\.?|extn\\.?|extension|#|poste|Durchwahl|DW|ramal|interno|int\\.?|wew\\.?|доб\\.?)\\s*\\d{1,6})?';
 /** Digit groups that may be a phone number; libphonenumber then decides on each (its own text scanner is ~10x slower). */
 const PHONE_CANDIDATE = new RegExp(
-  `(?<![\\w+\\-./(])(?:(?:\\+|00)\\d{1,3}[\\s.-]?(?:\\(0\\)[\\s.-]?)?|\\(\\+\\d{1,3}\\)[\\s.-]?|1[\\s.-](?=\\(\\d{3}\\)))?(?:\\(\\d{1,5}\\)[\\s.-]?)?\\d{1,5}(?:[\\s.-]?\\d{1,5}){1,5}(?!(?!x\\d|ext)[\\w@]|[-./]\\d)${EXTENSION}(?![\\w@]|[-./]\\d)`,
+  `(?<![\\w+\\-./(])(?:(?:\\+|00)\\d{1,3}[\\s.-]?(?:\\(0\\)[\\s.-]?)?|\\(\\+\\d{1,3}\\)[\\s.-]?|\\+\\(\\d{1,3}\\)[\\s.-]?|1[\\s.-](?=\\(\\d{3}\\)))?(?:\\(\\d{1,5}\\)[\\s.-]?)?\\d{1,5}(?:[\\s.-]?\\d{1,5}){1,5}(?!(?!x\\d|ext)[\\w@]|[-./]\\d)${EXTENSION}(?![\\w@]|[-./]\\d)`,
   'gi',
 );
 /** Words that make a number near them a phone number (the recognizer's context). */
@@ -84,6 +84,8 @@ function phoneScore(candidate: string, cued: boolean): number {
   const withExt = (n: string): string => (ext ? `${n} ext. ${ext[0].replace(/\D/g, '')}` : n);
   // A country code in brackets ("(+57) 329 059 54 26") is the + form.
   if (number.startsWith('(+')) return phoneScore(number.replace(/^\((\+\d{1,3})\)/, '$1 ') + (ext ? ` ${ext[0]}` : ''), cued);
+  // And so is one after the plus ("+(371) 24165851").
+  if (number.startsWith('+(')) return phoneScore(number.replace(/^\+\((\d{1,3})\)/, '+$1 ') + (ext ? ` ${ext[0]}` : ''), cued);
   if (number[0] === '+' || number.startsWith('00')) {
     const intl = number[0] === '+' ? number : '+' + number.slice(2);
     const p = parsePhoneNumberFromString(withExt(intl.replace('(0)', '')));

@@ -878,7 +878,10 @@ const DOTTED_FORM =
   '(?:S\\.\\s?A\\.(?:\\s?de\\s?C\\.\\s?V\\.|\\s?S\\.|\\s?R\\.\\s?L\\.)?|S\\.\\s?L\\.(?:\\s?N\\.\\s?E\\.?|\\s?U\\.)?|S\\.\\s?L\\.\\s?N\\.\\s?E|S\\.\\s?Coop\\.?|S\\.\\s?C\\.\\s?P\\.?|S\\.\\s?C\\.|[Ss]\\.\\s?[Rr]\\.\\s?[Ll]\\.?|[Ss]\\.\\s?[Pp]\\.\\s?[Aa]\\.?|[Ss]\\.\\s?[Nn]\\.\\s?[Cc]\\.|S\\.\\s?[Aa]\\.\\s?[Ss]\\.|S/A|' +
   'Sp\\.\\s?z\\s?o\\.\\s?o\\.(?:\\s?Sp\\.\\s?k\\.)?|Sp\\.\\s?[jkp]\\.(?:\\s?a\\.)?|S\\.\\s?K\\.\\s?A\\.|Lda\\.?|Ltda\\.?|EIRELI|-\\s(?:EI|ME|EPP|EIRELI)|' +
   'GmbH\\s?&\\s?Co\\.\\s?(?:KGaA|KG|OHG)|AG\\s?&\\s?Co\\.\\s?(?:KGaA|KG)|Stiftung\\s?&\\s?Co\\.\\s?KG|e\\.\\s?V\\.|e\\.\\s?K\\.|UG\\s?\\(haftungsbeschränkt\\)|' +
-  'B\\.\\s?V\\.|N\\.\\s?V\\.|V\\.\\s?O\\.\\s?F\\.|C\\.\\s?V\\.|A/S|L\\.\\s?L\\.\\s?C\\.|Pty\\.?\\s?Ltd\\.?|K\\.\\s?K\\.|[Ss]\\.\\s?c\\.)';
+  'B\\.\\s?V\\.|N\\.\\s?V\\.|V\\.\\s?O\\.\\s?F\\.|C\\.\\s?V\\.|A/S|L\\.\\s?L\\.\\s?C\\.|Pty\\.?\\s?Ltd\\.?|K\\.\\s?K\\.|[Ss]\\.\\s?c\\.|' +
+  // Czech and Slovak, the former Yugoslavia's, Austria's, Turkey's and Hungary's ("Kadlecová s.r.o.", "Manço Tic.")
+  '(?:spol\\.\\s?s\\s?)?r\\.\\s?o\\.|s\\.\\s?r\\.\\s?o\\.|v\\.\\s?o\\.\\s?s\\.|a\\.\\s?s\\.|k\\.\\s?s\\.|d\\.\\s?o\\.\\s?o\\.|d\\.\\s?d\\.|GesbR|GesmbH|' +
+  'Ltd\\.\\s?Şti\\.|A\\.\\s?Ş\\.|Tic\\.(?:\\s?Ltd\\.\\s?Şti\\.)?|Kft\\.|Bt\\.|Zrt\\.|Nyrt\\.|Kkt\\.)';
 /** A firm's last words: a family ending, a dotted legal form, or both ("y asociados S.Coop.", "i syn s.c."). */
 const LEGAL_FORM = `(?:${FAMILY_ENDING}\\s+${DOTTED_FORM}|${FAMILY_ENDING}|${DOTTED_FORM})`;
 const FIRM_WORD = "\\p{Lu}[\\p{L}\\p{M}'’]*(?:-\\p{Lu}[\\p{L}\\p{M}'’]*)?";

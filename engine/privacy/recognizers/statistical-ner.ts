@@ -40,9 +40,9 @@ interface ModelSpan extends RawMatch {
 }
 
 /** A leading article is not part of an organization's or a facility's name ("the World Health Organization"); "The Hague" keeps it. */
-const ARTICLE = /^(?:the|The|THE)\s+/;
+const ARTICLE = /^(?:the|The|THE|an?)\s+/;
 /** Nor of a place's, where it is written in lower case ("the West Bank", "the US"). */
-const LOWER_ARTICLE = /^the\s+/;
+const LOWER_ARTICLE = /^(?:the|an?)\s+/;
 /** A common word and a preposition before an organization's name: "Invoice for Goderts & Wright", "Thanks to Acme". */
 const LEADING_CUE = /^(\p{Lu}\p{Ll}+)\s+(?:for|from|to|at|with|by)\s+(?=\p{Lu})/u;
 

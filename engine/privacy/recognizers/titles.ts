@@ -48,7 +48,8 @@ const LEADING = /^(?:The|A|An|Our|My|Your|His|Her|Their|This|That|New|Former|Dea
 const TITLE_CUE = /(?:,\s*|\bas (?:an?|the)\s+|\bour (?:new\s+)?|\bnew\s+|(?:title|position|role|job|occupation)\s*[:-]?\s*)$/i;
 
 /** Words that say the job comes next, whatever its words and case: "works as a Freight forwarder". */
-const JOB_CUE = /\b(?:works?|worked|working|employed|hired|serves?|served|serving|trained|qualified|retired)\s+as\s+(?:an?|the|our|their|his|her)\s+/giu;
+const JOB_CUE =
+  /\b(?:(?:employed|hired|recruited|engaged|appointed|retained|taken on)(?:\s+by\s+[^.;\n]{1,80}?)?|works?|worked|working|serves?|served|serving|trained|qualified|retired)\s+as\s+(?:an?|the|our|their|his|her)\s+/giu;
 /** Where the job's words end: a preposition, a conjunction or a relative word starts the rest of the sentence. */
 const JOB_STOP = new Set([
   'at',
