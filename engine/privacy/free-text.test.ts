@@ -508,6 +508,18 @@ describe('fourth pass: what other carriers of the same values showed', () => {
     expect(spans('Call me at +(371) 24165851 after lunch.', 'phone')).toEqual(['+(371) 24165851']);
   });
 
+  it.each([
+    ['her name was aiyana begay', 'aiyana begay'],
+    ['i met a guy named tavita faleolo', 'tavita faleolo'],
+    ['name: tuğba öztürk', 'tuğba öztürk'],
+  ])('takes lower-case words no list knows as the name after words that give one: %j', (text, name) => {
+    expect(spans(text, 'name')).toEqual([name]);
+  });
+
+  it.each(['the product name is xyz widget', 'my name is not important'])('reads no name where the cue names a thing or a word follows: %j', (text) => {
+    expect(spans(text, 'name')).toEqual([]);
+  });
+
   it('leaves a help desk to reach out of the names', () => {
     expect(spans('Contact Support at 555-1234.', 'name')).toEqual([]);
   });

@@ -183,6 +183,18 @@ const ORG_CUE =
 /** Label cues before an UPPER-case or otherwise unknown run ("CUSTOMER: MARÍA GONZÁLEZ"). */
 const NAME_LABEL =
   /(?:name|customer|client|patient|employee|applicant|tenant|guest|passenger|holder|cardholder|assigned to|owner|contact|attn|from|to|cc|signed|dear|sender|recipient|reported by|requested by|approved by)\s*[:\-–]?\s*$/i;
+/** Words that give a name right before it ("my name is", "her name was", "named", "name:"). */
+const NAMING_CUE =
+  /(?:\b(?:my|his|her|their|your|our|whose|first|last|full|maiden|real|given|family|sur|middle|nick)\s*names? (?:is|was|are|were)|\bname's|\b(?:man|woman|guy|girl|boy|lady|gentleman|person|someone|somebody|friend|patient|customer|client|doctor|nurse|teacher|colleague|child|son|daughter|baby) named|^\s*name\s*:|\n\s*name\s*:)\s*$/i;
+
+/** A lower-case word that may be a name: no English word (unless a known name), no place, organization or group. */
+function nameNotWord(t: Tok): boolean {
+  const lex = lexicon();
+  const k = t.base;
+  if (k.length < 2 || STOP_WORDS.has(k) || lex.places.has(k) || lex.organizations.has(k) || lex.groups.has(k)) return false;
+  return (lex.firstNames.has(k) || lex.lastNames.has(k)) && !WORD_NAMES.has(k) ? true : !lex.common.has(k);
+}
+
 /** Cue words before a lower-case name ("my name is john", "hi its priya", "contact sarah o'connor"). */
 const LOWER_NAME_CUE =
   /(?:\bname is|\bname's|\bnamed|\bcalled|\bi'm|\bi’m|\bim|\bi am|\bthis is|\bit's|\bit’s|\bits|\bcontact|\bcall|\bask for|\bdear|\bhi|\bhello|\bhey|\bthanks|\bthank you|\bregards|\bcheers|\bspoke (?:to|with)|\btalk(?:ed)? to|\bmet with|\bsigned|\bfrom|\bwith|\bby|\bcc|\battn|\bname:?|\bcustomer:?|\bpatient:?|\bmr\.?|\bmrs\.?|\bms\.?|\bdr\.?)\s*[,:]?\s*$/i;
@@ -594,6 +606,18 @@ function uncased(text: string, toks: Tok[], used: boolean[], out: EntityMatch[])
       continue;
     }
     // Lower case: cue words decide.
+    // "her name was aiyana begay": after words that give a name, the lower-case words that are no English ones are
+    // the name, known to the lists or not.
+    if (t.shape === 'lower' && NAMING_CUE.test(before)) {
+      let n = 0;
+      while (n < 3 && i + n < toks.length && toks[i + n].shape === 'lower' && (n === 0 || joined(text, toks[i + n - 1], toks[i + n])) && nameNotWord(toks[i + n])) n++;
+      if (n > 0) {
+        out.push({ start: t.start, end: toks[i + n - 1].end, score: 0.8, evidence: ['context'], kind: 'name' });
+        for (let j = i; j < i + n; j++) used[j] = true;
+        i += n - 1;
+        continue;
+      }
+    }
     const lex0 = lex.firstNames.has(t.base) || lex.lastNames.has(t.base);
     const cuedName = lex0 && LOWER_NAME_CUE.test(before);
     const n = lex0 ? uncasedPerson(toks, i, text, 'lower', cuedName, cuedName && STRONG_LOWER_CUE.test(before)) : 0;
