@@ -520,6 +520,16 @@ describe('fourth pass: what other carriers of the same values showed', () => {
     expect(spans(text, 'name')).toEqual([]);
   });
 
+  it.each([
+    ['I work at Builders Emporium as a sales clerk.', 'Builders Emporium'],
+    ['He joined Total Yard Maintenance in 2019.', 'Total Yard Maintenance'],
+    ["Kohl's Food Stores opened a store in Springfield.", "Kohl's Food Stores"],
+    ['My employer, Pointers, pays well.', 'Pointers'],
+    ['Our supplier Record World shipped late.', 'Record World'],
+  ])('finds small firms by their trade word or by the words that announce an employer: %j', (text, org) => {
+    expect(spans(text, 'organization')).toEqual([org]);
+  });
+
   it('leaves a help desk to reach out of the names', () => {
     expect(spans('Contact Support at 555-1234.', 'name')).toEqual([]);
   });

@@ -179,7 +179,7 @@ const PLACE_STRONG_CUE =
   /(?:born|lives?|living|resides?|residing|grew up|raised|based|located|settled|stationed|headquartered|moved|moving|relocat(?:ed|ing)|emigrated|flew|flying|travel+ing|trip|holiday|vacation)\s+(?:in|to|from|near)\s+$|(?:city|town|village|province|state|region) of\s+$/i;
 /** Words before a run that make it an organization ("works at Zalando", "joined Novartis"). */
 const ORG_CUE =
-  /(?:\b(?:works?|working|worked|employed|intern(?:ing|ship)?|job|position|role|career|contract(?:ed|or)?|consultant|engineer|manager|analyst|director)\s+(?:at|for|with|by)|\bjoined|\bjoining|\bhired by|\bemployer:?|\bpreviously at|\bformerly (?:at|of|with)|\brepresentative of|\b(?:customer|client|member|subscriber) of|\bbanks? with|\binsured (?:by|with)|\bfounder of|\bco-?founded|\bfounded|\bceo of|\bcfo of|\bcto of|\bpartner at|\bacquired by|\bsupplied by|\bshipped by|\binvoice from|\bpaid to)\s+(?:the\s+)?$/i;
+  /(?:\b(?:works?|working|worked|employed|intern(?:ing|ship)?|job|position|role|career|contract(?:ed|or)?|consultant|engineer|manager|analyst|director)\s+(?:at|for|with|by)|\bjoined|\bjoining|\bhired by|\b(?:employer|supplier|vendor|sponsor|distributor|manufacturer|insurer|lender)(?:\s*[:,]|\s+(?:is|was))?|\bpreviously at|\bformerly (?:at|of|with)|\brepresentative of|\b(?:customer|client|member|subscriber) of|\bbanks? with|\binsured (?:by|with)|\bfounder of|\bco-?founded|\bfounded|\bceo of|\bcfo of|\bcto of|\bpartner at|\bacquired by|\bsupplied by|\bshipped by|\binvoice from|\bpaid to)\s+(?:the\s+)?$/i;
 /** Label cues before an UPPER-case or otherwise unknown run ("CUSTOMER: MARÍA GONZÁLEZ"). */
 const NAME_LABEL =
   /(?:name|customer|client|patient|employee|applicant|tenant|guest|passenger|holder|cardholder|assigned to|owner|contact|attn|from|to|cc|signed|dear|sender|recipient|reported by|requested by|approved by)\s*[:\-–]?\s*$/i;
@@ -773,8 +773,9 @@ function readRun(text: string, toks: Tok[], out: EntityMatch[]): void {
     if (kind !== 'nrp' || groupReading(text, toks[lead].start, end)) out.push({ start: toks[lead].start, end, score: kind === 'nrp' ? 0.6 : 0.8, evidence: ['gazetteer'], kind });
     return;
   }
-  if (orgCued && lead === 0 && toks.length <= 4 && !lex.common.has(toks[0].base)) {
-    out.push({ start: toks[0].start, end: toks[toks.length - 1].end, score: 0.8, evidence: ['context'], kind: 'organization' });
+  // Mid-sentence, a capitalized common word starts a name of several ("joined Total Yard Maintenance").
+  if (orgCued && lead === 0 && toks.length <= 4 && (!lex.common.has(toks[0].base) || (toks.length >= 2 && !sentenceStart))) {
+    out.push({ start: toks[0].start, end: toks[toks.length - 1].end, score: toks.length >= 2 ? 0.85 : 0.8, evidence: ['context'], kind: 'organization' });
     return;
   }
   if (toks.length - lead === 1 && PLACE_STRONG_CUE.test(text.slice(Math.max(0, toks[lead].start - 40), toks[lead].start)) && !lex.common.has(toks[lead].base) && !lex.firstNames.has(toks[lead].base)) {
