@@ -530,6 +530,18 @@ describe('fourth pass: what other carriers of the same values showed', () => {
     expect(spans(text, 'organization')).toEqual([org]);
   });
 
+  it.each([
+    ['He is from County Kerry.', 'County Kerry'],
+    ['She lives in Tver Oblast.', 'Tver Oblast'],
+    ['The train from Bratislava to Székesfehérvár was late.', 'Székesfehérvár'],
+  ])('reads a place by its words of geography or the preposition before it: %j', (text, place) => {
+    expect(spans(text, 'location')).toContain(place);
+  });
+
+  it('keeps a people after a preposition a group', () => {
+    expect(typed('They sold it to the Germans.')).toEqual([['nrp', 'Germans']]);
+  });
+
   it('leaves a help desk to reach out of the names', () => {
     expect(spans('Contact Support at 555-1234.', 'name')).toEqual([]);
   });

@@ -403,6 +403,53 @@ export function notAnOrganization(key: string): boolean {
   return NOT_ORGANIZATIONS.has(key);
 }
 
+/** Words of geography before a place's name, and after it. */
+const GEO_FIRST = new Set([
+  'county',
+  'lake',
+  'mount',
+  'mt',
+  'cape',
+  'isle',
+  'province',
+  'canton',
+  'oblast',
+  'prefecture',
+  'gulf',
+  'lago',
+  'monte',
+  'isla',
+  'ilha',
+  'ile',
+  'rio',
+  'sierra',
+  'cerro',
+  'laguna',
+]);
+const GEO_LAST = new Set([
+  'county',
+  'province',
+  'oblast',
+  'krai',
+  'prefecture',
+  'canton',
+  'region',
+  'valley',
+  'river',
+  'mountains',
+  'islands',
+  'island',
+  'peninsula',
+  'desert',
+  'highlands',
+  'lowlands',
+  'shire',
+  'governorate',
+  'voivodeship',
+  'municipality',
+  'parish',
+]);
+
 /** Legal forms that are also words ("As", "Se", "Sa"): an organization word only in capitals ("Nordic Freight AB"). */
 const SHORT_LEGAL_FORMS = new Set(['ab', 'as', 'asa', 'oy', 'oyj', 'bv', 'nv', 'kg', 'ohg', 'se', 'sa', 'ag', 'sl', 'spa', 'srl', 'sas', 'sarl', 'kk', 'aps', 'plc', 'llc', 'ltda', 'pty']);
 
@@ -458,6 +505,8 @@ function classify(toks: Tok[], sentenceStart: boolean): Classified | undefined {
   // A headline's capitalized words before an organization word ("Great News", "Breaking News") are no company.
   if (suffixed && t.length >= 2 && sentenceStart && skip === 0 && t.slice(0, -1).every((w) => lex.common.has(w))) return undefined;
   if (suffixed && t.length >= 2) return { kind: 'organization', score: 0.85, skip, evidence: 'org_suffix' };
+  // Words of geography around a name: "County Kerry", "Lake Titicaca", "Tver Oblast", "Rift Valley".
+  if (t.length >= 2 && t.length <= 4 && (GEO_FIRST.has(t[0]) || GEO_LAST.has(last)) && !shown.some((w) => w.shape === 'lower')) return { kind: 'location', score: 0.85, skip, evidence: 'gazetteer' };
   if ((t[0] === 'university' || t[0] === 'bank' || t[0] === 'banco' || t[0] === 'universidad' || t[0] === 'universite' || t[0] === 'universita') && t.length >= 3)
     return { kind: 'organization', score: 0.85, skip, evidence: 'org_suffix' };
   const titled = (HONORIFICS.has(t[0]) || honorificWord(shown[0])) && t.length >= 2 && (t[0] !== 'lady' && t[0] !== 'lord' ? true : shown[1].shape === 'cap');

@@ -80,6 +80,10 @@ const SHORT_ACRONYM = /^\p{Lu}{2,4}$/u;
 const PLACE_JOINT = /(?<=\p{L})\s+(?:in|at|from|near)\s+(?=\p{Lu})/u;
 /** A possessive ending after a letter: "Kumar's", "Ferreira’s", "JAMES'S". */
 const POSSESSIVE = /(?<=\p{L})['’][sS]$/u;
+/** A preposition of movement or place right before a span. */
+const PLACE_BEFORE = /\b(?:in|to|from|near|via|into|towards?|visit(?:ed|ing)?)\s+$/i;
+/** The endings of the names of peoples and faiths ("Kenyan", "Chinese", "Polish", "Iraqi", "Baptists"). */
+const GROUP_SHAPE = /(?:an|ans|ese|ish|i|is|ic|ics|ch|ese|ist|ists|ite|ites|er|ers|ot|ots)$/u;
 /** What only a person has, after a possessive: "…'s phone number", "…'s wife", "…'s date of birth". */
 const PERSONS_THING =
   /^\s+(?:(?:new|old|own|late|former|mobile|cell|home|personal|private|current|elder|younger|eldest|youngest)\s+)?(?:phone|telephone|mobile|cell|e-?mail|home address|wife|husband|spouse|partner|son|daughter|child|children|kids|mother|father|mom|mum|dad|parents|brother|sister|family|friend|birthday|date of birth|passport|driver|salary|signature|doctor|diagnosis|medical)\b/iu;
@@ -213,6 +217,12 @@ export function modelSpans(text: string, recase: (t: string) => Recased = recase
         if (next && !STOP_WORDS.has(next[1].toLowerCase()) && !PERSON_NOUN.test(next[1].toLowerCase())) score = Math.min(score, NORP_OBJECT_CAP);
       }
       let type = label.type;
+      // A word the model takes for a group, where the sentence goes to, from or through a place, is the place
+      // ("from Bratislava to Székesfehérvár"), unless it is shaped like a people's name ("to the Germans").
+      if (e.label === 'NORP' && PLACE_BEFORE.test(text.slice(Math.max(0, start - 12), start)) && !GROUP_SHAPE.test(span) && !lexicon().groups.has(fold(span))) {
+        type = 'location';
+        score = Math.max(score, LABELS.GPE.base - DOUBT * (1 - e.score));
+      }
       if (owner) type = 'name';
       else if (e.label === 'ORG' && givenNameOnly(span)) {
         type = 'name';
