@@ -542,6 +542,31 @@ describe('fourth pass: what other carriers of the same values showed', () => {
     expect(typed('They sold it to the Germans.')).toEqual([['nrp', 'Germans']]);
   });
 
+  it.each([
+    ['At 19, she moved to Lima.', '19'],
+    ['a man in his late 50s', '50s'],
+    ['He celebrated his 40th birthday.', '40th'],
+  ])('finds ages in more phrases: %j', (text, age) => {
+    expect(spans(text, 'age')).toEqual([age]);
+  });
+
+  it('finds both bounds of an age range', () => {
+    expect(spans('Kids aged 5 to 12 are welcome.', 'age')).toEqual(['5', '12']);
+  });
+
+  it.each([
+    ['Lt. Col. James Hart retired.', 'Lt. Col.', 'James Hart'],
+    ['Senator Elizabeth Warren spoke.', 'Senator', 'Elizabeth Warren'],
+    ['Professor Wang Lei teaches here.', 'Professor', 'Wang Lei'],
+  ])('reads ranks and offices as titles before a name: %j', (text, title, name) => {
+    expect(spans(text, 'title')).toEqual([title]);
+    expect(spans(text, 'name')).toEqual([name]);
+  });
+
+  it('reads no title in an office before a common word', () => {
+    expect(spans('Governor Street is closed.', 'title')).toEqual([]);
+  });
+
   it('leaves a help desk to reach out of the names', () => {
     expect(spans('Contact Support at 555-1234.', 'name')).toEqual([]);
   });

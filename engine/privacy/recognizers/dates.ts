@@ -42,6 +42,11 @@ const AGE_APPOSITIVE =
 /** A bare number stated of a named person: "Robin Taylor is 27.", "I'm Tariq, 19, from Karachi". */
 const AGE_NAMED =
   /(?<=\p{Lu}\p{Ll}+ (?:is|was|turned|turns)(?: now| only| just| already)? )\d{1,3}(?=\s*(?:$|[.!?;]|,\s|\s(?:years?|yrs?|next|this|today|in)\b))|(?<=\b(?:[Ii]['’][mM]|[Ii] (?:am|AM)|[Nn]ame is|NAME IS|[Tt]his is|THIS IS) \p{Lu}(?:\p{Ll}+|\p{Lu}+)(?: \p{Lu}(?:\p{Ll}+|\p{Lu}+))?,\s)\d{1,3}(?=[,)])/gu;
+/**
+ * Ages in other phrases: "At 19, she moved", "in her late 50s", "his 40th birthday", the second bound of "aged 5 to 12".
+ */
+const AGE_OTHER =
+  /(?<=(?:^|[.!?]\s+)(?:At|AT) )\d{1,3}(?=,)|(?<=\bin (?:his|her|their|my|your|our) (?:(?:early|mid|late)[\s-])?)\d0s\b|\b\d{1,3}(?:st|nd|rd|th)(?= birthday\b)|(?<=\b(?:[Aa]ged?|[Aa]ges) \d{1,3}\s?(?:to|-|–|and)\s?)\d{1,3}\b/gu;
 const NOT_AGE_AFTER = /^\s*(?:%|percent|degrees|°|times|minutes|mins|hours|hrs|days|weeks|months|km|miles|kg|lbs|pounds|dollars|euros|pages|people|items|units)/i;
 
 function findAges(text: string): RawMatch[] {
@@ -52,7 +57,7 @@ function findAges(text: string): RawMatch[] {
     let m: RegExpExecArray | null;
     while ((m = re.exec(text)) !== null) {
       const end = m.index + m[0].length;
-      if (Number(m[0]) > 120 || seen.has(m.index) || (score < 0.85 && NOT_AGE_AFTER.test(text.slice(end, end + 10)))) continue;
+      if (Number.parseInt(m[0], 10) > 120 || seen.has(m.index) || (score < 0.85 && NOT_AGE_AFTER.test(text.slice(end, end + 10)))) continue;
       seen.add(m.index);
       out.push({ start: m.index, end, score, evidence: ['age_phrase'] });
     }
@@ -61,6 +66,7 @@ function findAges(text: string): RawMatch[] {
   scan(AGE_STATED, 0.8);
   scan(AGE_APPOSITIVE, 0.7);
   scan(AGE_NAMED, 0.65);
+  scan(AGE_OTHER, 0.75);
   return out.sort((a, b) => a.start - b.start);
 }
 

@@ -69,12 +69,37 @@ const HONORIFICS = new Set([
   'meneer',
   'pani',
   'pan',
+  ...['captain', 'colonel', 'lieutenant', 'sergeant', 'admiral', 'senator', 'governor', 'ambassador', 'inspector', 'detective', 'professor'],
 ]);
+/** Ranks and offices written out: honorifics before a name, not before common words ("Governor Street"). */
+const OFFICE_WORDS = new Set(['captain', 'colonel', 'lieutenant', 'sergeant', 'admiral', 'senator', 'governor', 'ambassador', 'inspector', 'detective', 'professor']);
 /**
  * Honorifics of other languages that are words or names without their full stop ("Ing", "Lic", "Sig"): titles only
  * with it ("Ing. Eric Huhn", "Lic. Amelia Aranda", "Dra. Olivia Siqueira", "Mgr. Jana Nováková").
  */
 const DOTTED_HONORIFICS = new Set([
+  // ranks and offices ("Lt. Col. James Hart", "Sen. Ana Ruiz", "Insp. Ng")
+  'lt',
+  'col',
+  'gen',
+  'maj',
+  'capt',
+  'cpt',
+  'sgt',
+  'cpl',
+  'pvt',
+  'adm',
+  'cmdr',
+  'brig',
+  'sen',
+  'rep',
+  'gov',
+  'supt',
+  'insp',
+  'det',
+  'hon',
+  'amb',
+  'cllr',
   'ing',
   'lic',
   'dra',
@@ -509,7 +534,9 @@ function classify(toks: Tok[], sentenceStart: boolean): Classified | undefined {
   if (t.length >= 2 && t.length <= 4 && (GEO_FIRST.has(t[0]) || GEO_LAST.has(last)) && !shown.some((w) => w.shape === 'lower')) return { kind: 'location', score: 0.85, skip, evidence: 'gazetteer' };
   if ((t[0] === 'university' || t[0] === 'bank' || t[0] === 'banco' || t[0] === 'universidad' || t[0] === 'universite' || t[0] === 'universita') && t.length >= 3)
     return { kind: 'organization', score: 0.85, skip, evidence: 'org_suffix' };
-  const titled = (HONORIFICS.has(t[0]) || honorificWord(shown[0])) && t.length >= 2 && (t[0] !== 'lady' && t[0] !== 'lord' ? true : shown[1].shape === 'cap');
+  // An office written out names a person only before two words or a known name ("Senator Warren", not "Governor Street").
+  const officeBeforeWords = OFFICE_WORDS.has(t[0]) && t.length === 2 && !lex.firstNames.has(t[1]) && !lex.lastNames.has(t[1]) && !surnameShaped(t[1]);
+  const titled = (HONORIFICS.has(t[0]) || honorificWord(shown[0])) && !officeBeforeWords && t.length >= 2 && (t[0] !== 'lady' && t[0] !== 'lord' ? true : shown[1].shape === 'cap');
   const first = titled ? 1 : 0;
   const n = t.length - first;
   const honorific = titled ? skip : undefined;
