@@ -5,7 +5,7 @@
  * Presidio in the same run.
  *
  *   ~/.cache/mlsvc/venv-pii/bin/pip install faker   # once
- *   node .build-pii/bench/pii/faker-bench.js [PER_LOCALE=25] [SEED=20261128]   # → bench/results/pii-faker.json
+ *   node .build-pii/bench/pii/faker-bench.js [PER_LOCALE=25] [SEED=20261128] [second|third]   # → bench/results/pii-faker.json
  *
  * Per type: spans found (at least half of a value's non-space characters inside a detection of any type), spans found
  * as their type, and the share of the value characters redacted; over all types, the span F1 of exact boundaries. The carriers hold no other personal data, so a
@@ -60,6 +60,44 @@ const CARRIERS = [
   '{name}, aged {age}, flew from {city} to {country} on Tuesday.',
 ];
 
+/**
+ * A second set of carriers, written on 2026-11-28 after the fourth pass of the engine and before any run on them:
+ * `faker-bench.js PER_LOCALE SEED second` scores the same values in sentences the engine was not tuned on.
+ */
+const SECOND_CARRIERS = [
+  'Hello {name}, thanks for your order.',
+  '{name} turned {age} on Sunday and celebrated in {city}.',
+  'Her phone is {phone}, call after six.',
+  'Payment by card {card} failed twice.',
+  'She has been a {job} for years.',
+  '{company} hired {name} last month.',
+  'Visiting {country} next week, {name} asked for advice.',
+  'The parcel for {name} goes to {address}.',
+  'I live at {address} with my family.',
+  'Our new {job}, {name}, starts Monday.',
+  'Reach us at {phone} or write to {company}.',
+  'Deliver to:\n{name}\n{address_block}',
+];
+
+/**
+ * A third set, written on 2026-11-28 after the second set had been read and the engine changed on it: the held-out
+ * carriers of that change (`… SEED third`).
+ */
+const THIRD_CARRIERS = [
+  'Thanks, {name}! Your table is booked.',
+  'Message from {phone}: running late.',
+  'The new hire, {name}, is a {job}.',
+  'Billing address: {address}',
+  'Card {card} was charged twice.',
+  '{name} ({age}) from {city} won the prize.',
+  'Flights to {country} are cancelled, {name} said.',
+  'Contract between {company} and {name}.',
+  'Per {name}, the {job} role is filled.',
+  'Office:\n{address_block}',
+  'Questions? Ring {phone} or write to the team at {company}.',
+  'I grew up in {city} but moved to {country} at {age}.',
+];
+
 interface Gold {
   type: string;
   start: number;
@@ -71,9 +109,9 @@ interface Text {
   gold: Gold[];
 }
 
-function compose(rows: Row[]): Text[] {
+function compose(rows: Row[], carriers: readonly string[]): Text[] {
   return rows.map((row, i) => {
-    const carrier = CARRIERS[i % CARRIERS.length];
+    const carrier = carriers[i % carriers.length];
     const gold: Gold[] = [];
     let text = '';
     let at = 0;
@@ -230,7 +268,8 @@ function main(): void {
   const made = spawnSync(python, [join(__dirname, '../../../bench/pii/faker_values.py'), valuesPath, String(perLocale), seed], { stdio: 'inherit' });
   if (made.status !== 0) throw new Error('faker_values.py failed: pip install faker into the venv (see the header)');
   const values = JSON.parse(readFileSync(valuesPath, 'utf8')) as { faker: string; seed: number; rows: Row[]; more_names: [string, string][] };
-  const texts = compose(values.rows);
+  const carriers = process.argv[4] === 'second' ? SECOND_CARRIERS : process.argv[4] === 'third' ? THIRD_CARRIERS : CARRIERS;
+  const texts = compose(values.rows, carriers);
 
   const t0 = process.hrtime.bigint();
   const ours = texts.map((t) => detectText(t.text).map((d) => ({ label: d.type, start: d.start, end: d.end })));
@@ -241,7 +280,7 @@ function main(): void {
   const b = tally(texts, presidio);
 
   const lines = [
-    `Faker ${values.faker} values (seed ${values.seed}), ${values.rows.length} rows from 16 locales in ${CARRIERS.length} carrier sentences; Presidio at score 0`,
+    `Faker ${values.faker} values (seed ${values.seed}), ${values.rows.length} rows from 16 locales in ${carriers.length} carrier sentences${carriers === SECOND_CARRIERS ? ' (the second set)' : carriers === THIRD_CARRIERS ? ' (the third set)' : ''}; Presidio at score 0`,
     '',
     '| type | values | ours found | ours as its type | ours char recall | Presidio found | Presidio as its type | Presidio char recall |',
     '|---|---|---|---|---|---|---|---|',

@@ -567,6 +567,49 @@ describe('fourth pass: what other carriers of the same values showed', () => {
     expect(spans('Governor Street is closed.', 'title')).toEqual([]);
   });
 
+  it.each([
+    ['She has been a Conference centre manager for years.', 'Conference centre manager'],
+    ['Our new Scientist, product/process development, Joseph Cooper, starts Monday.', 'Scientist, product/process development'],
+    ['Our new IT technical support officer, Marek Rawa, starts Monday.', 'IT technical support officer'],
+    ['She has been a Training and development officer for years.', 'Training and development officer'],
+    ['It was a Printmaker who did it.', 'Printmaker'],
+    ['Per Sally Cook, the Phytotherapist role is filled.', 'Phytotherapist'],
+  ])('takes a job after an article or a possessive, or before the post it fills: %j', (text, title) => {
+    expect(spans(text, 'title')).toEqual([title]);
+  });
+
+  it.each(['We have the same role.', 'She applied for a new job.'])('reads no job into a post of common words: %j', (text) => {
+    expect(spans(text, 'title')).toEqual([]);
+  });
+
+  it.each([
+    ['Message from +49(0)7284022030: running late.', '+49(0)7284022030'],
+    ['Message from 0351852880: running late.', '0351852880'],
+  ])('reads a number after "message from" and a plus-country-code number as phones: %j', (text, phone) => {
+    expect(spans(text, 'phone')).toEqual([phone]);
+  });
+
+  it('finds the age of a life event ("moved … at 84") but not a time of day', () => {
+    expect(spans('I grew up in Granada but moved to Cyprus at 84.', 'age')).toEqual(['84']);
+    expect(spans('She started work at 9, then left.', 'age')).toEqual([]);
+  });
+
+  it.each([
+    ['Jack Cruz (26) from Andersonburgh won the prize.', 'Andersonburgh'],
+    ['I grew up in West Nathantown but moved to Belarus at 30.', 'West Nathantown'],
+  ])('reads a word shaped like a place where a place goes as one: %j', (text, place) => {
+    expect(spans(text, 'location')).toContain(place);
+  });
+
+  it('keeps the full stop of "Inc." mid-sentence and leaves the sentence its own at the end', () => {
+    expect(spans('Thomas Inc. hired Ana last month.', 'organization')).toEqual(['Thomas Inc.']);
+    expect(spans('Reach us at 555-0101 or write to Thomas Inc.', 'organization')).toEqual(['Thomas Inc']);
+  });
+
+  it('reads a surname after a particle whatever else the word is', () => {
+    expect(spans('Hello Charlotte van den Pol, thanks for your order.', 'name')).toEqual(['Charlotte van den Pol']);
+  });
+
   it('leaves a help desk to reach out of the names', () => {
     expect(spans('Contact Support at 555-1234.', 'name')).toEqual([]);
   });

@@ -41,6 +41,10 @@ const PHONE_WORDS = [
   'text',
   'whatsapp',
   'sms',
+  'message',
+  'messaged',
+  'voicemail',
+  'caller',
   'ph',
   'landline',
   'hotline',
@@ -93,7 +97,8 @@ function phoneScore(candidate: string, cued: boolean): number {
     // A country code and digit groups ("+54 9 3749 2056") is written as a phone number even where the country's plan
     // assigns no number of that length.
     if (!p?.isPossible()) return phoneShaped(number) ? SHAPED : 0;
-    return cued ? 0.6 : phoneShaped(number) ? SHAPED : 0;
+    // A plus, a country code and a possible length is written as a phone number, grouped or not ("+49(0)7284022030").
+    return cued ? 0.6 : SHAPED;
   }
   const shaped = digits >= 9 && digits <= 12 && phoneShaped(number) ? SHAPED : 0;
   for (let i = 0; i < PHONE_REGIONS.length; i++) if (parsePhoneNumberFromString(number, PHONE_REGIONS[i])?.isValid()) return i === 0 ? 0.75 : Math.max(0.45, shaped);

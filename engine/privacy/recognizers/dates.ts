@@ -46,7 +46,7 @@ const AGE_NAMED =
  * Ages in other phrases: "At 19, she moved", "in her late 50s", "his 40th birthday", the second bound of "aged 5 to 12".
  */
 const AGE_OTHER =
-  /(?<=(?:^|[.!?]\s+)(?:At|AT) )\d{1,3}(?=,)|(?<=\bin (?:his|her|their|my|your|our) (?:(?:early|mid|late)[\s-])?)\d0s\b|\b\d{1,3}(?:st|nd|rd|th)(?= birthday\b)|(?<=\b(?:[Aa]ged?|[Aa]ges) \d{1,3}\s?(?:to|-|–|and)\s?)\d{1,3}\b/gu;
+  /(?<=\b(?:moved|married|retired|died|graduated|emigrated|left home|left school|became|learned|learnt)\b[^.!?\n]{0,60}\bat )\d{1,3}(?=\s*(?:$|[.,;!?)]|\s(?:and|but|when|after|because)\b))|(?<=(?:^|[.!?]\s+)(?:At|AT) )\d{1,3}(?=,)|(?<=\bin (?:his|her|their|my|your|our) (?:(?:early|mid|late)[\s-])?)\d0s\b|\b\d{1,3}(?:st|nd|rd|th)(?= birthday\b)|(?<=\b(?:[Aa]ged?|[Aa]ges) \d{1,3}\s?(?:to|-|–|and)\s?)\d{1,3}\b/gu;
 const NOT_AGE_AFTER = /^\s*(?:%|percent|degrees|°|times|minutes|mins|hours|hrs|days|weeks|months|km|miles|kg|lbs|pounds|dollars|euros|pages|people|items|units)/i;
 
 function findAges(text: string): RawMatch[] {

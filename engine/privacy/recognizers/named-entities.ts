@@ -551,6 +551,10 @@ function classify(toks: Tok[], sentenceStart: boolean): Classified | undefined {
   // A double given name is known when both halves are ("Anne-Rose", "Jean-Luc").
   const knownFirst = lex.firstNames.has(f) || (f.includes('-') && f.split('-').every((p) => p.length > 1 && lex.firstNames.has(p)));
   const knownLast = lex.lastNames.has(last) || surnameShaped(last) || ((knownFirst || initial) && WORD_SURNAMES.has(last));
+  // A surname after a particle is one whatever else the word is ("Charlotte van den Pol").
+  if (n >= 3 && knownFirst && PARTICLES.has(t[t.length - 2]) && shown[shown.length - 1].shape === 'cap') return { kind: 'name', score: 0.88, skip, evidence: 'gazetteer' };
+  // Two given names and two surnames ("María Belén Sofía Cervantes Clemente"): five words the lists all know.
+  if (n === 5 && t.slice(first).every((w) => (lex.firstNames.has(w) || lex.lastNames.has(w)) && !lex.common.has(w))) return { kind: 'name', score: 0.9, skip, evidence: 'gazetteer' };
   if (n >= 2 && n <= 4) {
     const commonFirst = lex.common.has(f);
     const commonLast = lex.common.has(last);
@@ -756,7 +760,9 @@ function emit(text: string, toks: Tok[], c: Classified, sentenceStart: boolean, 
   const tail = toks[toks.length - 1];
   if (!head) return;
   const start = head.start;
-  const end = tail.end + (c.kind === 'organization' && tail.dot && /^(?:inc|corp|co|ltd|bros|plc)$/.test(tail.key) ? 1 : 0);
+  // "Acme Inc." keeps its full stop, unless the text ends there: then it is the sentence's ("write to Thomas Inc.").
+  const dotted = c.kind === 'organization' && tail.dot && /^(?:inc|corp|co|ltd|bros|plc)$/.test(tail.key) && !/^\.\s*(?:$|\n)/.test(text.slice(tail.end));
+  const end = tail.end + (dotted ? 1 : 0);
   // "Medicare number", "National Insurance number": the run names an identifier, not an organization.
   if (c.kind === 'organization' && LABEL_NEXT.test(text.slice(tail.end, tail.end + 12))) return;
   let score = c.score;
@@ -801,6 +807,27 @@ function unknownPerson(text: string, toks: Tok[], sentenceStart: boolean): Entit
   return undefined;
 }
 
+/** The endings of place names in the languages of Europe and South Asia: "-ville", "-burgh", "-hausen", "-abad". */
+const PLACE_ENDING =
+  /^\p{L}{2,}(?:ville|burg|burgh|borough|bury|town|land|view|haven|mouth|port|ford|field|furt|hausen|heim|stadt|dorf|hafen|ingen|stedt|polis|grad|abad|pur|pura|nagar|chester|caster|wick|shire|stead|bourg)$/u;
+/** Words of direction or kind before a place's name ("West Nathantown", "Port Hedland", "New Smithberg"). */
+const PLACE_LEAD = new Set(['west', 'east', 'north', 'south', 'new', 'port', 'lake', 'mount', 'saint', 'st', 'fort', 'upper', 'lower', 'great', 'little']);
+
+/**
+ * One or two capitalized words no list knows, shaped like a place's name and where a place goes: "from Davisview",
+ * "in West Nathantown", "to Andersonburgh". Known surnames ("Goldberg", "Ashford") stay with the lists.
+ */
+function toponym(text: string, toks: Tok[]): EntityMatch | undefined {
+  if (toks.length > 2 || toks.some((t) => t.shape !== 'cap')) return undefined;
+  if (toks.length === 2 && !PLACE_LEAD.has(toks[0].base)) return undefined;
+  const t = toks[toks.length - 1];
+  const lex = lexicon();
+  if (!PLACE_ENDING.test(t.base) || lex.firstNames.has(t.base) || lex.lastNames.has(t.base) || lex.organizations.has(t.base) || lex.common.has(t.base)) return undefined;
+  const start = toks[0].start;
+  if (!/\b(?:in|to|from|near|at|via|into|towards?|of|outside|around)\s+$/i.test(text.slice(Math.max(0, start - 12), start))) return undefined;
+  return { start, end: t.end, score: 0.85, evidence: ['shape', 'context'], kind: 'location' };
+}
+
 /** A greeting or a request to reach someone right before one word, and a comma or "at/on" after it. */
 const ADDRESSED_BEFORE = /(?:^|[^\p{L}])(?:dear|hi|hello|hey|contact|call|ring|phone|e-?mail|text|message|ask for|ask|tell|thank|thanks)\s+$/iu;
 const ADDRESSED_AFTER = /^(?:\s*[,:!]|\s+(?:at|on|via)\s)/u;
@@ -825,6 +852,12 @@ function readRun(text: string, toks: Tok[], out: EntityMatch[]): void {
   const orgCued = ORG_CUE.test(before);
   const whole = classify(toks, sentenceStart);
   const connected = toks.some((t, k) => (CONNECTORS.has(t.key) && t.shape === 'lower') || (k > 0 && joined(text, toks[k - 1], t) === 'amp'));
+  // A place's shape where a place goes says more than two unknown words' shape ("in West Nathantown").
+  const place = !whole || whole.evidence === 'shape' ? toponym(text, toks) : undefined;
+  if (place) {
+    out.push(place);
+    return;
+  }
   if (whole && !(whole.kind === 'name' && connected) && !(whole.kind === 'name' && whole.evidence === 'shape' && orgCued)) return emit(text, toks, whole, sentenceStart, out);
   if (connected) {
     const pieces = parts(toks, text);

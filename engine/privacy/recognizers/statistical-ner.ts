@@ -187,6 +187,8 @@ export function modelSpans(text: string, recase: (t: string) => Recased = recase
       if (lead) start += lead[0].length;
       const trail = TRAILING_SYMBOLS.exec(text.slice(start, end));
       if (trail) end -= trail[0].length;
+      // "write to Thomas Inc." at the text's end: the full stop is the sentence's (the rules read it so too).
+      if (e.label === 'ORG' && text[end - 1] === '.' && /^\s*(?:$|\n)/.test(text.slice(end))) end--;
       // spaCy's small model keeps a possessive on the name ("Elon Musk's"); the person is "Elon Musk". A company
       // keeps its own ("McDonald's").
       const possessive = POSSESSIVE.exec(text.slice(start, end));

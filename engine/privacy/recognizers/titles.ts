@@ -40,12 +40,25 @@ const FUNCTION_WORD = new RegExp(`^(?:${FUNCTION_WORDS})\\s+`, 'i');
  * petroleum at Nohlmans KGaA". A few words after a comma and before "at/for/with" and a capital, one of them a head word.
  */
 const APPOSITIVE = /(?<=,\s)\p{L}[\p{L}/()-]*(?:,?\s+[\p{L}/()-]+){0,4}(?=,?\s+(?:at|for|with)\s+\p{Lu})/gu;
-const HEAD_WORDS = new Set([...heads, 'adjuster', 'contractor', 'doctor', 'astronomer', 'ranger', 'warden', 'nurse', 'worker', 'operator', 'officer']);
+const HEAD_WORDS = new Set([
+  ...heads,
+  ...'practitioner processor brewer logger trader dealer adjuster contractor doctor astronomer ranger warden nurse worker operator officer musician barista maker writer artist driver farmer builder carpenter cleaner cook baker butcher tailor welder gardener porter guard keeper handler dispatcher conservator hygienist optician optometrist podiatrist sonographer surveyor valuer estimator auctioneer croupier steward stewardess fitter installer labourer laborer machinist miner forester fisherman firefighter diver model actor actress dancer singer composer conductor photographer illustrator animator copywriter proofreader lexicographer archivist archaeologist geologist chemist biologist physicist mathematician statistician technologist therapist psychotherapist counsellor'.split(
+    ' ',
+  ),
+]);
 /** Endings of the names of trades, enough in apposition ("Oncologist", "Brewing technologist", "Museum conservator"). */
-const TRADE_ENDING = /^\p{L}{3,}(?:ologist|ist|ician|grapher|nomer|ator|ancer|eyor|ier)$/u;
+const TRADE_ENDING = /^\p{L}{3,}(?:ologist|ist|ician|grapher|nomer|ator|ancer|eyor|ier|maker|writer|smith|wright|keeper|monger)$/u;
 /** Words a capitalized title does not start with: they are the sentence's, not the title's. */
 const LEADING = /^(?:The|A|An|Our|My|Your|His|Her|Their|This|That|New|Former|Dear|Hi|Hello|Thanks|Please|Welcome|Signed|Regards|Best)\s+/u;
 const TITLE_CUE = /(?:,\s*|\bas (?:an?|the)\s+|\bour (?:new\s+)?|\bnew\s+|(?:title|position|role|job|occupation)\s*[:-]?\s*)$/i;
+
+/** A word of a job's qualifier: lower case, and none of the words that go on the sentence. */
+const QUALIFIER_WORD = "(?!(?:for|at|in|since|with|to|from|on|by|and|but|who|which)\\b)[a-z][\\p{Ll}'’-]*(?:/[a-z][\\p{Ll}'’-]*)*";
+/**
+ * A qualifier after a job, Faker-style and in lists of occupations: "Nurse, learning disability", "Engineer, civil
+ * (contracting)", "Surveyor, land/geomatics". It ends the sentence or the clause, or comes before the name it describes.
+ */
+const QUALIFIER = new RegExp(`^, (${QUALIFIER_WORD}(?: (?:and |of |the )?${QUALIFIER_WORD}){0,3}(?: \\([a-z][\\p{Ll} /'’-]{1,40}\\))?)(?=[.;\\n]|$| (?:at|for|in|since) |, \\p{Lu})`, 'u');
 
 /** Words that say the job comes next, whatever its words and case: "works as a Freight forwarder". */
 const JOB_CUE =
@@ -100,9 +113,68 @@ function cuedJobs(text: string): RawMatch[] {
       if (bare !== w) break; // a full stop ends the sentence
     }
     if (n === 0) continue;
-    const qualifier = /^, ((?:[a-z][\p{Ll}'’-]*)(?: (?:and |of |the )?[a-z][\p{Ll}'’-]*){0,3})(?=[.;\n]|$| (?:at|for) )/u.exec(text.slice(end, end + 80));
+    const qualifier = QUALIFIER.exec(text.slice(end, end + 80));
     if (qualifier && !JOB_STOP.has(qualifier[1].split(' ')[0]) && !FUNCTION_WORD.test(`${qualifier[1]} `)) end += qualifier[0].length;
     out.push({ start, end, score: 0.88, evidence: ['job_title', 'context'] });
+  }
+  return out;
+}
+
+/** Words that say a person's job follows, with its article: "has been a …", "is an …", "Our new …". */
+const JOB_DETERMINER =
+  /\b(?:is|was|been|be|being|became|becomes|become|am|are|were|new|former|retired|qualified|trainee|our|their|his|her|my|your)\s+(?:(?:an?|the|our|their|his|her|my|your|new|former|trained|qualified|retired)\s+)?/giu;
+/** Words a job's name never holds: the sentence's own ("for", "and", "very"), pronouns and the commonest adjectives. */
+const NOT_IN_JOB = new Set(
+  'a an the and or but for of to in on at by with from as is was be been very so too also just not no good great bad best better new old own other same such this that these those it its he she they we you i me him her them us my your his their our who which what when where why how'.split(
+    ' ',
+  ),
+);
+
+/**
+ * A job after an article or a possessive and words that describe a person ("She has been a Conference centre
+ * manager", "Our new Horticulturist, commercial, …"): up to five words ending in a head word or a trade's ending,
+ * written in any case.
+ */
+function determinedJobs(text: string): RawMatch[] {
+  const out: RawMatch[] = [];
+  for (const m of text.matchAll(JOB_DETERMINER)) {
+    const start = m.index + m[0].length;
+    const words = /^[\p{L}][\p{L}\p{M}'’/&-]*(?:[ \t]+[\p{L}][\p{L}\p{M}'’/&-]*){0,4}/u.exec(text.slice(start, start + 100));
+    if (!words) continue;
+    const list = words[0].split(/[ \t]+/);
+    let last = -1;
+    for (let k = 0; k < list.length; k++) {
+      const w = list[k].toLowerCase();
+      // "and" joins the fields of one job ("Training and development officer"); "IT" is no pronoun.
+      if (NOT_IN_JOB.has(w) && !(w === 'and' && k > 0) && !/^\p{Lu}{2,}$/u.test(list[k])) break;
+      const head = w.split('/').pop() ?? w;
+      if (HEAD_WORDS.has(head) || HEAD_WORDS.has(head.replace(/s$/, '')) || TRADE_ENDING.test(head)) last = k;
+    }
+    if (last < 0) continue;
+    // A lower-case phrase of several words is prose more often than a job ("is a very good teacher" stops at "very").
+    let end = start + list.slice(0, last + 1).join(' ').length;
+    const qualifier = QUALIFIER.exec(text.slice(end, end + 80));
+    const qualified = qualifier !== null && !NOT_IN_JOB.has(qualifier[1].split(' ')[0]);
+    if (qualified) end += qualifier[0].length;
+    // With its qualifier, surer than the capitalized head word inside it ("Scientist" of "Scientist, physiological").
+    out.push({ start, end, score: qualified ? 0.86 : 0.8, evidence: ['job_title', 'context'] });
+  }
+  return out;
+}
+
+/** A job named by the post it fills: "the Phytotherapist role", "the Senior buyer position", "the nurse vacancy". */
+const POST = /(?<=\b(?:the|a|an|our|this|that|your|their)\s+)[\p{L}][\p{L}\p{M}'’/&-]*(?:[ \t]+[\p{L}][\p{L}\p{M}'’/&-]*){0,4}(?=[ \t]+(?:role|position|post|vacancy|opening|job)\b)/giu;
+
+function postJobs(text: string): RawMatch[] {
+  const out: RawMatch[] = [];
+  for (const m of text.matchAll(POST)) {
+    const words = m[0].split(/[ \t]+/);
+    // The words before the post are the job's, unless they are the sentence's ("the same role", "a new job").
+    let skip = 0;
+    while (skip < words.length && NOT_IN_JOB.has(words[skip].toLowerCase())) skip++;
+    if (skip === words.length || words.slice(skip).some((w) => NOT_IN_JOB.has(w.toLowerCase()))) continue;
+    const start = m.index + words.slice(0, skip).reduce((n, w) => n + w.length + 1, 0);
+    out.push({ start, end: m.index + m[0].length, score: 0.8, evidence: ['job_title', 'context'] });
   }
   return out;
 }
@@ -138,7 +210,7 @@ function jobTitles(text: string): RawMatch[] {
     // Surer than a capitalized head word inside it ("Engineer" of "Engineer, petroleum") or a word the name lists know.
     out.push({ start: m.index + (lead ? lead[0].length : 0), end: m.index + m[0].length, score: 0.86, evidence: ['job_title', 'context'] });
   }
-  out.push(...cuedJobs(text));
+  out.push(...cuedJobs(text), ...determinedJobs(text), ...postJobs(text));
   TITLE_BEFORE_NAME.lastIndex = 0;
   while ((m = TITLE_BEFORE_NAME.exec(text)) !== null) {
     const lead = FUNCTION_WORD.exec(m[0]);
