@@ -586,11 +586,20 @@ describe('POST /api/anonymize/stream', () => {
     const total = Math.ceil((20 * 1024 * 1024) / line.length);
     let sent = 0;
     let firstByteWhileSending = -1;
+    // Half the body is sent, then the rest waits for the answer's first bytes: a server that answered only after the
+    // whole body would never get it (the test fails after a minute). Timing the two sides against each other instead
+    // failed once in the full suite, whose loaded client read the answer late.
+    let answered: () => void = () => undefined;
+    const firstAnswer = new Promise<void>((resolve) => (answered = resolve));
     const body = new ReadableStream<Uint8Array>({
-      pull(controller) {
+      async pull(controller) {
         if (sent === 0) controller.enqueue(new TextEncoder().encode('full_name,email,phone,ssn,card,ip,dob,amount,notes\n'));
         const n = Math.min(2000, total - sent);
         if (n <= 0) return controller.close();
+        if (sent >= total / 2) {
+          const waited = await Promise.race([firstAnswer.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 60_000))]);
+          if (!waited) return controller.error(new Error('no answer while the body was arriving'));
+        }
         controller.enqueue(new TextEncoder().encode(line.repeat(n)));
         sent += n;
       },
@@ -604,7 +613,10 @@ describe('POST /api/anonymize/stream', () => {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      if (firstByteWhileSending < 0) firstByteWhileSending = sent < total ? 1 : 0;
+      if (firstByteWhileSending < 0) {
+        firstByteWhileSending = sent < total ? 1 : 0;
+        answered();
+      }
       for (const b of value) if (b === 10) lines++;
     }
     expect(lines).toBe(total + 1);
