@@ -5,7 +5,7 @@
  * Presidio in the same run.
  *
  *   ~/.cache/mlsvc/venv-pii/bin/pip install faker   # once
- *   node .build-pii/bench/pii/faker-bench.js [PER_LOCALE=25] [SEED=20261128] [second|third]   # → bench/results/pii-faker.json
+ *   node .build-pii/bench/pii/faker-bench.js [PER_LOCALE=25] [SEED=20261128] [first|second|third|fourth]   # → bench/results/pii-faker.json
  *
  * Per type: spans found (at least half of a value's non-space characters inside a detection of any type), spans found
  * as their type, and the share of the value characters redacted; over all types, the span F1 of exact boundaries. The carriers hold no other personal data, so a
@@ -30,8 +30,29 @@ interface Row {
   city: string;
   country: string;
   age: string;
+  first: string;
+  last: string;
+  prefix: string;
 }
-type Slot = 'name' | 'address' | 'address_block' | 'phone' | 'company' | 'card' | 'job' | 'city' | 'country' | 'age';
+/** `name_lower`, `name_upper` and `first_lower` are the row's name re-cased, as people type them; `first_last` a name without an honorific. */
+type Slot =
+  | 'name'
+  | 'address'
+  | 'address_block'
+  | 'phone'
+  | 'company'
+  | 'card'
+  | 'job'
+  | 'city'
+  | 'country'
+  | 'age'
+  | 'first'
+  | 'last'
+  | 'prefix'
+  | 'name_lower'
+  | 'name_upper'
+  | 'first_lower'
+  | 'first_last';
 /** The gold type of each slot. */
 const TYPE_OF: Record<Slot, string> = {
   name: 'name',
@@ -44,7 +65,34 @@ const TYPE_OF: Record<Slot, string> = {
   city: 'location',
   country: 'location',
   age: 'age',
+  first: 'name',
+  last: 'name',
+  prefix: 'title',
+  name_lower: 'name',
+  name_upper: 'name',
+  first_lower: 'name',
+  first_last: 'name',
 };
+
+function slotValue(row: Row, slot: Slot): string {
+  switch (slot) {
+    // An address inline is written on one line, its lines joined by commas; as a block it keeps its lines.
+    case 'address':
+      return row.address.split('\n').join(', ');
+    case 'address_block':
+      return row.address;
+    case 'name_lower':
+      return row.name.toLowerCase();
+    case 'name_upper':
+      return row.name.toUpperCase();
+    case 'first_lower':
+      return row.first.toLowerCase();
+    case 'first_last':
+      return `${row.first} ${row.last}`;
+    default:
+      return row[slot];
+  }
+}
 
 /** Carrier sentences: `{slot}` is replaced by the row's value. */
 const CARRIERS = [
@@ -98,6 +146,28 @@ const THIRD_CARRIERS = [
   'I grew up in {city} but moved to {country} at {age}.',
 ];
 
+/**
+ * A fourth set, written on 2026-11-29 before any run on it, with the forms the first three lack: honorifics and
+ * surnames alone, first names alone, names in lower and upper case, values in lists and after colons, an address and
+ * a phone in one line (`… SEED fourth`).
+ */
+const FOURTH_CARRIERS = [
+  'Dear {prefix} {last}, your appointment is confirmed.',
+  'my name is {name_lower} and i need help with my account',
+  'CONTACT {name_upper} ON {phone} FOR DETAILS.',
+  '{name} works for {company} in {city}, {country}.',
+  'Please send the invoice to {company}, {address}.',
+  'Is {card} your card, {first}?',
+  'We met {name}, a {age}-year-old {job}, at the fair.',
+  'Name: {name}\nPhone: {phone}\nAddress: {address}',
+  'According to {prefix} {last} of {company}, the deal is off.',
+  '{first} from {city} says hi!',
+  'Please update my address to {address}. Thanks, {name}',
+  'i ran into {first_lower} at the station in {city} yesterday',
+  'Emergency contact: {name} ({phone}), {country}',
+  'The {job} we hired, {first_last}, is {age}.',
+];
+
 interface Gold {
   type: string;
   start: number;
@@ -118,8 +188,7 @@ function compose(rows: Row[], carriers: readonly string[]): Text[] {
     for (const m of carrier.matchAll(/\{(\w+)\}/g)) {
       text += carrier.slice(at, m.index);
       const slot = m[1] as Slot;
-      // An address inline is written on one line, its lines joined by commas; as a block it keeps its lines.
-      const value = slot === 'address' ? row.address.split('\n').join(', ') : slot === 'address_block' ? row.address : row[slot];
+      const value = slotValue(row, slot);
       gold.push({ type: TYPE_OF[slot], start: text.length, end: text.length + value.length });
       text += value;
       at = m.index + m[0].length;
@@ -268,7 +337,10 @@ function main(): void {
   const made = spawnSync(python, [join(__dirname, '../../../bench/pii/faker_values.py'), valuesPath, String(perLocale), seed], { stdio: 'inherit' });
   if (made.status !== 0) throw new Error('faker_values.py failed: pip install faker into the venv (see the header)');
   const values = JSON.parse(readFileSync(valuesPath, 'utf8')) as { faker: string; seed: number; rows: Row[]; more_names: [string, string][] };
-  const carriers = process.argv[4] === 'second' ? SECOND_CARRIERS : process.argv[4] === 'third' ? THIRD_CARRIERS : CARRIERS;
+  const sets: Record<string, readonly string[]> = { first: CARRIERS, second: SECOND_CARRIERS, third: THIRD_CARRIERS, fourth: FOURTH_CARRIERS };
+  const setName = process.argv[4] ?? 'first';
+  const carriers = sets[setName];
+  if (!carriers) throw new Error(`carrier set ${setName}: one of ${Object.keys(sets).join(', ')}`);
   const texts = compose(values.rows, carriers);
 
   const t0 = process.hrtime.bigint();
@@ -280,7 +352,7 @@ function main(): void {
   const b = tally(texts, presidio);
 
   const lines = [
-    `Faker ${values.faker} values (seed ${values.seed}), ${values.rows.length} rows from 16 locales in ${carriers.length} carrier sentences${carriers === SECOND_CARRIERS ? ' (the second set)' : carriers === THIRD_CARRIERS ? ' (the third set)' : ''}; Presidio at score 0`,
+    `Faker ${values.faker} values (seed ${values.seed}), ${values.rows.length} rows from 16 locales in ${carriers.length} carrier sentences (the ${setName} set); Presidio at score 0`,
     '',
     '| type | values | ours found | ours as its type | ours char recall | Presidio found | Presidio as its type | Presidio char recall |',
     '|---|---|---|---|---|---|---|---|',

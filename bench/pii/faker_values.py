@@ -2,7 +2,7 @@
 
     python faker_values.py OUT.json [PER_LOCALE] [SEED]
 
-Writes [{locale, name, address, phone, company, city, card, job, country, age}] for the locales of the EU, the UK, the
+Writes [{locale, name, address, phone, company, city, card, job, country, age, first, last, prefix}] for the locales of the EU, the UK, the
 US, Canada, Australia and Latin America: names, street addresses, phone numbers, companies and cities in each locale's
 own formats, a card number of a random issuer, an English job title, a country's English name and an adult's age. Faker's providers are a third party's; the project's own generator
 (generate.ts) draws from the project's lists, which the recognizers also read.
@@ -46,6 +46,17 @@ def main():
                     "age": str(english.random_int(18, 95)),
                 }
             )
+    # A first name, a surname and an honorific of each row's locale for the fourth carrier set, from Faker instances of
+    # their own, so that the values above stay what they were for every seed.
+    for i, locale in enumerate(LOCALES):
+        f = Faker(locale)
+        f.seed_instance(seed + 1000 + i)
+        for row in [r for r in rows if r["locale"] == locale]:
+            row["first"] = f.first_name()
+            row["last"] = f.last_name()
+            # Faker's French and Spanish "prefixes" are surname particles ("de", "du", "Le"), not honorifics.
+            prefix = f.prefix()
+            row["prefix"] = prefix if prefix[:1].isupper() and prefix != "Le" else english.prefix()
     more_names = []
     for i, locale in enumerate(NAME_LOCALES):
         f = Faker(locale)

@@ -655,3 +655,78 @@ describe('the labelled corpus', () => {
     expect(score(recase((s) => s.toUpperCase())).f1).toBeGreaterThanOrEqual(0.85);
   });
 });
+
+describe('fifth pass: what a fourth set of carriers showed', () => {
+  it.each([
+    ['Emergency contact: Jean Muller (0144066826), Singapore', '0144066826'],
+    ['Emergency contact: Cameron Taylor (+441144960250), Bhutan', '+441144960250'],
+    ['Emergency contact: Brittany Mccoy (001-307-802-4537x54167), Niger', '001-307-802-4537x54167'],
+  ])('reads a phone number that fills a bracket after a name: %j', (text, phone) => {
+    expect(spans(text, 'phone')).toEqual([phone]);
+  });
+
+  it('still reads an area code in brackets from its bracket', () => {
+    expect(spans('Call (555) 123-4567 now.', 'phone')).toEqual(['(555) 123-4567']);
+  });
+
+  it.each([
+    ['Dear Sig.ra Rossi, your appointment is confirmed.', 'Sig.ra', 'Rossi'],
+    ['Dear Dña. Peña, your appointment is confirmed.', 'Dña.', 'Peña'],
+    ['Dear Dipl.-Ing. Herrmann, your appointment is confirmed.', 'Dipl.-Ing.', 'Herrmann'],
+    ['Dear Sr(a). Carrizo, your appointment is confirmed.', 'Sr(a).', 'Carrizo'],
+  ])('knows more honorifics of other languages: %j', (text, title, name) => {
+    expect(spans(text, 'title')).toEqual([title]);
+    expect(spans(text, 'name')).toEqual([name]);
+  });
+
+  it.each([
+    ['According to Mr. Jenkins of Norris Inc, the deal is off.', 'Jenkins', 'Norris Inc'],
+    ['According to Ms. Garcia of Ruiz-Douglas, the deal is off.', 'Garcia', 'Ruiz-Douglas'],
+  ])('ends a titled person at "of" and reads the firm after it: %j', (text, name, org) => {
+    expect(spans(text, 'name')).toEqual([name]);
+    expect(spans(text, 'organization')).toEqual([org]);
+  });
+
+  it.each([
+    ['Is 6011210481458809 your card, Ehrhard?', 'Ehrhard'],
+    ['Is 4928192877833 your card, Claudia?', 'Claudia'],
+    ['Thank you for coming, Sjoerd!', 'Sjoerd'],
+  ])('takes the one spoken to at the end of a sentence for a person: %j', (text, name) => {
+    expect(spans(text, 'name')).toEqual([name]);
+  });
+
+  it.each([
+    ['Sjoerd from Almelo says hi!', 'Sjoerd', 'Almelo'],
+    ['Ester from Cavalcanti das Pedras says hi!', 'Ester', 'Cavalcanti das Pedras'],
+  ])('reads "<person> from <place> <verb>" as a person and a place: %j', (text, name, place) => {
+    expect(spans(text, 'name')).toEqual([name]);
+    expect(spans(text, 'location')).toEqual([place]);
+  });
+
+  it('keeps a firm after "from" a firm', () => {
+    expect(spans('Mark from Acme Ltd says hi!', 'organization')).toEqual(['Acme Ltd']);
+  });
+
+  it.each([
+    ['i ran into natalia at the station yesterday', 'natalia'],
+    ['i ran into telemaco at the station yesterday', 'telemaco'],
+  ])('finds a lower-case name after a verb of meeting: %j', (text, name) => {
+    expect(spans(text, 'name')).toEqual([name]);
+  });
+
+  it.each([
+    ['The Bonds trader we hired, Robert Farmer, is 93.', 'Bonds trader', '93'],
+    ['The Scientist, audiological we hired, Steven Martin, is 80.', 'Scientist, audiological', '80'],
+  ])('reads the job a sentence opens with when a person follows, and the age said of them: %j', (text, title, age) => {
+    expect(spans(text, 'title')).toEqual([title]);
+    expect(spans(text, 'age')).toEqual([age]);
+  });
+
+  it('reads a job after "a 64-year-old"', () => {
+    expect(spans('We met Whitney Norris, a 64-year-old Health and safety adviser, at the fair.', 'title')).toEqual(['Health and safety adviser']);
+  });
+
+  it.each(['The Printer driver failed again.', 'The Data processor must sign the agreement.'])('takes no job from a sentence about things: %j', (text) => {
+    expect(spans(text, 'title')).toEqual([]);
+  });
+});

@@ -17,9 +17,13 @@ const CONTEXT_REGIONS: CountryCode[] = [
 ];
 /** Extensions people write after a number: "x4587", "ext. 12", "extension 3", "#22", "poste 12", "Durchwahl 5". */
 const EXTENSION = '(?:\\s*,?\\s*(?:x|ext\\.?|extn\\.?|extension|#|poste|Durchwahl|DW|ramal|interno|int\\.?|wew\\.?|доб\\.?)\\s*\\d{1,6})?';
-/** Digit groups that may be a phone number; libphonenumber then decides on each (its own text scanner is ~10x slower). */
+/**
+ * Digit groups that may be a phone number; libphonenumber then decides on each (its own text scanner is ~10x slower).
+ * Not inside a bracket ("(555) 123-4567" is read from its bracket on) unless the whole bracket is the number, as
+ * after a name: "Jean Muller (0144066826)".
+ */
 const PHONE_CANDIDATE = new RegExp(
-  `(?<![\\w+\\-./(])(?:(?:\\+|00)\\d{1,3}[\\s.-]?(?:\\(0\\)[\\s.-]?)?|\\(\\+\\d{1,3}\\)[\\s.-]?|\\+\\(\\d{1,3}\\)[\\s.-]?|1[\\s.-](?=\\(\\d{3}\\)))?(?:\\(\\d{1,5}\\)[\\s.-]?)?\\d{1,5}(?:[\\s.-]?\\d{1,5}){1,5}(?!(?!x\\d|ext)[\\w@]|[-./]\\d)${EXTENSION}(?![\\w@]|[-./]\\d)`,
+  `(?<![\\w+\\-./]|\\((?!\\+?\\d[\\d\\s.\\-]{5,}\\d(?:\\s*x\\d{1,6})?\\)))(?:(?:\\+|00)\\d{1,3}[\\s.-]?(?:\\(0\\)[\\s.-]?)?|\\(\\+\\d{1,3}\\)[\\s.-]?|\\+\\(\\d{1,3}\\)[\\s.-]?|1[\\s.-](?=\\(\\d{3}\\)))?(?:\\(\\d{1,5}\\)[\\s.-]?)?\\d{1,5}(?:[\\s.-]?\\d{1,5}){1,5}(?!(?!x\\d|ext)[\\w@]|[-./]\\d)${EXTENSION}(?![\\w@]|[-./]\\d)`,
   'gi',
 );
 /** Words that make a number near them a phone number (the recognizer's context). */

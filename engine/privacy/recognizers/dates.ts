@@ -39,9 +39,9 @@ const AGE_STATED =
 /** An age between commas or brackets right after a person: "The patient, 72, was", "Chinedu Eze (29)". */
 const AGE_APPOSITIVE =
   /(?<=\b(?:[Pp]atient|[Mm]an|[Ww]oman|[Mm]ale|[Ff]emale|[Bb]oy|[Gg]irl|[Cc]lient|[Aa]pplicant|[Dd]river|[Vv]ictim|[Rr]esident|\p{Lu}(?:\p{Ll}+|\p{Lu}+) \p{Lu}(?:[\p{Ll}'’-]+|[\p{Lu}'’-]+)),\s)\d{1,3}(?=,)|(?<=\p{Lu}[\p{L}\p{M}'’-]+ \p{Lu}[\p{L}\p{M}'’-]+ \()\d{1,2}(?=\))/gu;
-/** A bare number stated of a named person: "Robin Taylor is 27.", "I'm Tariq, 19, from Karachi". */
+/** A bare number stated of a named person: "Robin Taylor is 27.", "…, Robin Taylor, is 27.", "I'm Tariq, 19, from Karachi". */
 const AGE_NAMED =
-  /(?<=\p{Lu}\p{Ll}+ (?:is|was|turned|turns)(?: now| only| just| already)? )\d{1,3}(?=\s*(?:$|[.!?;]|,\s|\s(?:years?|yrs?|next|this|today|in)\b))|(?<=\b(?:[Ii]['’][mM]|[Ii] (?:am|AM)|[Nn]ame is|NAME IS|[Tt]his is|THIS IS) \p{Lu}(?:\p{Ll}+|\p{Lu}+)(?: \p{Lu}(?:\p{Ll}+|\p{Lu}+))?,\s)\d{1,3}(?=[,)])/gu;
+  /(?<=\p{Lu}\p{Ll}+,? (?:is|was|turned|turns)(?: now| only| just| already)? )\d{1,3}(?=\s*(?:$|[.!?;]|,\s|\s(?:years?|yrs?|next|this|today|in)\b))|(?<=\b(?:[Ii]['’][mM]|[Ii] (?:am|AM)|[Nn]ame is|NAME IS|[Tt]his is|THIS IS) \p{Lu}(?:\p{Ll}+|\p{Lu}+)(?: \p{Lu}(?:\p{Ll}+|\p{Lu}+))?,\s)\d{1,3}(?=[,)])/gu;
 /**
  * Ages in other phrases: "At 19, she moved", "in her late 50s", "his 40th birthday", the second bound of "aged 5 to 12".
  */

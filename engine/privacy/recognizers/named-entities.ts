@@ -37,7 +37,8 @@ interface Tok {
   dot: boolean;
 }
 
-const TOKEN = /[\p{L}\p{M}]+(?:['’-][\p{L}\p{M}]+)*/gu;
+/** A word; Italian honorifics are one word with their inner full stop ("Sig.ra"), and so are forms' "Sr(a)." and "Dr(a).". */
+const TOKEN = /Sig\.(?:ra|na)(?![\p{L}\p{M}])|[SD]r\(a\)(?=\.)|[\p{L}\p{M}]+(?:['’-][\p{L}\p{M}]+)*/gu;
 const POSSESSIVE_END = /(?<=\p{L}\p{M}?)['’][sS]$/u;
 const UPPER = /\p{Lu}/u;
 const LOWER = /\p{Ll}/u;
@@ -65,6 +66,10 @@ const HONORIFICS = new Set([
   'mme',
   'mlle',
   'dott',
+  'sigra',
+  'signa',
+  'sr(a)',
+  'dr(a)',
   'mevrouw',
   'meneer',
   'pani',
@@ -104,8 +109,8 @@ const DOTTED_HONORIFICS = new Set([
   'lic',
   'dra',
   'srita',
+  'dna',
   'sig',
-  'sigra',
   'dssa',
   'avv',
   'mgr',
@@ -222,7 +227,11 @@ function nameNotWord(t: Tok): boolean {
 
 /** Cue words before a lower-case name ("my name is john", "hi its priya", "contact sarah o'connor"). */
 const LOWER_NAME_CUE =
-  /(?:\bname is|\bname's|\bnamed|\bcalled|\bi'm|\bi’m|\bim|\bi am|\bthis is|\bit's|\bit’s|\bits|\bcontact|\bcall|\bask for|\bdear|\bhi|\bhello|\bhey|\bthanks|\bthank you|\bregards|\bcheers|\bspoke (?:to|with)|\btalk(?:ed)? to|\bmet with|\bsigned|\bfrom|\bwith|\bby|\bcc|\battn|\bname:?|\bcustomer:?|\bpatient:?|\bmr\.?|\bmrs\.?|\bms\.?|\bdr\.?)\s*[,:]?\s*$/i;
+  /(?:\bname is|\bname's|\bnamed|\bcalled|\bi'm|\bi’m|\bim|\bi am|\bthis is|\bit's|\bit’s|\bits|\bcontact|\bcall|\bask for|\bdear|\bhi|\bhello|\bhey|\bthanks|\bthank you|\bregards|\bcheers|\bspoke (?:to|with)|\btalk(?:ed)? to|\bmet with|\bmet|\bran into|\bbumped into|\bsaw|\bvisited|\btexted|\bmessaged|\be-?mailed|\btold|\bsigned|\bfrom|\bwith|\bby|\bcc|\battn|\bname:?|\bcustomer:?|\bpatient:?|\bmr\.?|\bmrs\.?|\bms\.?|\bdr\.?)\s*[,:]?\s*$/i;
+/** Verbs of meeting or reaching someone right before a lower-case name ("ran into", "met", "texted"). */
+const MEETING_CUE = /(?:\bran into|\bbumped into|\bmet(?: up)?(?: with)?|\bsaw|\bvisited|\btexted|\bmessaged|\be-?mailed|\btold)\s*$/i;
+/** Verbs after which one unknown lower-case word is someone: "ran into telemaco at the station". */
+const MET_SOMEONE = /(?:\bran into|\bbumped into|\bmet up with|\bmet with)\s+$/i;
 const STRONG_LOWER_CUE = /(?:\bname is|\bname's|\bi'm|\bi’m|\bi am|\bthis is|\bit's|\bit’s|\bits|\bdear|\bmr\.?|\bmrs\.?|\bms\.?|\bdr\.?)\s*[,:]?\s*$/i;
 const LOWER_GROUP_CUE = /\b(?:is|are|am|was|were|i'm|i’m|im|an?|as|devout|practicing|practising|nationality|religion|ethnicity|faith|citizen|citizenship)\s*:?\s*$/i;
 export const GROUP_NEGATIVE_BEFORE = /\b(?:speaks?|spoke|speaking|fluent in|learn(?:s|ing|ed|t)?|translat(?:e|ed|ion|ing) (?:in)?to|written in|in|taught)\s+$/i;
@@ -381,7 +390,7 @@ function tokenize(text: string): Tok[] {
     const raw = m[0];
     // Letters glued to digits ("221B", "3rd", "NW1") are parts of a number or a code, not words.
     if (isDigit(text.charCodeAt(m.index - 1)) || isDigit(text.charCodeAt(m.index + raw.length))) continue;
-    const key = fold(raw);
+    const key = fold(raw).replace('.', '');
     const base = key.endsWith("'s") ? key.slice(0, -2) : key;
     const first = raw[0];
     let shape: Shape;
@@ -398,7 +407,7 @@ function tokenize(text: string): Tok[] {
 function joined(text: string, a: Tok, b: Tok): 'space' | 'amp' | false {
   const gap = text.slice(a.end, b.start);
   if (gap === ' ' || gap === '  ' || gap === '\t') return 'space';
-  if ((gap === '. ' || gap === '.') && (a.shape === 'initial' || honorificWord(a) || a.key === 'st')) return 'space';
+  if ((gap === '. ' || gap === '.' || gap === '.-') && (a.shape === 'initial' || honorificWord(a) || a.key === 'st')) return 'space';
   if (gap === ' & ') return 'amp';
   return false;
 }
@@ -450,6 +459,11 @@ const GEO_FIRST = new Set([
   'sierra',
   'cerro',
   'laguna',
+  // saints' places of the Romance languages ("San Fernando", "Santa Rosa de Cabal", "São Roque")
+  'san',
+  'santa',
+  'santo',
+  'sao',
 ]);
 const GEO_LAST = new Set([
   'county',
@@ -698,11 +712,19 @@ function uncased(text: string, toks: Tok[], used: boolean[], out: EntityMatch[])
         continue;
       }
     }
+    // Someone run into or met: one lower-case word no list knows and no English word ("ran into telemaco at").
+    if (!lex.firstNames.has(t.base) && MET_SOMEONE.test(before) && nameNotWord(t) && /^(?:\s+(?:at|in|on|yesterday|today|last|this|and|outside|near)\b|\s*[,.!?]|\s*$)/.test(text.slice(t.end, t.end + 12))) {
+      out.push({ start: t.start, end: t.end, score: 0.7, evidence: ['context'], kind: 'name' });
+      used[i] = true;
+      continue;
+    }
     const lex0 = lex.firstNames.has(t.base) || lex.lastNames.has(t.base);
     const cuedName = lex0 && LOWER_NAME_CUE.test(before);
     const n = lex0 ? uncasedPerson(toks, i, text, 'lower', cuedName, cuedName && STRONG_LOWER_CUE.test(before)) : 0;
     if (n > 0) {
-      out.push({ start: t.start, end: toks[i + n - 1].end, score: cuedName ? 0.8 : 0.65, evidence: ['gazetteer'], kind: 'name' });
+      // Met, seen or told, a known name is a person whatever the model makes of the word ("ran into natalia").
+      const evidence = cuedName && (MEETING_CUE.test(before) || STRONG_LOWER_CUE.test(before)) ? ['gazetteer', 'context'] : ['gazetteer'];
+      out.push({ start: t.start, end: toks[i + n - 1].end, score: cuedName ? 0.8 : 0.65, evidence, kind: 'name' });
       for (let j = i; j < i + n; j++) used[j] = true;
       i += n - 1;
       continue;
@@ -773,11 +795,14 @@ function emit(text: string, toks: Tok[], c: Classified, sentenceStart: boolean, 
     out.push({ start: h.start, end: last.end + (last.dot ? 1 : 0), score: 0.9, evidence: ['honorific'], kind: 'title' });
   }
   if (c.kind === 'name' && score < 0.85 && (PERSON_CUE.test(window) || NAME_LABEL.test(text.slice(Math.max(0, start - 30), start)))) score = 0.85;
+  // Someone spoken to is a person, whatever else the word may be ("…your card, Claudia?").
+  const evidence = c.kind === 'name' && vocative(text, start, end) ? [c.evidence, 'context'] : [c.evidence];
+  if (evidence.length > 1) score = Math.max(score, 0.85);
   if (c.kind === 'location' && PLACE_CUE.test(window)) score = Math.max(score, 0.88);
   if (c.kind === 'nrp' && !groupReading(text, start, end)) return;
   // A single first name at a sentence start with nothing else for it ("Mark the box") stays weak.
   if (c.kind === 'name' && sentenceStart && c.skip === 0 && toks.length === 1 && lex.common.has(head.key)) return;
-  out.push({ start, end, score, evidence: [c.evidence], kind: c.kind });
+  out.push({ start, end, score, evidence, kind: c.kind });
 }
 
 /** The entity readings of one capitalized run, with the cue words before it. */
@@ -832,6 +857,16 @@ function toponym(text: string, toks: Tok[]): EntityMatch | undefined {
 const ADDRESSED_BEFORE = /(?:^|[^\p{L}])(?:dear|hi|hello|hey|contact|call|ring|phone|e-?mail|text|message|ask for|ask|tell|thank|thanks)\s+$/iu;
 const ADDRESSED_AFTER = /^(?:\s*[,:!]|\s+(?:at|on|via)\s)/u;
 
+/** A sentence speaking to someone before a comma: "Is this your card, Ehrhard?", "Thank you, Ana!". */
+const VOCATIVE_BEFORE = /\b(?:you|your|yours|thanks|thank you|cheers|congrats|congratulations|welcome|sorry|please)\b[^.!?\n]*,\s*$/i;
+/** The addressed name closes the sentence. */
+const VOCATIVE_AFTER = /^\s*[?!.]*\s*(?:$|\n)|^\s*[?!]/;
+
+/** Whether the words at [start, end) are someone spoken to at the end of a sentence ("…your card, Ehrhard?"). */
+function vocative(text: string, start: number, end: number): boolean {
+  return VOCATIVE_AFTER.test(text.slice(end, end + 4)) && VOCATIVE_BEFORE.test(text.slice(Math.max(0, start - 60), start));
+}
+
 /** One capitalized word no list knows, addressed or to be reached: "Dear Borde,", "Contact Anni at +358 …". */
 function addressedPerson(text: string, toks: Tok[]): EntityMatch | undefined {
   const lex = lexicon();
@@ -841,8 +876,33 @@ function addressedPerson(text: string, toks: Tok[]): EntityMatch | undefined {
   if (i !== toks.length - 1 || toks[i].shape !== 'cap') return undefined;
   const t = toks[i];
   if (lex.common.has(t.base) || lex.places.has(t.base) || lex.organizations.has(t.base) || lex.groups.has(t.base) || lex.orgWords.has(t.base) || CUE_WORDS.has(t.base)) return undefined;
+  if (vocative(text, t.start, t.end)) return { start: t.start, end: t.end, score: 0.85, evidence: ['shape', 'context'], kind: 'name' };
   if (!ADDRESSED_BEFORE.test(text.slice(Math.max(0, t.start - 12), t.start)) || !ADDRESSED_AFTER.test(text.slice(t.end, t.end + 5))) return undefined;
   return { start: t.start, end: t.end, score: 0.7, evidence: ['shape', 'context'], kind: 'name' };
+}
+
+/** A verb after "<person> from <place>" that makes the first the sentence's subject: "Sjoerd from Almelo says hi!". */
+const SUBJECT_FROM_VERB =
+  /^\s+(?:says|said|writes|wrote|asks|asked|sends|sent|is|was|has|had|won|wins|joined|joins|called|calls|visited|visits|reports|reported|wants|wanted|loves|loved|thinks|thought|checks|checked|here|again)\b/;
+const CAP_WORDS = "\\p{Lu}[\\p{L}\\p{M}'’-]*(?:\\s+(?:(?:de|da|do|das|dos|del|la|los|las|di|sur|am|an|upon)\\s+)?\\p{Lu}[\\p{L}\\p{M}'’-]*){0,3}";
+const THEN_FROM_PLACE = new RegExp(`^\\s+from\\s+${CAP_WORDS}(?=\\s)`, 'u');
+const PERSON_THEN_FROM = new RegExp(`(?:^|[.!?\\n]\\s*)\\p{Lu}[\\p{L}\\p{M}'’-]*(?:\\s+\\p{Lu}[\\p{L}\\p{M}'’-]*){0,2}\\s+from\\s+$`, 'u');
+
+/**
+ * "<Someone> from <somewhere> <verb>" at a sentence's start: the first words are a person and the words after "from"
+ * a place, whatever the lists say of either ("Sjoerd from Almelo says hi!", "Ester from Cavalcanti das Pedras won").
+ * A known organization or a firm by its suffix keeps its type ("Mark from Acme Ltd says").
+ */
+function subjectFromPlace(text: string, toks: Tok[], sentenceStart: boolean, whole: Classified | undefined): EntityMatch | undefined {
+  if (toks.length > 4 || (whole && whole.kind === 'organization') || toks.some((t) => t.shape === 'upper' || CUE_WORDS.has(t.base))) return undefined;
+  const start = toks[0].start;
+  const end = toks[toks.length - 1].end;
+  if (sentenceStart && toks.length <= 3 && !honorificWord(toks[0])) {
+    const from = THEN_FROM_PLACE.exec(text.slice(end, end + 80));
+    if (from && SUBJECT_FROM_VERB.test(text.slice(end + from[0].length, end + from[0].length + 12))) return { start, end, score: 0.9, evidence: ['shape', 'context'], kind: 'name' };
+  }
+  if (PERSON_THEN_FROM.test(text.slice(Math.max(0, start - 60), start)) && SUBJECT_FROM_VERB.test(text.slice(end, end + 12))) return { start, end, score: 0.9, evidence: ['shape', 'context'], kind: 'location' };
+  return undefined;
 }
 
 function readRun(text: string, toks: Tok[], out: EntityMatch[]): void {
@@ -851,6 +911,11 @@ function readRun(text: string, toks: Tok[], out: EntityMatch[]): void {
   const before = text.slice(Math.max(0, toks[0].start - 40), toks[0].start);
   const orgCued = ORG_CUE.test(before);
   const whole = classify(toks, sentenceStart);
+  const subjectOrPlace = subjectFromPlace(text, toks, sentenceStart, whole);
+  if (subjectOrPlace) {
+    out.push(subjectOrPlace);
+    return;
+  }
   const connected = toks.some((t, k) => (CONNECTORS.has(t.key) && t.shape === 'lower') || (k > 0 && joined(text, toks[k - 1], t) === 'amp'));
   // A place's shape where a place goes says more than two unknown words' shape ("in West Nathantown").
   const place = !whole || whole.evidence === 'shape' ? toponym(text, toks) : undefined;
@@ -984,7 +1049,8 @@ function readRuns(text: string, toks: Tok[], used: boolean[], out: EntityMatch[]
       let k = j;
       while (k < toks.length && k - j < 3 && small(toks[k]) && (k === j || joined(text, toks[k - 1], toks[k]))) k++;
       const inner = k > j && k < toks.length && runWord(toks[k]) && joined(text, toks[k - 1], toks[k]);
-      if (!inner) break;
+      // A titled person is not the first words of what follows "of" ("Mr. Jenkins of Norris Inc", "Dr Singh of …").
+      if (!inner || (toks[j].key === 'of' && isHonorific(t))) break;
       j = k;
     }
     const run = toks.slice(i, j);

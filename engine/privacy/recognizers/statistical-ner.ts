@@ -81,6 +81,7 @@ const PLACE_JOINT = /(?<=\p{L})\s+(?:in|at|from|near)\s+(?=\p{Lu})/u;
 /** A possessive ending after a letter: "Kumar's", "Ferreira’s", "JAMES'S". */
 const POSSESSIVE = /(?<=\p{L})['’][sS]$/u;
 /** A preposition of movement or place right before a span. */
+const PERSON_OF = /\s+of\s+(?=\p{Lu})/u;
 const PLACE_BEFORE = /\b(?:in|to|from|near|via|into|towards?|visit(?:ed|ing)?)\s+$/i;
 /** The endings of the names of peoples and faiths ("Kenyan", "Chinese", "Polish", "Iraqi", "Baptists"). */
 const GROUP_SHAPE = /(?:an|ans|ese|ish|i|is|ic|ics|ch|ese|ist|ists|ite|ites|er|ers|ot|ots)$/u;
@@ -208,6 +209,9 @@ export function modelSpans(text: string, recase: (t: string) => Recased = recase
           out.push({ type: 'location', start: at, end, score: Math.round((LABELS.GPE.base - DOUBT * (1 - e.score)) * 1000) / 1000, evidence: ['model', `ner:${e.label}`] });
         end = start + joint.index;
       }
+      // A person's name does not go on over " of " ("Jacob of Neuschäfer" is Jacob, of a firm): the rules read the rest.
+      const of = e.label === 'PERSON' ? PERSON_OF.exec(text.slice(start, end)) : null;
+      if (of) end = start + of.index;
       // Judged as written: re-casing turns a label "BIC" into "Bic".
       const span = text.slice(start, end);
       if (notAnEntity(span) || partOfLabel(text, start, end)) continue;

@@ -53,12 +53,12 @@ const LEADING = /^(?:The|A|An|Our|My|Your|His|Her|Their|This|That|New|Former|Dea
 const TITLE_CUE = /(?:,\s*|\bas (?:an?|the)\s+|\bour (?:new\s+)?|\bnew\s+|(?:title|position|role|job|occupation)\s*[:-]?\s*)$/i;
 
 /** A word of a job's qualifier: lower case, and none of the words that go on the sentence. */
-const QUALIFIER_WORD = "(?!(?:for|at|in|since|with|to|from|on|by|and|but|who|which)\\b)[a-z][\\p{Ll}'’-]*(?:/[a-z][\\p{Ll}'’-]*)*";
+const QUALIFIER_WORD = "(?!(?:for|at|in|since|with|to|from|on|by|and|but|who|whom|which|we|they|you|i)\\b)[a-z][\\p{Ll}'’-]*(?:/[a-z][\\p{Ll}'’-]*)*";
 /**
  * A qualifier after a job, Faker-style and in lists of occupations: "Nurse, learning disability", "Engineer, civil
  * (contracting)", "Surveyor, land/geomatics". It ends the sentence or the clause, or comes before the name it describes.
  */
-const QUALIFIER = new RegExp(`^, (${QUALIFIER_WORD}(?: (?:and |of |the )?${QUALIFIER_WORD}){0,3}(?: \\([a-z][\\p{Ll} /'’-]{1,40}\\))?)(?=[.;\\n]|$| (?:at|for|in|since) |, \\p{Lu})`, 'u');
+const QUALIFIER = new RegExp(`^, (${QUALIFIER_WORD}(?: (?:and |of |the )?${QUALIFIER_WORD}){0,3}(?: \\([a-z][\\p{Ll} /'’-]{1,40}\\))?)(?=[.;\\n]|$| (?:at|for|in|since|we|who) |, \\p{Lu})`, 'u');
 
 /** Words that say the job comes next, whatever its words and case: "works as a Freight forwarder". */
 const JOB_CUE =
@@ -120,9 +120,15 @@ function cuedJobs(text: string): RawMatch[] {
   return out;
 }
 
-/** Words that say a person's job follows, with its article: "has been a …", "is an …", "Our new …". */
+/**
+ * Words that say a person's job follows, with its article: "has been a …", "is an …", "Our new …", "a 64-year-old …",
+ * and "The" opening a sentence before a capitalized word and a lower-case one ("The Bonds trader we hired, …").
+ */
 const JOB_DETERMINER =
-  /\b(?:is|was|been|be|being|became|becomes|become|am|are|were|new|former|retired|qualified|trainee|our|their|his|her|my|your)\s+(?:(?:an?|the|our|their|his|her|my|your|new|former|trained|qualified|retired)\s+)?/giu;
+  /\b(?:is|was|been|be|being|became|becomes|become|am|are|were|new|former|retired|qualified|trainee|our|their|his|her|my|your)\s+(?:(?:an?|the|our|their|his|her|my|your|new|former|trained|qualified|retired)\s+)?|\ban?\s+\d{1,3}[- ]years?[- ]old\s+/giu;
+/** "The" opening a sentence before a capitalized word and a lower-case one (case matters, so apart from the above). */
+const PERSON_AFTER_JOB = /^(?:\s+(?:we|who|whom|i|you|they|she|he)\b|,\s+\p{Lu}\p{Ll})/u;
+const SENTENCE_THE = /(?:^|(?<=[.!?\n]\s*))The\s+(?=\p{Lu}\p{Ll}+,?\s+\p{Ll})/gu;
 /** Words a job's name never holds: the sentence's own ("for", "and", "very"), pronouns and the commonest adjectives. */
 const NOT_IN_JOB = new Set(
   'a an the and or but for of to in on at by with from as is was be been very so too also just not no good great bad best better new old own other same such this that these those it its he she they we you i me him her them us my your his their our who which what when where why how'.split(
@@ -137,7 +143,8 @@ const NOT_IN_JOB = new Set(
  */
 function determinedJobs(text: string): RawMatch[] {
   const out: RawMatch[] = [];
-  for (const m of text.matchAll(JOB_DETERMINER)) {
+  for (const m of [...text.matchAll(JOB_DETERMINER), ...text.matchAll(SENTENCE_THE)]) {
+    const opening = m[0].startsWith('The');
     const start = m.index + m[0].length;
     const words = /^[\p{L}][\p{L}\p{M}'’/&-]*(?:[ \t]+[\p{L}][\p{L}\p{M}'’/&-]*){0,4}/u.exec(text.slice(start, start + 100));
     if (!words) continue;
@@ -156,6 +163,9 @@ function determinedJobs(text: string): RawMatch[] {
     const qualifier = QUALIFIER.exec(text.slice(end, end + 80));
     const qualified = qualifier !== null && !NOT_IN_JOB.has(qualifier[1].split(' ')[0]);
     if (qualified) end += qualifier[0].length;
+    // After an opening "The", a person must follow the job: "The Bonds trader we hired", "The Staff nurse, Ann Lee";
+    // "The Printer driver failed" is a thing.
+    if (opening && !PERSON_AFTER_JOB.test(text.slice(end, end + 20))) continue;
     // With its qualifier, surer than the capitalized head word inside it ("Scientist" of "Scientist, physiological").
     out.push({ start, end, score: qualified ? 0.86 : 0.8, evidence: ['job_title', 'context'] });
   }
