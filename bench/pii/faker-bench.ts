@@ -36,23 +36,7 @@ interface Row {
 }
 /** `name_lower`, `name_upper` and `first_lower` are the row's name re-cased, as people type them; `first_last` a name without an honorific. */
 type Slot =
-  | 'name'
-  | 'address'
-  | 'address_block'
-  | 'phone'
-  | 'company'
-  | 'card'
-  | 'job'
-  | 'city'
-  | 'country'
-  | 'age'
-  | 'first'
-  | 'last'
-  | 'prefix'
-  | 'name_lower'
-  | 'name_upper'
-  | 'first_lower'
-  | 'first_last';
+  'name' | 'address' | 'address_block' | 'phone' | 'company' | 'card' | 'job' | 'city' | 'country' | 'age' | 'first' | 'last' | 'prefix' | 'name_lower' | 'name_upper' | 'first_lower' | 'first_last';
 /** The gold type of each slot. */
 const TYPE_OF: Record<Slot, string> = {
   name: 'name',

@@ -713,7 +713,12 @@ function uncased(text: string, toks: Tok[], used: boolean[], out: EntityMatch[])
       }
     }
     // Someone run into or met: one lower-case word no list knows and no English word ("ran into telemaco at").
-    if (!lex.firstNames.has(t.base) && MET_SOMEONE.test(before) && nameNotWord(t) && /^(?:\s+(?:at|in|on|yesterday|today|last|this|and|outside|near)\b|\s*[,.!?]|\s*$)/.test(text.slice(t.end, t.end + 12))) {
+    if (
+      !lex.firstNames.has(t.base) &&
+      MET_SOMEONE.test(before) &&
+      nameNotWord(t) &&
+      /^(?:\s+(?:at|in|on|yesterday|today|last|this|and|outside|near)\b|\s*[,.!?]|\s*$)/.test(text.slice(t.end, t.end + 12))
+    ) {
       out.push({ start: t.start, end: t.end, score: 0.7, evidence: ['context'], kind: 'name' });
       used[i] = true;
       continue;
@@ -901,7 +906,8 @@ function subjectFromPlace(text: string, toks: Tok[], sentenceStart: boolean, who
     const from = THEN_FROM_PLACE.exec(text.slice(end, end + 80));
     if (from && SUBJECT_FROM_VERB.test(text.slice(end + from[0].length, end + from[0].length + 12))) return { start, end, score: 0.9, evidence: ['shape', 'context'], kind: 'name' };
   }
-  if (PERSON_THEN_FROM.test(text.slice(Math.max(0, start - 60), start)) && SUBJECT_FROM_VERB.test(text.slice(end, end + 12))) return { start, end, score: 0.9, evidence: ['shape', 'context'], kind: 'location' };
+  if (PERSON_THEN_FROM.test(text.slice(Math.max(0, start - 60), start)) && SUBJECT_FROM_VERB.test(text.slice(end, end + 12)))
+    return { start, end, score: 0.9, evidence: ['shape', 'context'], kind: 'location' };
   return undefined;
 }
 
