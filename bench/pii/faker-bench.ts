@@ -5,7 +5,7 @@
  * Presidio in the same run.
  *
  *   ~/.cache/mlsvc/venv-pii/bin/pip install faker   # once
- *   node .build-pii/bench/pii/faker-bench.js [PER_LOCALE=25] [SEED=20261128] [first|second|third|fourth]   # → bench/results/pii-faker.json
+ *   node .build-pii/bench/pii/faker-bench.js [PER_LOCALE=25] [SEED=20261128] [first|second|third|fourth|fifth]   # → bench/results/pii-faker.json
  *
  * Per type: spans found (at least half of a value's non-space characters inside a detection of any type), spans found
  * as their type, and the share of the value characters redacted; over all types, the span F1 of exact boundaries. The carriers hold no other personal data, so a
@@ -33,10 +33,29 @@ interface Row {
   first: string;
   last: string;
   prefix: string;
+  nationality: string;
 }
 /** `name_lower`, `name_upper` and `first_lower` are the row's name re-cased, as people type them; `first_last` a name without an honorific. */
 type Slot =
-  'name' | 'address' | 'address_block' | 'phone' | 'company' | 'card' | 'job' | 'city' | 'country' | 'age' | 'first' | 'last' | 'prefix' | 'name_lower' | 'name_upper' | 'first_lower' | 'first_last';
+  | 'name'
+  | 'address'
+  | 'address_block'
+  | 'phone'
+  | 'company'
+  | 'card'
+  | 'job'
+  | 'city'
+  | 'country'
+  | 'age'
+  | 'first'
+  | 'last'
+  | 'prefix'
+  | 'name_lower'
+  | 'name_upper'
+  | 'first_lower'
+  | 'first_last'
+  | 'nationality'
+  | 'company_lower';
 /** The gold type of each slot. */
 const TYPE_OF: Record<Slot, string> = {
   name: 'name',
@@ -56,6 +75,8 @@ const TYPE_OF: Record<Slot, string> = {
   name_upper: 'name',
   first_lower: 'name',
   first_last: 'name',
+  nationality: 'nrp',
+  company_lower: 'organization',
 };
 
 function slotValue(row: Row, slot: Slot): string {
@@ -73,6 +94,8 @@ function slotValue(row: Row, slot: Slot): string {
       return row.first.toLowerCase();
     case 'first_last':
       return `${row.first} ${row.last}`;
+    case 'company_lower':
+      return row.company.toLowerCase();
     default:
       return row[slot];
   }
@@ -152,6 +175,27 @@ const FOURTH_CARRIERS = [
   'The {job} we hired, {first_last}, is {age}.',
 ];
 
+/**
+ * A fifth set, written on 2026-11-29 after the fifth pass and before any run on it, with nationalities (mimesis's
+ * demonyms: `pip install mimesis`), a name in capitals over an address block, and a firm in lower case (`… SEED fifth`).
+ */
+const FIFTH_CARRIERS = [
+  'As a {nationality} citizen, {name} needs a visa.',
+  '{name} is {nationality} and lives in {city}.',
+  'Patient: {name}, {age}, {nationality}.',
+  'Hi, I am {first}, a {job} from {country}.',
+  'The card on file, {card}, belongs to {name}.',
+  '{company} ({city}) has appointed {name} as {job}.',
+  'Address for correspondence: {address}.',
+  '{name} ({nationality}, {age}) was elected chair.',
+  'Sent from the {company} office in {city}, {country}.',
+  '{name_upper}\n{address_block}',
+  'we spoke to {name_lower} from {company_lower} about the refund',
+  'Text {first} on {phone} when you land in {city}.',
+  'Our {nationality} colleague {prefix} {last} starts on Monday.',
+  'Guest list: {name}; {first_last}; {prefix} {last}.',
+];
+
 interface Gold {
   type: string;
   start: number;
@@ -192,6 +236,7 @@ const COUNTS_AS: Record<string, string[]> = {
   ORGANIZATION: ['organization'],
   PHONE_NUMBER: ['phone'],
   CREDIT_CARD: ['credit_card'],
+  NRP: ['nrp'],
 };
 const JUDGED = new Set([
   'name',
@@ -321,7 +366,7 @@ function main(): void {
   const made = spawnSync(python, [join(__dirname, '../../../bench/pii/faker_values.py'), valuesPath, String(perLocale), seed], { stdio: 'inherit' });
   if (made.status !== 0) throw new Error('faker_values.py failed: pip install faker into the venv (see the header)');
   const values = JSON.parse(readFileSync(valuesPath, 'utf8')) as { faker: string; seed: number; rows: Row[]; more_names: [string, string][] };
-  const sets: Record<string, readonly string[]> = { first: CARRIERS, second: SECOND_CARRIERS, third: THIRD_CARRIERS, fourth: FOURTH_CARRIERS };
+  const sets: Record<string, readonly string[]> = { first: CARRIERS, second: SECOND_CARRIERS, third: THIRD_CARRIERS, fourth: FOURTH_CARRIERS, fifth: FIFTH_CARRIERS };
   const setName = process.argv[4] ?? 'first';
   const carriers = sets[setName];
   if (!carriers) throw new Error(`carrier set ${setName}: one of ${Object.keys(sets).join(', ')}`);
@@ -372,6 +417,7 @@ function main(): void {
       .map((g) => `${t.locale} ${g.type}: ${JSON.stringify(t.text.slice(g.start, g.end))} | ${ours[i].map((p) => `${p.label}:${JSON.stringify(t.text.slice(p.start, p.end))}`).join(', ')}`),
   );
   writeFileSync(join(work, 'misses.txt'), misses.join('\n') + '\n');
+  writeFileSync(join(work, 'texts.json'), JSON.stringify(texts, null, 1) + '\n');
   // Where exact span F1 is lost: a judged detection that is no value's span, a value no detection spans exactly.
   const boundaries = texts.flatMap((t, i) => {
     const judged = ours[i].filter((p) => JUDGED.has(p.label));

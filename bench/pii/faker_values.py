@@ -2,7 +2,7 @@
 
     python faker_values.py OUT.json [PER_LOCALE] [SEED]
 
-Writes [{locale, name, address, phone, company, city, card, job, country, age, first, last, prefix}] for the locales of the EU, the UK, the
+Writes [{locale, name, address, phone, company, city, card, job, country, age, first, last, prefix, nationality}] for the locales of the EU, the UK, the
 US, Canada, Australia and Latin America: names, street addresses, phone numbers, companies and cities in each locale's
 own formats, a card number of a random issuer, an English job title, a country's English name and an adult's age. Faker's providers are a third party's; the project's own generator
 (generate.ts) draws from the project's lists, which the recognizers also read.
@@ -57,6 +57,17 @@ def main():
             # Faker's French and Spanish "prefixes" are surname particles ("de", "du", "Le"), not honorifics.
             prefix = f.prefix()
             row["prefix"] = prefix if prefix[:1].isupper() and prefix != "Le" else english.prefix()
+    # Nationalities (demonyms) for the fifth carrier set, from mimesis (MIT), which Faker lacks; seeded apart as well.
+    try:
+        from mimesis import Person
+        from mimesis.locales import Locale
+
+        demonyms = Person(Locale.EN, seed=seed + 2000)
+        for row in rows:
+            row["nationality"] = demonyms.nationality()
+    except ImportError:
+        for row in rows:
+            row["nationality"] = ""
     more_names = []
     for i, locale in enumerate(NAME_LOCALES):
         f = Faker(locale)

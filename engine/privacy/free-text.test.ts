@@ -730,3 +730,66 @@ describe('fifth pass: what a fourth set of carriers showed', () => {
     expect(spans(text, 'title')).toEqual([]);
   });
 });
+
+describe('sixth pass: what a fifth set of carriers showed', () => {
+  it.each([
+    ['Patient: Dr. Liam McSharry, 86, Cambodian.', '86'],
+    ['Patient: Nicole du Pires, 29, Greek.', '29'],
+    ['Joseph Cooper (Russian, 44) was elected chair.', '44'],
+  ])('reads an age between commas or in a bracket after any shape of name: %j', (text, age) => {
+    expect(spans(text, 'age')).toEqual([age]);
+  });
+
+  it.each([
+    ['Sent from the Houdijk NV office in Reutum, San Marino.', 'Reutum'],
+    ['Miller Ltd (Chelseaside) has appointed Patricia Gomez as Economist.', 'Chelseaside'],
+    ['Frederico Neves is Jordanian and lives in Ponte de Sor.', 'Ponte de Sor'],
+  ])('reads a place by where it stands (before a country, in a bracket after a firm, after "lives in"): %j', (text, place) => {
+    expect(spans(text, 'location')).toContain(place);
+    expect(spans(text, 'name')).not.toContain(place);
+  });
+
+  it('keeps a person after "moved to" when a possessive says so', () => {
+    expect(spans("She moved to Paris Hilton's place.", 'name')).toEqual(['Paris Hilton']);
+  });
+
+  it('ends a model span before a bracket it does not close', () => {
+    expect(spans('Miller Ltd (Chelseaside) has appointed Patricia Gomez as Economist.', 'organization')).toEqual(['Miller Ltd']);
+  });
+
+  it.each([
+    ['we spoke to denise berry from thomas inc about the refund', 'thomas inc'],
+    ['we spoke to zoey van beek from hendriks bv about the refund', 'hendriks bv'],
+  ])('reads a firm in lower case by its legal form: %j', (text, firm) => {
+    expect(spans(text, 'organization')).toEqual([firm]);
+  });
+
+  it.each([
+    ['we spoke to jim maldonado from davis, elliott and sheppard about the refund', 'davis, elliott and sheppard'],
+    ['we spoke to juana garcia from perez-ramirez about the refund', 'perez-ramirez'],
+    ['Sent from the Ruiz-Douglas office in North Alicia, Kazakhstan.', 'Ruiz-Douglas'],
+    ['Sent from the Scheibe office in Ludwigslust, Germany.', 'Scheibe'],
+  ])('reads a firm of partners in lower case, and a firm by its office: %j', (text, firm) => {
+    expect(spans(text, 'organization')).toEqual([firm]);
+  });
+
+  it.each(['I came from paris, london and rome last week', 'Sent from the London office today.'])('keeps places places: %j', (text) => {
+    expect(spans(text, 'organization')).toEqual([]);
+  });
+
+  it('takes no lower-case firm from common words', () => {
+    expect(spans('we talked about the new plan inc and more', 'organization')).toEqual([]);
+  });
+
+  it.each([
+    ['Williams Ltd has appointed Samantha Smith as Economist.', 'Economist'],
+    ['Hi, I am Robert, a Industrial/product designer from Ukraine.', 'Industrial/product designer'],
+    ['Hi, I am Sarah, a Scientist, physiological from Eritrea.', 'Scientist, physiological'],
+  ])('reads a job after "appointed <someone> as" and in apposition after a name: %j', (text, title) => {
+    expect(spans(text, 'title')).toEqual([title]);
+  });
+
+  it.each(['It works as expected, and she was named after her aunt as well.', 'The meeting, a long one, ended late.'])('takes no job from a manner or a thing: %j', (text) => {
+    expect(spans(text, 'title')).toEqual([]);
+  });
+});

@@ -206,7 +206,7 @@ const PERSON_CUE = wordsRegex([
 const PLACE_CUE = wordsRegex(['in', 'from', 'near', 'at', 'to', 'city', 'country', 'lives', 'located', 'based', 'visiting', 'trip']);
 /** Words before a run that make an unknown capitalized word a place. */
 const PLACE_STRONG_CUE =
-  /(?:born|lives?|living|resides?|residing|grew up|raised|based|located|settled|stationed|headquartered|moved|moving|relocat(?:ed|ing)|emigrated|flew|flying|travel+ing|trip|holiday|vacation)\s+(?:in|to|from|near)\s+$|(?:city|town|village|province|state|region) of\s+$/i;
+  /(?:born|lives?|living|resides?|residing|grew up|raised|based|located|settled|stationed|headquartered|moved|moving|relocat(?:ed|ing)|emigrated|flew|flying|travel+ing|trip|holiday|vacation|land|landed|landing|arrive|arrived|arriving|office|offices|branch|stationed)\s+(?:in|to|from|near)\s+$|(?:city|town|village|province|state|region) of\s+$/i;
 /** Words before a run that make it an organization ("works at Zalando", "joined Novartis"). */
 const ORG_CUE =
   /(?:\b(?:works?|working|worked|employed|intern(?:ing|ship)?|job|position|role|career|contract(?:ed|or)?|consultant|engineer|manager|analyst|director)\s+(?:at|for|with|by)|\bjoined|\bjoining|\bhired by|\b(?:employer|supplier|vendor|sponsor|distributor|manufacturer|insurer|lender)(?:\s*[:,]|\s+(?:is|was))?|\bpreviously at|\bformerly (?:at|of|with)|\brepresentative of|\b(?:customer|client|member|subscriber) of|\bbanks? with|\binsured (?:by|with)|\bfounder of|\bco-?founded|\bfounded|\bceo of|\bcfo of|\bcto of|\bpartner at|\bacquired by|\bsupplied by|\bshipped by|\binvoice from|\bpaid to)\s+(?:the\s+)?$/i;
@@ -487,6 +487,7 @@ const GEO_LAST = new Set([
   'voivodeship',
   'municipality',
   'parish',
+  'ville',
 ]);
 
 /** Legal forms that are also words ("As", "Se", "Sa"): an organization word only in capitals ("Nordic Freight AB"). */
@@ -615,7 +616,9 @@ function knownPhrase(toks: Tok[], i: number, text: string, kinds: { place: boole
 function uncasedPerson(toks: Tok[], i: number, text: string, shape: Shape, cued: boolean, strong = false): number {
   const lex = lexicon();
   const t = toks[i];
-  const firstKnown = lex.firstNames.has(t.base) && (strong || shape === 'upper' || !lex.common.has(t.base));
+  // A double given name is known when both halves are ("karl-august", "JEAN-LUC").
+  const double = t.base.includes('-') && t.base.split('-').every((p) => p.length > 1 && lex.firstNames.has(p));
+  const firstKnown = double || (lex.firstNames.has(t.base) && (strong || shape === 'upper' || !lex.common.has(t.base)));
   const lastKnown = lex.lastNames.has(t.base) && !lex.common.has(t.base);
   if (!firstKnown && !(cued && lastKnown)) return 0;
   let n = 1;
@@ -653,6 +656,31 @@ function loneGivenName(t: Tok): boolean {
 /** A group word is no nationality when it names a language, a cuisine or a thing ("speaks French", "Chinese food"). */
 function groupReading(text: string, start: number, end: number): boolean {
   return !GROUP_NEGATIVE_BEFORE.test(text.slice(Math.max(0, start - 20), start)) && !GROUP_NEGATIVE_AFTER.test(text.slice(end, end + 20));
+}
+
+/** Legal forms that end a firm's name in lower case, where the short ones ("sa", "ag", "as") would be words. */
+const LOWER_LEGAL_FORMS = new Set(['inc', 'ltd', 'llc', 'plc', 'corp', 'gmbh', 'bv', 'nv', 'spa', 'srl', 'sarl', 'pty', 'kgaa', 'llp', 'lda', 'ltda']);
+
+/**
+ * A lower-case firm at tokens[i..]: one to three words that are no common words (surnames, "and"/"y"/"e" between
+ * them, a comma allowed) and a legal form; returns its token count, 0 when there is none.
+ */
+function lowerFirm(text: string, toks: Tok[], i: number): number {
+  const lex = lexicon();
+  let names = 0;
+  for (let j = i; j < toks.length && j - i < 6; j++) {
+    const u = toks[j];
+    if (u.shape !== 'lower') return 0;
+    if (j > i) {
+      const gap = text.slice(toks[j - 1].end, u.start);
+      if (gap !== ' ' && gap !== ', ' && gap !== '. ') return 0;
+    }
+    if (LOWER_LEGAL_FORMS.has(u.key)) return names > 0 ? j - i + 1 : 0;
+    if (j > i && CONNECTORS.has(u.key)) continue;
+    if (STOP_WORDS.has(u.key) || (lex.common.has(u.base) && !lex.lastNames.has(u.base)) || names === 3) return 0;
+    names++;
+  }
+  return 0;
 }
 
 /** The entity spans of UPPER-case and lower-case stretches (the gazetteers decide). */
@@ -712,6 +740,14 @@ function uncased(text: string, toks: Tok[], used: boolean[], out: EntityMatch[])
         continue;
       }
     }
+    // A firm in lower case by its legal form: "thomas inc", "hendriks bv", "davis, elliott and sheppard ltd".
+    const firm = lowerFirm(text, toks, i);
+    if (firm > 0) {
+      out.push({ start: t.start, end: toks[i + firm - 1].end + (toks[i + firm - 1].dot ? 1 : 0), score: 0.8, evidence: ['org_suffix'], kind: 'organization' });
+      for (let j = i; j < i + firm; j++) used[j] = true;
+      i += firm - 1;
+      continue;
+    }
     // Someone run into or met: one lower-case word no list knows and no English word ("ran into telemaco at").
     if (
       !lex.firstNames.has(t.base) &&
@@ -723,7 +759,7 @@ function uncased(text: string, toks: Tok[], used: boolean[], out: EntityMatch[])
       used[i] = true;
       continue;
     }
-    const lex0 = lex.firstNames.has(t.base) || lex.lastNames.has(t.base);
+    const lex0 = lex.firstNames.has(t.base) || lex.lastNames.has(t.base) || (t.base.includes('-') && t.base.split('-').every((p) => p.length > 1 && lex.firstNames.has(p)));
     const cuedName = lex0 && LOWER_NAME_CUE.test(before);
     const n = lex0 ? uncasedPerson(toks, i, text, 'lower', cuedName, cuedName && STRONG_LOWER_CUE.test(before)) : 0;
     if (n > 0) {
@@ -911,13 +947,51 @@ function subjectFromPlace(text: string, toks: Tok[], sentenceStart: boolean, who
   return undefined;
 }
 
+const COUNTRY_KEYS: ReadonlySet<string> = new Set([...COUNTRY_NAMES.map(fold), 'usa', 'uk', 'us', 'uae']);
+/** The capitalized words after a comma (and up to a bracket, a comma or the sentence's end): "…, Mongolia." */
+const AFTER_COMMA = /^,\s+(\p{Lu}[\p{L}\p{M}'’.-]*(?:\s+(?:and\s+|of\s+(?:the\s+)?)?\p{Lu}[\p{L}\p{M}'’.-]*){0,4})(?=\s*(?:$|[.,;:!?)\n]))/u;
+
+/**
+ * One to three capitalized words before a comma and a country ("in Görlitz, Niger", "Reutum, San Marino"), or in
+ * brackets after a firm ("Miller Ltd (Chelseaside)"): a city, unless the lists know the words as something else or
+ * as a person's full name.
+ */
+/** A firm's legal form and an opening bracket right before a run: "Miller Ltd (Chelseaside)" names where it is. */
+const FIRM_THEN_BRACKET = /\b(?:Ltd|Inc|LLC|PLC|plc|GmbH|AG|NV|BV|SA|SpA|Srl|S\.r\.l|Corp|Co|Group|SARL|SAS|Pty|KG|AB|Oy)\.?\s*\($/;
+
+function cityBeforeCountry(text: string, toks: Tok[], whole: Classified | undefined): EntityMatch | undefined {
+  // Where only a place goes ("lives in Ponte de Sor", "moved to Marco de Canaveses"), the lists' reading of the words as
+  // a person's name gives way, unless an honorific or a possessive says person ("moved to Paris Hilton's place").
+  if (
+    whole &&
+    whole.kind === 'name' &&
+    whole.honorific === undefined &&
+    !POSSESSIVE_END.test(toks[toks.length - 1].raw) &&
+    PLACE_STRONG_CUE.test(text.slice(Math.max(0, toks[0].start - 40), toks[0].start))
+  )
+    return { start: toks[whole.skip].start, end: toks[toks.length - 1].end, score: 0.85, evidence: ['context'], kind: 'location' };
+  if (
+    toks.length > 3 ||
+    toks.some((t) => t.shape !== 'cap') ||
+    (whole && (whole.kind === 'organization' || whole.kind === 'nrp' || (whole.kind === 'name' && whole.evidence !== 'shape' && toks.length >= 2)))
+  )
+    return undefined;
+  const end = toks[toks.length - 1].end;
+  if (text[end] === ')' && FIRM_THEN_BRACKET.test(text.slice(Math.max(0, toks[0].start - 12), toks[0].start)) && (!whole || whole.evidence === 'shape' || whole.kind === 'location'))
+    return { start: toks[0].start, end, score: 0.8, evidence: ['context'], kind: 'location' };
+  const next = AFTER_COMMA.exec(text.slice(end, end + 60));
+  if (!next || !COUNTRY_KEYS.has(fold(next[1]))) return undefined;
+  const start = toks[0].start;
+  return { start, end, score: 0.85, evidence: ['context'], kind: 'location' };
+}
+
 function readRun(text: string, toks: Tok[], out: EntityMatch[]): void {
   const lex = lexicon();
   const sentenceStart = atSentenceStart(text, toks[0]);
   const before = text.slice(Math.max(0, toks[0].start - 40), toks[0].start);
   const orgCued = ORG_CUE.test(before);
   const whole = classify(toks, sentenceStart);
-  const subjectOrPlace = subjectFromPlace(text, toks, sentenceStart, whole);
+  const subjectOrPlace = subjectFromPlace(text, toks, sentenceStart, whole) ?? cityBeforeCountry(text, toks, whole);
   if (subjectOrPlace) {
     out.push(subjectOrPlace);
     return;
@@ -1099,6 +1173,15 @@ const FIRM_PREFIX = new RegExp(
   `(?<![\\p{L}\\p{M}])(?:Stichting|Vereniging|Fundacja|Stowarzyszenie|Spółdzielnia|Fundación|Fundação|Fondazione|Fondation|Associação|Asociación|Associazione|Verein|Gabinet[y]?|Grupa|Club|[PF]{1,2}\\.?(?:P\\.?)?(?:H\\.?U\\.?|U\\.?H\\.?))\\s+(?:(?:van|de|der|den|del|la|da|do|dos|di)\\s+)*${FIRM_WORD}(?:[ \\t]+${FIRM_WORD}){0,2}(?:,?\\s*${LEGAL_FORM})?(?![\\p{L}\\p{M}])`,
   'gu',
 );
+/** A firm named by what it has: "the Ruiz-Douglas office", "the Scheibe team" (not "the London office": a place). */
+const FIRM_BY_ITS_THINGS = new RegExp(
+  `(?<=\\bthe\\s)${FIRM_WORD}(?:${FIRM_JOIN}${FIRM_WORD}){0,3}(?=\\s+(?:office|offices|headquarters|HQ|branch|team|store|shop|factory|plant|warehouse|staff|board|website|helpdesk|help desk)\\b)`,
+  'gu',
+);
+/** Lower-case partners after a word that introduces a firm: "from davis, elliott and sheppard", "at perez-ramirez". */
+const LOWER_PARTNERS =
+  /(?<=\b(?:at|for|with|from|joined|by)\s)\p{Ll}[\p{Ll}\p{M}'’]+(?:(?:,\s+\p{Ll}[\p{Ll}\p{M}'’]+)+,?\s+(?:and|&|y|e|und|et)\s+\p{Ll}[\p{Ll}\p{M}'’]+|-\p{Ll}[\p{Ll}\p{M}'’]+)(?![\p{L}\p{M}-])/gu;
+
 /** A word before a firm that introduces it: a firm of partners there is a firm, whatever the surnames. */
 const FIRM_CUE = /\b(?:at|for|with|from|joined|of|by|to)\s+$/;
 
@@ -1134,6 +1217,18 @@ function findOrganizations(text: string): RawMatch[] {
       if (value.length < 4) continue;
       out.push({ start, end: start + value.length, score: 0.9, evidence: ['org_suffix'] });
     }
+  }
+  for (const m of text.matchAll(FIRM_BY_ITS_THINGS)) {
+    const key = fold(m[0]);
+    if (lex.places.has(key) || lex.groups.has(key) || key.split(/\s+/).every((w) => lex.common.has(w) && !lex.lastNames.has(w))) continue;
+    out.push({ start: m.index, end: m.index + m[0].length, score: 0.8, evidence: ['context'] });
+  }
+  for (const m of text.matchAll(LOWER_PARTNERS)) {
+    const words = m[0].split(/,?\s+(?:(?:and|&|y|e|und|et)\s+)?|-/).map(fold);
+    // Two known surnames at least, and no word of another kind ("from paris, london and rome" are places).
+    const surname = (w: string): boolean => lex.lastNames.has(w) || WORD_SURNAMES.has(w);
+    if (words.filter(surname).length < 2 || words.some((w) => STOP_WORDS.has(w) || lex.places.has(w) || lex.groups.has(w) || (lex.common.has(w) && !surname(w)))) continue;
+    out.push({ start: m.index, end: m.index + m[0].length, score: 0.92, evidence: ['firm_name'] });
   }
   for (const m of text.matchAll(HYPHENATED_FIRM)) {
     if (!m[0].split('-').some((w) => lex.lastNames.has(fold(w)))) continue;

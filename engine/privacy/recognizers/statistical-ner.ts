@@ -209,6 +209,11 @@ export function modelSpans(text: string, recase: (t: string) => Recased = recase
           out.push({ type: 'location', start: at, end, score: Math.round((LABELS.GPE.base - DOUBT * (1 - e.score)) * 1000) / 1000, evidence: ['model', `ner:${e.label}`] });
         end = start + joint.index;
       }
+      // A span does not open a bracket it does not close ("Miller Ltd (Chelseaside"): the entity ends before it.
+      const open = text.lastIndexOf('(', end - 1);
+      if (open >= start && text.indexOf(')', open) >= end) end = open;
+      while (end > start && /\s/.test(text[end - 1])) end--;
+      if (start >= end) continue;
       // A person's name does not go on over " of " ("Jacob of Neuschäfer" is Jacob, of a firm): the rules read the rest.
       const of = e.label === 'PERSON' ? PERSON_OF.exec(text.slice(start, end)) : null;
       if (of) end = start + of.index;

@@ -58,11 +58,13 @@ const QUALIFIER_WORD = "(?!(?:for|at|in|since|with|to|from|on|by|and|but|who|who
  * A qualifier after a job, Faker-style and in lists of occupations: "Nurse, learning disability", "Engineer, civil
  * (contracting)", "Surveyor, land/geomatics". It ends the sentence or the clause, or comes before the name it describes.
  */
-const QUALIFIER = new RegExp(`^, (${QUALIFIER_WORD}(?: (?:and |of |the )?${QUALIFIER_WORD}){0,3}(?: \\([a-z][\\p{Ll} /'’-]{1,40}\\))?)(?=[.;\\n]|$| (?:at|for|in|since|we|who) |, \\p{Lu})`, 'u');
+const QUALIFIER = new RegExp(`^, (${QUALIFIER_WORD}(?: (?:and |of |the )?${QUALIFIER_WORD}){0,3}(?: \\([a-z][\\p{Ll} /'’-]{1,40}\\))?)(?=[.;\\n]|$| (?:at|for|in|since|we|who|from) |, \\p{Lu})`, 'u');
 
 /** Words that say the job comes next, whatever its words and case: "works as a Freight forwarder". */
 const JOB_CUE =
   /\b(?:(?:employed|hired|recruited|engaged|appointed|retained|taken on)(?:\s+by\s+[^.;\n]{1,80}?)?|works?|worked|working|serves?|served|serving|trained|qualified|retired)\s+as\s+(?:an?|the|our|their|his|her)\s+/giu;
+/** Someone appointed, named or hired as a post, without an article: "has appointed Samantha Smith as Economist". */
+const APPOINTED_AS = /\b(?:appointed|named|hired|elected|promoted|made)\s+(?:[^\s.;,]+\s+){1,4}?as\s+(?!an?\s|the\s)/giu;
 /** Where the job's words end: a preposition, a conjunction or a relative word starts the rest of the sentence. */
 const JOB_STOP = new Set([
   'at',
@@ -98,7 +100,8 @@ const JOB_WORD = /^[\p{L}][\p{L}\p{M}'’/()&.-]*$/u;
  */
 function cuedJobs(text: string): RawMatch[] {
   const out: RawMatch[] = [];
-  for (const m of text.matchAll(JOB_CUE)) {
+  for (const m of [...text.matchAll(JOB_CUE), ...text.matchAll(APPOINTED_AS)]) {
+    const bare = !m[0].endsWith(' ') || !/\b(?:an?|the|our|their|his|her)\s+$/i.test(m[0]);
     const start = m.index + m[0].length;
     const rest = text.slice(start, start + 120);
     const words = /^[^\s,;:!?\n]+(?: [^\s,;:!?\n]+){0,6}/u.exec(rest);
@@ -113,6 +116,15 @@ function cuedJobs(text: string): RawMatch[] {
       if (bare !== w) break; // a full stop ends the sentence
     }
     if (n === 0) continue;
+    // Without an article, the words must name a trade ("as Economist", "as chief executive"), not a manner ("as expected").
+    if (
+      bare &&
+      !text
+        .slice(start, end)
+        .split(/\s+/)
+        .some((w) => HEAD_WORDS.has(w.toLowerCase()) || TRADE_ENDING.test(w.toLowerCase()) || /^(?:CEO|CFO|CTO|COO|chair|chairman|chairwoman|president|director|head)$/i.test(w))
+    )
+      continue;
     const qualifier = QUALIFIER.exec(text.slice(end, end + 80));
     if (qualifier && !JOB_STOP.has(qualifier[1].split(' ')[0]) && !FUNCTION_WORD.test(`${qualifier[1]} `)) end += qualifier[0].length;
     out.push({ start, end, score: 0.88, evidence: ['job_title', 'context'] });
@@ -125,7 +137,7 @@ function cuedJobs(text: string): RawMatch[] {
  * and "The" opening a sentence before a capitalized word and a lower-case one ("The Bonds trader we hired, …").
  */
 const JOB_DETERMINER =
-  /\b(?:is|was|been|be|being|became|becomes|become|am|are|were|new|former|retired|qualified|trainee|our|their|his|her|my|your)\s+(?:(?:an?|the|our|their|his|her|my|your|new|former|trained|qualified|retired)\s+)?|\ban?\s+\d{1,3}[- ]years?[- ]old\s+/giu;
+  /\b(?:is|was|been|be|being|became|becomes|become|am|are|were|new|former|retired|qualified|trainee|our|their|his|her|my|your)\s+(?:(?:an?|the|our|their|his|her|my|your|new|former|trained|qualified|retired)\s+)?|\ban?\s+\d{1,3}[- ]years?[- ]old\s+|(?<=\p{L},\s+)an?\s+(?=[\p{L}])/giu;
 /** "The" opening a sentence before a capitalized word and a lower-case one (case matters, so apart from the above). */
 const PERSON_AFTER_JOB = /^(?:\s+(?:we|who|whom|i|you|they|she|he)\b|,\s+\p{Lu}\p{Ll})/u;
 const SENTENCE_THE = /(?:^|(?<=[.!?\n]\s*))The\s+(?=\p{Lu}\p{Ll}+,?\s+\p{Ll})/gu;
