@@ -793,3 +793,39 @@ describe('sixth pass: what a fifth set of carriers showed', () => {
     expect(spans(text, 'title')).toEqual([]);
   });
 });
+
+describe("seventh pass: probes of the issue's classes in other positions", () => {
+  it.each([
+    ['Please contact John Smith, Sports therapist.', 'Sports therapist'],
+    ['Jane Doe (Sports therapist) joined the call.', 'Sports therapist'],
+    ['Signed: Ana Ruiz - Accountant, chartered', 'Accountant, chartered'],
+    ['Mrs. Okafor is a retired schoolteacher from Lagos.', 'schoolteacher'],
+  ])('reads a job right after a name and a compound trade: %j', (text, title) => {
+    expect(spans(text, 'title')).toContain(title);
+  });
+
+  it.each(['John Smith, Paris office.', 'Ana Ruiz (Madrid) called.'])('takes no job from what follows a name otherwise: %j', (text) => {
+    expect(spans(text, 'title')).toEqual([]);
+  });
+
+  it('reads an age after "since they were"', () => {
+    expect(spans('They have been married since they were 21.', 'age')).toEqual(['21']);
+  });
+
+  it.each([
+    ['Hi, I am Espartaco, a Fish farm manager from Uganda.', 'Espartaco'],
+    ['LIEVE GRONDEL\nLoisweg 190\n9990 KR\nLemele', 'LIEVE GRONDEL'],
+    ['JULIANA MONTENEGRO\nResidencial Laís Vasconcelos, 26', 'JULIANA MONTENEGRO'],
+    ['JORDAN PETERSON SPOKE', 'JORDAN PETERSON'],
+  ])('finds a person who names themself, an addressee in capitals, a given name before a place word in capitals: %j', (text, name) => {
+    expect(spans(text, 'name')).toEqual([name]);
+  });
+
+  it.each([
+    ['I am Canadian and proud.', 'nrp', 'Canadian'],
+    ['WE FLEW TO PARIS', 'location', 'PARIS'],
+  ])('keeps a group a group and a place a place: %j', (text, type, value) => {
+    expect(spans(text, type)).toEqual([value]);
+    expect(spans(text, 'name')).toEqual([]);
+  });
+});

@@ -628,8 +628,11 @@ function uncasedPerson(toks: Tok[], i: number, text: string, shape: Shape, cued:
     const k = u.base;
     const surname = (lex.lastNames.has(k) || surnameShaped(k)) && !lex.common.has(k);
     const another = lex.firstNames.has(k) && !lex.common.has(k);
-    if (surname || another || (cued && shape === 'upper' && k.length >= 3 && !lex.common.has(k) && !lex.places.has(k))) n++;
+    // In capitals, a place's name after a known given name is a surname ("JULIANA MONTENEGRO", "MARIA ESPAÑA").
+    const placeSurname = shape === 'upper' && n === 1 && firstKnown && lex.places.has(k) && !lex.common.has(k) && k.length >= 4;
+    if (surname || another || placeSurname || (cued && shape === 'upper' && k.length >= 3 && !lex.common.has(k) && !lex.places.has(k))) n++;
     else break;
+    if (placeSurname) return n;
   }
   // Without a cue, a lone first name or a first name before an unknown word is too weak in lower case.
   if (!cued && (n < 2 || !toks.slice(i + 1, i + n).some((u) => lex.lastNames.has(u.base) || surnameShaped(u.base)))) return 0;
@@ -709,7 +712,10 @@ function uncased(text: string, toks: Tok[], used: boolean[], out: EntityMatch[])
       const prev = toks[i - 1];
       const stretch = (next && next.shape === 'upper' && joined(text, t, next)) || (prev && prev.shape === 'upper' && joined(text, prev, t));
       const labelled = NAME_LABEL.test(before);
-      const phrase = knownPhrase(toks, i, text, { place: true, org: true, group: true });
+      const found = knownPhrase(toks, i, text, { place: true, org: true, group: true });
+      // A one-word place that begins a known given name and surname is the person ("JORDAN PETERSON", "JULIANA
+      // MONTENEGRO").
+      const phrase = found && found[1] === 1 && stretch && uncasedPerson(toks, i, text, 'upper', false) >= 2 ? undefined : found;
       if (phrase && (stretch || phrase[0] !== 'organization' || t.raw.length >= 4)) {
         const [kind, n] = phrase;
         const end = toks[i + n - 1].end;
@@ -869,6 +875,9 @@ function unknownPerson(text: string, toks: Tok[], sentenceStart: boolean): Entit
   if (lex.common.has(toks[0].base)) return undefined;
   if (PERSON_BEFORE.test(text.slice(Math.max(0, start - 20), start))) return { start, end, score: 0.7, evidence: ['shape', 'context'], kind: 'name' };
   if (sentenceStart && !toks.some((t) => lex.common.has(t.base)) && PERSON_ONLY_VERB.test(text.slice(end, end + 40))) return { start, end, score: 0.75, evidence: ['shape', 'context'], kind: 'name' };
+  // A line of its own above a line with a number, as an addressee above the address ("LIEVE GRONDEL\nLoisweg 190").
+  if (/(?:^|\n)[ \t]*$/.test(text.slice(Math.max(0, start - 8), start)) && /^[ \t]*\n[^\n]*\d/.test(text.slice(end, end + 60)) && !toks.some((t) => lex.common.has(t.base)))
+    return { start, end, score: 0.7, evidence: ['shape', 'context'], kind: 'name' };
   if (sentenceStart && !toks.some((t) => lex.common.has(t.base)) && SUBJECT_VERB.test(text.slice(end, end + 12))) return { start, end, score: 0.65, evidence: ['shape'], kind: 'name' };
   return undefined;
 }
@@ -903,6 +912,9 @@ const VOCATIVE_BEFORE = /\b(?:you|your|yours|thanks|thank you|cheers|congrats|co
 /** The addressed name closes the sentence. */
 const VOCATIVE_AFTER = /^\s*[?!.]*\s*(?:$|\n)|^\s*[?!]/;
 
+/** Words by which people name themselves before one word: "I am Espartaco", "my name is Borde". */
+const SELF_NAMED = /\b(?:i am|i'm|i’m|my name is|call me|name's)\s+$/i;
+
 /** Whether the words at [start, end) are someone spoken to at the end of a sentence ("…your card, Ehrhard?"). */
 function vocative(text: string, start: number, end: number): boolean {
   return VOCATIVE_AFTER.test(text.slice(end, end + 4)) && VOCATIVE_BEFORE.test(text.slice(Math.max(0, start - 60), start));
@@ -918,6 +930,7 @@ function addressedPerson(text: string, toks: Tok[]): EntityMatch | undefined {
   const t = toks[i];
   if (lex.common.has(t.base) || lex.places.has(t.base) || lex.organizations.has(t.base) || lex.groups.has(t.base) || lex.orgWords.has(t.base) || CUE_WORDS.has(t.base)) return undefined;
   if (vocative(text, t.start, t.end)) return { start: t.start, end: t.end, score: 0.85, evidence: ['shape', 'context'], kind: 'name' };
+  if (SELF_NAMED.test(text.slice(Math.max(0, t.start - 16), t.start))) return { start: t.start, end: t.end, score: 0.85, evidence: ['shape', 'context'], kind: 'name' };
   if (!ADDRESSED_BEFORE.test(text.slice(Math.max(0, t.start - 12), t.start)) || !ADDRESSED_AFTER.test(text.slice(t.end, t.end + 5))) return undefined;
   return { start: t.start, end: t.end, score: 0.7, evidence: ['shape', 'context'], kind: 'name' };
 }

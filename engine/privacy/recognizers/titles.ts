@@ -137,7 +137,7 @@ function cuedJobs(text: string): RawMatch[] {
  * and "The" opening a sentence before a capitalized word and a lower-case one ("The Bonds trader we hired, …").
  */
 const JOB_DETERMINER =
-  /\b(?:is|was|been|be|being|became|becomes|become|am|are|were|new|former|retired|qualified|trainee|our|their|his|her|my|your)\s+(?:(?:an?|the|our|their|his|her|my|your|new|former|trained|qualified|retired)\s+)?|\ban?\s+\d{1,3}[- ]years?[- ]old\s+|(?<=\p{L},\s+)an?\s+(?=[\p{L}])/giu;
+  /\b(?:is|was|been|be|being|became|becomes|become|am|are|were|new|former|retired|qualified|trainee|our|their|his|her|my|your)\s+(?:(?:an?|the|our|their|his|her|my|your|new|former|trained|qualified|retired)\s+){0,2}|\ban?\s+\d{1,3}[- ]years?[- ]old\s+|(?<=\p{L},\s+)an?\s+(?=[\p{L}])/giu;
 /** "The" opening a sentence before a capitalized word and a lower-case one (case matters, so apart from the above). */
 const PERSON_AFTER_JOB = /^(?:\s+(?:we|who|whom|i|you|they|she|he)\b|,\s+\p{Lu}\p{Ll})/u;
 const SENTENCE_THE = /(?:^|(?<=[.!?\n]\s*))The\s+(?=\p{Lu}\p{Ll}+,?\s+\p{Ll})/gu;
@@ -158,28 +158,65 @@ function determinedJobs(text: string): RawMatch[] {
   for (const m of [...text.matchAll(JOB_DETERMINER), ...text.matchAll(SENTENCE_THE)]) {
     const opening = m[0].startsWith('The');
     const start = m.index + m[0].length;
-    const words = /^[\p{L}][\p{L}\p{M}'’/&-]*(?:[ \t]+[\p{L}][\p{L}\p{M}'’/&-]*){0,4}/u.exec(text.slice(start, start + 100));
-    if (!words) continue;
-    const list = words[0].split(/[ \t]+/);
-    let last = -1;
-    for (let k = 0; k < list.length; k++) {
-      const w = list[k].toLowerCase();
-      // "and" joins the fields of one job ("Training and development officer"); "IT" is no pronoun.
-      if (NOT_IN_JOB.has(w) && !(w === 'and' && k > 0) && !/^\p{Lu}{2,}$/u.test(list[k])) break;
-      const head = w.split('/').pop() ?? w;
-      if (HEAD_WORDS.has(head) || HEAD_WORDS.has(head.replace(/s$/, '')) || TRADE_ENDING.test(head)) last = k;
-    }
-    if (last < 0) continue;
-    // A lower-case phrase of several words is prose more often than a job ("is a very good teacher" stops at "very").
-    let end = start + list.slice(0, last + 1).join(' ').length;
-    const qualifier = QUALIFIER.exec(text.slice(end, end + 80));
-    const qualified = qualifier !== null && !NOT_IN_JOB.has(qualifier[1].split(' ')[0]);
-    if (qualified) end += qualifier[0].length;
+    const job = jobPhrase(text, start);
     // After an opening "The", a person must follow the job: "The Bonds trader we hired", "The Staff nurse, Ann Lee";
     // "The Printer driver failed" is a thing.
-    if (opening && !PERSON_AFTER_JOB.test(text.slice(end, end + 20))) continue;
+    if (!job || (opening && !PERSON_AFTER_JOB.test(text.slice(job.end, job.end + 20)))) continue;
     // With its qualifier, surer than the capitalized head word inside it ("Scientist" of "Scientist, physiological").
-    out.push({ start, end, score: qualified ? 0.86 : 0.8, evidence: ['job_title', 'context'] });
+    out.push({ start, end: job.end, score: job.qualified ? 0.86 : 0.8, evidence: ['job_title', 'context'] });
+  }
+  return out;
+}
+
+/** Head words long enough to end a compound trade ("schoolteacher", "firefighter" is listed; "headteacher"). */
+const COMPOUND_HEAD = new RegExp(`^\\p{L}{3,}(?:${[...HEAD_WORDS].filter((w) => w.length >= 6 && /^[a-z]+$/.test(w)).join('|')})$`, 'u');
+
+/** Whether a word (lower case) ends a job's name: a head word, its plural, a compound of one, or a trade's ending. */
+function headWord(w: string): boolean {
+  const head = w.split('/').pop() ?? w;
+  return HEAD_WORDS.has(head) || HEAD_WORDS.has(head.replace(/s$/, '')) || TRADE_ENDING.test(head) || COMPOUND_HEAD.test(head);
+}
+
+/**
+ * The job's words from `start`: up to five words ending in a head word or a trade's ending, written in any case, and a
+ * Faker-style qualifier after a comma ("Nurse, learning disability"); undefined when there is none. A lower-case
+ * phrase of several words is prose more often than a job ("is a very good teacher" stops at "very").
+ */
+function jobPhrase(text: string, start: number): { end: number; qualified: boolean } | undefined {
+  const words = /^[\p{L}][\p{L}\p{M}'’/&-]*(?:[ \t]+[\p{L}][\p{L}\p{M}'’/&-]*){0,4}/u.exec(text.slice(start, start + 100));
+  if (!words) return undefined;
+  const list = words[0].split(/[ \t]+/);
+  let last = -1;
+  for (let k = 0; k < list.length; k++) {
+    const w = list[k].toLowerCase();
+    // "and" joins the fields of one job ("Training and development officer"); "IT" is no pronoun.
+    if (NOT_IN_JOB.has(w) && !(w === 'and' && k > 0) && !/^\p{Lu}{2,}$/u.test(list[k])) break;
+    if (headWord(w)) last = k;
+  }
+  if (last < 0) return undefined;
+  let end = start + list.slice(0, last + 1).join(' ').length;
+  const qualifier = QUALIFIER.exec(text.slice(end, end + 80));
+  const qualified = qualifier !== null && !NOT_IN_JOB.has(qualifier[1].split(' ')[0]);
+  if (qualified) end += qualifier[0].length;
+  return { end, qualified };
+}
+
+/** What joins a person's name to the job after it: a comma, a bracket, a dash ("Ana Ruiz (Sports therapist)"). */
+const AFTER_NAME = /^(?:,\s+|\s*\(\s*|\s+[-–—]\s+)/;
+/** Where such a job ends: the sentence, the bracket, the line. */
+const JOB_CLOSE = /^\s*(?:$|[.;)\n]|,\s)/;
+
+/** A job right after a person's name, closed by the sentence, a bracket or the line: "John Smith, Sports therapist.". */
+function jobsAfterNames(text: string): RawMatch[] {
+  const out: RawMatch[] = [];
+  for (const e of entities(text)) {
+    if (e.kind !== 'name') continue;
+    const join = AFTER_NAME.exec(text.slice(e.end, e.end + 6));
+    if (!join) continue;
+    const start = e.end + join[0].length;
+    const job = jobPhrase(text, start);
+    if (!job || !JOB_CLOSE.test(text.slice(job.end, job.end + 3)) || (join[0].includes('(') && text[job.end] !== ')')) continue;
+    out.push({ start, end: job.end, score: 0.82, evidence: ['job_title', 'context'] });
   }
   return out;
 }
@@ -232,7 +269,7 @@ function jobTitles(text: string): RawMatch[] {
     // Surer than a capitalized head word inside it ("Engineer" of "Engineer, petroleum") or a word the name lists know.
     out.push({ start: m.index + (lead ? lead[0].length : 0), end: m.index + m[0].length, score: 0.86, evidence: ['job_title', 'context'] });
   }
-  out.push(...cuedJobs(text), ...determinedJobs(text), ...postJobs(text));
+  out.push(...cuedJobs(text), ...determinedJobs(text), ...postJobs(text), ...jobsAfterNames(text));
   TITLE_BEFORE_NAME.lastIndex = 0;
   while ((m = TITLE_BEFORE_NAME.exec(text)) !== null) {
     const lead = FUNCTION_WORD.exec(m[0]);
