@@ -808,6 +808,17 @@ describe("seventh pass: probes of the issue's classes in other positions", () =>
     expect(spans(text, 'title')).toEqual([]);
   });
 
+  it.each([
+    ['Our records show Ana Ruiz is 45 and works in Madrid.', '45'],
+    ['Mr. Smith (45) lives at 12 High St, Leeds.', '45'],
+  ])('reads an age said of a person before "and", and in a bracket after a titled surname: %j', (text, age) => {
+    expect(spans(text, 'age')).toEqual([age]);
+  });
+
+  it('takes no age from a thing', () => {
+    expect(spans('The box is 45 and the lid is 3.', 'age')).toEqual([]);
+  });
+
   it('reads an age after "since they were"', () => {
     expect(spans('They have been married since they were 21.', 'age')).toEqual(['21']);
   });
