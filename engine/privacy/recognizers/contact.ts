@@ -19,13 +19,16 @@ const CONTEXT_REGIONS: CountryCode[] = [
 const EXTENSION = '(?:\\s*,?\\s*(?:x|ext\\.?|extn\\.?|extension|#|poste|Durchwahl|DW|ramal|interno|int\\.?|wew\\.?|доб\\.?)\\s*\\d{1,6})?';
 /**
  * Digit groups that may be a phone number; libphonenumber then decides on each (its own text scanner is ~10x slower).
- * Not inside a bracket ("(555) 123-4567" is read from its bracket on) unless the whole bracket is the number, as
- * after a name: "Jean Muller (0144066826)".
+ * Not inside a bracket ("(555) 123-4567" is read from its bracket on): BRACKETED_PHONE reads a bracket that is all
+ * number.
  */
 const PHONE_CANDIDATE = new RegExp(
-  `(?<![\\w+\\-./]|\\((?!\\+?\\d[\\d\\s.\\-]{5,}\\d(?:\\s*x\\d{1,6})?\\)))(?:(?:\\+|00)\\d{1,3}[\\s.-]?(?:\\(0\\)[\\s.-]?)?|\\(\\+\\d{1,3}\\)[\\s.-]?|\\+\\(\\d{1,3}\\)[\\s.-]?|1[\\s.-](?=\\(\\d{3}\\)))?(?:\\(\\d{1,5}\\)[\\s.-]?)?\\d{1,5}(?:[\\s.-]?\\d{1,5}){1,5}(?!(?!x\\d|ext)[\\w@]|[-./]\\d)${EXTENSION}(?![\\w@]|[-./]\\d)`,
+  `(?<![\\w+\\-./(])(?:(?:\\+|00)\\d{1,3}[\\s.-]?(?:\\(0\\)[\\s.-]?)?|\\(\\+\\d{1,3}\\)[\\s.-]?|\\+\\(\\d{1,3}\\)[\\s.-]?|1[\\s.-](?=\\(\\d{3}\\)))?(?:\\(\\d{1,5}\\)[\\s.-]?)?\\d{1,5}(?:[\\s.-]?\\d{1,5}){1,5}(?!(?!x\\d|ext)[\\w@]|[-./]\\d)${EXTENSION}(?![\\w@]|[-./]\\d)`,
   'gi',
 );
+/** A number that fills a bracket after a name: "Jean Muller (0144066826)", "(+441144960250)". */
+const BRACKETED_PHONE = /(?<=\()\+?\d[\d\s.-]{5,}\d(?:\s*x\d{1,6})?(?=\))/g;
+
 /** Words that make a number near them a phone number (the recognizer's context). */
 const PHONE_WORDS = [
   'phone',
@@ -153,6 +156,16 @@ function findPhones(text: string): RawMatch[] {
     const cued = PHONE_CUE.test(text.slice(Math.max(0, m.index - 40), m.index).toLowerCase());
     const score = phoneScore(raw, cued);
     if (score > 0) out.push({ start: m.index, end: m.index + raw.length, score, evidence: ['libphonenumber'] });
+  }
+  if (text.includes('(')) {
+    BRACKETED_PHONE.lastIndex = 0;
+    while ((m = BRACKETED_PHONE.exec(text)) !== null) {
+      const at = m.index;
+      if (out.some((o) => o.start === at)) continue;
+      const cued = PHONE_CUE.test(text.slice(Math.max(0, at - 40), at).toLowerCase());
+      const score = phoneScore(m[0], cued);
+      if (score > 0) out.push({ start: at, end: at + m[0].length, score, evidence: ['libphonenumber'] });
+    }
   }
   memoText = text;
   memo = out;

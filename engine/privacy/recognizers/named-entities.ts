@@ -38,7 +38,8 @@ interface Tok {
 }
 
 /** A word; Italian honorifics are one word with their inner full stop ("Sig.ra"), and so are forms' "Sr(a)." and "Dr(a).". */
-const TOKEN = /Sig\.(?:ra|na)(?![\p{L}\p{M}])|[SD]r\(a\)(?=\.)|[\p{L}\p{M}]+(?:['’-][\p{L}\p{M}]+)*/gu;
+const TOKEN = /[\p{L}\p{M}]+(?:['’-][\p{L}\p{M}]+)*/gu;
+const TOKEN_OR_DOTTED_HONORIFIC = /Sig\.(?:ra|na)(?![\p{L}\p{M}])|[SD]r\(a\)(?=\.)|[\p{L}\p{M}]+(?:['’-][\p{L}\p{M}]+)*/gu;
 const POSSESSIVE_END = /(?<=\p{L}\p{M}?)['’][sS]$/u;
 const UPPER = /\p{Lu}/u;
 const LOWER = /\p{Ll}/u;
@@ -384,9 +385,11 @@ const isDigit = (c: number): boolean => c >= 48 && c <= 57;
 /** The words of a text with their keys and shapes. */
 function tokenize(text: string): Tok[] {
   const out: Tok[] = [];
-  TOKEN.lastIndex = 0;
+  // The honorifics with inner punctuation are rare: the plain word pattern scans faster.
+  const words = text.includes('Sig.') || text.includes('r(a)') ? TOKEN_OR_DOTTED_HONORIFIC : TOKEN;
+  words.lastIndex = 0;
   let m: RegExpExecArray | null;
-  while ((m = TOKEN.exec(text)) !== null) {
+  while ((m = words.exec(text)) !== null) {
     const raw = m[0];
     // Letters glued to digits ("221B", "3rd", "NW1") are parts of a number or a code, not words.
     if (isDigit(text.charCodeAt(m.index - 1)) || isDigit(text.charCodeAt(m.index + raw.length))) continue;
@@ -689,6 +692,9 @@ function lowerFirm(text: string, toks: Tok[], i: number): number {
 /** The entity spans of UPPER-case and lower-case stretches (the gazetteers decide). */
 function uncased(text: string, toks: Tok[], used: boolean[], out: EntityMatch[]): void {
   const lex = lexicon();
+  // Most texts hold no legal form in lower case: then no word need be read as the start of a firm.
+  const legalForms = toks.some((t) => t.shape === 'lower' && LOWER_LEGAL_FORMS.has(t.key));
+  const meetings = /(?:into|with)\s/i.test(text);
   for (let i = 0; i < toks.length; i++) {
     if (used[i]) continue;
     const t = toks[i];
@@ -747,7 +753,7 @@ function uncased(text: string, toks: Tok[], used: boolean[], out: EntityMatch[])
       }
     }
     // A firm in lower case by its legal form: "thomas inc", "hendriks bv", "davis, elliott and sheppard ltd".
-    const firm = lowerFirm(text, toks, i);
+    const firm = legalForms ? lowerFirm(text, toks, i) : 0;
     if (firm > 0) {
       out.push({ start: t.start, end: toks[i + firm - 1].end + (toks[i + firm - 1].dot ? 1 : 0), score: 0.8, evidence: ['org_suffix'], kind: 'organization' });
       for (let j = i; j < i + firm; j++) used[j] = true;
@@ -756,9 +762,10 @@ function uncased(text: string, toks: Tok[], used: boolean[], out: EntityMatch[])
     }
     // Someone run into or met: one lower-case word no list knows and no English word ("ran into telemaco at").
     if (
+      meetings &&
       !lex.firstNames.has(t.base) &&
-      MET_SOMEONE.test(before) &&
       nameNotWord(t) &&
+      MET_SOMEONE.test(before) &&
       /^(?:\s+(?:at|in|on|yesterday|today|last|this|and|outside|near)\b|\s*[,.!?]|\s*$)/.test(text.slice(t.end, t.end + 12))
     ) {
       out.push({ start: t.start, end: t.end, score: 0.7, evidence: ['context'], kind: 'name' });
@@ -955,7 +962,7 @@ function subjectFromPlace(text: string, toks: Tok[], sentenceStart: boolean, who
     const from = THEN_FROM_PLACE.exec(text.slice(end, end + 80));
     if (from && SUBJECT_FROM_VERB.test(text.slice(end + from[0].length, end + from[0].length + 12))) return { start, end, score: 0.9, evidence: ['shape', 'context'], kind: 'name' };
   }
-  if (PERSON_THEN_FROM.test(text.slice(Math.max(0, start - 60), start)) && SUBJECT_FROM_VERB.test(text.slice(end, end + 12)))
+  if (SUBJECT_FROM_VERB.test(text.slice(end, end + 12)) && PERSON_THEN_FROM.test(text.slice(Math.max(0, start - 60), start)))
     return { start, end, score: 0.9, evidence: ['shape', 'context'], kind: 'location' };
   return undefined;
 }
@@ -972,6 +979,9 @@ const AFTER_COMMA = /^,\s+(\p{Lu}[\p{L}\p{M}'’.-]*(?:\s+(?:and\s+|of\s+(?:the\
 /** A firm's legal form and an opening bracket right before a run: "Miller Ltd (Chelseaside)" names where it is. */
 const FIRM_THEN_BRACKET = /\b(?:Ltd|Inc|LLC|PLC|plc|GmbH|AG|NV|BV|SA|SpA|Srl|S\.r\.l|Corp|Co|Group|SARL|SAS|Pty|KG|AB|Oy)\.?\s*\($/;
 
+/** The preposition PLACE_STRONG_CUE ends in, a cheap test before it. */
+const PLACE_PREPOSITION_BEFORE = /(?:in|to|from|near)\s+$/;
+
 function cityBeforeCountry(text: string, toks: Tok[], whole: Classified | undefined): EntityMatch | undefined {
   // Where only a place goes ("lives in Ponte de Sor", "moved to Marco de Canaveses"), the lists' reading of the words as
   // a person's name gives way, unless an honorific or a possessive says person ("moved to Paris Hilton's place").
@@ -980,6 +990,7 @@ function cityBeforeCountry(text: string, toks: Tok[], whole: Classified | undefi
     whole.kind === 'name' &&
     whole.honorific === undefined &&
     !POSSESSIVE_END.test(toks[toks.length - 1].raw) &&
+    PLACE_PREPOSITION_BEFORE.test(text.slice(Math.max(0, toks[0].start - 7), toks[0].start)) &&
     PLACE_STRONG_CUE.test(text.slice(Math.max(0, toks[0].start - 40), toks[0].start))
   )
     return { start: toks[whole.skip].start, end: toks[toks.length - 1].end, score: 0.85, evidence: ['context'], kind: 'location' };
@@ -1191,6 +1202,9 @@ const FIRM_BY_ITS_THINGS = new RegExp(
   `(?<=\\bthe\\s)${FIRM_WORD}(?:${FIRM_JOIN}${FIRM_WORD}){0,3}(?=\\s+(?:office|offices|headquarters|HQ|branch|team|store|shop|factory|plant|warehouse|staff|board|website|helpdesk|help desk)\\b)`,
   'gu',
 );
+/** What FIRM_BY_ITS_THINGS and LOWER_PARTNERS need in a text, cheap to look for before their lookbehinds run. */
+const FIRM_THINGS = /\s(?:office|offices|headquarters|HQ|branch|team|store|shop|factory|plant|warehouse|staff|board|website|helpdesk|help desk)\b/;
+const LOWER_PARTNER_JOIN = /\p{Ll}(?:,\s+\p{Ll}|-\p{Ll})/u;
 /** Lower-case partners after a word that introduces a firm: "from davis, elliott and sheppard", "at perez-ramirez". */
 const LOWER_PARTNERS =
   /(?<=\b(?:at|for|with|from|joined|by)\s)\p{Ll}[\p{Ll}\p{M}'’]+(?:(?:,\s+\p{Ll}[\p{Ll}\p{M}'’]+)+,?\s+(?:and|&|y|e|und|et)\s+\p{Ll}[\p{Ll}\p{M}'’]+|-\p{Ll}[\p{Ll}\p{M}'’]+)(?![\p{L}\p{M}-])/gu;
@@ -1231,12 +1245,12 @@ function findOrganizations(text: string): RawMatch[] {
       out.push({ start, end: start + value.length, score: 0.9, evidence: ['org_suffix'] });
     }
   }
-  for (const m of text.matchAll(FIRM_BY_ITS_THINGS)) {
+  for (const m of FIRM_THINGS.test(text) ? text.matchAll(FIRM_BY_ITS_THINGS) : []) {
     const key = fold(m[0]);
     if (lex.places.has(key) || lex.groups.has(key) || key.split(/\s+/).every((w) => lex.common.has(w) && !lex.lastNames.has(w))) continue;
     out.push({ start: m.index, end: m.index + m[0].length, score: 0.8, evidence: ['context'] });
   }
-  for (const m of text.matchAll(LOWER_PARTNERS)) {
+  for (const m of LOWER_PARTNER_JOIN.test(text) ? text.matchAll(LOWER_PARTNERS) : []) {
     const words = m[0].split(/,?\s+(?:(?:and|&|y|e|und|et)\s+)?|-/).map(fold);
     // Two known surnames at least, and no word of another kind ("from paris, london and rome" are places).
     const surname = (w: string): boolean => lex.lastNames.has(w) || WORD_SURNAMES.has(w);

@@ -100,6 +100,8 @@ const JOB_WORD = /^[\p{L}][\p{L}\p{M}'’/()&.-]*$/u;
  */
 function cuedJobs(text: string): RawMatch[] {
   const out: RawMatch[] = [];
+  // Both need " as " (cheap to look for first).
+  if (!/\sas\s/i.test(text)) return out;
   for (const m of [...text.matchAll(JOB_CUE), ...text.matchAll(APPOINTED_AS)]) {
     const bare = !m[0].endsWith(' ') || !/\b(?:an?|the|our|their|his|her)\s+$/i.test(m[0]);
     const start = m.index + m[0].length;
@@ -137,7 +139,12 @@ function cuedJobs(text: string): RawMatch[] {
  * and "The" opening a sentence before a capitalized word and a lower-case one ("The Bonds trader we hired, …").
  */
 const JOB_DETERMINER =
-  /\b(?:is|was|been|be|being|became|becomes|become|am|are|were|new|former|retired|qualified|trainee|our|their|his|her|my|your)\s+(?:(?:an?|the|our|their|his|her|my|your|new|former|trained|qualified|retired)\s+){0,2}|\ban?\s+\d{1,3}[- ]years?[- ]old\s+|(?<=\p{L},\s+)an?\s+(?=[\p{L}])/giu;
+  /\b(?:is|was|been|be|being|became|becomes|become|am|are|were|new|former|retired|qualified|trainee|our|their|his|her|my|your)\s+(?:(?:an?|the|our|their|his|her|my|your|new|former|trained|qualified|retired)\s+){0,2}/giu;
+/**
+ * The same after an age ("a 64-year-old …") and in apposition after a word (", a Industrial/product designer"); apart,
+ * so that the common regex keeps its fast scan for its first words.
+ */
+const AGE_OR_APPOSITION_ARTICLE = /\ban?\s+\d{1,3}[- ]years?[- ]old\s+|(?<=\p{L}),\s+an?\s+(?=\p{L})/giu;
 /** "The" opening a sentence before a capitalized word and a lower-case one (case matters, so apart from the above). */
 const PERSON_AFTER_JOB = /^(?:\s+(?:we|who|whom|i|you|they|she|he)\b|,\s+\p{Lu}\p{Ll})/u;
 const SENTENCE_THE = /(?:^|(?<=[.!?\n]\s*))The\s+(?=\p{Lu}\p{Ll}+,?\s+\p{Ll})/gu;
@@ -155,7 +162,10 @@ const NOT_IN_JOB = new Set(
  */
 function determinedJobs(text: string): RawMatch[] {
   const out: RawMatch[] = [];
-  for (const m of [...text.matchAll(JOB_DETERMINER), ...text.matchAll(SENTENCE_THE)]) {
+  const found = [...text.matchAll(JOB_DETERMINER)];
+  if (/\d[- ]years?[- ]old|, an? /i.test(text)) found.push(...text.matchAll(AGE_OR_APPOSITION_ARTICLE));
+  if (text.includes('The ')) found.push(...text.matchAll(SENTENCE_THE));
+  for (const m of found) {
     const opening = m[0].startsWith('The');
     const start = m.index + m[0].length;
     const job = jobPhrase(text, start);
@@ -174,7 +184,7 @@ const COMPOUND_HEAD = new RegExp(`^\\p{L}{3,}(?:${[...HEAD_WORDS].filter((w) => 
 /** Whether a word (lower case) ends a job's name: a head word, its plural, a compound of one, or a trade's ending. */
 function headWord(w: string): boolean {
   const head = w.split('/').pop() ?? w;
-  return HEAD_WORDS.has(head) || HEAD_WORDS.has(head.replace(/s$/, '')) || TRADE_ENDING.test(head) || COMPOUND_HEAD.test(head);
+  return HEAD_WORDS.has(head) || HEAD_WORDS.has(head.replace(/s$/, '')) || TRADE_ENDING.test(head) || (head.length >= 9 && COMPOUND_HEAD.test(head));
 }
 
 /**
