@@ -5,7 +5,7 @@
  * Presidio in the same run.
  *
  *   ~/.cache/mlsvc/venv-pii/bin/pip install faker   # once
- *   node .build-pii/bench/pii/faker-bench.js [PER_LOCALE=25] [SEED=20261128] [first|second|third|fourth|fifth|sixth]   # → bench/results/pii-faker.json
+ *   node .build-pii/bench/pii/faker-bench.js [PER_LOCALE=25] [SEED=20261128] [first|second|third|fourth|fifth|sixth|seventh]   # → bench/results/pii-faker.json
  *
  * Per type: spans found (at least half of a value's non-space characters inside a detection of any type), spans found
  * as their type, and the share of the value characters redacted; over all types, the span F1 of exact boundaries. The carriers hold no other personal data, so a
@@ -217,6 +217,27 @@ const SIXTH_CARRIERS = [
   '{country} has granted {first_last} citizenship.',
 ];
 
+/**
+ * A seventh set, written on 2026-11-29 (the morning session) before any run on it: letters, forms and notes with an
+ * age said in a phrase, a card to charge, an emergency contact, a capitals line with a phone (`… SEED seventh`).
+ */
+const SEVENTH_CARRIERS = [
+  'Dear {prefix} {last},\nThank you for your order. We will ship it to {address}.',
+  'Emergency contact: {name} (mother), {phone}',
+  '{first} just turned {age} and is still working as a {job}.',
+  'Invoice addressed to {company}, attn. {name},\n{address_block}',
+  'Is {city} far from where {first_lower} lives?',
+  'The witness, a {age}-year-old {nationality} {job}, identified {name}.',
+  '{name_upper} - {phone} - {city}',
+  'Please charge {card} and email the receipt to {first_last}.',
+  'Born in {country}, {name} moved to {city} at the age of {age}.',
+  'Minutes: {first_last} ({company}) and {prefix} {last} agreed to meet in {city}.',
+  '{company_lower} sent {first_lower} a letter at {address}',
+  'My neighbour {first} is {nationality} and works for {company}.',
+  'Re: claim for {name}, age {age}, tel {phone}',
+  'Delivery failed at {address}; {first_last} was not home.',
+];
+
 interface Gold {
   type: string;
   start: number;
@@ -387,7 +408,7 @@ function main(): void {
   const made = spawnSync(python, [join(__dirname, '../../../bench/pii/faker_values.py'), valuesPath, String(perLocale), seed], { stdio: 'inherit' });
   if (made.status !== 0) throw new Error('faker_values.py failed: pip install faker into the venv (see the header)');
   const values = JSON.parse(readFileSync(valuesPath, 'utf8')) as { faker: string; seed: number; rows: Row[]; more_names: [string, string][] };
-  const sets: Record<string, readonly string[]> = { first: CARRIERS, second: SECOND_CARRIERS, third: THIRD_CARRIERS, fourth: FOURTH_CARRIERS, fifth: FIFTH_CARRIERS, sixth: SIXTH_CARRIERS };
+  const sets: Record<string, readonly string[]> = { first: CARRIERS, second: SECOND_CARRIERS, third: THIRD_CARRIERS, fourth: FOURTH_CARRIERS, fifth: FIFTH_CARRIERS, sixth: SIXTH_CARRIERS, seventh: SEVENTH_CARRIERS };
   const setName = process.argv[4] ?? 'first';
   const carriers = sets[setName];
   if (!carriers) throw new Error(`carrier set ${setName}: one of ${Object.keys(sets).join(', ')}`);
