@@ -51,18 +51,27 @@ function sentenceHead(s: string): string {
   return m ? s.slice(0, m.index) : s;
 }
 
+/** Whether a context word of the recognizer is near the match, in the match's own sentence. */
+function saidNear(r: Recognizer, text: string, start: number, end: number): boolean {
+  if (!r.context) return false;
+  const before = sentenceTail(text.slice(Math.max(0, start - BEFORE), start)).toLowerCase();
+  if (r.context.test(before)) return true;
+  return r.context.test(sentenceHead(text.slice(end, end + AFTER)).toLowerCase());
+}
+
+/** Words before or right after the match that argue against the type. */
+function saidAgainst(r: Recognizer, text: string, start: number, end: number): boolean {
+  return (r.negativeContext?.test(text.slice(Math.max(0, start - 25), start).toLowerCase()) ?? false) || (r.negativeAfter?.test(text.slice(end, end + 25)) ?? false);
+}
+
 /** Confidence of a match from its base score and the words around it (in its own sentence). */
 export function scoreInContext(r: Recognizer, text: string, start: number, end: number, base: number, evidence: string[]): number {
   let confidence = base;
-  if (r.context) {
-    const before = sentenceTail(text.slice(Math.max(0, start - BEFORE), start)).toLowerCase();
-    const after = sentenceHead(text.slice(end, end + AFTER)).toLowerCase();
-    if (r.context.test(before) || r.context.test(after)) {
-      if (r.contextScore > confidence) confidence = r.contextScore;
-      evidence.push('context');
-    }
+  if (saidNear(r, text, start, end)) {
+    if (r.contextScore > confidence) confidence = r.contextScore;
+    evidence.push('context');
   }
-  if ((r.negativeContext && r.negativeContext.test(text.slice(Math.max(0, start - 25), start).toLowerCase())) || (r.negativeAfter && r.negativeAfter.test(text.slice(end, end + 25)))) {
+  if (saidAgainst(r, text, start, end)) {
     // Enough to take a checksum-valid card-like number under the default threshold after "order number".
     confidence -= 0.45;
     evidence.push('negative_context');
@@ -70,12 +79,19 @@ export function scoreInContext(r: Recognizer, text: string, start: number, end: 
   return confidence < 0 ? 0 : confidence;
 }
 
+/** Confidence of a match its check rejected: only where the text names its type, and never above labelledScore. */
+function scoreUnchecked(r: Recognizer, text: string, start: number, end: number, evidence: string[]): number {
+  if (r.labelledScore === undefined || !saidNear(r, text, start, end) || saidAgainst(r, text, start, end)) return 0;
+  evidence.push('unchecked', 'context');
+  return r.labelledScore;
+}
+
 /** The candidates of one recognizer, scored. */
 function candidates(r: Recognizer, text: string, minConfidence: number, out: Detection[]): void {
   if (r.find) {
     for (const m of r.find(text)) {
       const evidence = [...(m.evidence ?? [])];
-      const confidence = scoreInContext(r, text, m.start, m.end, m.score ?? r.score, evidence);
+      const confidence = m.unchecked ? scoreUnchecked(r, text, m.start, m.end, evidence) : scoreInContext(r, text, m.start, m.end, m.score ?? r.score, evidence);
       if (confidence >= minConfidence) out.push({ type: r.id, start: m.start, end: m.end, text: text.slice(m.start, m.end), confidence, evidence });
     }
     return;
@@ -94,7 +110,12 @@ function candidates(r: Recognizer, text: string, minConfidence: number, out: Det
     if (r.validate) {
       const c = compact(raw);
       const v = r.validate(c, raw);
-      if (v === false) continue;
+      if (v === false) {
+        if (r.labelledScore === undefined) continue;
+        const confidence = scoreUnchecked(r, text, m.index, m.index + raw.length, evidence);
+        if (confidence >= minConfidence && confidence > 0) out.push({ type: r.id, start: m.index, end: m.index + raw.length, text: raw, confidence, evidence });
+        continue;
+      }
       if (typeof v === 'number') base = v;
       evidence.push(r.evidence === 'checksum' ? 'checksum' : 'validated');
       const extra = r.describe?.(c);

@@ -840,3 +840,46 @@ describe("seventh pass: probes of the issue's classes in other positions", () =>
     expect(spans(text, 'name')).toEqual([]);
   });
 });
+
+describe('numbers the text names though their check fails, masked numbers, quoted credentials', () => {
+  it.each([
+    ['The log contained the credit card 4716 9876 2234 1561 used by her.', 'credit_card', '4716 9876 2234 1561'],
+    ["A user paid with credit card number '4532************7890' (valid expiry 05/25).", 'credit_card', '4532************7890'],
+    ['Card on file: XXXX-XXXX-XXXX-1234.', 'credit_card', 'XXXX-XXXX-XXXX-1234'],
+    ["His bank account IBAN 'IN60 SBK000000000000000A' was used.", 'iban', 'IN60 SBK000000000000000A'],
+    ['social security card details (XXX-XX-2409) were shown', 'ssn', 'XXX-XX-2409'],
+    ['registered under SSN 987-XX-XXXX, with the W-2 form', 'ssn', '987-XX-XXXX'],
+  ])('keeps what the text calls a card, an IBAN or an SSN: %j', (text, type, value) => {
+    expect(spans(text, type)).toEqual([value]);
+    const found = detectText(text).find((d) => d.type === type);
+    expect(found?.evidence).toContain('unchecked');
+    expect(found?.confidence).toBeLessThan(0.8);
+  });
+
+  it.each([
+    'Order 4716 9876 2234 1561 shipped today.',
+    'Tracking number 4716 9876 2234 1561.',
+    'Batch XXXX-XXXX-XXXX-1234 of the test run.',
+    'Reference GB12 ABCD 1234 5678 9012 34 on the invoice.',
+    'Parts 123-XX-4567 arrived.',
+  ])('leaves them where nothing says so: %j', (text) => {
+    expect(detectText(text).filter((d) => ['credit_card', 'iban', 'ssn'].includes(d.type))).toEqual([]);
+  });
+
+  it('takes no Aadhaar number from three groups of a card number', () => {
+    expect(spans('The credit card 4716 9876 2234 1561 was used.', 'in_aadhaar')).toEqual([]);
+  });
+
+  it.each([
+    ["The login for 'neft_ops@kmb.com' was 'NetWork_789', and its password was 'KotakNXTSecure2024!'.", 'password', "'KotakNXTSecure2024!'"],
+    ["user email 'payments@rbi.org.in' with password 'RBI Payments2024!'.", 'password', "'RBI Payments2024!'"],
+    ["found UserID 'secure_credentials' with a reset", 'username', 'secure_credentials'],
+    ["The login for 'neft_ops@kmb.com' was set.", 'email', 'neft_ops@kmb.com'],
+  ])('reads quoted credentials without their quotes opening an address: %j', (text, type, value) => {
+    expect(spans(text, type)).toEqual([value]);
+  });
+
+  it("keeps a quoted plain word after 'password' prose", () => {
+    expect(spans("Type 'password' 'tomorrow' to see.", 'password')).toEqual([]);
+  });
+});

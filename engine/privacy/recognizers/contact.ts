@@ -186,7 +186,8 @@ export const CONTACT_RECOGNIZERS: Recognizer[] = [
     id: 'email',
     name: 'Email address',
     category: 'contact',
-    pattern: "(?<![\\w.%+\\-])[A-Za-z0-9._%+'\\-]+@[A-Za-z0-9\\-]+(?:\\.[A-Za-z0-9\\-]+)*\\.[A-Za-z]{2,24}(?![\\w\\-])",
+    // An apostrophe may sit inside a local part (o'brien@...), not open it: "'neft_ops@kmb.com'" is quoted.
+    pattern: "(?<![\\w.%+\\-])[A-Za-z0-9_%+\\-][A-Za-z0-9._%+'\\-]*@[A-Za-z0-9\\-]+(?:\\.[A-Za-z0-9\\-]+)*\\.[A-Za-z]{2,24}(?![\\w\\-])",
     bare: true,
     evidence: 'format',
     score: 0.97,

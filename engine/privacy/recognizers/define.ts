@@ -33,6 +33,11 @@ export interface RawMatch {
   end: number;
   /** Score decided by the finder itself (gazetteer and NER finders), replacing the recognizer's. */
   score?: number;
+  /**
+   * The finder could not vouch for it (a card number whose Luhn digit fails, a masked one): kept only at the
+   * recognizer's `labelledScore`, where a context word says what it is.
+   */
+  unchecked?: boolean;
   evidence?: string[];
 }
 
@@ -53,6 +58,11 @@ export interface Recognizer extends PiiTypeInfo {
   score: number;
   /** Confidence when a context word (or a column-name hint) is present. */
   contextScore: number;
+  /**
+   * Confidence of a match its validator rejects (or its finder marks unchecked) when a context word is next to it:
+   * a mistyped, made-up or masked number the text itself calls a card, an IBAN, an SSN. Without it they are dropped.
+   */
+  labelledScore?: number;
   /** Lower-cased context words as one regex over a window around the match. */
   context?: RegExp;
   /** Words that argue against the type near a match ("order number" near a card-like number). */
@@ -94,6 +104,7 @@ export interface RecognizerSpec {
   validate?: Validator;
   score: number;
   contextScore?: number;
+  labelledScore?: number;
   context?: readonly string[];
   negativeContext?: readonly string[];
   /** Words right after a match that argue against the type. */
@@ -135,6 +146,7 @@ export function define(spec: RecognizerSpec): Recognizer {
     validate: spec.validate,
     score: spec.score,
     contextScore: spec.contextScore ?? Math.min(1, spec.score + 0.1),
+    labelledScore: spec.labelledScore,
     context: spec.context ? wordsRegex(spec.context) : undefined,
     negativeContext: spec.negativeContext ? wordsRegex(spec.negativeContext) : undefined,
     negativeAfter: spec.negativeAfter,

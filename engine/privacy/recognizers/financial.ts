@@ -17,10 +17,15 @@ function cardScore(d: string): number | false {
 
 /** Runs of digit groups separated by single spaces or hyphens ("4111 1111 1111 1111", "3782-822463-10005"). */
 const CARD_RUN = /(?<![\w+\-./,])\d+(?:[ -]\d+)*(?![\w@]|[-./]\d)/g;
+/** The groupings of printed cards: 4-4-4-4(-3), 4-6-4 and 4-6-5, or one block of 15-16 digits. */
+const CARD_GROUPING = /^(?:\d{4}([ -])\d{4}\1\d{4}\1\d{4}(?:\1\d{3})?|\d{4}([ -])\d{6}\2\d{4,5}|\d{15,16})$/;
+/** A card number with its middle masked ("4532 **** **** 7890", "XXXX-XXXX-XXXX-1234"), as receipts and logs print them. */
+const MASKED_CARD = /(?<![\w*•#])(?=[\d*xX•#]{4}[ -]?[\d*xX•#])(?:[\d*xX•#]{2,6}[ -]?){2,5}\d{4}(?![\w*•#]|[-./]\d)/g;
 
 /**
  * Card numbers in free text: a run of digit groups is a card when its digits (12-19) fit a scheme and pass Luhn;
- * a longer run (a CVV or an expiry written after the number) is tried at its group boundaries, longest first.
+ * a longer run (a CVV or an expiry written after the number) is tried at its group boundaries, longest first. A run
+ * printed like a card whose Luhn digit fails, and a masked card, are unchecked: cards only where the text says so.
  */
 function findCards(text: string): RawMatch[] {
   const out: RawMatch[] = [];
@@ -41,15 +46,31 @@ function findCards(text: string): RawMatch[] {
         if (i + 1 === raw.length || raw[i + 1] === ' ' || raw[i + 1] === '-') ends.push([i + 1, count]);
       }
     }
+    let found = false;
+    let printed = -1;
     for (let k = ends.length - 1; k >= 0; k--) {
       const [end, n] = ends[k];
       if (n > 19) continue;
       if (n < 12) break;
       const score = cardScore(digits.slice(0, n));
-      if (score === false) continue;
+      if (score === false) {
+        if (printed < 0 && CARD_GROUPING.test(raw.slice(0, end)) && cardScheme(digits.slice(0, n))) printed = end;
+        continue;
+      }
       out.push({ start: m.index, end: m.index + end, score, evidence: ['pattern', 'checksum', 'brand:' + cardBrand(digits.slice(0, n))] });
+      found = true;
       break;
     }
+    if (!found && printed > 0) out.push({ start: m.index, end: m.index + printed, unchecked: true, evidence: ['pattern'] });
+  }
+  if (/[*xX•#]{2}/.test(text)) {
+    MASKED_CARD.lastIndex = 0;
+    while ((m = MASKED_CARD.exec(text)) !== null) {
+      const chars = m[0].replace(/[ -]/g, '').length;
+      const masked = m[0].replace(/[^*xX•#]/g, '').length;
+      if (chars >= 12 && chars <= 20 && masked >= 4) out.push({ start: m.index, end: m.index + m[0].length, unchecked: true, evidence: ['pattern', 'masked'] });
+    }
+    out.sort((a, b) => a.start - b.start);
   }
   return out;
 }
@@ -72,6 +93,7 @@ export const FINANCIAL_RECOGNIZERS: Recognizer[] = [
     evidence: 'checksum',
     score: 0.92,
     contextScore: 1,
+    labelledScore: 0.7,
     context: [
       'card',
       'credit',
@@ -106,6 +128,8 @@ export const FINANCIAL_RECOGNIZERS: Recognizer[] = [
     pattern: '[A-Z]{2}\\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?',
     validate: (d) => IBAN_LENGTHS[d.slice(0, 2)] === d.length && cs.ibanValid(d),
     score: 0.97,
+    // An IBAN-shaped code the text calls an IBAN though its check digits or country fail: a mistyped or made-up one.
+    labelledScore: 0.7,
     context: ['iban', 'bank account', 'account'],
     columnHint: 'iban',
     needs: NEEDS_DIGIT | NEEDS_UPPER,

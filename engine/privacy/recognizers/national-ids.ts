@@ -6,6 +6,7 @@ const SEP = (raw: string): boolean => /[\s.\-/]/.test(raw);
 
 /** US SSN: area 001-899 except 666, group and serial not zero; the well-known advertising numbers are not people. */
 function ssnValid(d: string, raw: string): boolean | number {
+  if (!/^\d{9}$/.test(d)) return false;
   const area = Number(d.slice(0, 3));
   if (area === 0 || area === 666 || area >= 900 || d.slice(3, 5) === '00' || d.slice(5) === '0000') return false;
   if (d === '078051120' || d === '219099999' || d === '123456789' || /^(\d)\1{8}$/.test(d)) return false;
@@ -18,8 +19,10 @@ export const NATIONAL_ID_RECOGNIZERS: Recognizer[] = [
     name: 'US Social Security number',
     category: 'national_id',
     country: 'US',
-    pattern: '\\d{3}([- ]?)\\d{2}\\1\\d{4}',
+    // Also masked ("XXX-XX-2409", "987-XX-XXXX"), which the validator rejects and only a context word keeps.
+    pattern: '\\d{3}([- ]?)\\d{2}\\1\\d{4}|(?=[\\dXx*]{3}-[\\dXx*]{2}-[\\dXx*]{4})(?=[^\\s]{0,10}\\d)(?:\\d{3}|[Xx*]{3})-(?:\\d{2}|[Xx*]{2})-(?:\\d{4}|[Xx*]{4})',
     validate: ssnValid,
+    labelledScore: 0.75,
     evidence: 'format',
     score: 0.8,
     contextScore: 0.95,
@@ -137,7 +140,8 @@ export const NATIONAL_ID_RECOGNIZERS: Recognizer[] = [
     name: 'India Aadhaar number',
     category: 'national_id',
     country: 'IN',
-    pattern: '[2-9]\\d{3}([ -]?)\\d{4}\\1\\d{4}',
+    // Not three groups of a longer run of groups (a card number's first twelve digits).
+    pattern: '(?<!\\d[ -])[2-9]\\d{3}([ -]?)\\d{4}\\1\\d{4}(?![ -]\\d)',
     validate: (d) => cs.verhoeff(d) && !/^(\d)\1+$/.test(d),
     score: 0.7,
     contextScore: 0.98,

@@ -38,7 +38,7 @@ export const PERSONAL_RECOGNIZERS: Recognizer[] = [
     // underscore ("login samuel_251"): "the login bug" is prose.
     pattern:
       '(?<=(?:[Uu]ser ?[Nn]ame|[Uu]ser ?[Ii][Dd]|[Ll]ogin|[Hh]andle|[Ss]creen name)\\s*(?:[:=]|\\sis\\s)\\s*)@?[A-Za-z][A-Za-z0-9_.\\-]{2,30}' +
-      '|(?<=(?:[Uu]ser ?[Nn]ame|[Uu]ser ?[Ii][Dd]|[Ll]ogin|[Hh]andle|[Ss]creen name)\\s+)@?(?=[A-Za-z0-9_.\\-]*[\\d_])[A-Za-z][A-Za-z0-9_.\\-]{2,30}|' +
+      "|(?<=(?:[Uu]ser ?[Nn]ame|[Uu]ser ?[Ii][Dd]|[Ll]ogin|[Hh]andle|[Ss]creen name)\\s+['\"]?)@?(?=[A-Za-z0-9_.\\-]*[\\d_])[A-Za-z][A-Za-z0-9_.\\-]{2,30}|" +
       '(?<![\\w.@])@[A-Za-z0-9_]{2,30}(?![\\w@.])',
     bare: true,
     matchCell: (v) => (/^@?[A-Za-z][A-Za-z0-9_.-]{2,30}$/.test(v.trim()) ? { start: 0, end: v.length, score: 0.05 } : null),
@@ -53,10 +53,13 @@ export const PERSONAL_RECOGNIZERS: Recognizer[] = [
     name: 'Password',
     category: 'personal',
     // After its label, or after the e-mail address it logs in with ("jane@corp.com / W!nter2024").
-    pattern: '(?<=(?:(?:[Pp]assword|PASSWORD|[Pp]asswd|[Pp]wd|[Pp]assphrase)\\s*(?:[:=]|is)?|[\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)+\\s*[/|])\\s*)[^\\s;,]{3,63}[^\\s;,.?)]',
+    // A quoted one may hold spaces ("password 'RBI Payments2024!'").
+    pattern:
+      '(?<=(?:(?:[Pp]assword|PASSWORD|[Pp]asswd|[Pp]wd|[Pp]assphrase)\\s*(?:[:=]|is|was)?|[\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)+\\s*[/|])\\s*)' +
+      '(?:\'[^\'\\n]{3,63}\'|"[^"\\n]{3,63}"|[^\\s;,]{3,63}[^\\s;,.?)])',
     bare: true,
     // A password holds a digit or a symbol; a plain word after "password" is prose ("reset your password tomorrow").
-    validate: (_d, raw) => /[\d\W_]/.test(raw),
+    validate: (_d, raw) => /[\d\W_]/.test(raw.replace(/^['"]|['"]$/g, '')),
     matchCell: anyCell(4),
     evidence: 'context',
     score: 0.85,
