@@ -148,7 +148,7 @@ const EnvSchema = z.object({
   TRAINING_PARALLELISM: int(2, 1),
   /** Training activities one cpu worker process runs at once (its training task queue's concurrency). */
   TRAINING_SLOTS: int(1, 1),
-  /** Where the named-entity model (spaCy en_core_web_sm, converted by scripts/ensure-ner-model) lives; default ~/.cache/mlsvc/ner (MLSVC_CACHE_DIR/ner). */
+  /** Where the named-entity model (spaCy en_core_web_sm) and the tagger's word classes (en_core_web_md), converted by scripts/ensure-ner-model, live; default ~/.cache/mlsvc/ner (MLSVC_CACHE_DIR/ner). */
   NER_MODEL_DIR: z.string().optional(),
   /** Alert channels may send to hosts that resolve to loopback, private or link-local addresses (off: the SSRF guard refuses them). */
   ALERT_ALLOW_PRIVATE_TARGETS: bool.default(false),

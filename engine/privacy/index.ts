@@ -35,6 +35,9 @@ export { piiTypes } from './recognizers';
 export { configureEntityTagger, detectText, detectionsBeforeTagger, type DetectTextOptions } from './detect-text';
 export { TAGS as TAGGER_TAGS, TaggerModel, TaggerTrainer, setTaggerModelForTests, tokenInputs as taggerInputs, tokenize as taggerTokens, type TokenInput } from './tagger';
 export type { TaggerMode } from './tagger/merge';
+export { classesOfWords, decodeWordClasses, encodeWordClasses, wordClassesPath } from './tagger/word-classes';
+/** spaCy's string hash (the setup maps a vocabulary's strings to its rows by it). */
+export { hashString } from './ner/hash';
 export { detectColumns, type ColumnFinding, type ColumnInput, type DetectColumnsOptions } from './detect-columns';
 export { ACTIONS, applyAction, decrypt, isAction, isEncryptedToken, type ActionConfig, type ActionId, type ActionResult, type ProjectSecrets } from './actions';
 export { transformText, type TextRule, type TransformedText } from './transform-text';

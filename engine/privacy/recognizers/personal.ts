@@ -38,7 +38,7 @@ export const PERSONAL_RECOGNIZERS: Recognizer[] = [
     // underscore ("login samuel_251"): "the login bug" is prose.
     pattern:
       '(?<=(?:[Uu]ser ?[Nn]ame|[Uu]ser ?[Ii][Dd]|[Ll]ogin|[Hh]andle|[Ss]creen name)\\s*(?:[:=]|\\sis\\s)\\s*)@?[A-Za-z][A-Za-z0-9_.\\-]{2,30}' +
-      "|(?<=(?:[Uu]ser ?[Nn]ame|[Uu]ser ?[Ii][Dd]|[Ll]ogin|[Hh]andle|[Ss]creen name)\\s+['\"]?)@?(?=[A-Za-z0-9_.\\-]*[\\d_])[A-Za-z][A-Za-z0-9_.\\-]{2,30}|" +
+      '|(?<=(?:[Uu]ser ?[Nn]ame|[Uu]ser ?[Ii][Dd]|[Ll]ogin|[Hh]andle|[Ss]creen name)\\s+[\'"]?)@?(?=[A-Za-z0-9_.\\-]*[\\d_])[A-Za-z][A-Za-z0-9_.\\-]{2,30}|' +
       '(?<![\\w.@])@[A-Za-z0-9_]{2,30}(?![\\w@.])',
     bare: true,
     matchCell: (v) => (/^@?[A-Za-z][A-Za-z0-9_.-]{2,30}$/.test(v.trim()) ? { start: 0, end: v.length, score: 0.05 } : null),

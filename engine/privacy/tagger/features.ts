@@ -12,6 +12,7 @@
 import { fold, lexicon } from '../lexicon';
 import type { Detection } from '../types';
 import { featureRowOf as row } from './model';
+import { wordClass, wordClassesLoaded } from './word-classes';
 
 export interface Token {
   start: number;
@@ -151,6 +152,9 @@ export function tokenFeatures(text: string, tokens: Token[], found: readonly Det
   };
   const casing = lineCasing(text, tokens);
   const runs = capitalRuns(tokens);
+  const withClasses = wordClassesLoaded();
+  const classes = withClasses ? lower.map(wordClass) : [];
+  const c2 = (i: number): string => (i < 0 ? '<s>' : i >= tokens.length ? '</s>' : classes[i] < 0 ? '-' : String((classes[i] >> 6) & 255));
   const out: number[][] = [];
   for (let i = 0; i < tokens.length; i++) {
     const w = tokens[i].text;
@@ -192,6 +196,22 @@ export function tokenFeatures(text: string, tokens: Token[], found: readonly Det
       for (const e of k.d.evidence) if (!e.startsWith('ner:')) f.push(row('dev=', t, '|', e));
     } else f.push(row('det=O'));
     f.push(row('pdet=', i > 0 ? detAt(i - 1) : '<s>'), row('ndet=', i + 1 < tokens.length ? detAt(i + 1) : '</s>'));
+    if (withClasses) {
+      // The word's vector classes (./word-classes.ts), alone and with its shape, its neighbours' and the model's label.
+      const c = classes[i];
+      const mid = c2(i);
+      if (c < 0) f.push(row('c=none|sh=', sh));
+      else
+        f.push(
+          row('c1=', String(c & 63)),
+          row('c2=', mid),
+          row('c3=', String(c >> 14)),
+          row('c2|sh=', mid, '|', sh),
+          row('c1|ner=', String(c & 63), '|', ner),
+          row('c3|sh=', String(c >> 14), '|', sh),
+        );
+      f.push(row('pc2=', c2(i - 1)), row('nc2=', c2(i + 1)), row('pc2|c2=', c2(i - 1), '|', mid), row('c2|nc2=', mid, '|', c2(i + 1)), row('pc2|sh=', c2(i - 1), '|', sh));
+    }
     out.push(f);
   }
   return out;
