@@ -5,7 +5,7 @@
  * Presidio in the same run.
  *
  *   ~/.cache/mlsvc/venv-pii/bin/pip install faker   # once
- *   node .build-pii/bench/pii/faker-bench.js [PER_LOCALE=25] [SEED=20261128] [first|second|third|fourth|fifth|sixth|seventh]   # → bench/results/pii-faker.json
+ *   node .build-pii/bench/pii/faker-bench.js [PER_LOCALE=25] [SEED=20261128] [first|second|third|fourth|fifth|sixth|seventh|eighth]   # → bench/results/pii-faker.json
  *
  * Per type: spans found (at least half of a value's non-space characters inside a detection of any type), spans found
  * as their type, and the share of the value characters redacted; over all types, the span F1 of exact boundaries. The carriers hold no other personal data, so a
@@ -236,6 +236,27 @@ const SEVENTH_CARRIERS = [
   'My neighbour {first} is {nationality} and works for {company}.',
   'Re: claim for {name}, age {age}, tel {phone}',
   'Delivery failed at {address}; {first_last} was not home.',
+];
+
+/**
+ * An eighth set, written on 2026-11-29 before the eighth pass was measured and before any run on it, to measure that
+ * pass on sentences it was not made for: chat, records, signatures (`… SEED eighth`).
+ */
+const EIGHTH_CARRIERS = [
+  'hi {first_lower}, can u send the invoice to {company} by friday?',
+  'Employee record: {name_upper}, born in {country}, job: {job}.',
+  'Patient {first_last}, {age}, {nationality}, was admitted from {city}.',
+  '{prefix} {last} will be replaced by {first_last} at {company}.',
+  'Send the parcel c/o {name}, {address}.',
+  'Call me on {phone} or drop by {address}.',
+  'Card: {card}. Holder: {name}.',
+  '{name} and {first_last} both work in {city} for {company}.',
+  'Our {job}, {name}, is {age} years old and {nationality}.',
+  'The office in {city} ({country}) is run by {prefix} {last}.',
+  'Re: {company_lower} / {name_lower}',
+  'From {city} with love, {first}',
+  'Reference: {first_last}, {job} at {company}, {phone}',
+  '{name_upper}\n{job}\n{company}\n{address_block}',
 ];
 
 interface Gold {
