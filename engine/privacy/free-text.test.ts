@@ -884,3 +884,53 @@ describe('numbers the text names though their check fails, masked numbers, quote
     expect(spans("Type 'password' 'tomorrow' to see.", 'password')).toEqual([]);
   });
 });
+
+describe('eighth pass: what a seventh set of carriers showed', () => {
+  it.each([
+    ['The witness, a 73-year-old Danish Printmaker, identified Bill Carson.', 'Danish', 'Printmaker'],
+    ['The witness, a 23-year-old Puerto Rican Newspaper journalist, identified Letizia Gozzi.', 'Puerto Rican', 'Newspaper journalist'],
+    ['a 24-year-old Salvadorian Occupational hygienist', 'Salvadorian', 'Occupational hygienist'],
+  ])("reads a people before a job as the person's group and the job: %j", (text, group, job) => {
+    expect(spans(text, 'nrp')).toEqual([group]);
+    expect(spans(text, 'title')).toEqual([job]);
+  });
+
+  it.each(['He works for Danish Crown.', 'Visit the Swiss Center in town.'])('keeps a firm or a place named after a people whole: %j', (text) => {
+    expect(spans(text, 'nrp')).toEqual([]);
+  });
+
+  it.each([
+    ['ROBERT FARMER - 4592749331 - East Charlesland', 'ROBERT FARMER'],
+    ['ALICE BURROWS - +44121 4960171 - Grahamport', 'ALICE BURROWS'],
+  ])('ends a name at the dash between the fields of a contact line: %j', (text, name) => {
+    expect(spans(text, 'name')).toEqual([name]);
+  });
+
+  it.each([
+    ['FRANCIS WADE - +61-3-5918-5160 - Lake Colebury', 'FRANCIS WADE', 'Lake Colebury'],
+    ['MARINUS LAMOTTE-STICHTER - (0903) 308463 - Jaarsveld', 'MARINUS LAMOTTE-STICHTER', 'Jaarsveld'],
+  ])('reads a contact line in capitals: the person first, the place last: %j', (text, name, place) => {
+    expect(spans(text, 'name')).toEqual([name]);
+    expect(spans(text, 'location')).toEqual([place]);
+  });
+
+  it.each(['SALE - 50% - Today only', 'ACME LTD - 0800 123 456 - London'])('takes no person from a contact line of other things: %j', (text) => {
+    expect(spans(text, 'name')).toEqual([]);
+  });
+
+  it.each([
+    ['The witness, a 46-year-old Estonian Optician, dispensing, identified Omar Ávalos.', 'Optician, dispensing'],
+    ['The witness, a 51-year-old Iranian Scientist, research (physical sciences), identified Dr Gareth Taylor.', 'Scientist, research (physical sciences)'],
+  ])("keeps a job's qualifier before a verb in the past: %j", (text, job) => {
+    expect(spans(text, 'title')).toContain(job);
+  });
+
+  it('keeps a firm whose name holds a spaced dash', () => {
+    expect(spans('Contact: Pires - ME, Rua 5', 'organization')).toEqual(['Pires - ME']);
+  });
+
+  it.each(['Emergency contact: Sybilla Kade (mother)', 'Invoice addressed to Rivera Group, attn. Natalia Ruiz,'])('takes no name from a field label or "attn": %j', (text) => {
+    expect(detectText(text).map((d) => d.text)).not.toContain('Emergency');
+    expect(detectText(text).map((d) => d.text.toLowerCase())).not.toContain('attn');
+  });
+});

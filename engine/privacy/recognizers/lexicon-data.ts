@@ -390,7 +390,7 @@ montenegrin, moroccan, mozambican, namibian, nepalese, nepali, new zealander, ni
 norwegian, omani, pakistani, palestinian, panamanian, paraguayan, peruvian, polish, portuguese, qatari, romanian,
 russian, rwandan, salvadoran, samoan, saudi, scottish, senegalese, serbian, sierra leonean, singaporean, slovak,
 slovenian, somali, south african, spanish, sri lankan, sudanese, surinamese, swazi, swedish, swiss, syrian,
-taiwanese, tajik, tanzanian, thai, togolese, tongan, trinidadian, tunisian, turkish, turkmen, ugandan, ukrainian,
+taiwanese, puerto rican, salvadorian, north korean, south korean, saudi arabian, tajik, tanzanian, thai, togolese, tongan, trinidadian, tunisian, turkish, turkmen, ugandan, ukrainian,
 uruguayan, uzbek, venezuelan, vietnamese, welsh, yemeni, zambian, zimbabwean, kiwi, aussie, brit, quebecer,
 quebecois, catalan, basque, galician, flemish, walloon, bavarian, sicilian, corsican, breton, cornish, kurdish, kurd,
 berber, amazigh, tamil, punjabi, bengali, gujarati, sindhi, pashtun, baloch, hazara, uyghur, tibetan, han, hmong,

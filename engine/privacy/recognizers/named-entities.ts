@@ -18,6 +18,7 @@ import { fold, lexicon, surnameShaped } from '../lexicon';
 import { define, NEEDS_LETTER, wordsRegex, type RawMatch, type Recognizer } from './define';
 import { CENSUS_SURNAMES, GIVEN_NAMES_THAT_ARE_WORDS } from './census-names';
 import { COUNTRY_NAMES } from './countries';
+import { headWord } from './job-words';
 import { STOP_WORDS, recaseForModel } from './recase';
 
 export type EntityKind = 'name' | 'organization' | 'location' | 'nrp' | 'title';
@@ -649,6 +650,11 @@ const WORD_NAMES: ReadonlySet<string> = new Set(GIVEN_NAMES_THAT_ARE_WORDS.split
 /** A word glued to an underscore, an @, a digit or a dot before letters is part of a handle, an address or a file. */
 const HANDLE_EDGE = /^[_@\p{N}.]|^.? (?:[_@\p{N}]|\.\p{L})/u;
 
+/** A line of fields: a name in capitals, a spaced dash or bar, a phone, and what else the line holds. */
+const CONTACT_LINE = /^(\p{Lu}[\p{Lu}\p{M}'’-]*(?:[^\S\n]+\p{Lu}[\p{Lu}\p{M}'’-]*){1,3})[^\S\n]+[-–|][^\S\n]+[+(]?\d[^\n]*/u;
+/** The last field of such a line after a field with a digit: one to five words, capitalized or particles. */
+const CONTACT_PLACE = /\d[^\S\n]+[-–|][^\S\n]+(\p{Lu}[\p{L}\p{M}'’.-]*(?:[^\S\n]+(?:\p{Lu}[\p{L}\p{M}'’.-]*|d[aeiou]s?|del|la|le|los|las|y|e|sur|am|an|der|im)){0,4})[^\S\n]*$/u;
+
 /** Confidence of a lone lower-case given name without a cue word. */
 const LONE_LOWER_NAME = 0.6;
 
@@ -728,6 +734,23 @@ function uncased(text: string, toks: Tok[], used: boolean[], out: EntityMatch[])
         if (kind !== 'nrp' || groupReading(text, t.start, end)) out.push({ start: t.start, end, score: kind === 'nrp' ? 0.6 : 0.8, evidence: ['gazetteer'], kind });
         for (let j = i; j < i + n; j++) used[j] = true;
         i += n - 1;
+        continue;
+      }
+      // A contact line's first field, in capitals before a phone ("FRANCIS WADE - +61-3-5918-5160 - Lake Colebury"):
+      // a person when it opens with a given name or none of its words is known as another thing; the line's last
+      // field is the place.
+      const contact = stretch && /(?:^|\n)[^\S\n]*$/.test(before) ? CONTACT_LINE.exec(text.slice(t.start, t.start + 160)) : null;
+      const unknownWords = (field: string): boolean =>
+        field.split(/\s+/).every((w) => {
+          const k = fold(w);
+          return !lex.common.has(k) && !lex.places.has(k) && !lex.organizations.has(k) && !lex.orgWords.has(k) && !lex.groups.has(k);
+        });
+      if (contact && (lex.firstNames.has(t.base) || unknownWords(contact[1]))) {
+        const end = t.start + contact[1].length;
+        out.push({ start: t.start, end, score: 0.8, evidence: ['shape', 'context'], kind: 'name' });
+        const place = CONTACT_PLACE.exec(contact[0]);
+        if (place) out.push({ start: t.start + place.index + place[0].length - place[1].length, end: t.start + place.index + place[0].length, score: 0.6, evidence: ['context'], kind: 'location' });
+        while (i + 1 < toks.length && toks[i + 1].end <= end) used[++i] = true;
         continue;
       }
       if (!stretch && !labelled) continue;
@@ -1009,8 +1032,35 @@ function cityBeforeCountry(text: string, toks: Tok[], whole: Classified | undefi
   return { start, end, score: 0.85, evidence: ['context'], kind: 'location' };
 }
 
+const GROUP_WORDS = /^(\p{L}[\p{L}\p{M}'’-]*)(?:[^\S\n]+(\p{L}[\p{L}\p{M}'’-]*))?/u;
+const JOB_WORDS = /^[^\S\n]+(\p{L}[\p{L}\p{M}'’/-]*)(?:[^\S\n]+(\p{L}[\p{L}\p{M}'’/-]*))?(?:[^\S\n]+(\p{L}[\p{L}\p{M}'’/-]*))?(?:[^\S\n]+(\p{L}[\p{L}\p{M}'’/-]*))?/u;
+/** Jobs a language names rather than a people ("English Teacher", "Spanish Translator"). */
+const LANGUAGE_JOB_HEAD = /^(?:teacher|tutor|lecturer|professor|instructor|translator|interpreter|editor|coach)s?$/;
+
+/**
+ * Where a people's name (one or two words) at `start` ends when a job follows it, its head among the next four words
+ * ("Danish Printmaker", "Puerto Rican Newspaper journalist"): the person's group, the job the title recognizer's.
+ * -1 when there is none.
+ */
+export function groupBeforeJob(text: string, start: number): number {
+  const w = GROUP_WORDS.exec(text.slice(start, start + 60));
+  if (!w) return -1;
+  const groups = lexicon().groups;
+  const two = w[2] !== undefined && groups.has(fold(`${w[1]} ${w[2]}`));
+  if (!two && !groups.has(fold(w[1]))) return -1;
+  const end = start + (two ? w[0].length : w[1].length);
+  const job = JOB_WORDS.exec(text.slice(end, end + 100));
+  if (!job || LANGUAGE_JOB_HEAD.test(job[1].toLowerCase())) return -1;
+  return job.slice(1).some((x) => x !== undefined && headWord(x.toLowerCase())) ? end : -1;
+}
+
 function readRun(text: string, toks: Tok[], out: EntityMatch[]): void {
   const lex = lexicon();
+  const groupEnd = groupBeforeJob(text, toks[0].start);
+  if (groupEnd > 0) {
+    out.push({ start: toks[0].start, end: groupEnd, score: 0.6, evidence: ['gazetteer'], kind: 'nrp' });
+    return;
+  }
   const sentenceStart = atSentenceStart(text, toks[0]);
   const before = text.slice(Math.max(0, toks[0].start - 40), toks[0].start);
   const orgCued = ORG_CUE.test(before);

@@ -13,6 +13,7 @@
 import { fold, lexicon } from '../lexicon';
 import { nerEntities } from '../ner';
 import { textFlags, type RawMatch, type Recognizer } from './define';
+import { groupBeforeJob } from './named-entities';
 import { STOP_WORDS, recaseForModel, type Recased } from './recase';
 
 /** The PII type of each OntoNotes label the privacy engine cares about, and its confidence when the model is sure. */
@@ -63,7 +64,7 @@ const FORM_LABELS = new Set(
 const CHAT_WORDS = new Set(
   (
     'lol lols lmao lmfao rofl roflmao omg omfg wtf wth smh tbh tbf imo imho idk idc ikr btw brb afaik irl jk nvm thx ty tyvm pls plz af fml ftw gg iirc tldr ' +
-    'yolo fomo bff nsfw ama til eli5 ootd lmk hmu ngl istg fr np ppl ya yea yeah yay yup nope ugh ahh aww haha hahaha hehe xd xoxo wow omw rip ps pps nb'
+    'yolo fomo bff nsfw ama til eli5 ootd lmk hmu ngl istg fr np ppl ya yea yeah yay yup nope ugh ahh aww haha hahaha hehe xd xoxo wow omw rip ps pps nb attn'
   ).split(' '),
 );
 const WORDS = /[\p{L}\p{N}]+/gu;
@@ -97,11 +98,13 @@ const PERSONS_THING =
 const PERSON_NOUN =
   /^(?:citizen|national|man|men|woman|women|boy|girl|child|children|kid|people|person|family|families|parent|mother|father|wife|husband|son|daughter|brother|sister|grandmother|grandfather|relative|friend|neighbou?r|colleague|engineer|student|doctor|nurse|patient|worker|employee|staff|tourist|visitor|traveller|traveler|community|communities|immigrant|migrant|refugee|descent|origin|background|heritage|ancestry|nationality|passport|resident|voter|member|monk|nun|priest|imam|rabbi|pilgrim|believer|convert|minority|minorities|population|group|leader|politician|minister|official|officer|soldier|player|athlete|artist|writer|author|actor|actress|singer|entrepreneur|businessman|businesswoman|owner|teacher|professor|scientist|expat|expatriate|descendant|diaspora|speaker|client|customer|applicant|candidate|delegation|delegate|ambassador|diplomat|president|prime|king|queen|prince|princess)s?$/;
 const NEXT_WORD = /^\s+(\p{Ll}[\p{L}'’-]*)/u;
+/** What separates the fields of a contact line: a dash or bar with spaces around it. */
+const FIELD_SEPARATOR = /[^\S\n]+[-–—|][^\S\n]+/u;
 const NORP_OBJECT_CAP = 0.45;
 
 /** Label words of forms and letters in the languages the engine meets ("Meine Adresse:", "Nowy adres:"). */
 const LABEL_WORD =
-  'address|adresse|adres|adresa|adresas|adrese|anschrift|dirección|direccion|domicilio|indirizzo|endereço|endereco|morada|osoite|cím|naslov|name|namn|nome|nombre|nom|naam|imię|nazwisko|phone|telefon|telefone|teléfono|telefono|téléphone|email|e-mail|date|datum|fecha|data|geburtsdatum|city|stadt|ciudad|città|ville|miasto|country|land|país|paese|pays|kraj';
+  'address|adresse|adres|adresa|adresas|adrese|anschrift|contact|contacto|contato|contatto|kontakt|dirección|direccion|domicilio|indirizzo|endereço|endereco|morada|osoite|cím|naslov|name|namn|nome|nombre|nom|naam|imię|nazwisko|phone|telefon|telefone|teléfono|telefono|téléphone|email|e-mail|date|datum|fecha|data|geburtsdatum|city|stadt|ciudad|città|ville|miasto|country|land|país|paese|pays|kraj';
 /** A span that ends a field label, or that the label's last word follows: "Meine Adresse: …", "Nowy adres: …". */
 const LABEL_AFTER = new RegExp(`^[^\\S\\n]*(?:\\p{L}+[^\\S\\n]+)?(?:${LABEL_WORD})[^\\S\\n]*:`, 'iu');
 const LABEL_END = new RegExp(`(?:^|\\s)(?:${LABEL_WORD})$`, 'iu');
@@ -212,11 +215,17 @@ export function modelSpans(text: string, recase: (t: string) => Recased = recase
       // A span does not open a bracket it does not close ("Miller Ltd (Chelseaside"): the entity ends before it.
       const open = text.lastIndexOf('(', end - 1);
       if (open >= start && text.indexOf(')', open) >= end) end = open;
+      // Nor over a spaced dash or bar between fields ("ROBERT FARMER - 4592749331 - East Charlesland"); a firm may
+      // hold one ("Pires - ME").
+      const field = e.label === 'ORG' ? null : FIELD_SEPARATOR.exec(text.slice(start, end));
+      if (field) end = start + field.index;
       while (end > start && /\s/.test(text[end - 1])) end--;
       if (start >= end) continue;
       // A person's name does not go on over " of " ("Jacob of Neuschäfer" is Jacob, of a firm): the rules read the rest.
       const of = e.label === 'PERSON' ? PERSON_OF.exec(text.slice(start, end)) : null;
       if (of) end = start + of.index;
+      // "a 73-year-old Danish Printmaker": a people's name before a job is no person or firm (the rules read both).
+      if ((e.label === 'PERSON' || e.label === 'ORG') && groupBeforeJob(text, start) > 0) continue;
       // Judged as written: re-casing turns a label "BIC" into "Bic".
       const span = text.slice(start, end);
       if (notAnEntity(span) || partOfLabel(text, start, end)) continue;

@@ -5,16 +5,15 @@
  * lower-case phrase after words that announce a job ("works as a", "position:").
  */
 import { lexicon } from '../lexicon';
-import { JOB_HEADS } from './lexicon-data';
 import { define, NEEDS_LETTER, type RawMatch, type Recognizer } from './define';
-import { entities } from './named-entities';
+import { HEAD_WORDS, headWord, JOB_HEAD_LIST, TRADE_ENDING } from './job-words';
+import { entities, groupBeforeJob } from './named-entities';
 
 const MODIFIER = '(?:Chief|Senior|Sr\\.?|Junior|Jr\\.?|Lead|Principal|Head|Vice|Executive|Assistant|Associate|Deputy|Managing|General|Regional|Global|Group|Staff|Acting|Interim|Founding|Co-)';
 const CAP_WORD = "\\p{Lu}[\\p{Ll}'’\\-]+";
 const capitalize = (w: string): string => w[0].toUpperCase() + w.slice(1);
-const heads = JOB_HEADS.split(/\s+/).filter((w) => w.length > 0);
-const HEAD = `(?:${heads.map(capitalize).join('|')})`;
-const LOWER_HEAD = `(?:${heads.join('|')}|adjuster|contractor)`;
+const HEAD = `(?:${JOB_HEAD_LIST.map(capitalize).join('|')})`;
+const LOWER_HEAD = `(?:${JOB_HEAD_LIST.join('|')}|adjuster|contractor)`;
 const FUNCTION_WORDS =
   'of|the|an?|for|to|by|with|and|or|in|on|at|from|our|his|her|their|its|my|your|that|this|is|was|are|were|as|new|former|dear|hi|hello|thanks|please|contact|call|email|ask|tell|meet|see|cc';
 const OF_PART = `(?:\\s+(?:of|for)\\s+(?:the\\s+)?${CAP_WORD}(?:\\s+(?:and|&)\\s+${CAP_WORD}|\\s+${CAP_WORD}){0,2})`;
@@ -40,14 +39,6 @@ const FUNCTION_WORD = new RegExp(`^(?:${FUNCTION_WORDS})\\s+`, 'i');
  * petroleum at Nohlmans KGaA". A few words after a comma and before "at/for/with" and a capital, one of them a head word.
  */
 const APPOSITIVE = /(?<=,\s)\p{L}[\p{L}/()-]*(?:,?\s+[\p{L}/()-]+){0,4}(?=,?\s+(?:at|for|with)\s+\p{Lu})/gu;
-const HEAD_WORDS = new Set([
-  ...heads,
-  ...'practitioner processor brewer logger trader dealer adjuster contractor doctor astronomer ranger warden nurse worker operator officer musician barista maker writer artist driver farmer builder carpenter cleaner cook baker butcher tailor welder gardener porter guard keeper handler dispatcher conservator hygienist optician optometrist podiatrist sonographer surveyor valuer estimator auctioneer croupier steward stewardess fitter installer labourer laborer machinist miner forester fisherman firefighter diver model actor actress dancer singer composer conductor photographer illustrator animator copywriter proofreader lexicographer archivist archaeologist geologist chemist biologist physicist mathematician statistician technologist therapist psychotherapist counsellor'.split(
-    ' ',
-  ),
-]);
-/** Endings of the names of trades, enough in apposition ("Oncologist", "Brewing technologist", "Museum conservator"). */
-const TRADE_ENDING = /^\p{L}{3,}(?:ologist|ist|ician|grapher|nomer|ator|ancer|eyor|ier|maker|writer|smith|wright|keeper|monger)$/u;
 /** Words a capitalized title does not start with: they are the sentence's, not the title's. */
 const LEADING = /^(?:The|A|An|Our|My|Your|His|Her|Their|This|That|New|Former|Dear|Hi|Hello|Thanks|Please|Welcome|Signed|Regards|Best)\s+/u;
 const TITLE_CUE = /(?:,\s*|\bas (?:an?|the)\s+|\bour (?:new\s+)?|\bnew\s+|(?:title|position|role|job|occupation)\s*[:-]?\s*)$/i;
@@ -56,9 +47,13 @@ const TITLE_CUE = /(?:,\s*|\bas (?:an?|the)\s+|\bour (?:new\s+)?|\bnew\s+|(?:tit
 const QUALIFIER_WORD = "(?!(?:for|at|in|since|with|to|from|on|by|and|but|who|whom|which|we|they|you|i)\\b)[a-z][\\p{Ll}'’-]*(?:/[a-z][\\p{Ll}'’-]*)*";
 /**
  * A qualifier after a job, Faker-style and in lists of occupations: "Nurse, learning disability", "Engineer, civil
- * (contracting)", "Surveyor, land/geomatics". It ends the sentence or the clause, or comes before the name it describes.
+ * (contracting)", "Surveyor, land/geomatics". It ends the sentence or the clause, or comes before the name it describes
+ * or a verb in the past ("a 46-year-old Optician, dispensing, identified Omar").
  */
-const QUALIFIER = new RegExp(`^, (${QUALIFIER_WORD}(?: (?:and |of |the )?${QUALIFIER_WORD}){0,3}(?: \\([a-z][\\p{Ll} /'’-]{1,40}\\))?)(?=[.;\\n]|$| (?:at|for|in|since|we|who|from) |, \\p{Lu})`, 'u');
+const QUALIFIER = new RegExp(
+  `^, (${QUALIFIER_WORD}(?: (?:and |of |the )?${QUALIFIER_WORD}){0,3}(?: \\([a-z][\\p{Ll} /'’-]{1,40}\\))?)(?=[.;\\n]|$| (?:at|for|in|since|we|who|from) |, \\p{Lu}|, \\p{Ll}+ed )`,
+  'u',
+);
 
 /** Words that say the job comes next, whatever its words and case: "works as a Freight forwarder". */
 const JOB_CUE =
@@ -178,15 +173,6 @@ function determinedJobs(text: string): RawMatch[] {
   return out;
 }
 
-/** Head words long enough to end a compound trade ("schoolteacher", "firefighter" is listed; "headteacher"). */
-const COMPOUND_HEAD = new RegExp(`^\\p{L}{3,}(?:${[...HEAD_WORDS].filter((w) => w.length >= 6 && /^[a-z]+$/.test(w)).join('|')})$`, 'u');
-
-/** Whether a word (lower case) ends a job's name: a head word, its plural, a compound of one, or a trade's ending. */
-function headWord(w: string): boolean {
-  const head = w.split('/').pop() ?? w;
-  return HEAD_WORDS.has(head) || HEAD_WORDS.has(head.replace(/s$/, '')) || TRADE_ENDING.test(head) || (head.length >= 9 && COMPOUND_HEAD.test(head));
-}
-
 /**
  * The job's words from `start`: up to five words ending in a head word or a trade's ending, written in any case, and a
  * Faker-style qualifier after a comma ("Nurse, learning disability"); undefined when there is none. A lower-case
@@ -289,9 +275,17 @@ function jobTitles(text: string): RawMatch[] {
   return out;
 }
 
+/** A job's words after the people's name that opens them: "a 73-year-old Danish Printmaker" (see groupBeforeJob). */
+function afterGroup(text: string, m: RawMatch): RawMatch {
+  const end = groupBeforeJob(text, m.start);
+  if (end < 0 || end >= m.end) return m;
+  const start = end + (/^[^\S\n]*/.exec(text.slice(end)) ?? [''])[0].length;
+  return start < m.end ? { ...m, start } : m;
+}
+
 function findTitles(text: string): RawMatch[] {
   const honorifics = entities(text).filter((e) => e.kind === 'title');
-  const found = [...honorifics, ...jobTitles(text)];
+  const found = [...honorifics, ...jobTitles(text).map((m) => afterGroup(text, m))];
   return found.sort((a, b) => a.start - b.start);
 }
 
