@@ -437,6 +437,7 @@ function main(): void {
     fifth: FIFTH_CARRIERS,
     sixth: SIXTH_CARRIERS,
     seventh: SEVENTH_CARRIERS,
+    eighth: EIGHTH_CARRIERS,
   };
   const setName = process.argv[4] ?? 'first';
   const carriers = sets[setName];
