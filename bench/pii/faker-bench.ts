@@ -5,7 +5,7 @@
  * Presidio in the same run.
  *
  *   ~/.cache/mlsvc/venv-pii/bin/pip install faker   # once
- *   node .build-pii/bench/pii/faker-bench.js [PER_LOCALE=25] [SEED=20261128] [first|second|third|fourth|fifth|sixth|seventh|eighth]   # → bench/results/pii-faker.json
+ *   node .build-pii/bench/pii/faker-bench.js [PER_LOCALE=25] [SEED=20261128] [first|second|third|fourth|fifth|sixth|seventh|eighth|ninth]   # → bench/results/pii-faker.json
  *
  * Per type: spans found (at least half of a value's non-space characters inside a detection of any type), spans found
  * as their type, and the share of the value characters redacted; over all types, the span F1 of exact boundaries. The carriers hold no other personal data, so a
@@ -259,6 +259,27 @@ const EIGHTH_CARRIERS = [
   '{name_upper}\n{job}\n{company}\n{address_block}',
 ];
 
+/**
+ * A ninth set, written on 2026-11-29 before the ninth pass and before any run on it, to measure that pass on
+ * sentences it was not made for: notices, messages and forms (`… SEED ninth`).
+ */
+const NINTH_CARRIERS = [
+  'NOTICE: {name_upper} of {address} owes {company} a balance.',
+  'Thanks {first}! Say hi to everyone in {city}.',
+  'Applicant: {first_last}\nNationality: {nationality}\nAge: {age}\nPhone: {phone}',
+  '{first_last} ({job}) transferred from {company} to the {city} branch.',
+  'I met {name_lower} in {country} years ago.',
+  'Deliver to: {name}, {address_block}',
+  'The {job} ({first_last}, {age}) reported the incident.',
+  '{company} hired {prefix} {last} last week.',
+  'Please update the card on file to {card} for {first}.',
+  'We are {nationality} and live near {city}.',
+  'Witness statement of {name}, {job}, {company}.',
+  '{first} moved from {city} to {country} with {name}.',
+  'Contact {prefix} {last} at {phone} (office) for details.',
+  'ok so {first_lower} from {company_lower} called again',
+];
+
 interface Gold {
   type: string;
   start: number;
@@ -438,6 +459,7 @@ function main(): void {
     sixth: SIXTH_CARRIERS,
     seventh: SEVENTH_CARRIERS,
     eighth: EIGHTH_CARRIERS,
+    ninth: NINTH_CARRIERS,
   };
   const setName = process.argv[4] ?? 'first';
   const carriers = sets[setName];
