@@ -167,6 +167,13 @@ function combineWithModel(found: Detection[], text: string | undefined): Detecti
       continue;
     }
     let merged = m;
+    // The model stopped inside a place's name the rules read whole but could not name ("Nowa" of "Nowa Sól", a name
+    // by shape alone): the run on the same line is the place. (A firm's product after it stays out: "Enron On-Line".)
+    const run =
+      text === undefined || m.type !== 'location'
+        ? undefined
+        : rules.find((r) => r.start === m.start && r.end > m.end && r.evidence.includes('shape') && !r.evidence.includes('context') && !text.slice(m.end, r.end).includes('\n'));
+    if (run && text !== undefined) merged = { ...m, end: run.end, text: text.slice(m.start, run.end) };
     for (let i = 0; i < rules.length; i++) {
       const r = rules[i];
       if (r.type !== merged.type || !overlap(r, merged)) continue;

@@ -934,3 +934,34 @@ describe('eighth pass: what a seventh set of carriers showed', () => {
     expect(detectText(text).map((d) => d.text.toLowerCase())).not.toContain('attn');
   });
 });
+
+describe('ninth pass: what an eighth set of carriers showed', () => {
+  it.each([
+    ['SYBILLA KADE\nOperational researcher\nFinke GbR\nHauptstr. 5\n12345 Berlin', 'SYBILLA KADE', 'Operational researcher'],
+    ['LAETITIA DE GERMAIN\nTrade mark attorney\nSauvage SARL\n5 rue de la Paix\n75001 Paris', 'LAETITIA DE GERMAIN', 'Trade mark attorney'],
+  ])('reads an addressee block in capitals: the person, and the job on the next line: %j', (text, name, job) => {
+    expect(spans(text, 'name')).toContain(name);
+    expect(spans(text, 'title')).toEqual([job]);
+  });
+
+  it.each([
+    ['Maria Lopez and Ana Ruiz both work in Skarżysko-Kamienna for Acme Ltd.', 'location', 'Skarżysko-Kamienna'],
+    ['Marc Dufour moved to Caron-sur-Mer last year.', 'location', 'Caron-sur-Mer'],
+    ['Jan Kowalski and Ewa Nowak both work in Nowa Sól for Kowalski Sp.j.', 'location', 'Nowa Sól'],
+    ['Employee record: SALOMÉ TEJERO, born in Spain, job: Ship broker.', 'name', 'SALOMÉ TEJERO'],
+  ])('reads a place past the hyphens and words the model stopped at, a person in capitals after a record label: %j', (text, type, value) => {
+    expect(spans(text, type)).toEqual([value]);
+  });
+
+  it('takes no person from a heading in capitals', () => {
+    expect(spans('IMPORTANT NOTICE\nPlease pay 50 EUR', 'name')).toEqual([]);
+  });
+
+  it.each([
+    ['Maria Lopez and Ana Ruiz both work in South Alexander for Acme Ltd.', 'location', 'South Alexander'],
+    ['Card: 4111 1111 1111 1111. Holder: Magda Stumpf.', 'name', 'Magda Stumpf'],
+  ])('ends a model span before a word of the sentence and takes no field label: %j', (text, type, value) => {
+    expect(spans(text, type)).toEqual([value]);
+    expect(detectText(text).map((d) => d.text)).not.toContain('Holder');
+  });
+});

@@ -214,7 +214,7 @@ const ORG_CUE =
   /(?:\b(?:works?|working|worked|employed|intern(?:ing|ship)?|job|position|role|career|contract(?:ed|or)?|consultant|engineer|manager|analyst|director)\s+(?:at|for|with|by)|\bjoined|\bjoining|\bhired by|\b(?:employer|supplier|vendor|sponsor|distributor|manufacturer|insurer|lender)(?:\s*[:,]|\s+(?:is|was))?|\bpreviously at|\bformerly (?:at|of|with)|\brepresentative of|\b(?:customer|client|member|subscriber) of|\bbanks? with|\binsured (?:by|with)|\bfounder of|\bco-?founded|\bfounded|\bceo of|\bcfo of|\bcto of|\bpartner at|\bacquired by|\bsupplied by|\bshipped by|\binvoice from|\bpaid to)\s+(?:the\s+)?$/i;
 /** Label cues before an UPPER-case or otherwise unknown run ("CUSTOMER: MARÍA GONZÁLEZ"). */
 const NAME_LABEL =
-  /(?:name|customer|client|patient|employee|applicant|tenant|guest|passenger|holder|cardholder|assigned to|owner|contact|attn|from|to|cc|signed|dear|sender|recipient|reported by|requested by|approved by)\s*[:\-–]?\s*$/i;
+  /(?:name|record|customer|client|patient|employee|applicant|tenant|guest|passenger|holder|cardholder|assigned to|owner|contact|attn|from|to|cc|signed|dear|sender|recipient|reported by|requested by|approved by)\s*[:\-–]?\s*$/i;
 /** Words that give a name right before it ("my name is", "her name was", "named", "name:"). */
 const NAMING_CUE =
   /(?:\b(?:my|his|her|their|your|our|whose|first|last|full|maiden|real|given|family|sur|middle|nick)\s*names? (?:is|was|are|were)|\bname's|\b(?:man|woman|guy|girl|boy|lady|gentleman|person|someone|somebody|friend|patient|customer|client|doctor|nurse|teacher|colleague|child|son|daughter|baby) named|^\s*name\s*:|\n\s*name\s*:)\s*$/i;
@@ -652,6 +652,8 @@ const HANDLE_EDGE = /^[_@\p{N}.]|^.? (?:[_@\p{N}]|\.\p{L})/u;
 
 /** A line of fields: a name in capitals, a spaced dash or bar, a phone, and what else the line holds. */
 const CONTACT_LINE = /^(\p{Lu}[\p{Lu}\p{M}'’-]*(?:[^\S\n]+\p{Lu}[\p{Lu}\p{M}'’-]*){1,3})[^\S\n]+[-–|][^\S\n]+[+(]?\d[^\n]*/u;
+/** A line of two to five words in capitals, alone, with a line holding a digit among the four after it. */
+const ADDRESSEE_BLOCK = /^(\p{Lu}[\p{Lu}\p{M}'’-]*(?:[^\S\n]+\p{Lu}[\p{Lu}\p{M}'’-]*){1,4})[^\S\n]*\n(?:[^\n]*\n){0,3}[^\n]*\d/u;
 /** The last field of such a line after a field with a digit: one to five words, capitalized or particles. */
 const CONTACT_PLACE = /\d[^\S\n]+[-–|][^\S\n]+(\p{Lu}[\p{L}\p{M}'’.-]*(?:[^\S\n]+(?:\p{Lu}[\p{L}\p{M}'’.-]*|d[aeiou]s?|del|la|le|los|las|y|e|sur|am|an|der|im)){0,4})[^\S\n]*$/u;
 
@@ -743,8 +745,17 @@ function uncased(text: string, toks: Tok[], used: boolean[], out: EntityMatch[])
       const unknownWords = (field: string): boolean =>
         field.split(/\s+/).every((w) => {
           const k = fold(w);
-          return !lex.common.has(k) && !lex.places.has(k) && !lex.organizations.has(k) && !lex.orgWords.has(k) && !lex.groups.has(k);
+          return PARTICLES.has(k) || (!lex.common.has(k) && !lex.places.has(k) && !lex.organizations.has(k) && !lex.orgWords.has(k) && !lex.groups.has(k));
         });
+      // A line of its own in capitals above a job, a firm or an address ("SYBILLA KADE\nOperational researcher\n…"):
+      // the addressee, when it opens with a given name or no word of it is known as another thing.
+      const block = !contact && stretch && /(?:^|\n)[^\S\n]*$/.test(before) ? ADDRESSEE_BLOCK.exec(text.slice(t.start, t.start + 240)) : null;
+      if (block && (lex.firstNames.has(t.base) || unknownWords(block[1]))) {
+        const end = t.start + block[1].length;
+        out.push({ start: t.start, end, score: 0.75, evidence: ['shape', 'context'], kind: 'name' });
+        while (i + 1 < toks.length && toks[i + 1].end <= end) used[++i] = true;
+        continue;
+      }
       if (contact && (lex.firstNames.has(t.base) || unknownWords(contact[1]))) {
         const end = t.start + contact[1].length;
         out.push({ start: t.start, end, score: 0.8, evidence: ['shape', 'context'], kind: 'name' });

@@ -100,11 +100,14 @@ const PERSON_NOUN =
 const NEXT_WORD = /^\s+(\p{Ll}[\p{L}'’-]*)/u;
 /** What separates the fields of a contact line: a dash or bar with spaces around it. */
 const FIELD_SEPARATOR = /[^\S\n]+[-–—|][^\S\n]+/u;
+const ORG_FIELD_SEPARATOR = /[^\S\n]+[|/][^\S\n]+/u;
+const HYPHEN_TAIL = /^(?:-\p{Ll}{1,4})*-\p{Lu}[\p{L}\p{M}]+/u;
+const DANGLING_WORD = /\s+(?:for|and|or|of|in|at|to|with|by|from|the|on)$/u;
 const NORP_OBJECT_CAP = 0.45;
 
 /** Label words of forms and letters in the languages the engine meets ("Meine Adresse:", "Nowy adres:"). */
 const LABEL_WORD =
-  'address|adresse|adres|adresa|adresas|adrese|anschrift|contact|contacto|contato|contatto|kontakt|dirección|direccion|domicilio|indirizzo|endereço|endereco|morada|osoite|cím|naslov|name|namn|nome|nombre|nom|naam|imię|nazwisko|phone|telefon|telefone|teléfono|telefono|téléphone|email|e-mail|date|datum|fecha|data|geburtsdatum|city|stadt|ciudad|città|ville|miasto|country|land|país|paese|pays|kraj';
+  'address|adresse|adres|adresa|adresas|adrese|anschrift|holder|cardholder|applicant|employee|witness|nationality|reference|contact|contacto|contato|contatto|kontakt|dirección|direccion|domicilio|indirizzo|endereço|endereco|morada|osoite|cím|naslov|name|namn|nome|nombre|nom|naam|imię|nazwisko|phone|telefon|telefone|teléfono|telefono|téléphone|email|e-mail|date|datum|fecha|data|geburtsdatum|city|stadt|ciudad|città|ville|miasto|country|land|país|paese|pays|kraj';
 /** A span that ends a field label, or that the label's last word follows: "Meine Adresse: …", "Nowy adres: …". */
 const LABEL_AFTER = new RegExp(`^[^\\S\\n]*(?:\\p{L}+[^\\S\\n]+)?(?:${LABEL_WORD})[^\\S\\n]*:`, 'iu');
 const LABEL_END = new RegExp(`(?:^|\\s)(?:${LABEL_WORD})$`, 'iu');
@@ -216,9 +219,15 @@ export function modelSpans(text: string, recase: (t: string) => Recased = recase
       const open = text.lastIndexOf('(', end - 1);
       if (open >= start && text.indexOf(')', open) >= end) end = open;
       // Nor over a spaced dash or bar between fields ("ROBERT FARMER - 4592749331 - East Charlesland"); a firm may
-      // hold one ("Pires - ME").
-      const field = e.label === 'ORG' ? null : FIELD_SEPARATOR.exec(text.slice(start, end));
+      // hold a dash ("Pires - ME"), not a spaced slash ("Re: thomas inc / denise berry").
+      const field = (e.label === 'ORG' ? ORG_FIELD_SEPARATOR : FIELD_SEPARATOR).exec(text.slice(start, end));
       if (field) end = start + field.index;
+      // spaCy splits a word at its hyphens, and the model may stop at one: "Skarżysko-Kamienna", "Caron-sur-Mer".
+      const hyphenated = HYPHEN_TAIL.exec(text.slice(end, end + 40));
+      if (hyphenated) end += hyphenated[0].length;
+      // Nor does it end in a lower-case word of the sentence ("in South Alexander for Acme").
+      const dangling = DANGLING_WORD.exec(text.slice(start, end));
+      if (dangling) end -= dangling[0].length;
       while (end > start && /\s/.test(text[end - 1])) end--;
       if (start >= end) continue;
       // A person's name does not go on over " of " ("Jacob of Neuschäfer" is Jacob, of a firm): the rules read the rest.

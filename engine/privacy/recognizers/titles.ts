@@ -197,8 +197,11 @@ function jobPhrase(text: string, start: number): { end: number; qualified: boole
   return { end, qualified };
 }
 
-/** What joins a person's name to the job after it: a comma, a bracket, a dash ("Ana Ruiz (Sports therapist)"). */
-const AFTER_NAME = /^(?:,\s+|\s*\(\s*|\s+[-–—]\s+)/;
+/**
+ * What joins a person's name to the job after it: a comma, a bracket, a dash ("Ana Ruiz (Sports therapist)"), a line
+ * break (a letter's addressee block: "SYBILLA KADE\nOperational researcher").
+ */
+const AFTER_NAME = /^(?:,\s+|\s*\(\s*|\s+[-–—]\s+|[^\S\n]*\n[^\S\n]*)/;
 /** Where such a job ends: the sentence, the bracket, the line. */
 const JOB_CLOSE = /^\s*(?:$|[.;)\n]|,\s)/;
 
