@@ -5,7 +5,7 @@
  * Presidio in the same run.
  *
  *   ~/.cache/mlsvc/venv-pii/bin/pip install faker   # once
- *   node .build-pii/bench/pii/faker-bench.js [PER_LOCALE=25] [SEED=20261128] [first|second|third|fourth|fifth|sixth|seventh|eighth|ninth]   # → bench/results/pii-faker.json
+ *   node .build-pii/bench/pii/faker-bench.js [PER_LOCALE=25] [SEED=20261128] [first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth]   # → bench/results/pii-faker.json
  *
  * Per type: spans found (at least half of a value's non-space characters inside a detection of any type), spans found
  * as their type, and the share of the value characters redacted; over all types, the span F1 of exact boundaries. The carriers hold no other personal data, so a
@@ -280,6 +280,27 @@ const NINTH_CARRIERS = [
   'ok so {first_lower} from {company_lower} called again',
 ];
 
+/**
+ * A tenth set, written on 2026-11-29 (the session after the ninth pass) before any change of that session was
+ * measured on it: bookings, tickets, bios, reviews and legal lines (`… SEED tenth`).
+ */
+const TENTH_CARRIERS = [
+  'Booking confirmed for {name} at the {company} hotel in {city}.',
+  'Ticket #4471 opened by {first_lower}: cannot log in, call back on {phone}.',
+  '{first_last} is a {nationality} {job} based in {city}, {country}.',
+  'Great service from {first} at {company}, would recommend!',
+  'Tenant: {name_upper}\nProperty: {address_block}',
+  'The claimant, {prefix} {last}, aged {age}, resides at {address}.',
+  'sent {card} to pay for {first}s flight lol',
+  'Speakers include {name} ({company}) and {first_last}, a {job} from {country}.',
+  'Ask for {first} when you get to {address}.',
+  '{name_lower} - {job} - {phone}',
+  'Our {nationality} colleague {first_last} turns {age} today.',
+  'Transfer approved: {company_lower} to {name}.',
+  'Lost wallet near {city}; owner {first_last}, {phone}.',
+  'Signed, {prefix} {last}\n{job}, {company}',
+];
+
 interface Gold {
   type: string;
   start: number;
@@ -460,6 +481,7 @@ function main(): void {
     seventh: SEVENTH_CARRIERS,
     eighth: EIGHTH_CARRIERS,
     ninth: NINTH_CARRIERS,
+    tenth: TENTH_CARRIERS,
   };
   const setName = process.argv[4] ?? 'first';
   const carriers = sets[setName];
