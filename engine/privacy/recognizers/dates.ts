@@ -36,9 +36,12 @@ const AGE_EXPLICIT =
 /** An age said with a verb: "just turned 60", "I am 34 and...", "our son is 7", "she'll be 18 next month". */
 const AGE_STATED =
   /(?<=\b(?:turned|turns|turning|[Ii] am|[Ii]'m|[Ii]’m|[Ii]m|when (?:[Ii]|he|she) was|(?:when|since) (?:we|they|you) were|since (?:[Ii]|he|she) was|(?:[Hh]e|[Ss]he|[Ss]on|[Dd]aughter|[Cc]hild|[Kk]id|[Bb]aby|[Bb]oy|[Gg]irl|[Mm]other|[Ff]ather|[Mm]om|[Dd]ad|[Mm]um|[Bb]rother|[Ss]ister|[Ww]ife|[Hh]usband|[Gg]rand(?:mother|father|ma|pa)|[Pp]atient) (?:is|was)(?: now| only| just)?|[Hh]e's|[Ss]he's|who is|who's|who was|will be|'ll be|’ll be)\s)\d{1,3}(?=\s*(?:$|[,.!?;)]|\s(?:years?|yrs?|now|next|this|today|tomorrow|soon|and|but|lol|in|on|last|so)\b))/gi;
-/** An age between commas or brackets right after a person: "The patient, 72, was", "Chinedu Eze (29)", "Ana Ruiz (Chilean, 44)". */
+/**
+ * An age between commas or brackets right after a person: "The patient, 72, was", "Chinedu Eze (29)", "Ana Ruiz
+ * (Chilean, 44)", and the bracket that holds both, as reports write it: "the nurse (Jane Doe, 52)".
+ */
 const AGE_APPOSITIVE =
-  /(?<=\b(?:[Pp]atient|[Mm]an|[Ww]oman|[Mm]ale|[Ff]emale|[Bb]oy|[Gg]irl|[Cc]lient|[Aa]pplicant|[Dd]river|[Vv]ictim|[Rr]esident|\p{Lu}(?:\p{Ll}+|\p{Lu}+)(?: (?:de|du|del|della|da|do|dos|das|van|von|der|den|di|le|la|bin|al))* \p{Lu}[\p{L}\p{M}'’.-]+),\s)\d{1,3}(?=,)|(?<=\p{Lu}[\p{L}\p{M}'’.-]+ \p{Lu}[\p{L}\p{M}'’-]+ \((?:\p{Lu}[\p{L}\p{M}'’-]+(?: \p{Lu}[\p{L}\p{M}'’-]+)?, )?)\d{1,2}(?=\))/gu;
+  /(?<=\b(?:[Pp]atient|[Mm]an|[Ww]oman|[Mm]ale|[Ff]emale|[Bb]oy|[Gg]irl|[Cc]lient|[Aa]pplicant|[Dd]river|[Vv]ictim|[Rr]esident|\p{Lu}(?:\p{Ll}+|\p{Lu}+)(?: (?:de|du|del|della|da|do|dos|das|van|von|der|den|di|le|la|bin|al))* \p{Lu}[\p{L}\p{M}'’.-]+),\s)\d{1,3}(?=,)|(?<=\p{Lu}[\p{L}\p{M}'’.-]+ \p{Lu}[\p{L}\p{M}'’-]+ \((?:\p{Lu}[\p{L}\p{M}'’-]+(?: \p{Lu}[\p{L}\p{M}'’-]+)?, )?)\d{1,2}(?=\))|(?<=\((?:\p{Lu}[\p{L}\p{M}'’.-]+ ){1,3}\p{Lu}[\p{L}\p{M}'’-]+, )\d{1,2}(?=\))/gu;
 /** A bare number stated of a named person: "Robin Taylor is 27.", "…, Robin Taylor, is 27.", "I'm Tariq, 19, from Karachi". */
 const AGE_NAMED =
   /(?<=\p{Lu}\p{Ll}+,? (?:is|was|turned|turns)(?: now| only| just| already)? )\d{1,3}(?=\s*(?:$|[.!?;]|,\s|\s(?:years?|yrs?|next|this|today|in|and|but|when|with)\b))|(?<=\b(?:[Ii]['’][mM]|[Ii] (?:am|AM)|[Nn]ame is|NAME IS|[Tt]his is|THIS IS) \p{Lu}(?:\p{Ll}+|\p{Lu}+)(?: \p{Lu}(?:\p{Ll}+|\p{Lu}+))?,\s)\d{1,3}(?=[,)])/gu;
