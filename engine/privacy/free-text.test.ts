@@ -971,3 +971,21 @@ describe('ninth pass: what an eighth set of carriers showed', () => {
     expect(detectText(text).map((d) => d.text)).not.toContain('Holder');
   });
 });
+
+describe('jobs in plain prose: after "as a", "becoming", and before a person in brackets or commas', () => {
+  it.each([
+    ['The dental hygienist (Tom Berg, 41) filed a complaint.', ['dental hygienist']],
+    ['He worked 10 years as a forklift operator before becoming a paramedic.', ['forklift operator', 'paramedic']],
+    ['The bartender, Ann Lee, served us.', ['bartender']],
+    ['She works as a waitress in Leeds.', ['waitress']],
+  ])('%j', (text, jobs) => {
+    expect(spans(text, 'title')).toEqual(jobs);
+  });
+
+  it.each(['As a result, the driver left.', 'I see it as a problem.', 'The report, Annual Review 2020, is out.', 'the printer (HP LaserJet) is broken'])(
+    'takes no job where none is named: %j',
+    (text) => {
+      expect(spans(text, 'title')).toEqual([]);
+    },
+  );
+});

@@ -134,15 +134,19 @@ function cuedJobs(text: string): RawMatch[] {
  * and "The" opening a sentence before a capitalized word and a lower-case one ("The Bonds trader we hired, …").
  */
 const JOB_DETERMINER =
-  /\b(?:is|was|been|be|being|became|becomes|become|am|are|were|new|former|retired|qualified|trainee|our|their|his|her|my|your)\s+(?:(?:an?|the|our|their|his|her|my|your|new|former|trained|qualified|retired)\s+){0,2}/giu;
+  /\b(?:is|was|been|be|being|became|becomes|become|becoming|am|are|were|new|former|retired|qualified|trainee|our|their|his|her|my|your)\s+(?:(?:an?|the|our|their|his|her|my|your|new|former|trained|qualified|retired)\s+){0,2}/giu;
 /**
- * The same after an age ("a 64-year-old …") and in apposition after a word (", a Industrial/product designer"); apart,
- * so that the common regex keeps its fast scan for its first words.
+ * The same after an age ("a 64-year-old …"), in apposition after a word (", a Industrial/product designer") and after
+ * "as a" ("ten years as a forklift operator"); apart, so that the common regex keeps its fast scan for its first words.
  */
-const AGE_OR_APPOSITION_ARTICLE = /\ban?\s+\d{1,3}[- ]years?[- ]old\s+|(?<=\p{L}),\s+an?\s+(?=\p{L})/giu;
-/** "The" opening a sentence before a capitalized word and a lower-case one (case matters, so apart from the above). */
-const PERSON_AFTER_JOB = /^(?:\s+(?:we|who|whom|i|you|they|she|he)\b|,\s+\p{Lu}\p{Ll})/u;
-const SENTENCE_THE = /(?:^|(?<=[.!?\n]\s*))The\s+(?=\p{Lu}\p{Ll}+,?\s+\p{Ll})/gu;
+const AGE_OR_APPOSITION_ARTICLE = /\ban?\s+\d{1,3}[- ]years?[- ]old\s+|(?<=\p{L}),\s+an?\s+(?=\p{L})|\bas\s+an?\s+(?=\p{L})/giu;
+/**
+ * "The" opening a sentence before a capitalized word and a lower-case one (case matters, so apart from the above), and
+ * "the" before a few lower-case words and a person in brackets or commas ("the dental hygienist (Tom Berg, 41)", "The
+ * bartender, Ann Lee, …"): a person must follow the job (PERSON_AFTER_JOB).
+ */
+const PERSON_AFTER_JOB = /^(?:\s+(?:we|who|whom|i|you|they|she|he)\b|,\s+\p{Lu}\p{Ll}|\s*\(\s*\p{Lu}\p{Ll}+\s+\p{Lu}\p{Ll})/u;
+const SENTENCE_THE = /(?:^|(?<=[.!?\n]\s*))The\s+(?=\p{Lu}\p{Ll}+,?\s+\p{Ll})|\b[Tt]he\s+(?=[\p{Ll}-]+(?:\s+[\p{Ll}-]+){0,3}\s*[(,]\s*\p{Lu}\p{Ll}+\s+\p{Lu}\p{Ll})/gu;
 /** Words a job's name never holds: the sentence's own ("for", "and", "very"), pronouns and the commonest adjectives. */
 const NOT_IN_JOB = new Set(
   'a an the and or but for of to in on at by with from as is was be been very so too also just not no good great bad best better new old own other same such this that these those it its he she they we you i me him her them us my your his their our who which what when where why how'.split(
@@ -158,10 +162,10 @@ const NOT_IN_JOB = new Set(
 function determinedJobs(text: string): RawMatch[] {
   const out: RawMatch[] = [];
   const found = [...text.matchAll(JOB_DETERMINER)];
-  if (/\d[- ]years?[- ]old|, an? /i.test(text)) found.push(...text.matchAll(AGE_OR_APPOSITION_ARTICLE));
-  if (text.includes('The ')) found.push(...text.matchAll(SENTENCE_THE));
+  if (/\d[- ]years?[- ]old|, an? |\bas an? /i.test(text)) found.push(...text.matchAll(AGE_OR_APPOSITION_ARTICLE));
+  if (/\b[Tt]he /.test(text)) found.push(...text.matchAll(SENTENCE_THE));
   for (const m of found) {
-    const opening = m[0].startsWith('The');
+    const opening = /^[Tt]he\s/.test(m[0]);
     const start = m.index + m[0].length;
     const job = jobPhrase(text, start);
     // After an opening "The", a person must follow the job: "The Bonds trader we hired", "The Staff nurse, Ann Lee";
