@@ -3,7 +3,7 @@
  * SIMD is available (the kernels then run in ./simd.ts), else a plain buffer and the same computations in
  * JavaScript. Offsets are in floats; views must be re-read after `scratch` (growing detaches the old ones).
  */
-import { simdKernels, type Gemm, type MaxNorm, type WasmMemory } from './simd';
+import { simdKernels, type AbsMax, type Gemm, type GemmQ, type MaxNorm, type Quantize, type WasmMemory } from './simd';
 
 const WIDTH = 96;
 const up4 = (n: number): number => (n + 3) & ~3;
@@ -85,6 +85,23 @@ function jsMaxnorm(f: Float32Array, m: number, b: number, g: number, beta: numbe
   }
 }
 
+/**
+ * A weight matrix kept twice: as float32 at `w` (the JavaScript path) and, with SIMD, as int16 at byte `q` with one
+ * scale per row (`scales`: the row's largest magnitude over QMAX).
+ */
+export interface QuantRef {
+  w: number;
+  q: number;
+  scales: Float32Array;
+}
+
+/**
+ * The integer range of the int16 products: 13 bits, so that a row of 384 products of two such numbers, summed in
+ * pairs into four int32 lanes, cannot overflow (4095² · 2 · 48 < 2^31). It keeps ~4 significant digits: the
+ * cross-check against spaCy (./ner.test.ts) finds the same entities.
+ */
+const QMAX = 4095;
+
 /** A LayerNorm'd Maxout's bias (piece-major), gain and shift, by their offsets in the arena. */
 export interface NormRef {
   b: number;
@@ -94,11 +111,13 @@ export interface NormRef {
 
 export class Arena {
   private readonly memory: WasmMemory | undefined;
-  private readonly wasm: { gemm: Gemm; gemm1: Gemm; maxnorm: MaxNorm } | undefined;
+  private readonly wasm: { gemm: Gemm; gemm1: Gemm; maxnorm: MaxNorm; gemmQ: GemmQ; gemmQ1: GemmQ; absmax: AbsMax; quantize: Quantize } | undefined;
   /** 96 floats of scratch for the SIMD maxnorm. */
   private readonly tmpAt: number;
   private readonly tmp = new Float64Array(WIDTH);
   f32: Float32Array;
+  /** The same memory as int16 (the quantized weights and inputs). */
+  private i16: Int16Array;
   /** Floats taken by the weights; scratch starts here. */
   private used = 0;
   readonly simd: boolean;
@@ -109,6 +128,7 @@ export class Arena {
     this.memory = simd?.memory;
     this.wasm = simd;
     this.f32 = this.memory ? new Float32Array(this.memory.buffer) : new Float32Array(pages * PAGE_FLOATS);
+    this.i16 = new Int16Array(this.f32.buffer);
     this.simd = this.wasm !== undefined;
     this.tmpAt = this.put(new Float32Array(WIDTH));
   }
@@ -123,6 +143,52 @@ export class Arena {
     return at;
   }
 
+  /** A weight matrix (nOut rows of nIn) for gemmQ: as float32, and as int16 with its row scales where SIMD runs. */
+  putQuantized(values: Float32Array, nOut: number, nIn: number): QuantRef {
+    const w = this.put(values);
+    const scales = new Float32Array(nOut);
+    if (!this.wasm) return { w, q: -1, scales };
+    const ints = new Int16Array(values.length);
+    for (let r = 0; r < nOut; r++) {
+      let max = 0;
+      for (let k = r * nIn; k < (r + 1) * nIn; k++) max = Math.max(max, Math.abs(values[k]));
+      scales[r] = max / QMAX;
+      for (let k = r * nIn; k < (r + 1) * nIn; k++) ints[k] = max ? Math.round(values[k] / scales[r]) : 0;
+    }
+    // Two int16 per float of the arena.
+    const at = this.put(new Float32Array(ints.buffer, 0, ints.length >> 1));
+    return { w, q: at * 4, scales };
+  }
+
+  /** Floats of scratch that gemmQ needs at `tmp` for these shapes. */
+  static quantScratch(nOut: number, nIn: number, nTok: number, xStride: number): number {
+    return up4(Math.ceil(((nTok - 1) * xStride + nIn) / 8) * 4) + up4(nOut) + 16;
+  }
+
+  /**
+   * The product of gemm with int16 weights and inputs (./simd.ts gemmQ) where SIMD runs, else gemm on the float
+   * weights. The inputs are scaled by their largest magnitude to int16 in `tmp` (Arena.quantScratch floats).
+   */
+  gemmQ(ref: QuantRef, x: number, y: number, nOut: number, nIn: number, nTok: number, xStride: number, tmp: number): void {
+    const wasm = this.wasm;
+    if (!wasm) return this.gemm(ref.w, x, y, nOut, nIn, nTok, xStride);
+    const n = (nTok - 1) * xStride + nIn;
+    // Layout of tmp: the int16 inputs (n rounded up to 8), the row scales, the largest magnitude and its factor.
+    const qx = up4(tmp);
+    const scale = qx + up4(Math.ceil(n / 8) * 4);
+    const slots = scale + up4(nOut);
+    wasm.absmax(x * 4, n, slots * 4);
+    const f = this.f32;
+    const max = f[slots];
+    f[slots + 1] = max ? QMAX / max : 0;
+    wasm.quantize(x * 4, Math.ceil(n / 8) * 8, (slots + 1) * 4, qx * 4);
+    const sx = max / QMAX;
+    for (let r = 0; r < nOut; r++) f[scale + r] = ref.scales[r] * sx;
+    const blocks = nTok & ~3;
+    if (blocks) wasm.gemmQ(ref.q, qx * 4, y * 4, nOut, nIn, blocks, xStride, scale * 4);
+    if (nTok > blocks) wasm.gemmQ1(ref.q, qx * 4 + blocks * xStride * 2, (y + blocks * nOut) * 4, nOut, nIn, nTok - blocks, xStride, scale * 4);
+  }
+
   /** The offset of `floats` floats of scratch space, valid until the next call. */
   scratch(floats: number): number {
     this.ensure(this.used + floats);
@@ -135,10 +201,12 @@ export class Arena {
     if (this.memory) {
       this.memory.grow(pages);
       this.f32 = new Float32Array(this.memory.buffer);
+      this.i16 = new Int16Array(this.memory.buffer);
     } else {
       const grown = new Float32Array(this.f32.length + pages * PAGE_FLOATS);
       grown.set(this.f32);
       this.f32 = grown;
+      this.i16 = new Int16Array(grown.buffer);
     }
   }
 

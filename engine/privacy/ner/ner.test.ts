@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { configureNer, defaultNerModelDir, nerAvailable, nerEntities, nerTokens } from '.';
+import { Arena } from './arena';
 import { hashIdWithSeed, hashString } from './hash';
 import { loadNerModel } from './model';
 import golden from './spacy-golden.json';
@@ -73,6 +74,39 @@ describe('named-entity model (spaCy en_core_web_sm, ported)', () => {
 
   it('runs its products in WebAssembly SIMD on this Node', () => {
     expect(loadNerModel(defaultNerModelDir()).network.arena.simd).toBe(true);
+  });
+
+  it('multiplies in int16 within a thousandth of the float product', () => {
+    const [nOut, nIn, nTok, stride] = [288, 288, 7, 96];
+    let seed = 7;
+    const rand = (): number => ((seed = (seed * 16807) % 2147483647) / 2147483647 - 0.5) * 2;
+    const a = new Arena(nOut * nIn * 2);
+    const w = a.putQuantized(
+      Float32Array.from({ length: nOut * nIn }, () => rand() * 0.2),
+      nOut,
+      nIn,
+    );
+    const x = a.scratch(0);
+    const xs = (nTok - 1) * stride + nIn;
+    const y = x + xs + 8;
+    const yq = y + nTok * nOut + 8;
+    const tmp = yq + nTok * nOut + 8;
+    a.scratch(tmp - x + Arena.quantScratch(nOut, nIn, nTok, stride));
+    a.f32.set(
+      Float32Array.from({ length: xs }, () => rand() * 4),
+      x,
+    );
+    a.gemm(w.w, x, y, nOut, nIn, nTok, stride);
+    a.gemmQ(w, x, yq, nOut, nIn, nTok, stride, tmp);
+    let worst = 0;
+    let largest = 0;
+    for (let i = 0; i < nTok * nOut; i++) {
+      worst = Math.max(worst, Math.abs(a.f32[y + i] - a.f32[yq + i]));
+      largest = Math.max(largest, Math.abs(a.f32[y + i]));
+    }
+    expect(a.simd).toBe(true);
+    expect(largest).toBeGreaterThan(1);
+    expect(worst / largest).toBeLessThan(1e-3);
   });
 
   it('computes the same entities without WebAssembly SIMD', () => {

@@ -13,7 +13,7 @@
  * The products, maxouts and norms run in the arena's kernels (WebAssembly SIMD, ./simd.ts). thinc stores a Maxout's W
  * as [out][piece][in]; the arena holds it piece-major ([piece][out][in]) so a maxout reads three contiguous vectors.
  */
-import { Arena, type NormRef } from './arena';
+import { Arena, type NormRef, type QuantRef } from './arena';
 import type { NerManifest } from './model-files';
 
 const WIDTH = 96;
@@ -54,9 +54,9 @@ export class NerNetwork {
   readonly upperB: Float32Array;
   private readonly closedBase: Float32Array;
   readonly arena: Arena;
-  private readonly embedW: number;
+  private readonly embedW: QuantRef;
   private readonly embedNorm: NormRef;
-  private readonly encodeW: number[];
+  private readonly encodeW: QuantRef[];
   private readonly encodeNorm: NormRef[];
   private readonly projW: number;
   private readonly projB: Float32Array;
@@ -78,9 +78,9 @@ export class NerNetwork {
       inArena.reduce((n, name) => n + up4(t(name).length), 0),
       opts.simd ?? true,
     );
-    this.embedW = this.arena.put(pieceMajor(t('embed.W'), CONCAT));
+    this.embedW = this.arena.putQuantized(pieceMajor(t('embed.W'), CONCAT), MIXED, CONCAT);
     this.embedNorm = norm('embed');
-    this.encodeW = [0, 1, 2, 3].map((k) => this.arena.put(pieceMajor(t(`encode${k}.W`), WINDOW)));
+    this.encodeW = [0, 1, 2, 3].map((k) => this.arena.putQuantized(pieceMajor(t(`encode${k}.W`), WINDOW), MIXED, WINDOW));
     this.encodeNorm = [0, 1, 2, 3].map((k) => norm(`encode${k}`));
     // A first-layer row whose window is all padding (zeros) outputs its bias's maxout, normalized, whatever the text.
     const zeros = this.arena.scratch(MIXED + WIDTH);
@@ -109,11 +109,11 @@ export class NerNetwork {
    */
   mix(concat: Float32Array, m: number, out: Float32Array): void {
     const a = this.arena;
-    const x = a.scratch(up4(m) * CONCAT + up4(m) * MIXED + m * WIDTH);
+    const x = a.scratch(up4(m) * CONCAT + up4(m) * MIXED + up4(m) * WIDTH + Arena.quantScratch(MIXED, CONCAT, m, CONCAT));
     const y = x + up4(m) * CONCAT;
     const z = y + up4(m) * MIXED;
     a.f32.set(concat.subarray(0, m * CONCAT), x);
-    a.gemm(this.embedW, x, y, MIXED, CONCAT, m, CONCAT);
+    a.gemmQ(this.embedW, x, y, MIXED, CONCAT, m, CONCAT, z + up4(m) * WIDTH);
     a.maxnorm(y, this.embedNorm, z, m, false);
     out.set(a.f32.subarray(z, z + m * WIDTH));
   }
@@ -132,7 +132,9 @@ export class NerNetwork {
     const H = this.hidden;
     const lowerWidth = FEATURES * H * 2;
     const C = this.nClasses;
-    const x0 = a.scratch(2 * bufRows * WIDTH + up4(rows) * MIXED + up4(n) * (H + lowerWidth + H + C));
+    const quantAt = 2 * bufRows * WIDTH + up4(rows) * MIXED + up4(n) * (H + lowerWidth + H + C);
+    const x0 = a.scratch(quantAt + Arena.quantScratch(MIXED, WINDOW, rows, WIDTH));
+    const quant = x0 + quantAt;
     const y0 = x0 + bufRows * WIDTH;
     const mixed = y0 + bufRows * WIDTH;
     const proj = mixed + up4(rows) * MIXED;
@@ -155,7 +157,7 @@ export class NerNetwork {
         first = 3;
         count = rows - 6;
       }
-      a.gemm(this.encodeW[k - 1], x + (first - 1) * WIDTH, mixed, MIXED, WINDOW, count, WIDTH);
+      a.gemmQ(this.encodeW[k - 1], x + (first - 1) * WIDTH, mixed, MIXED, WINDOW, count, WIDTH, quant);
       f.copyWithin(y + first * WIDTH, x + first * WIDTH, x + (first + count) * WIDTH);
       a.maxnorm(mixed, this.encodeNorm[k - 1], y + first * WIDTH, count, true);
       const swap = x;

@@ -48,7 +48,11 @@ export const I32_GE_U = 0x4f;
 export const I32_ADD = 0x6a;
 export const I32_MUL = 0x6c;
 export const I32_SHL = 0x74;
+export const I32_SHR_U = 0x76;
+export const F32_LOAD = 0x2a;
 export const F32_STORE = 0x38;
+export const F32_CONVERT_I32_S = 0xb2;
+export const F32_MAX = 0x97;
 export const F32_ADD = 0x92;
 export const F32_MUL = 0x94;
 export const F32_DIV = 0x95;
@@ -65,6 +69,13 @@ export const F32X4_ADD = [SIMD, ...uleb(0xe4)];
 export const F32X4_SUB = [SIMD, ...uleb(0xe5)];
 export const F32X4_MUL = [SIMD, ...uleb(0xe6)];
 export const F32X4_MAX = [SIMD, ...uleb(0xe9)];
+export const I32X4_EXTRACT = [SIMD, 0x1b];
+export const F32X4_ABS = [SIMD, ...uleb(0xe0)];
+export const F32X4_NEAREST = [SIMD, ...uleb(0x6a)];
+export const I32X4_TRUNC_SAT_F32X4_S = [SIMD, ...uleb(0xf8)];
+export const I16X8_NARROW_I32X4_S = [SIMD, ...uleb(0x85)];
+export const I32X4_ADD = [SIMD, ...uleb(0xae)];
+export const I32X4_DOT_I16X8_S = [SIMD, ...uleb(0xba)];
 
 /** memarg: alignment 2^2 (the data is float32-aligned), offset. */
 export const mem = (offset: number): number[] => [2, ...uleb(offset)];
@@ -94,6 +105,25 @@ export const laneSum = (l: number): number[] => [
   ...F32X4_EXTRACT,
   3,
   F32_ADD,
+];
+
+/** The sum of an i32x4 local's four lanes, on the stack as an i32. */
+export const laneSumI32 = (l: number): number[] => [
+  ...get(l),
+  ...I32X4_EXTRACT,
+  0,
+  ...get(l),
+  ...I32X4_EXTRACT,
+  1,
+  I32_ADD,
+  ...get(l),
+  ...I32X4_EXTRACT,
+  2,
+  I32_ADD,
+  ...get(l),
+  ...I32X4_EXTRACT,
+  3,
+  I32_ADD,
 ];
 
 export interface WasmFunction {
