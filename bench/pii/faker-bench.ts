@@ -5,7 +5,7 @@
  * Presidio in the same run.
  *
  *   ~/.cache/mlsvc/venv-pii/bin/pip install faker   # once
- *   node .build-pii/bench/pii/faker-bench.js [PER_LOCALE=25] [SEED=20261128] [first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth]   # → bench/results/pii-faker.json
+ *   node .build-pii/bench/pii/faker-bench.js [PER_LOCALE=25] [SEED=20261128] [first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh]   # → bench/results/pii-faker.json
  *
  * Per type: spans found (at least half of a value's non-space characters inside a detection of any type), spans found
  * as their type, and the share of the value characters redacted; over all types, the span F1 of exact boundaries. The carriers hold no other personal data, so a
@@ -301,6 +301,27 @@ const TENTH_CARRIERS = [
   'Signed, {prefix} {last}\n{job}, {company}',
 ];
 
+/**
+ * An eleventh set, written on 2026-11-29 after the tenth set's per-type figures were read and before any change they
+ * prompted: clinic notes, HR mail, shipping labels, school forms, listings and chat (`… SEED eleventh`).
+ */
+const ELEVENTH_CARRIERS = [
+  'Seen today: {first_last} ({age}), referred by {prefix} {last} of {company}.',
+  'Hi all, please welcome {first}, our new {job} in the {city} office!',
+  'SHIP TO\n{name_upper}\n{address_block}\nTEL {phone}',
+  'Parent/guardian: {name}; mobile {phone}; nationality {nationality}.',
+  'For sale by owner, ask for {first} on {phone}, viewing in {city}.',
+  '{first_lower}: r u still at {company_lower}?? lol',
+  'Police were called to {address} where {first_last}, {age}, was found.',
+  'The account of {name} ({card}) was closed by {company}.',
+  'As discussed, {first_last} will join {company} as {job} from May.',
+  '{last}, {first} - {country} - {phone}',
+  '{nationality} {job} {name} wins award in {city}',
+  'Return address: {company}, {address}',
+  'We visited {country} and met {name_lower} there.',
+  'Statement by {prefix} {last}, {job} at {company}, {city}.',
+];
+
 interface Gold {
   type: string;
   start: number;
@@ -482,6 +503,7 @@ function main(): void {
     eighth: EIGHTH_CARRIERS,
     ninth: NINTH_CARRIERS,
     tenth: TENTH_CARRIERS,
+    eleventh: ELEVENTH_CARRIERS,
   };
   const setName = process.argv[4] ?? 'first';
   const carriers = sets[setName];
