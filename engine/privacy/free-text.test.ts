@@ -371,6 +371,14 @@ describe("third pass: the formats of Faker's locales (bench/pii/faker-bench.ts)"
     ['Alfonso Avilés, Nurse at Domínguez, Zapata y Jiménez, signed.', 'Domínguez, Zapata y Jiménez'],
     ['Invoice for Goderts & Wright, attention of Mehmet van der Laar.', 'Goderts & Wright'],
     ['Thanks Acme S.A. for the help.', 'Acme S.A.'],
+    ['I work at Desarrollo del Mediterráneo S.Com. now.', 'Desarrollo del Mediterráneo S.Com.'],
+    ['Gil y Pérez S.L.L. hired me.', 'Gil y Pérez S.L.L.'],
+    ['Vidal S.A.U called.', 'Vidal S.A.U'],
+    ['Cabrera y Cintrón A.C. signed.', 'Cabrera y Cintrón A.C.'],
+    ['Proyectos Chapa y Valles S. R.L. de C.V. won the bid.', 'Proyectos Chapa y Valles S. R.L. de C.V.'],
+    ['Dupont S.A.R.L. is closed.', 'Dupont S.A.R.L.'],
+    ['Kraus e.G. sent the invoice.', 'Kraus e.G.'],
+    ['Becker OHG mbH sent the invoice.', 'Becker OHG mbH'],
   ])('finds firms by their legal form, family ending or partners: %j', (text, firm) => {
     expect(spans(text, 'organization')).toEqual([firm]);
   });
@@ -982,7 +990,17 @@ describe('jobs in plain prose: after "as a", "becoming", and before a person in 
     expect(spans(text, 'title')).toEqual(jobs);
   });
 
-  it.each(['As a result, the driver left.', 'I see it as a problem.', 'The report, Annual Review 2020, is out.', 'the printer (HP LaserJet) is broken'])(
+  it.each([
+    ['Position: Retail merchandiser', ['Retail merchandiser']],
+    ['Job title: Engineer, civil (consulting)\nStart date: 1 May', ['Engineer, civil (consulting)']],
+    ['Role - nurse; Shift: nights', ['nurse']],
+    ['Ann Lee (Doctor, hospital) left early.', ['Doctor, hospital']],
+    ['He retired as a Health and safety adviser last year.', ['Health and safety adviser']],
+  ])('a job after a form label, with its qualifier in a bracket, or with an "and" inside: %j', (text, jobs) => {
+    expect(spans(text, 'title')).toEqual(jobs);
+  });
+
+  it.each(['As a result, the driver left.', 'I see it as a problem.', 'The report, Annual Review 2020, is out.', 'the printer (HP LaserJet) is broken', 'Our role: to help you.', 'Position: 3rd'])(
     'takes no job where none is named: %j',
     (text) => {
       expect(spans(text, 'title')).toEqual([]);

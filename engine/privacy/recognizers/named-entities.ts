@@ -1240,9 +1240,9 @@ const FAMILY_ENDING =
   '(?:(?:y|e|E|&|i)\\s+(?:[Aa]sociados|[Aa]ssociados|[Ff]ilhos|[Ff]igli|[Hh]ijos|[Ss]öhne|[Ss]ons|[Cc]ía\\.?|Cie\\.?|[Ss]yn(?:owie)?|[Ww]spólnicy)|and\\s+Sons|et\\s+Fils(?=[\\s,.;]|$))';
 /** Legal forms written with full stops, slashes or in several parts, which the word reader cannot see as one word. */
 const DOTTED_FORM =
-  '(?:S\\.\\s?A\\.(?:\\s?de\\s?C\\.\\s?V\\.|\\s?S\\.|\\s?R\\.\\s?L\\.)?|S\\.\\s?L\\.(?:\\s?N\\.\\s?E\\.?|\\s?U\\.)?|S\\.\\s?L\\.\\s?N\\.\\s?E|S\\.\\s?Coop\\.?|S\\.\\s?C\\.\\s?P\\.?|S\\.\\s?C\\.|[Ss]\\.\\s?[Rr]\\.\\s?[Ll]\\.?|[Ss]\\.\\s?[Pp]\\.\\s?[Aa]\\.?|[Ss]\\.\\s?[Nn]\\.\\s?[Cc]\\.|S\\.\\s?[Aa]\\.\\s?[Ss]\\.|S/A|' +
+  '(?:S\\.\\s?A\\.(?:\\s?de\\s?C\\.\\s?V\\.|\\s?S\\.|\\s?R\\.\\s?L\\.|\\s?[DTU]\\.?(?![\\p{L}\\p{M}]))?|S\\.\\s?L\\.(?:\\s?N\\.\\s?E\\.?|\\s?[UL]\\.)?|S\\.\\s?L\\.\\s?N\\.\\s?E|S\\.\\s?Coop\\.?|S\\.\\s?Com\\.|S\\.\\s?C\\.\\s?P\\.?|S\\.\\s?R\\.\\s?L\\.\\s?de\\s?C\\.\\s?V\\.|S\\.\\s?C\\.|A\\.\\s?C\\.|[Ss]\\.\\s?[Rr]\\.\\s?[Ll]\\.?|[Ss]\\.\\s?[Pp]\\.\\s?[Aa]\\.?|[Ss]\\.\\s?[Nn]\\.\\s?[Cc]\\.|S\\.\\s?[Aa]\\.\\s?[Ss]\\.|S/A|' +
   'Sp\\.\\s?z\\s?o\\.\\s?o\\.(?:\\s?Sp\\.\\s?k\\.)?|Sp\\.\\s?[jkp]\\.(?:\\s?a\\.)?|S\\.\\s?K\\.\\s?A\\.|Lda\\.?|Ltda\\.?|EIRELI|-\\s(?:EI|ME|EPP|EIRELI)|' +
-  'GmbH\\s?&\\s?Co\\.\\s?(?:KGaA|KG|OHG)|AG\\s?&\\s?Co\\.\\s?(?:KGaA|KG)|Stiftung\\s?&\\s?Co\\.\\s?KG|e\\.\\s?V\\.|e\\.\\s?K\\.|UG\\s?\\(haftungsbeschränkt\\)|' +
+  'GmbH\\s?&\\s?Co\\.\\s?(?:KGaA|KG|OHG)|AG\\s?&\\s?Co\\.\\s?(?:KGaA|KG|OHG)|Stiftung\\s?&\\s?Co\\.\\s?(?:KGaA|KG)|OHG\\s?mbH|e\\.\\s?V\\.|e\\.\\s?K\\.|e\\.\\s?G\\.|UG\\s?\\(haftungsbeschränkt\\)|' +
   'B\\.\\s?V\\.|N\\.\\s?V\\.|V\\.\\s?O\\.\\s?F\\.|C\\.\\s?V\\.|A/S|L\\.\\s?L\\.\\s?C\\.|Pty\\.?\\s?Ltd\\.?|K\\.\\s?K\\.|[Ss]\\.\\s?c\\.|' +
   // Czech and Slovak, the former Yugoslavia's, Austria's, Turkey's and Hungary's ("Kadlecová s.r.o.", "Manço Tic.")
   '(?:spol\\.\\s?s\\s?)?r\\.\\s?o\\.|s\\.\\s?r\\.\\s?o\\.|v\\.\\s?o\\.\\s?s\\.|a\\.\\s?s\\.|k\\.\\s?s\\.|d\\.\\s?o\\.\\s?o\\.|d\\.\\s?d\\.|GesbR|GesmbH|' +

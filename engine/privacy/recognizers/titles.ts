@@ -48,10 +48,11 @@ const QUALIFIER_WORD = "(?!(?:for|at|in|since|with|to|from|on|by|and|but|who|who
 /**
  * A qualifier after a job, Faker-style and in lists of occupations: "Nurse, learning disability", "Engineer, civil
  * (contracting)", "Surveyor, land/geomatics". It ends the sentence or the clause, or comes before the name it describes
- * or a verb in the past ("a 46-year-old Optician, dispensing, identified Omar").
+ * or a verb in the past ("a 46-year-old Optician, dispensing, identified Omar"), or closes a bracket ("Ann Lee (Doctor,
+ * hospital)").
  */
 const QUALIFIER = new RegExp(
-  `^, (${QUALIFIER_WORD}(?: (?:and |of |the )?${QUALIFIER_WORD}){0,3}(?: \\([a-z][\\p{Ll} /'’-]{1,40}\\))?)(?=[.;\\n]|$| (?:at|for|in|since|we|who|from) |, \\p{Lu}|, \\p{Ll}+ed )`,
+  `^, (${QUALIFIER_WORD}(?: (?:and |of |the )?${QUALIFIER_WORD}){0,3}(?: \\([a-z][\\p{Ll} /'’-]{1,40}\\))?)(?=[.;)\\n]|$| (?:at|for|in|since|we|who|from) |, \\p{Lu}|, \\p{Ll}+ed )`,
   'u',
 );
 
@@ -113,6 +114,9 @@ function cuedJobs(text: string): RawMatch[] {
       if (bare !== w) break; // a full stop ends the sentence
     }
     if (n === 0) continue;
+    // "as a Health and safety adviser": the words of one job may hold an "and" that ends the sentence's words above.
+    const phrase = jobPhrase(text, start);
+    if (phrase && phrase.end > end && !text.slice(end, phrase.end).includes(',')) end = phrase.end;
     // Without an article, the words must name a trade ("as Economist", "as chief executive"), not a manner ("as expected").
     if (
       bare &&
@@ -224,6 +228,24 @@ function jobsAfterNames(text: string): RawMatch[] {
   return out;
 }
 
+/**
+ * A job after a form's label ("Position: Retail merchandiser", "Occupation - nurse", "Job title: Engineer, civil"):
+ * the label says what the value is, so any words up to the line's or the field's end are the job.
+ */
+const LABELLED_JOB =
+  /(?<=(?:^|[\n;|•]|[.!?]\s)[^\S\n]*(?:[Jj]ob(?: [Tt]itle)?|JOB(?: TITLE)?|[Pp]osition|POSITION|[Oo]ccupation|OCCUPATION|[Pp]rofession|PROFESSION|[Dd]esignation|[Rr]ole|ROLE)[^\S\n]*[:–-][^\S\n]*)\p{L}[\p{L}\p{M}'’/&(),. -]{1,60}?(?=[^\S\n]*(?:$|[\n;|•]|\.(?:\s|$)|,\s+\p{L}+:|\s+-\s))/gmu;
+
+function labelledJobs(text: string): RawMatch[] {
+  const out: RawMatch[] = [];
+  if (!/(?:job|title|position|occupation|profession|designation|role)[^\S\n]*[:–-]/i.test(text)) return out;
+  for (const m of text.matchAll(LABELLED_JOB)) {
+    // A bracket the value does not close is the sentence's.
+    const value = (m[0].split('(').length === m[0].split(')').length ? m[0] : m[0].replace(/\s*\([^)]*$/, '')).replace(/[\s,]+$/, '');
+    if (value.length >= 2) out.push({ start: m.index, end: m.index + value.length, score: 0.85, evidence: ['job_title', 'context'] });
+  }
+  return out;
+}
+
 /** A job named by the post it fills: "the Phytotherapist role", "the Senior buyer position", "the nurse vacancy". */
 const POST = /(?<=\b(?:the|a|an|our|this|that|your|their)\s+)[\p{L}][\p{L}\p{M}'’/&-]*(?:[ \t]+[\p{L}][\p{L}\p{M}'’/&-]*){0,4}(?=[ \t]+(?:role|position|post|vacancy|opening|job)\b)/giu;
 
@@ -272,7 +294,7 @@ function jobTitles(text: string): RawMatch[] {
     // Surer than a capitalized head word inside it ("Engineer" of "Engineer, petroleum") or a word the name lists know.
     out.push({ start: m.index + (lead ? lead[0].length : 0), end: m.index + m[0].length, score: 0.86, evidence: ['job_title', 'context'] });
   }
-  out.push(...cuedJobs(text), ...determinedJobs(text), ...postJobs(text), ...jobsAfterNames(text));
+  out.push(...cuedJobs(text), ...determinedJobs(text), ...postJobs(text), ...jobsAfterNames(text), ...labelledJobs(text));
   TITLE_BEFORE_NAME.lastIndex = 0;
   while ((m = TITLE_BEFORE_NAME.exec(text)) !== null) {
     const lead = FUNCTION_WORD.exec(m[0]);
