@@ -18,96 +18,58 @@
  */
 import * as A from './wasm-asm';
 
-const { get, set, i32, mem, loopWhileBelow, addTo, laneSum, laneSumI32, zeroV128 } = A;
+const { get, set, i32, mem, loopWhileBelow, addTo, laneSum, zeroV128 } = A;
 
-/** The product, `tokens` (4 or 1) tokens per pass: 2 × tokens vector accumulators. */
-function gemm(tokens: 4 | 1): A.WasmFunction {
-  const [W, X, Y, N_OUT, N_IN, N_TOK, X_STRIDE] = [0, 1, 2, 3, 4, 5, 6];
-  const [T, R, K, NIN4, XS4, WR, YA] = [7, 8, 9, 10, 11, 12, 13];
-  const XS = [14, 15, 16, 17].slice(0, tokens); // the pass's token row addresses
-  const ACC = 18; // accumulators: ACC+j for weight row 0 and token j, ACC+tokens+j for row 1
+/**
+ * The product, `tokens` (4 or 1) tokens per pass with 2 × tokens vector accumulators: over float32 (gemm), or over
+ * int16 (`ints`: gemmQ, eight products per dot instruction into int32 lanes, each output times its row's scale).
+ */
+function product(tokens: 4 | 1, ints: boolean): A.WasmFunction {
+  const params = ints ? 8 : 7;
+  const [W, X, Y, N_OUT, N_IN, N_TOK, X_STRIDE, SCALE] = [0, 1, 2, 3, 4, 5, 6, 7];
+  // Locals after the parameters: counters, the row and stride in bytes, addresses.
+  const [T, R, K, NIN_B, XS_B, WR, YA, SR] = [0, 1, 2, 3, 4, 5, 6, 7].map((i) => params + i);
+  const XS = [8, 9, 10, 11].slice(0, tokens).map((i) => params + i); // the pass's token row addresses
+  const ACC = params + 12; // accumulators: ACC+j for weight row 0 and token j, ACC+tokens+j for row 1
   const [W0, W1, XV] = [ACC + 2 * tokens, ACC + 2 * tokens + 1, ACC + 2 * tokens + 2];
+  const shift = ints ? 1 : 2; // log2 of an element's bytes
+  const multiplyAdd = ints ? [...A.I32X4_DOT_I16X8_S, ...A.I32X4_ADD] : [...A.F32X4_MUL, ...A.F32X4_ADD];
 
   // Over k (16 bytes at a time): two weight vectors, the tokens' vectors, 2 × tokens multiply-adds.
   const kLoop: number[] = [...get(WR), ...get(K), A.I32_ADD, ...A.V128_LOAD, ...mem(0), ...set(W0)];
-  kLoop.push(...get(WR), ...get(NIN4), A.I32_ADD, ...get(K), A.I32_ADD, ...A.V128_LOAD, ...mem(0), ...set(W1));
+  kLoop.push(...get(WR), ...get(NIN_B), A.I32_ADD, ...get(K), A.I32_ADD, ...A.V128_LOAD, ...mem(0), ...set(W1));
   XS.forEach((xj, j) => {
     kLoop.push(...get(xj), ...get(K), A.I32_ADD, ...A.V128_LOAD, ...mem(0), ...set(XV));
-    kLoop.push(...get(ACC + j), ...get(W0), ...get(XV), ...A.F32X4_MUL, ...A.F32X4_ADD, ...set(ACC + j));
-    kLoop.push(...get(ACC + tokens + j), ...get(W1), ...get(XV), ...A.F32X4_MUL, ...A.F32X4_ADD, ...set(ACC + tokens + j));
+    kLoop.push(...get(ACC + j), ...get(W0), ...get(XV), ...multiplyAdd, ...set(ACC + j));
+    kLoop.push(...get(ACC + tokens + j), ...get(W1), ...get(XV), ...multiplyAdd, ...set(ACC + tokens + j));
   });
   kLoop.push(...addTo(K, 16));
 
+  // An accumulator's lanes summed, as the float32 to store (times the row's scale at SR + offset for ints).
+  const result = (acc: number, offset: number): number[] => (ints ? [...laneSum(acc, true), A.F32_CONVERT_I32_S, ...get(SR), A.F32_LOAD, ...mem(offset), A.F32_MUL] : laneSum(acc));
+
   // Over r (two weight rows at a time): zero the accumulators, run k, store y[(t + j)·nOut + r] and r + 1.
-  const rLoop: number[] = [...get(W), ...get(R), ...get(NIN4), A.I32_MUL, A.I32_ADD, ...set(WR)];
+  const rLoop: number[] = [...get(W), ...get(R), ...get(NIN_B), A.I32_MUL, A.I32_ADD, ...set(WR)];
+  if (ints) rLoop.push(...get(SCALE), ...get(R), ...i32(2), A.I32_SHL, A.I32_ADD, ...set(SR));
   for (let a = 0; a < 2 * tokens; a++) rLoop.push(...zeroV128(), ...set(ACC + a));
-  rLoop.push(...i32(0), ...set(K), ...loopWhileBelow(K, NIN4, kLoop));
+  rLoop.push(...i32(0), ...set(K), ...loopWhileBelow(K, NIN_B, kLoop));
   for (let j = 0; j < tokens; j++) {
     rLoop.push(...get(T), ...i32(j), A.I32_ADD, ...get(N_OUT), A.I32_MUL, ...get(R), A.I32_ADD, ...i32(2), A.I32_SHL, ...get(Y), A.I32_ADD, ...set(YA));
-    rLoop.push(...get(YA), ...laneSum(ACC + j), A.F32_STORE, ...mem(0));
-    rLoop.push(...get(YA), ...laneSum(ACC + tokens + j), A.F32_STORE, ...mem(4));
+    rLoop.push(...get(YA), ...result(ACC + j, 0), A.F32_STORE, ...mem(0));
+    rLoop.push(...get(YA), ...result(ACC + tokens + j, 4), A.F32_STORE, ...mem(4));
   }
   rLoop.push(...addTo(R, 2));
 
   // Over t (`tokens` at a time): their row addresses, then r.
-  const tLoop: number[] = [...get(X), ...get(T), ...get(XS4), A.I32_MUL, A.I32_ADD, ...set(XS[0])];
-  for (let j = 1; j < tokens; j++) tLoop.push(...get(XS[j - 1]), ...get(XS4), A.I32_ADD, ...set(XS[j]));
+  const tLoop: number[] = [...get(X), ...get(T), ...get(XS_B), A.I32_MUL, A.I32_ADD, ...set(XS[0])];
+  for (let j = 1; j < tokens; j++) tLoop.push(...get(XS[j - 1]), ...get(XS_B), A.I32_ADD, ...set(XS[j]));
   tLoop.push(...i32(0), ...set(R), ...loopWhileBelow(R, N_OUT, rLoop), ...addTo(T, tokens));
 
-  const code = [...get(N_IN), ...i32(2), A.I32_SHL, ...set(NIN4), ...get(X_STRIDE), ...i32(2), A.I32_SHL, ...set(XS4)];
+  const code = [...get(N_IN), ...i32(shift), A.I32_SHL, ...set(NIN_B), ...get(X_STRIDE), ...i32(shift), A.I32_SHL, ...set(XS_B)];
   code.push(...i32(0), ...set(T), ...loopWhileBelow(T, N_TOK, tLoop));
   return {
-    name: tokens === 4 ? 'gemm' : 'gemm1',
-    params: 7,
-    locals: [
-      [11, A.I32],
-      [2 * tokens + 3, A.V128],
-    ],
-    code,
-  };
-}
-
-/**
- * gemm over 16-bit integers: weights w (int16, nIn per row) and inputs x (int16, rows xStride apart) multiplied eight
- * pairs at a time (i32x4.dot_i16x8_s), summed in int32, and written as float32 times scale[r] (the row's weight scale
- * times the input's). nIn a multiple of 8; addresses in bytes. Twice the products of gemm per instruction.
- */
-function gemmQ(tokens: 4 | 1): A.WasmFunction {
-  const [W, X, Y, N_OUT, N_IN, N_TOK, X_STRIDE, SCALE] = [0, 1, 2, 3, 4, 5, 6, 7];
-  const [T, R, K, NIN2, XS2, WR, YA, SR] = [8, 9, 10, 11, 12, 13, 14, 15];
-  const XS = [16, 17, 18, 19].slice(0, tokens);
-  const ACC = 20;
-  const [W0, W1, XV] = [ACC + 2 * tokens, ACC + 2 * tokens + 1, ACC + 2 * tokens + 2];
-
-  const kLoop: number[] = [...get(WR), ...get(K), A.I32_ADD, ...A.V128_LOAD, ...mem(0), ...set(W0)];
-  kLoop.push(...get(WR), ...get(NIN2), A.I32_ADD, ...get(K), A.I32_ADD, ...A.V128_LOAD, ...mem(0), ...set(W1));
-  XS.forEach((xj, j) => {
-    kLoop.push(...get(xj), ...get(K), A.I32_ADD, ...A.V128_LOAD, ...mem(0), ...set(XV));
-    kLoop.push(...get(ACC + j), ...get(W0), ...get(XV), ...A.I32X4_DOT_I16X8_S, ...A.I32X4_ADD, ...set(ACC + j));
-    kLoop.push(...get(ACC + tokens + j), ...get(W1), ...get(XV), ...A.I32X4_DOT_I16X8_S, ...A.I32X4_ADD, ...set(ACC + tokens + j));
-  });
-  kLoop.push(...addTo(K, 16));
-
-  const rLoop: number[] = [...get(W), ...get(R), ...get(NIN2), A.I32_MUL, A.I32_ADD, ...set(WR)];
-  rLoop.push(...get(SCALE), ...get(R), ...i32(2), A.I32_SHL, A.I32_ADD, ...set(SR));
-  for (let a = 0; a < 2 * tokens; a++) rLoop.push(...zeroV128(), ...set(ACC + a));
-  rLoop.push(...i32(0), ...set(K), ...loopWhileBelow(K, NIN2, kLoop));
-  for (let j = 0; j < tokens; j++) {
-    rLoop.push(...get(T), ...i32(j), A.I32_ADD, ...get(N_OUT), A.I32_MUL, ...get(R), A.I32_ADD, ...i32(2), A.I32_SHL, ...get(Y), A.I32_ADD, ...set(YA));
-    rLoop.push(...get(YA), ...laneSumI32(ACC + j), A.F32_CONVERT_I32_S, ...get(SR), A.F32_LOAD, ...mem(0), A.F32_MUL, A.F32_STORE, ...mem(0));
-    rLoop.push(...get(YA), ...laneSumI32(ACC + tokens + j), A.F32_CONVERT_I32_S, ...get(SR), A.F32_LOAD, ...mem(4), A.F32_MUL, A.F32_STORE, ...mem(4));
-  }
-  rLoop.push(...addTo(R, 2));
-
-  const tLoop: number[] = [...get(X), ...get(T), ...get(XS2), A.I32_MUL, A.I32_ADD, ...set(XS[0])];
-  for (let j = 1; j < tokens; j++) tLoop.push(...get(XS[j - 1]), ...get(XS2), A.I32_ADD, ...set(XS[j]));
-  tLoop.push(...i32(0), ...set(R), ...loopWhileBelow(R, N_OUT, rLoop), ...addTo(T, tokens));
-
-  const code = [...get(N_IN), ...i32(1), A.I32_SHL, ...set(NIN2), ...get(X_STRIDE), ...i32(1), A.I32_SHL, ...set(XS2)];
-  code.push(...i32(0), ...set(T), ...loopWhileBelow(T, N_TOK, tLoop));
-  return {
-    name: tokens === 4 ? 'gemmQ' : 'gemmQ1',
-    params: 8,
+    name: `gemm${ints ? 'Q' : ''}${tokens === 4 ? '' : '1'}`,
+    params,
     locals: [
       [12, A.I32],
       [2 * tokens + 3, A.V128],
@@ -222,7 +184,7 @@ interface WasmApi {
 const WA = (globalThis as unknown as { WebAssembly?: WasmApi }).WebAssembly;
 
 export function simdModuleBytes(): Uint8Array<ArrayBuffer> {
-  return A.wasmModule([gemm(4), gemm(1), maxnorm(), gemmQ(4), gemmQ(1), absmax(), quantize()]);
+  return A.wasmModule([product(4, false), product(1, false), maxnorm(), product(4, true), product(1, true), absmax(), quantize()]);
 }
 
 /** A memory and the kernels over it, or undefined where the engine has no WebAssembly SIMD (it rejects the module). */

@@ -88,43 +88,11 @@ export const zeroV128 = (): number[] => [...V128_CONST, ...new Array<number>(16)
 export const loopWhileBelow = (a: number, b: number, inner: number[]): number[] => [BLOCK, EMPTY, LOOP, EMPTY, ...get(a), ...get(b), I32_GE_U, BR_IF, 1, ...inner, BR, 0, END, END];
 /** local = local + step */
 export const addTo = (l: number, step: number): number[] => [...get(l), ...i32(step), I32_ADD, ...set(l)];
-/** The sum of an f32x4 local's four lanes, on the stack. */
-export const laneSum = (l: number): number[] => [
-  ...get(l),
-  ...F32X4_EXTRACT,
-  0,
-  ...get(l),
-  ...F32X4_EXTRACT,
-  1,
-  F32_ADD,
-  ...get(l),
-  ...F32X4_EXTRACT,
-  2,
-  F32_ADD,
-  ...get(l),
-  ...F32X4_EXTRACT,
-  3,
-  F32_ADD,
-];
-
-/** The sum of an i32x4 local's four lanes, on the stack as an i32. */
-export const laneSumI32 = (l: number): number[] => [
-  ...get(l),
-  ...I32X4_EXTRACT,
-  0,
-  ...get(l),
-  ...I32X4_EXTRACT,
-  1,
-  I32_ADD,
-  ...get(l),
-  ...I32X4_EXTRACT,
-  2,
-  I32_ADD,
-  ...get(l),
-  ...I32X4_EXTRACT,
-  3,
-  I32_ADD,
-];
+/** The sum of a vector local's four lanes, on the stack: f32x4 as an f32, or i32x4 (`ints`) as an i32. */
+export const laneSum = (l: number, ints = false): number[] => {
+  const [extract, add] = ints ? [I32X4_EXTRACT, I32_ADD] : [F32X4_EXTRACT, F32_ADD];
+  return [...get(l), ...extract, 0, ...[1, 2, 3].flatMap((lane) => [...get(l), ...extract, lane, add])];
+};
 
 export interface WasmFunction {
   name: string;
