@@ -5,7 +5,7 @@
  * Presidio in the same run.
  *
  *   ~/.cache/mlsvc/venv-pii/bin/pip install faker   # once
- *   node .build-pii/bench/pii/faker-bench.js [PER_LOCALE=25] [SEED=20261128] [first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh]   # → bench/results/pii-faker.json
+ *   node .build-pii/bench/pii/faker-bench.js [PER_LOCALE=25] [SEED=20261128] [first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth]   # → bench/results/pii-faker.json
  *
  * Per type: spans found (at least half of a value's non-space characters inside a detection of any type), spans found
  * as their type, and the share of the value characters redacted; over all types, the span F1 of exact boundaries. The carriers hold no other personal data, so a
@@ -322,6 +322,27 @@ const ELEVENTH_CARRIERS = [
   'Statement by {prefix} {last}, {job} at {company}, {city}.',
 ];
 
+/**
+ * A twelfth set, written on 2026-11-29 after the eleventh set's per-type figures were read and before the changes
+ * they prompted: newsletters, minutes, incident logs, classifieds, travel and directory lines (`… SEED twelfth`).
+ */
+const TWELFTH_CARRIERS = [
+  'In this issue: {first_last} on life as a {job} in {city}.',
+  'Present: {name}, {prefix} {last} ({company}); apologies from {first}.',
+  '14:32 caller {first_lower} reported a fire at {address}, callback {phone}',
+  'Room to let near {city}. Contact {first} ({phone}).',
+  '{name} flew from {city} to {country} on business for {company}.',
+  'Directory: {last}, {first} | {job} | {phone}',
+  'Congratulations to {first_last}, {age}, our {nationality} champion!',
+  'Card ending {card} belongs to {name_lower}.',
+  '{company} is hiring a {job} in {city}.',
+  'From: {first_last}\nTo: {company_lower}\nRe: the {city} account',
+  'The {nationality} delegation, led by {prefix} {last}, arrived in {city}.',
+  '{first} and {first_last} moved to {address_block}',
+  'Guest speaker {name}, {job}, {company}',
+  'i think {first_lower} is {age} or something',
+];
+
 interface Gold {
   type: string;
   start: number;
@@ -504,6 +525,7 @@ function main(): void {
     ninth: NINTH_CARRIERS,
     tenth: TENTH_CARRIERS,
     eleventh: ELEVENTH_CARRIERS,
+    twelfth: TWELFTH_CARRIERS,
   };
   const setName = process.argv[4] ?? 'first';
   const carriers = sets[setName];
