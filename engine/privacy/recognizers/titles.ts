@@ -59,8 +59,12 @@ const QUALIFIER = new RegExp(
 /** Words that say the job comes next, whatever its words and case: "works as a Freight forwarder". */
 const JOB_CUE =
   /\b(?:(?:employed|hired|recruited|engaged|appointed|retained|taken on)(?:\s+by\s+[^.;\n]{1,80}?)?|works?|worked|working|serves?|served|serving|trained|qualified|retired)\s+as\s+(?:an?|the|our|their|his|her)\s+/giu;
-/** Someone appointed, named or hired as a post, without an article: "has appointed Samantha Smith as Economist". */
-const APPOINTED_AS = /\b(?:appointed|named|hired|elected|promoted|made)\s+(?:[^\s.;,]+\s+){1,4}?as\s+(?!an?\s|the\s)/giu;
+/**
+ * Someone appointed, named or hired as a post, joining a firm as one or working as one, without an article: "has
+ * appointed Samantha Smith as Economist", "will join Acme as Head of Sales", "is working as Retail merchandiser".
+ */
+const APPOINTED_AS =
+  /\b(?:(?:appointed|named|hired|elected|promoted|made|join|joins|joined|joining|rejoined)\s+(?:[^\s.;,]+\s+){1,4}?|(?:works?|worked|working|serves?|served|serving|employed|trained|qualified|retired)\s+)as\s+(?!an?\s|the\s)/giu;
 /** Where the job's words end: a preposition, a conjunction or a relative word starts the rest of the sentence. */
 const JOB_STOP = new Set([
   'at',
@@ -87,6 +91,17 @@ const JOB_STOP = new Set([
   'before',
   'during',
   'near',
+  'now',
+  'today',
+  'currently',
+  'again',
+  'still',
+  'already',
+  'too',
+  'also',
+  'there',
+  'here',
+  'then',
 ]);
 const JOB_WORD = /^[\p{L}][\p{L}\p{M}'’/()&.-]*$/u;
 
@@ -134,11 +149,11 @@ function cuedJobs(text: string): RawMatch[] {
 }
 
 /**
- * Words that say a person's job follows, with its article: "has been a …", "is an …", "Our new …", "a 64-year-old …",
- * and "The" opening a sentence before a capitalized word and a lower-case one ("The Bonds trader we hired, …").
+ * Words that say a person's job follows, with its article: "has been a …", "is an …", "Our new …", "contact the …",
+ * "a 64-year-old …", and "The" opening a sentence before a capitalized word and a lower-case one ("The Bonds trader we hired, …").
  */
 const JOB_DETERMINER =
-  /\b(?:is|was|been|be|being|became|becomes|become|becoming|am|are|were|new|former|retired|qualified|trainee|our|their|his|her|my|your)\s+(?:(?:an?|the|our|their|his|her|my|your|new|former|trained|qualified|retired)\s+){0,2}/giu;
+  /\b(?:is|was|been|be|being|became|becomes|become|becoming|am|are|were|new|former|retired|qualified|trainee|our|their|his|her|my|your|(?:contact|call|ask|email|e-mail|consult|see|notify|inform|speak to|speak with|talk to|write to)\s+(?:the|your|our))\s+(?:(?:an?|the|our|their|his|her|my|your|new|former|trained|qualified|retired)\s+){0,2}/giu;
 /**
  * The same after an age ("a 64-year-old …"), in apposition after a word (", a Industrial/product designer") and after
  * "as a" ("ten years as a forklift operator"); apart, so that the common regex keeps its fast scan for its first words.
