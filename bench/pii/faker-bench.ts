@@ -5,7 +5,7 @@
  * Presidio in the same run.
  *
  *   ~/.cache/mlsvc/venv-pii/bin/pip install faker   # once
- *   node .build-pii/bench/pii/faker-bench.js [PER_LOCALE=25] [SEED=20261128] [first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth]   # → bench/results/pii-faker.json
+ *   node .build-pii/bench/pii/faker-bench.js [PER_LOCALE=25] [SEED=20261128] [first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth]   # → bench/results/pii-faker.json
  *
  * Per type: spans found (at least half of a value's non-space characters inside a detection of any type), spans found
  * as their type, and the share of the value characters redacted; over all types, the span F1 of exact boundaries. The carriers hold no other personal data, so a
@@ -343,6 +343,28 @@ const TWELFTH_CARRIERS = [
   'i think {first_lower} is {age} or something',
 ];
 
+/**
+ * A thirteenth set, written on 2026-11-29 at the end of the session that wrote the tenth to twelfth, before any change
+ * of a later session: references, tenancy, sports, alumni notes, customs forms and voice-mail transcripts
+ * (`… SEED thirteenth`). Nothing was run on it when it was written.
+ */
+const THIRTEENTH_CARRIERS = [
+  'I have known {first_last} for six years as a colleague at {company}.',
+  'Landlord: {company}. Tenant: {name}, {nationality}, aged {age}.',
+  '{first_last} scored twice as {city} beat {country}.',
+  'Class of 2009: {name_lower} now works in {city} as a {job}.',
+  'Declared by {name_upper}, {address}, passport country {country}.',
+  'hey its {first_lower} again, call me back on {phone} thx',
+  'Refund of {card} approved for {prefix} {last}.',
+  '{job} {first_last} ({company}) will chair the session.',
+  'Our family moved from {country} to {city} when {first} was {age}.',
+  'Mailing list: {name}; {address_block}',
+  'Reviewed by {first_last}, {job}, on behalf of {company_lower}.',
+  '{first}, a {nationality} student, rents a room in {city}.',
+  'URGENT: {company} owes {first_last} three months of pay.',
+  'met {first_lower} and {name_lower} at the {city} marathon',
+];
+
 interface Gold {
   type: string;
   start: number;
@@ -531,6 +553,7 @@ function main(): void {
     tenth: TENTH_CARRIERS,
     eleventh: ELEVENTH_CARRIERS,
     twelfth: TWELFTH_CARRIERS,
+    thirteenth: THIRTEENTH_CARRIERS,
   };
   const setName = process.argv[4] ?? 'first';
   const carriers = sets[setName];
