@@ -320,7 +320,7 @@ export class RolloutService {
 
   /**
    * An open rollout's state as its workflow holds it (a pause shows at once, before the workflow's next write);
-   * the row when the workflow does not answer within a moment.
+   * the row alone when the workflow does not answer within a moment.
    */
   private async withLiveState(r: Rollout): Promise<Rollout> {
     if (!OPEN_ROLLOUT_STATES.includes(r.state)) return r;
@@ -330,12 +330,9 @@ export class RolloutService {
       // The row may already say more (a final state written after the query was answered).
       const fresh = await this.ds.getRepository(Rollout).findOneByOrFail({ id: r.id });
       if (!OPEN_ROLLOUT_STATES.includes(fresh.state)) return fresh;
-      return Object.assign(fresh, {
-        state: live.state as RolloutState,
-        stepIndex: live.step_index,
-        currentTrafficPercent: live.current_traffic_percent,
-        gatesLast: live.gates_last,
-      });
+      // Step, share and gate results are written to the row by the activity that makes the move, before the
+      // workflow learns the move is done: the row is never behind the query there, and may be ahead of it.
+      return Object.assign(fresh, { state: live.state as RolloutState });
     } catch {
       return r;
     }
