@@ -1017,3 +1017,41 @@ describe('jobs in plain prose: after "as a", "becoming", and before a person in 
     expect(spans(text, 'title')).toEqual([]);
   });
 });
+
+describe('seventh pass: names no list knows, in lower case and in capitals', () => {
+  it.each([
+    ['hey its makayla again, call me back', 'makayla'],
+    ['hi, this is éléonore from accounts', 'éléonore'],
+    ['hey it is oswin, call me', 'oswin'],
+    ['hi its heinz-willi here', 'heinz-willi'],
+    ['call me ailis', 'ailis'],
+  ])('a speaker naming themselves after a greeting: %j', (text, name) => {
+    expect(spans(text, 'name')).toEqual([name]);
+  });
+
+  it.each(['It is, surprisingly, near the bridge.', 'This is crap.', 'i am subed and i liked the vid', 'hey this is awesomeee!', 'im tryna sleep', 'its lit af'])(
+    'takes no name from a description or chat: %j',
+    (text) => {
+      expect(spans(text, 'name')).toEqual([]);
+    },
+  );
+
+  it('takes a surname no list holds after a known given name in lower case', () => {
+    expect(spans('met makayla and tara roberson at the marathon', 'name')).toEqual(['makayla', 'tara roberson']);
+    expect(spans('hi, this is isa seifert from berlin', 'name')).toEqual(['isa seifert']);
+    expect(spans('sarah lol', 'name')).toEqual(['sarah']);
+  });
+
+  it('takes a number stated of a person found in any case for an age, not one stated of a thing', () => {
+    expect(spans('i think tara roberson is about 41 lol', 'age')).toEqual(['41']);
+    expect(spans('ELIF KAYA IS 29.', 'age')).toEqual(['29']);
+    expect(spans('the total is 45.', 'age')).toEqual([]);
+    expect(spans('Maria Lopez is 5 minutes away.', 'age')).toEqual([]);
+  });
+
+  it('takes two words no list knows in capitals after a cue', () => {
+    expect(spans('Declared by ELWIRA GEISLER, Hauptstr. 5, 10115 Berlin.', 'name')).toEqual(['ELWIRA GEISLER']);
+    expect(spans('Signed: ELWIRA GEISLER', 'name')).toEqual(['ELWIRA GEISLER']);
+    expect(spans('APPROVED BY FINANCE DEPT', 'name')).toEqual([]);
+  });
+});

@@ -1,5 +1,6 @@
 /** Dates (any calendar date naming a day), dates of birth (a date with birth context) and ages. */
 import { define, NEEDS_DIGIT, validDate, type RawMatch, type Recognizer } from './define';
+import { entities } from './named-entities';
 
 const MONTHS = 'Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?';
 const MONTH_INDEX: Record<string, number> = { jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, oct: 10, nov: 11, dec: 12 };
@@ -50,6 +51,12 @@ const AGE_NAMED =
  */
 const AGE_OTHER =
   /(?<=\b(?:moved|married|retired|died|graduated|emigrated|left home|left school|became|learned|learnt)\b[^.!?\n]{0,60}\bat )\d{1,3}(?=\s*(?:$|[.,;!?)]|\s(?:and|but|when|after|because)\b))|(?<=(?:^|[.!?]\s+)(?:At|AT) )\d{1,3}(?=,)|(?<=\bin (?:his|her|their|my|your|our) (?:(?:early|mid|late)[\s-])?)\d0s\b|\b\d{1,3}(?:st|nd|rd|th)(?= birthday\b)|(?<=\b(?:[Aa]ged?|[Aa]ges) \d{1,3}\s?(?:to|-|–|and)\s?)\d{1,3}\b/gu;
+/**
+ * A bare number stated of a person the entity reader found, in whatever case it is written: "i think john is 34 or
+ * something", "ELIF KAYA IS 29". Right after the name, so "the total is 45" never qualifies.
+ */
+const AGE_OF_NAME =
+  /^,? (?:is|was|turned|turns|IS|WAS|TURNED)(?: now| only| just| already| about| like)? (\d{1,3})(?=\s*(?:$|[.!?;]|,\s|\s(?:years?|yrs?|next|this|today|in|and|but|when|with|or|now|lol)\b))/;
 const NOT_AGE_AFTER = /^\s*(?:%|percent|degrees|°|times|minutes|mins|hours|hrs|days|weeks|months|km|miles|kg|lbs|pounds|dollars|euros|pages|people|items|units)/i;
 
 function findAges(text: string): RawMatch[] {
@@ -70,6 +77,17 @@ function findAges(text: string): RawMatch[] {
   scan(AGE_APPOSITIVE, 0.7);
   scan(AGE_NAMED, 0.65);
   scan(AGE_OTHER, 0.75);
+  if (/ (?:is|was|turn|IS|WAS|TURN)/.test(text)) {
+    for (const e of entities(text)) {
+      if (e.kind !== 'name') continue;
+      const m = AGE_OF_NAME.exec(text.slice(e.end, e.end + 40));
+      if (!m) continue;
+      const start = e.end + m[0].length - m[1].length;
+      if (seen.has(start) || Number.parseInt(m[1], 10) > 120 || NOT_AGE_AFTER.test(text.slice(start + m[1].length, start + m[1].length + 10))) continue;
+      seen.add(start);
+      out.push({ start, end: start + m[1].length, score: 0.65, evidence: ['age_phrase'] });
+    }
+  }
   return out.sort((a, b) => a.start - b.start);
 }
 

@@ -19,7 +19,7 @@ import { define, NEEDS_LETTER, wordsRegex, type RawMatch, type Recognizer } from
 import { CENSUS_SURNAMES, GIVEN_NAMES_THAT_ARE_WORDS } from './census-names';
 import { COUNTRY_NAMES } from './countries';
 import { headWord } from './job-words';
-import { STOP_WORDS, recaseForModel } from './recase';
+import { CHAT_WORDS, STOP_WORDS, recaseForModel } from './recase';
 
 export type EntityKind = 'name' | 'organization' | 'location' | 'nrp' | 'title';
 
@@ -230,6 +230,14 @@ function nameNotWord(t: Tok): boolean {
 /** Cue words before a lower-case name ("my name is john", "hi its priya", "contact sarah o'connor"). */
 const LOWER_NAME_CUE =
   /(?:\bname is|\bname's|\bnamed|\bcalled|\bi'm|\bi’m|\bim|\bi am|\bthis is|\bit's|\bit’s|\bits|\bcontact|\bcall|\bask for|\bdear|\bhi|\bhello|\bhey|\bthanks|\bthank you|\bregards|\bcheers|\bspoke (?:to|with)|\btalk(?:ed)? to|\bmet with|\bmet|\bran into|\bbumped into|\bsaw|\bvisited|\btexted|\bmessaged|\be-?mailed|\btold|\bsigned|\bfrom|\bwith|\bby|\bcc|\battn|\bname:?|\bcustomer:?|\bpatient:?|\bmr\.?|\bmrs\.?|\bms\.?|\bdr\.?)\s*[,:]?\s*$/i;
+/**
+ * A speaker naming themselves after a greeting: "hey its makayla", "hi, this is isa seifert", "hello i am oswin".
+ * Without the greeting these words mostly describe ("It is, surprisingly, near", "This is crap"), and informal text is
+ * full of words no dictionary holds; there only a known given name is taken, as before.
+ */
+const SELF_INTRO = /\b(?:hey|hi|hello|hiya|yo|heya|hallo)\b[\s,!.-]*(?:it's|it’s|its|it is|this is|i'm|i’m|im|i am|my name's|me)\s*[,:]?\s*$|\b(?:call me|my name's)\s*$/i;
+/** What closes a self-introduction after the name: the end of a clause, or words that go on about the speaker. */
+const INTRO_AFTER = /^(?:\s*(?:[,.!?;:)\n]|-\s|$)|\s+(?:again|here|from|and|calling|speaking|writing|btw|of|at|with|in|by)\b)/i;
 /** Verbs of meeting or reaching someone right before a lower-case name ("ran into", "met", "texted"). */
 const MEETING_CUE = /(?:\bran into|\bbumped into|\bmet(?: up)?(?: with)?|\bsaw|\bvisited|\btexted|\bmessaged|\be-?mailed|\btold)\s*$/i;
 /** Verbs after which one unknown lower-case word is someone: "ran into telemaco at the station". */
@@ -624,8 +632,13 @@ function uncasedPerson(toks: Tok[], i: number, text: string, shape: Shape, cued:
   const double = t.base.includes('-') && t.base.split('-').every((p) => p.length > 1 && lex.firstNames.has(p));
   const firstKnown = double || (lex.firstNames.has(t.base) && (strong || shape === 'upper' || !lex.common.has(t.base)));
   const lastKnown = lex.lastNames.has(t.base) && !lex.common.has(t.base);
-  if (!firstKnown && !(cued && lastKnown)) return 0;
+  // In capitals after a cue ("Declared by ELWIRA GEISLER", "SIGNED: OSWIN KRAUTH") two words no list knows are a
+  // name: the cue says a person follows, and capitals hide the case that would say so.
+  const unknownStart = cued && shape === 'upper' && !firstKnown && !lastKnown && unlistedWord(t.base);
+  if (!firstKnown && !(cued && lastKnown) && !unknownStart) return 0;
   let n = 1;
+  // A surname no list holds, after a known given name in lower case ("tara roberson", "isa seifert").
+  let unlistedSurname = false;
   for (let j = i + 1; j < toks.length && n < 4; j++) {
     const u = toks[j];
     if (u.shape !== shape || !joined(text, toks[j - 1], u)) break;
@@ -634,13 +647,36 @@ function uncasedPerson(toks: Tok[], i: number, text: string, shape: Shape, cued:
     const another = lex.firstNames.has(k) && !lex.common.has(k);
     // In capitals, a place's name after a known given name is a surname ("JULIANA MONTENEGRO", "MARIA ESPAÑA").
     const placeSurname = shape === 'upper' && n === 1 && firstKnown && lex.places.has(k) && !lex.common.has(k) && k.length >= 4;
-    if (surname || another || placeSurname || (cued && shape === 'upper' && k.length >= 3 && !lex.common.has(k) && !lex.places.has(k))) n++;
+    const unlisted = shape === 'lower' && n === 1 && firstKnown && !surname && !another && unlistedWord(k);
+    if (surname || another || placeSurname || unlisted || (cued && shape === 'upper' && k.length >= 3 && !lex.common.has(k) && !lex.places.has(k))) n++;
     else break;
+    unlistedSurname ||= unlisted;
     if (placeSurname) return n;
   }
-  // Without a cue, a lone first name or a first name before an unknown word is too weak in lower case.
-  if (!cued && (n < 2 || !toks.slice(i + 1, i + n).some((u) => lex.lastNames.has(u.base) || surnameShaped(u.base)))) return 0;
+  if (unknownStart && n < 2) return 0;
+  // Without a cue, a lone first name or a first name before an English word is too weak in lower case.
+  if (!cued && !unlistedSurname && (n < 2 || !toks.slice(i + 1, i + n).some((u) => lex.lastNames.has(u.base) || surnameShaped(u.base)))) return 0;
   return n;
+}
+
+/**
+ * A word of three letters or more that no list knows as anything: no English word, place, organization, group or chat
+ * word, and not stretched as chat spells ("awesomeee").
+ */
+function unlistedWord(k: string): boolean {
+  const lex = lexicon();
+  return (
+    k.length >= 3 &&
+    !/(\p{L})\1\1/u.test(k) &&
+    !STOP_WORDS.has(k) &&
+    !CHAT_WORDS.has(k) &&
+    !lex.common.has(k) &&
+    !lex.places.has(k) &&
+    !lex.organizations.has(k) &&
+    !lex.orgWords.has(k) &&
+    !lex.groups.has(k) &&
+    !CUE_WORDS.has(k)
+  );
 }
 
 /** Frequent surnames that are also English words ("Brown", "Young"): surnames only after a given name or an initial. */
@@ -776,10 +812,14 @@ function uncased(text: string, toks: Tok[], used: boolean[], out: EntityMatch[])
     // Lower case: cue words decide.
     // "her name was aiyana begay": after words that give a name, the lower-case words that are no English ones are
     // the name, known to the lists or not.
-    if (t.shape === 'lower' && NAMING_CUE.test(before)) {
+    const naming = NAMING_CUE.test(before);
+    if (t.shape === 'lower' && (naming || SELF_INTRO.test(before))) {
       let n = 0;
       while (n < 3 && i + n < toks.length && toks[i + n].shape === 'lower' && (n === 0 || joined(text, toks[i + n - 1], toks[i + n])) && nameNotWord(toks[i + n])) n++;
-      if (n > 0) {
+      // "hey its makayla again": a speaker naming themselves, when the words after close the introduction ("its lit
+      // af" does not); a word of the language is never taken ("i am tired").
+      const introduced = naming || (n > 0 && (n > 1 || unlistedWord(t.base) || lex.firstNames.has(t.base)) && INTRO_AFTER.test(text.slice(toks[i + n - 1].end, toks[i + n - 1].end + 16)));
+      if (n > 0 && introduced) {
         out.push({ start: t.start, end: toks[i + n - 1].end, score: 0.8, evidence: ['context'], kind: 'name' });
         for (let j = i; j < i + n; j++) used[j] = true;
         i += n - 1;
@@ -1285,7 +1325,10 @@ function findOrganizations(text: string): RawMatch[] {
     const words = m[0].split(/,?\s+(?:(?:and|&|y|e|und|et|en)\s+)?/).map(fold);
     const cued = FIRM_CUE.test(text.slice(Math.max(0, m.index - 12), m.index));
     if ((!cued && !words.some((w) => lex.lastNames.has(w))) || words.some((w) => /(?:ing|ian|ese|ish|ware|ion)$/.test(w) && !lex.lastNames.has(w))) continue;
-    out.push({ start: m.index, end: m.index + m[0].length, score: 0.92, evidence: ['firm_name'] });
+    // People listed by name are listed by given name ("Harry, Niall and Louis"); when no word is only a given name,
+    // the firm outranks the names each word would be ("Brown, Beck and Carter": Beck a surname, Carter both).
+    const surnamesOnly = !words.some((w) => lex.firstNames.has(w) && !lex.lastNames.has(w));
+    out.push({ start: m.index, end: m.index + m[0].length, score: surnamesOnly ? 0.97 : 0.92, evidence: ['firm_name'] });
   }
   for (const re of [LEGAL_FORM_FIRM, FIRM_PREFIX]) {
     for (const m of text.matchAll(re)) {

@@ -38,6 +38,19 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
   ).split(' '),
 );
 
+/**
+ * Chat abbreviations and interjections: no names, though no dictionary holds them. The model takes them for
+ * organizations in capitals ("LOL", "OMG", "SMH"); the rules would take them for surnames after a given name in lower
+ * case ("sarah lol").
+ */
+export const CHAT_WORDS: ReadonlySet<string> = new Set(
+  (
+    'lol lols lmao lmfao rofl roflmao omg omfg wtf wth smh tbh tbf imo imho idk idc ikr btw brb afaik irl jk nvm thx ty tyvm pls plz af fml ftw gg iirc tldr ' +
+    'yolo fomo bff nsfw ama til eli5 ootd lmk hmu ngl istg fr np ppl ya yea yeah yay yup nope ugh ahh aww haha hahaha hehe xd xoxo wow omw rip ps pps nb attn ' +
+    'rn wanna gonna gotta tryna finna yall bday sry soz hbu wyd srsly hmm umm hun babe luv bae fam sis bruh fyi asap'
+  ).split(' '),
+);
+
 export type RecaseStrategy = 'none' | 'title' | 'title-uncommon';
 
 /** Whether a lower-cased word is one an editor writes in lower case mid-sentence. */

@@ -14,7 +14,7 @@ import { fold, lexicon } from '../lexicon';
 import { nerEntities } from '../ner';
 import { textFlags, type RawMatch, type Recognizer } from './define';
 import { groupBeforeJob } from './named-entities';
-import { STOP_WORDS, recaseForModel, type Recased } from './recase';
+import { CHAT_WORDS, STOP_WORDS, recaseForModel, type Recased } from './recase';
 
 /** The PII type of each OntoNotes label the privacy engine cares about, and its confidence when the model is sure. */
 const LABELS: Record<string, { type: string; base: number }> = {
@@ -55,16 +55,6 @@ const FORM_LABELS = new Set(
   (
     'ID DOB SSN SIN NIN NINO TIN EIN ITIN NPI DEA MRN VAT IBAN BIC SWIFT CVV CVC PIN PUK IMEI VIN ZIP PO URL IP MAC API OTP ' +
     'EUR USD GBP JPY CHF CAD AUD INR CNY SEK NOK DKK PLN BRL MXN ETA ASAP FYI RE FW FWD CC BCC TEL FAX MOB DL DNI NIE NIF CPF CNPJ RUT PESEL BSN AHV PPS'
-  ).split(' '),
-);
-/**
- * Chat abbreviations and interjections written in capitals, which the model takes for organizations ("LOL", "OMG",
- * "SMH"): a span that is one of them is not an entity.
- */
-const CHAT_WORDS = new Set(
-  (
-    'lol lols lmao lmfao rofl roflmao omg omfg wtf wth smh tbh tbf imo imho idk idc ikr btw brb afaik irl jk nvm thx ty tyvm pls plz af fml ftw gg iirc tldr ' +
-    'yolo fomo bff nsfw ama til eli5 ootd lmk hmu ngl istg fr np ppl ya yea yeah yay yup nope ugh ahh aww haha hahaha hehe xd xoxo wow omw rip ps pps nb attn'
   ).split(' '),
 );
 const WORDS = /[\p{L}\p{N}]+/gu;
