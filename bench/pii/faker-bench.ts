@@ -5,7 +5,7 @@
  * Presidio in the same run.
  *
  *   ~/.cache/mlsvc/venv-pii/bin/pip install faker   # once
- *   node .build-pii/bench/pii/faker-bench.js [PER_LOCALE=25] [SEED=20261128] [first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth]   # → bench/results/pii-faker.json
+ *   node .build-pii/bench/pii/faker-bench.js [PER_LOCALE=25] [SEED=20261128] [first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth]   # → bench/results/pii-faker.json
  *
  * Per type: spans found (at least half of a value's non-space characters inside a detection of any type), spans found
  * as their type, and the share of the value characters redacted; over all types, the span F1 of exact boundaries. The carriers hold no other personal data, so a
@@ -365,6 +365,29 @@ const THIRTEENTH_CARRIERS = [
   'met {first_lower} and {name_lower} at the {city} marathon',
 ];
 
+/**
+ * A fourteenth set, written on 2026-11-29 in the session after the thirteenth was first measured, after that session's
+ * first changes and before any later one: insurance claims, dating profiles, hotel registers, court lists, game chat,
+ * police logs, recruiter mail, delivery notes, referrals, tax forms (`… SEED fourteenth`). Nothing was run on it when
+ * it was written; the session measured it once, at its end.
+ */
+const FOURTEENTH_CARRIERS = [
+  'Claim 88213: policyholder {name} ({age}) reports water damage at {address}.',
+  'about me: {first_lower}, {age}, {nationality}, into hiking around {city}',
+  'Guest register - {name_upper} - {country} - room 214',
+  'R v {first_last}: listed for hearing, counsel instructed by {company}.',
+  'gg {first_lower} u carried us lol',
+  'Officers attended {address} after {first_last} called {phone}.',
+  'Hi {first}, I recruit for {company} and think you would be a great {job}.',
+  'Deliver to {name}, {address_block}',
+  'Referred by {prefix} {last} of {company} for a second opinion.',
+  'Taxpayer: {first_last}; Occupation: {job}; Card on file: {card}',
+  "{first_last}'s sister moved to {country} last year.",
+  'Thank you, {name}, for your gift to the {city} food bank.',
+  '{nationality} chef {first_last} opens her second restaurant in {city}.',
+  'spoke to {name_lower} from {company_lower} re the invoice, she was fine',
+];
+
 interface Gold {
   type: string;
   start: number;
@@ -554,6 +577,7 @@ function main(): void {
     eleventh: ELEVENTH_CARRIERS,
     twelfth: TWELFTH_CARRIERS,
     thirteenth: THIRTEENTH_CARRIERS,
+    fourteenth: FOURTEENTH_CARRIERS,
   };
   const setName = process.argv[4] ?? 'first';
   const carriers = sets[setName];
