@@ -522,14 +522,14 @@ const NAME_CARRIERS = ['{n} moved to Leeds last spring.', 'Please call {n} befor
  * Names of the locales the address rows leave out, each in one carrier: the share found with exact boundaries (any
  * judged type) and found at all (half its characters or more in a detection of a judged type); ours and Presidio.
  */
-function scoreMoreNames(more: [string, string][], work: string): Record<'ours' | 'presidio', { exact: number; found: number }> {
+function scoreMoreNames(more: [string, string][], work: string, withPresidio: boolean): Record<'ours' | 'presidio', { exact: number; found: number }> {
   const texts: Text[] = more.map(([locale, name], i) => {
     const carrier = NAME_CARRIERS[i % NAME_CARRIERS.length];
     const start = carrier.indexOf('{n}');
     return { locale, text: carrier.replace('{n}', name), gold: [{ type: 'name', start, end: start + name.length }] };
   });
   const ours = texts.map((t) => detectText(t.text).map((d) => ({ label: d.type, start: d.start, end: d.end })));
-  const pres = runPresidio(texts, `faker-names-${more.length}`, work);
+  const pres = withPresidio ? runPresidio(texts, `faker-names-${more.length}`, work) : { texts: texts.map(() => []) };
   const presidio = pres.texts.map((rs) => rs.map(([label, start, end]) => ({ label, start, end })));
   const score = (preds: Pred[][]): { exact: number; found: number } => {
     let exact = 0;
@@ -548,8 +548,11 @@ function scoreMoreNames(more: [string, string][], work: string): Record<'ours' |
 const f3 = (a: number, b: number): string => (b ? (a / b).toFixed(3) : '—');
 
 function main(): void {
-  const perLocale = Number(process.argv[2] ?? 25);
-  const seed = process.argv[3] ?? '20261128';
+  // `--no-presidio`: ours alone (Presidio's columns read 0), for comparing two builds of ours quickly.
+  const withPresidio = !process.argv.includes('--no-presidio');
+  const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+  const perLocale = Number(args[0] ?? 25);
+  const seed = args[1] ?? '20261128';
   const outDir = join(__dirname, '../../../bench/results');
   const work = join(outDir, 'pii-faker');
   mkdirSync(work, { recursive: true });
@@ -579,7 +582,7 @@ function main(): void {
     thirteenth: THIRTEENTH_CARRIERS,
     fourteenth: FOURTEENTH_CARRIERS,
   };
-  const setName = process.argv[4] ?? 'first';
+  const setName = args[2] ?? 'first';
   const carriers = sets[setName];
   if (!carriers) throw new Error(`carrier set ${setName}: one of ${Object.keys(sets).join(', ')}`);
   const texts = compose(values.rows, carriers);
@@ -587,13 +590,13 @@ function main(): void {
   const t0 = process.hrtime.bigint();
   const ours = texts.map((t) => detectText(t.text).map((d) => ({ label: d.type, start: d.start, end: d.end })));
   const oursSeconds = Number(process.hrtime.bigint() - t0) / 1e9;
-  const pres = runPresidio(texts, `faker-${values.faker}-${values.seed}-${perLocale}`, work);
+  const pres = withPresidio ? runPresidio(texts, `faker-${values.faker}-${values.seed}-${perLocale}`, work) : { texts: texts.map(() => []), text_seconds: NaN };
   const presidio = pres.texts.map((rs) => rs.map(([label, start, end]) => ({ label, start, end })));
   const a = tally(texts, ours);
   const b = tally(texts, presidio);
 
   const lines = [
-    `Faker ${values.faker} values (seed ${values.seed}), ${values.rows.length} rows from 16 locales in ${carriers.length} carrier sentences (the ${setName} set); Presidio at score 0`,
+    `Faker ${values.faker} values (seed ${values.seed}), ${values.rows.length} rows from 16 locales in ${carriers.length} carrier sentences (the ${setName} set); ${withPresidio ? 'Presidio at score 0' : 'Presidio not run'}`,
     '',
     '| type | values | ours found | ours as its type | ours char recall | Presidio found | Presidio as its type | Presidio char recall |',
     '|---|---|---|---|---|---|---|---|',
@@ -612,7 +615,7 @@ function main(): void {
     return `${(p + r ? (2 * p * r) / (p + r) : 0).toFixed(3)} (P ${p.toFixed(3)} / R ${r.toFixed(3)})`;
   };
   lines.push(`exact span F1, types ignored: ours ${spanLine(a.spans)}, Presidio ${spanLine(b.spans)}`);
-  const names = scoreMoreNames(values.more_names, work);
+  const names = scoreMoreNames(values.more_names, work, withPresidio);
   lines.push(
     `names of ${new Set(values.more_names.map(([l]) => l)).size} more locales (${values.more_names.length}, four carriers): ours exact ${names.ours.exact.toFixed(3)}, found ${names.ours.found.toFixed(3)}; Presidio exact ${names.presidio.exact.toFixed(3)}, found ${names.presidio.found.toFixed(3)}`,
   );
