@@ -1049,6 +1049,12 @@ describe('seventh pass: names no list knows, in lower case and in capitals', () 
     expect(spans('Maria Lopez is 5 minutes away.', 'age')).toEqual([]);
   });
 
+  it('keeps a place whole across the particle in its name', () => {
+    expect(typed('She moved to Moraes do Norte in 2019.')).toEqual([['location', 'Moraes do Norte']]);
+    expect(spans('Born in Frankfurt am Main, raised in Rio de Janeiro.', 'location')).toEqual(['Frankfurt am Main', 'Rio de Janeiro']);
+    expect(spans('We drove from Paris and London to Lisbon In May.', 'location')).toEqual(['Paris', 'London', 'Lisbon']);
+  });
+
   it('takes two words no list knows in capitals after a cue', () => {
     expect(spans('Declared by ELWIRA GEISLER, Hauptstr. 5, 10115 Berlin.', 'name')).toEqual(['ELWIRA GEISLER']);
     expect(spans('Signed: ELWIRA GEISLER', 'name')).toEqual(['ELWIRA GEISLER']);
