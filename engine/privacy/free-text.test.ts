@@ -1049,6 +1049,12 @@ describe('seventh pass: names no list knows, in lower case and in capitals', () 
     expect(spans('Maria Lopez is 5 minutes away.', 'age')).toEqual([]);
   });
 
+  it('takes the job a firm is hiring for, and a job labelled after a comma', () => {
+    expect(spans('Bryant-Benjamin is hiring a Environmental consultant in New Scott.', 'title')).toEqual(['Environmental consultant']);
+    expect(spans('Employee record: Ann Lee, born in Oslo, job: Chartered management accountant.', 'title')).toEqual(['Chartered management accountant']);
+    expect(spans('We are hiring a lot of people this year.', 'title')).toEqual([]);
+  });
+
   it('keeps a place whole across the particle in its name', () => {
     expect(typed('She moved to Moraes do Norte in 2019.')).toEqual([['location', 'Moraes do Norte']]);
     expect(spans('Born in Frankfurt am Main, raised in Rio de Janeiro.', 'location')).toEqual(['Frankfurt am Main', 'Rio de Janeiro']);

@@ -150,10 +150,11 @@ function cuedJobs(text: string): RawMatch[] {
 
 /**
  * Words that say a person's job follows, with its article: "has been a …", "is an …", "Our new …", "contact the …",
+ * "is hiring a …",
  * "a 64-year-old …", and "The" opening a sentence before a capitalized word and a lower-case one ("The Bonds trader we hired, …").
  */
 const JOB_DETERMINER =
-  /\b(?:is|was|been|be|being|became|becomes|become|becoming|am|are|were|new|former|retired|qualified|trainee|our|their|his|her|my|your|(?:contact|call|ask|email|e-mail|consult|see|notify|inform|speak to|speak with|talk to|write to)\s+(?:the|your|our))\s+(?:(?:an?|the|our|their|his|her|my|your|new|former|trained|qualified|retired)\s+){0,2}/giu;
+  /\b(?:is|was|been|be|being|became|becomes|become|becoming|am|are|were|new|former|retired|qualified|trainee|our|their|his|her|my|your|hiring|recruiting|seeking|looking for|vacancy for|opening for|(?:contact|call|ask|email|e-mail|consult|see|notify|inform|speak to|speak with|talk to|write to)\s+(?:the|your|our))\s+(?:(?:an?|the|our|their|his|her|my|your|new|former|trained|qualified|retired)\s+){0,2}/giu;
 /**
  * The same after an age ("a 64-year-old …"), in apposition after a word (", a Industrial/product designer") and after
  * "as a" ("ten years as a forklift operator"); apart, so that the common regex keeps its fast scan for its first words.
@@ -248,7 +249,7 @@ function jobsAfterNames(text: string): RawMatch[] {
  * the label says what the value is, so any words up to the line's or the field's end are the job.
  */
 const LABELLED_JOB =
-  /(?<=(?:^|[\n;|•]|[.!?]\s)[^\S\n]*(?:[Jj]ob(?: [Tt]itle)?|JOB(?: TITLE)?|[Pp]osition|POSITION|[Oo]ccupation|OCCUPATION|[Pp]rofession|PROFESSION|[Dd]esignation|[Rr]ole|ROLE)[^\S\n]*[:–-][^\S\n]*)\p{L}[\p{L}\p{M}'’/&(),. -]{1,60}?(?=[^\S\n]*(?:$|[\n;|•]|\.(?:\s|$)|,\s+\p{L}+:|\s+-\s))/gmu;
+  /(?<=(?:^|[\n;|•,]|[.!?]\s)[^\S\n]*(?:[Jj]ob(?: [Tt]itle)?|JOB(?: TITLE)?|[Pp]osition|POSITION|[Oo]ccupation|OCCUPATION|[Pp]rofession|PROFESSION|[Dd]esignation|[Rr]ole|ROLE)[^\S\n]*[:–-][^\S\n]*)\p{L}[\p{L}\p{M}'’/&(),. -]{1,60}?(?=[^\S\n]*(?:$|[\n;|•]|\.(?:\s|$)|,\s+\p{L}+:|\s+-\s))/gmu;
 
 function labelledJobs(text: string): RawMatch[] {
   const out: RawMatch[] = [];
