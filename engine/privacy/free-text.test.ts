@@ -1047,6 +1047,7 @@ describe('seventh pass: names no list knows, in lower case and in capitals', () 
     expect(spans('ELIF KAYA IS 29.', 'age')).toEqual(['29']);
     expect(spans('the total is 45.', 'age')).toEqual([]);
     expect(spans('Maria Lopez is 5 minutes away.', 'age')).toEqual([]);
+    expect(spans('about me: robert, 65, swiss, into hiking around Leeds', 'age')).toEqual(['65']);
   });
 
   it('takes the job a firm is hiring for, and a job labelled after a comma', () => {

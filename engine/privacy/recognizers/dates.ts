@@ -57,6 +57,8 @@ const AGE_OTHER =
  */
 const AGE_OF_NAME =
   /^,? (?:is|was|turned|turns|IS|WAS|TURNED)(?: now| only| just| already| about| like)? (\d{1,3})(?=\s*(?:$|[.!?;]|,\s|\s(?:years?|yrs?|next|this|today|in|and|but|when|with|or|now|lol)\b))/;
+/** A number in apposition right after a person found in any case: "about me: robert, 65, swiss", "ELIF KAYA, 29, from Izmir". */
+const AGE_BESIDE_NAME = /^, (\d{1,2})(?=,\s|\s*$|\.(?:\s|$))/;
 const NOT_AGE_AFTER = /^\s*(?:%|percent|degrees|°|times|minutes|mins|hours|hrs|days|weeks|months|km|miles|kg|lbs|pounds|dollars|euros|pages|people|items|units)/i;
 
 function findAges(text: string): RawMatch[] {
@@ -77,10 +79,11 @@ function findAges(text: string): RawMatch[] {
   scan(AGE_APPOSITIVE, 0.7);
   scan(AGE_NAMED, 0.65);
   scan(AGE_OTHER, 0.75);
-  if (/ (?:is|was|turn|IS|WAS|TURN)/.test(text)) {
+  if (/ (?:is|was|turn|IS|WAS|TURN)|, \d{1,2}\b/.test(text)) {
     for (const e of entities(text)) {
       if (e.kind !== 'name') continue;
-      const m = AGE_OF_NAME.exec(text.slice(e.end, e.end + 40));
+      const after = text.slice(e.end, e.end + 40);
+      const m = AGE_OF_NAME.exec(after) ?? AGE_BESIDE_NAME.exec(after);
       if (!m) continue;
       const start = e.end + m[0].length - m[1].length;
       if (seen.has(start) || Number.parseInt(m[1], 10) > 120 || NOT_AGE_AFTER.test(text.slice(start + m[1].length, start + m[1].length + 10))) continue;
