@@ -1056,6 +1056,13 @@ describe('seventh pass: names no list knows, in lower case and in capitals', () 
     expect(spans('We are hiring a lot of people this year.', 'title')).toEqual([]);
   });
 
+  it('takes a firm in lower case whose words are English ones where a firm is introduced, and a great job', () => {
+    expect(spans('spoke to nicholas jones from parks inc re the invoice', 'organization')).toEqual(['parks inc']);
+    expect(spans('i went home and the best ltd edition was gone', 'organization')).toEqual([]);
+    expect(spans('I think you would be a great Civil engineer, contracting.', 'title')).toEqual(['Civil engineer, contracting']);
+    expect(spans('that would be a great idea', 'title')).toEqual([]);
+  });
+
   it('keeps a place whole across the particle in its name', () => {
     expect(typed('She moved to Moraes do Norte in 2019.')).toEqual([['location', 'Moraes do Norte']]);
     expect(spans('Born in Frankfurt am Main, raised in Rio de Janeiro.', 'location')).toEqual(['Frankfurt am Main', 'Rio de Janeiro']);

@@ -709,7 +709,9 @@ function groupReading(text: string, start: number, end: number): boolean {
 }
 
 /** Legal forms that end a firm's name in lower case, where the short ones ("sa", "ag", "as") would be words. */
-const LOWER_LEGAL_FORMS = new Set(['inc', 'ltd', 'llc', 'plc', 'corp', 'gmbh', 'bv', 'nv', 'spa', 'srl', 'sarl', 'pty', 'kgaa', 'llp', 'lda', 'ltda']);
+const LOWER_LEGAL_FORMS = new Set(['inc', 'ltd', 'llc', 'plc', 'corp', 'gmbh', 'bv', 'nv', 'spa', 'srl', 'sarl', 'pty', 'kgaa', 'llp', 'lda', 'ltda', 'gbr']);
+/** The legal forms no sentence writes for anything but a firm: before them, English words name the firm too ("parks inc"). */
+const SURE_LOWER_LEGAL_FORMS = new Set(['inc', 'ltd', 'llc', 'plc', 'gmbh', 'kgaa', 'llp', 'gbr']);
 
 /**
  * A lower-case firm at tokens[i..]: one to three words that are no common words (surnames, "and"/"y"/"e" between
@@ -718,6 +720,7 @@ const LOWER_LEGAL_FORMS = new Set(['inc', 'ltd', 'llc', 'plc', 'corp', 'gmbh', '
 function lowerFirm(text: string, toks: Tok[], i: number): number {
   const lex = lexicon();
   let names = 0;
+  let commonWords = false;
   for (let j = i; j < toks.length && j - i < 6; j++) {
     const u = toks[j];
     if (u.shape !== 'lower') return 0;
@@ -725,9 +728,15 @@ function lowerFirm(text: string, toks: Tok[], i: number): number {
       const gap = text.slice(toks[j - 1].end, u.start);
       if (gap !== ' ' && gap !== ', ' && gap !== '. ') return 0;
     }
-    if (LOWER_LEGAL_FORMS.has(u.key)) return names > 0 ? j - i + 1 : 0;
+    if (LOWER_LEGAL_FORMS.has(u.key)) {
+      // English words before a sure form make a firm where a firm is introduced ("from parks inc"), not in prose
+      // ("the best ltd edition").
+      const introduced = !commonWords || (SURE_LOWER_LEGAL_FORMS.has(u.key) && FIRM_CUE.test(text.slice(Math.max(0, toks[i].start - 12), toks[i].start)));
+      return names > 0 && introduced ? j - i + 1 : 0;
+    }
     if (j > i && CONNECTORS.has(u.key)) continue;
-    if (STOP_WORDS.has(u.key) || (lex.common.has(u.base) && !lex.lastNames.has(u.base)) || names === 3) return 0;
+    if (STOP_WORDS.has(u.key) || names === 3) return 0;
+    commonWords ||= lex.common.has(u.base) && !lex.lastNames.has(u.base);
     names++;
   }
   return 0;

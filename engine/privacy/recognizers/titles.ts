@@ -154,7 +154,7 @@ function cuedJobs(text: string): RawMatch[] {
  * "a 64-year-old …", and "The" opening a sentence before a capitalized word and a lower-case one ("The Bonds trader we hired, …").
  */
 const JOB_DETERMINER =
-  /\b(?:is|was|been|be|being|became|becomes|become|becoming|am|are|were|new|former|retired|qualified|trainee|our|their|his|her|my|your|hiring|recruiting|seeking|looking for|vacancy for|opening for|(?:contact|call|ask|email|e-mail|consult|see|notify|inform|speak to|speak with|talk to|write to)\s+(?:the|your|our))\s+(?:(?:an?|the|our|their|his|her|my|your|new|former|trained|qualified|retired)\s+){0,2}/giu;
+  /\b(?:is|was|been|be|being|became|becomes|become|becoming|am|are|were|new|former|retired|qualified|trainee|our|their|his|her|my|your|hiring|recruiting|seeking|looking for|vacancy for|opening for|(?:contact|call|ask|email|e-mail|consult|see|notify|inform|speak to|speak with|talk to|write to)\s+(?:the|your|our))\s+(?:(?:an?|the|our|their|his|her|my|your|new|former|trained|qualified|retired|great|good|perfect|excellent|ideal|brilliant|fantastic)\s+){0,2}/giu;
 /**
  * The same after an age ("a 64-year-old …"), in apposition after a word (", a Industrial/product designer") and after
  * "as a" ("ten years as a forklift operator"); apart, so that the common regex keeps its fast scan for its first words.
