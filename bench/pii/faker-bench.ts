@@ -5,7 +5,7 @@
  * Presidio in the same run.
  *
  *   ~/.cache/mlsvc/venv-pii/bin/pip install faker   # once
- *   node .build-pii/bench/pii/faker-bench.js [PER_LOCALE=25] [SEED=20261128] [first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth]   # → bench/results/pii-faker.json
+ *   node .build-pii/bench/pii/faker-bench.js [PER_LOCALE=25] [SEED=20261128] [first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth]   # → bench/results/pii-faker.json
  *
  * Per type: spans found (at least half of a value's non-space characters inside a detection of any type), spans found
  * as their type, and the share of the value characters redacted; over all types, the span F1 of exact boundaries. The carriers hold no other personal data, so a
@@ -388,6 +388,29 @@ const FOURTEENTH_CARRIERS = [
   'spoke to {name_lower} from {company_lower} re the invoice, she was fine',
 ];
 
+/**
+ * A fifteenth set, written on 2026-11-29 at the start of the session after the fourteenth's, before any change of that
+ * session and before the fourteenth was run again: obituaries, conference badges, flight manifests, lab reports,
+ * sublets, parking notices, volunteer rosters, bank transfers, emergency contacts, school reports, wedding notices,
+ * chat (`… SEED fifteenth`).
+ */
+const FIFTEENTH_CARRIERS = [
+  '{first_last}, {age}, of {city}, died peacefully on Tuesday; donations to {company}.',
+  'BADGE: {name_upper} | {job} | {company}',
+  'Passenger {last}/{first} {prefix}, seat 14C, nationality {nationality}.',
+  'Specimen collected from {name} by {prefix} {last}; report sent to {address}.',
+  'subletting my room in {city} for june, dm {first_lower} or text {phone}',
+  'Penalty notice issued to the keeper at {address_block}',
+  'Volunteers this week: {first_last}, {name}, and {first_lower}.',
+  'Transfer of 250 EUR from {card} to {company}, ref {last}.',
+  'Emergency contact: {name} (mother), {phone}, lives in {country}.',
+  'Report for {first}: works hard; her {nationality} classmates elected her captain.',
+  'The wedding of {first_last} and {name} will take place in {city}, {country}.',
+  'lol {name_lower} just got hired as a {job} at {company_lower}',
+  'Our new {job}, {first_last} ({age}), joins from {company} next month.',
+  'Sender: {company}, {address}. Recipient: {prefix} {first_last}.',
+];
+
 interface Gold {
   type: string;
   start: number;
@@ -581,6 +604,7 @@ function main(): void {
     twelfth: TWELFTH_CARRIERS,
     thirteenth: THIRTEENTH_CARRIERS,
     fourteenth: FOURTEENTH_CARRIERS,
+    fifteenth: FIFTEENTH_CARRIERS,
   };
   const setName = args[2] ?? 'first';
   const carriers = sets[setName];
