@@ -10,6 +10,7 @@
  * validator's other type, a field label, a doubtful shape.
  */
 import { compact, textFlags, type Recognizer } from './recognizers/define';
+import { finishSpans } from './finish-spans';
 import { fold, lexicon, surnameShaped } from './lexicon';
 import { isCueWord, notAnOrganization } from './recognizers/named-entities';
 import { recognizer, recognizersFor } from './recognizers';
@@ -426,44 +427,13 @@ export function detectText(text: string, opts: DetectTextOptions = {}): Detectio
   const tagger = !opts.keepOverlaps && taggerMode !== 'off' && (!opts.types || opts.types.some((t) => TAGGER_TYPES.has(t)));
   if (!tagger) {
     const { found, resolved } = detectionsBeforeTagger(text, minConfidence, minConfidence, opts.types);
-    return opts.keepOverlaps ? found.sort((a, b) => a.start - b.start) : joinPlaceParticles(resolved, text);
+    return opts.keepOverlaps ? found.sort((a, b) => a.start - b.start) : finishSpans(resolved, text);
   }
   const { found, resolved } = detectionsBeforeTagger(text, Math.min(TAGGER_FLOOR, minConfidence), TAGGER_THRESHOLD, opts.types);
   const engine = minConfidence === TAGGER_THRESHOLD ? resolved : resolveOverlaps(copy(found, minConfidence), text).filter((d) => d.confidence >= minConfidence);
   const tagged = taggedEntities(text, found, resolved).filter((d) => !opts.types || opts.types.includes(d.type));
-  return joinPlaceParticles(
+  return finishSpans(
     mergeTagged(engine, tagged, taggerMode).filter((d) => d.confidence >= minConfidence),
     text,
   );
-}
-
-/**
- * What continues a place's name after it: a particle and one or two capitalized words, once or twice ("Frankfurt am
- * Main", "Rio de Janeiro", "Moraes do Norte", "San Fernando del Valle de Catamarca"). Lower-case particles only, so
- * "Paris and London" or "Lisbon In May" stay apart.
- */
-const PLACE_PARTICLES =
-  /^(?:[^\S\n]+(?:de la|de las|de los|de|da|do|das|dos|del|della|di|du|des|am|an der|an den|im|in der|ob der|sur|sous|lès|upon|en)[^\S\n]+\p{Lu}[\p{L}\p{M}'’-]*(?:[^\S\n]+\p{Lu}[\p{L}\p{M}'’-]*)?){1,2}/u;
-
-/**
- * A place found without the particle and words that end its name takes them, and what was found inside them goes:
- * the models stop at the particle ("Moraes" a place, "Norte" an organization); the whole is one place.
- */
-function joinPlaceParticles(sorted: Detection[], text: string): Detection[] {
-  if (!/ (?:d[aeiou]|de[ls]|della|di|am|an|im|in|ob|sur|sous|lès|upon|en) \p{Lu}/u.test(text)) return sorted;
-  let out = sorted;
-  for (const d of sorted) {
-    if (d.type !== 'location' || !out.includes(d)) continue;
-    const m = PLACE_PARTICLES.exec(text.slice(d.end, d.end + 80));
-    if (!m) continue;
-    const end = d.end + m[0].length;
-    // Only over what lies wholly inside the new end; a detection that runs past it keeps its own reading.
-    if (out.some((o) => o !== d && o.start < end && o.end > end)) continue;
-    const grown: Detection = { ...d, end, text: text.slice(d.start, end) };
-    out = out
-      .filter((o) => o !== d && !(o.start >= d.end && o.end <= end))
-      .concat(grown)
-      .sort((a, b) => a.start - b.start);
-  }
-  return out;
 }

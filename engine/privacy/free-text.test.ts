@@ -1075,3 +1075,52 @@ describe('seventh pass: names no list knows, in lower case and in capitals', () 
     expect(spans('APPROVED BY FINANCE DEPT', 'name')).toEqual([]);
   });
 });
+
+describe('tenth pass: names on tickets, jobs between bars, firms after jobs, and the edges of spans', () => {
+  it('reads a ticket-style name as surname, given name and honorific', () => {
+    expect(typed('Passenger Guillou/Victor Dr., seat 14C, nationality Australian.').slice(0, 3)).toEqual([
+      ['name', 'Guillou'],
+      ['name', 'Victor'],
+      ['title', 'Dr.'],
+    ]);
+    expect(spans('PASSENGER HALL/DIANE MRS SEAT 14C', 'name')).toEqual(['HALL', 'DIANE']);
+    expect(spans('Acuña/Julio César Sr(a). boarded late.', 'name')).toEqual(['Acuña', 'Julio César']);
+    expect(spans('SMITH/JOHN', 'name')).toEqual(['SMITH', 'JOHN']);
+    expect(spans('Pay by cash and/or card. Yes/No.', 'name')).toEqual([]);
+    expect(spans('YES/NO', 'name')).toEqual([]);
+  });
+
+  it('takes a job that fills a field between bars', () => {
+    expect(spans('BADGE: JOAN MARSHALL | Animal nutritionist | Davis LLC', 'title')).toEqual(['Animal nutritionist']);
+    expect(spans('Ann Lee | Senior software engineer | Acme', 'title')).toEqual(['Senior software engineer']);
+    expect(spans('Home | About | Contact', 'title')).toEqual([]);
+  });
+
+  it('takes a job a full name follows over the names its words would be', () => {
+    expect(spans('Our new Quarry manager, Frederico Neves (61), joins next month.', 'title')).toEqual(['Quarry manager']);
+  });
+
+  it('takes the employer after a job in lower case, not the time or place', () => {
+    expect(spans('lol vanessa smith just got hired as a Graphic designer at byrd group', 'organization')).toEqual(['byrd group']);
+    expect(spans('just got hired as a Heritage manager at o’donohoe, evoy and o’devenny', 'organization')).toEqual(['o’donohoe, evoy and o’devenny']);
+    expect(spans('she works as a nurse at night and a cook at home', 'organization')).toEqual([]);
+    expect(spans('he is a teacher at the local school', 'organization')).toEqual([]);
+  });
+
+  it('leaves chat words and mail abbreviations out of the name after them', () => {
+    expect(spans("lol caoilfhionn o'neill just got hired as a Heritage manager at acme", 'name')).toEqual(["caoilfhionn o'neill"]);
+    expect(spans('Transfer of 250 EUR to Mude Schomber GbR, ref Putz.', 'name')).toContain('Putz');
+  });
+
+  it('ends an address before the label of the field after it', () => {
+    expect(spans('Sender: Nogueira, R. de Neto, 47, 2947-489 Faro. Recipient: Mr. Tomé Henriques.', 'address')).toEqual(['R. de Neto, 47, 2947-489 Faro']);
+  });
+
+  it('takes a given name in lower case listed with people', () => {
+    expect(spans('Volunteers this week: Bianka Szuta, Michał Jurczuk, and bianka.', 'name')).toEqual(['Bianka Szuta', 'Michał Jurczuk', 'bianka']);
+    expect(spans('met tara roberson and sarah at the marathon', 'name')).toEqual(['tara roberson', 'sarah']);
+    expect(spans('im a minecraft gamer and grian fan', 'name')).not.toContain('gamer');
+    expect(spans('The claimant, Ind. Boutin, aged 44, lives here.', 'name')).not.toContain('claimant');
+    expect(spans('Ayman al-Zawahiri and environs', 'name')).not.toContain('environs');
+  });
+});

@@ -663,7 +663,7 @@ function uncasedPerson(toks: Tok[], i: number, text: string, shape: Shape, cued:
  * A word of three letters or more that no list knows as anything: no English word, place, organization, group or chat
  * word, and not stretched as chat spells ("awesomeee").
  */
-function unlistedWord(k: string): boolean {
+export function unlistedWord(k: string): boolean {
   const lex = lexicon();
   return (
     k.length >= 3 &&
@@ -1209,6 +1209,7 @@ export function entities(text: string): EntityMatch[] {
   uncased(text, toks, used, out);
   if (TWO_CAPITALS.test(text)) fromRecasedCapitals(text, out);
   if (OTHER_SCRIPT.test(text)) inOtherScripts(text, out);
+  if (text.includes('/')) travelNames(text, out);
   // A person's or a place's possessive is not part of the name ("Ravi Kumar's fax", "Seattle’s music"); a
   // company's may be ("McDonald's").
   for (const e of out) if ((e.kind === 'name' || e.kind === 'location') && POSSESSIVE_END.test(text.slice(e.start, e.end))) e.end -= 2;
@@ -1218,6 +1219,59 @@ export function entities(text: string): EntityMatch[] {
   memoText = text;
   memo = out;
   return out;
+}
+
+const NAME_PART = "\\p{Lu}[\\p{L}\\p{M}'’-]*";
+/**
+ * A name as tickets, boarding passes and manifests write it: surname, slash, given names, and often an honorific after
+ * them ("GUILLOU/VICTOR DR", "Acuña/Julio César Mr.", "van Beek/Zoey Mrs"). Each part is its own span.
+ */
+const TRAVEL_NAME = new RegExp(
+  `(?<![\\p{L}\\p{M}/])((?:(?:de|da|do|dos|das|del|della|di|du|le|la|van|von|der|den|ter|ten)[ ])*${NAME_PART})/(${NAME_PART}(?:[ ]${NAME_PART})?)(?:[ ]+(\\p{L}{1,5}(?:\\(a\\))?\\.?))?(?![\\p{L}\\p{M}/])`,
+  'gu',
+);
+/** What follows a ticket's name besides the usual honorifics: a child ("MSTR"), Faker's neutral "Ind." and "Misc.". */
+const TRAVEL_HONORIFICS = new Set(['mstr', 'ind.', 'misc.']);
+
+/**
+ * Ticket-style names (TRAVEL_NAME): with an honorific after them, or in capitals with neither part a common word
+ * ("SMITH/JOHN"; not "AND/OR", "Yes/No"). They replace what the run reader made of the same characters.
+ */
+function travelNames(text: string, out: EntityMatch[]): void {
+  const lex = lexicon();
+  const isHonorific = (word: string, dotted: boolean): boolean => {
+    const key = fold(word.replace(/\.$/, ''));
+    return HONORIFICS.has(key) || TRAVEL_HONORIFICS.has(key) || (dotted && (DOTTED_HONORIFICS.has(key) || TRAVEL_HONORIFICS.has(`${key}.`)));
+  };
+  for (const m of text.matchAll(TRAVEL_NAME)) {
+    const start = m.index;
+    const last = m[1];
+    let [, , given, title] = m;
+    let end = start + m[0].length;
+    let titled = title !== undefined && isHonorific(title, title.endsWith('.'));
+    // "Victor Dr." read as two given names (and what follows as the honorific): the second is the honorific.
+    const lastGiven = /^(.+) (\p{L}+)$/u.exec(given);
+    if (!titled && lastGiven) {
+      const at = start + last.length + 1 + given.length;
+      const dot = text[at] === '.' ? '.' : '';
+      if (isHonorific(lastGiven[2] + dot, dot === '.')) {
+        given = lastGiven[1];
+        title = lastGiven[2] + dot;
+        end = at + dot.length;
+        titled = true;
+      }
+    }
+    // Without an honorific, only in capitals and of words that are names or no common word ("SMITH/JOHN", not "YES/NO").
+    const nameLike = (w: string): boolean =>
+      w === w.toUpperCase() && fold(w).split(' ').every((k) => !lex.common.has(k) || lex.lastNames.has(k) || lex.firstNames.has(k) || WORD_SURNAMES.has(k) || WORD_NAMES.has(k));
+    if (!titled && !(nameLike(last) && nameLike(given))) continue;
+    if (!titled) end = start + last.length + 1 + given.length;
+    for (let k = out.length - 1; k >= 0; k--) if (out[k].start < end && start < out[k].end) out.splice(k, 1);
+    const givenAt = start + last.length + 1;
+    out.push({ kind: 'name', start, end: start + last.length, score: 0.93, evidence: ['travel_name'] });
+    out.push({ kind: 'name', start: givenAt, end: givenAt + given.length, score: 0.93, evidence: ['travel_name'] });
+    if (titled && title) out.push({ kind: 'title', start: end - title.length, end, score: 0.9, evidence: ['honorific'] });
+  }
 }
 
 /** What a recased line costs a reading of its capitalized runs: case was guessed, not written. */

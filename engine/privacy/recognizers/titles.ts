@@ -166,6 +166,8 @@ const AGE_OR_APPOSITION_ARTICLE = /\ban?\s+\d{1,3}[- ]years?[- ]old\s+|(?<=\p{L}
  * bartender, Ann Lee, …"): a person must follow the job (PERSON_AFTER_JOB).
  */
 const PERSON_AFTER_JOB = /^(?:\s+(?:we|who|whom|i|you|they|she|he)\b|,\s+\p{Lu}\p{Ll}|\s*\(\s*\p{Lu}\p{Ll}+\s+\p{Lu}\p{Ll})/u;
+/** A person's full name right after the job, in commas or brackets (", Ana Ruiz", " (Tom Berg"). */
+const NAMED_AFTER_JOB = /^(?:,\s+|\s*\(\s*)\p{Lu}\p{Ll}+\s+\p{Lu}\p{Ll}/u;
 const SENTENCE_THE = /(?:^|(?<=[.!?\n]\s*))The\s+(?=\p{Lu}\p{Ll}+,?\s+\p{Ll})|\b[Tt]he\s+(?=[\p{Ll}-]+(?:\s+[\p{Ll}-]+){0,3}\s*[(,]\s*\p{Lu}\p{Ll}+\s+\p{Lu}\p{Ll})/gu;
 /** Words a job's name never holds: the sentence's own ("for", "and", "very"), pronouns and the commonest adjectives. */
 const NOT_IN_JOB = new Set(
@@ -191,8 +193,10 @@ function determinedJobs(text: string): RawMatch[] {
     // After an opening "The", a person must follow the job: "The Bonds trader we hired", "The Staff nurse, Ann Lee";
     // "The Printer driver failed" is a thing.
     if (!job || (opening && !PERSON_AFTER_JOB.test(text.slice(job.end, job.end + 20)))) continue;
-    // With its qualifier, surer than the capitalized head word inside it ("Scientist" of "Scientist, physiological").
-    out.push({ start, end: job.end, score: job.qualified ? 0.86 : 0.8, evidence: ['job_title', 'context'] });
+    // With its qualifier, surer than the capitalized head word inside it ("Scientist" of "Scientist, physiological");
+    // so is a job a person's name follows ("Our new Quarry manager, Ana Ruiz"), whose words a model takes for names.
+    const sure = job.qualified || NAMED_AFTER_JOB.test(text.slice(job.end, job.end + 40));
+    out.push({ start, end: job.end, score: sure ? 0.86 : 0.8, evidence: ['job_title', 'context'] });
   }
   return out;
 }
@@ -262,6 +266,23 @@ function labelledJobs(text: string): RawMatch[] {
   return out;
 }
 
+/** A field of a line whose fields are split by bars: "JOAN MARSHALL | Animal nutritionist | Davis LLC". */
+const BAR_CELL = /(?<=(?:^|\n|\|)[^\S\n]*)[^|\s][^|\n]*?(?=[^\S\n]*(?:\||\n|$))/g;
+
+/** A field of a bar-split line that is a job and nothing else, as badges and e-mail signatures write one. */
+function jobCells(text: string): RawMatch[] {
+  const out: RawMatch[] = [];
+  if (!/\S[^\S\n]*\|[^\S\n]*\S/.test(text)) return out;
+  for (const m of text.matchAll(BAR_CELL)) {
+    // Only between bars: a line's first field is its label or a name.
+    const before = text.slice(Math.max(0, m.index - 3), m.index);
+    if (!before.includes('|')) continue;
+    const job = jobPhrase(text, m.index);
+    if (job && job.end === m.index + m[0].length) out.push({ start: m.index, end: job.end, score: 0.85, evidence: ['job_title', 'context'] });
+  }
+  return out;
+}
+
 /** A job named by the post it fills: "the Phytotherapist role", "the Senior buyer position", "the nurse vacancy". */
 const POST = /(?<=\b(?:the|a|an|our|this|that|your|their)\s+)[\p{L}][\p{L}\p{M}'’/&-]*(?:[ \t]+[\p{L}][\p{L}\p{M}'’/&-]*){0,4}(?=[ \t]+(?:role|position|post|vacancy|opening|job)\b)/giu;
 
@@ -310,7 +331,7 @@ function jobTitles(text: string): RawMatch[] {
     // Surer than a capitalized head word inside it ("Engineer" of "Engineer, petroleum") or a word the name lists know.
     out.push({ start: m.index + (lead ? lead[0].length : 0), end: m.index + m[0].length, score: 0.86, evidence: ['job_title', 'context'] });
   }
-  out.push(...cuedJobs(text), ...determinedJobs(text), ...postJobs(text), ...jobsAfterNames(text), ...labelledJobs(text));
+  out.push(...cuedJobs(text), ...determinedJobs(text), ...postJobs(text), ...jobsAfterNames(text), ...labelledJobs(text), ...jobCells(text));
   TITLE_BEFORE_NAME.lastIndex = 0;
   while ((m = TITLE_BEFORE_NAME.exec(text)) !== null) {
     const lead = FUNCTION_WORD.exec(m[0]);

@@ -1,0 +1,193 @@
+/**
+ * The last look at a text's resolved detections, where a span is judged beside its neighbours: what one recognizer
+ * cannot see alone (a place's particle, a chat word the lower-case name reader took in, a firm after a job, a given
+ * name listed with people) is settled here. Each step keeps the list sorted and never overlapping.
+ */
+import { fold, lexicon } from './lexicon';
+import { unlistedWord } from './recognizers/named-entities';
+import { CHAT_WORDS, STOP_WORDS } from './recognizers/recase';
+import type { Detection } from './types';
+
+/** The steps, in order, over detections sorted by position. */
+export function finishSpans(sorted: Detection[], text: string): Detection[] {
+  let out = joinPlaceParticles(sorted, text);
+  out = trimLeadingNoise(out, text);
+  out = endAddressesAtLabels(out, text);
+  out = firmsAfterJobs(out, text);
+  return namesBesideNames(out, text);
+}
+
+const byStart = (a: Detection, b: Detection): number => a.start - b.start;
+const ENTITY_TYPES: ReadonlySet<string> = new Set(['name', 'organization', 'location', 'nrp']);
+
+/**
+ * What continues a place's name after it: a particle and one or two capitalized words, once or twice ("Frankfurt am
+ * Main", "Rio de Janeiro", "Moraes do Norte", "San Fernando del Valle de Catamarca"). Lower-case particles only, so
+ * "Paris and London" or "Lisbon In May" stay apart.
+ */
+const PLACE_PARTICLES =
+  /^(?:[^\S\n]+(?:de la|de las|de los|de|da|do|das|dos|del|della|di|du|des|am|an der|an den|im|in der|ob der|sur|sous|lès|upon|en)[^\S\n]+\p{Lu}[\p{L}\p{M}'’-]*(?:[^\S\n]+\p{Lu}[\p{L}\p{M}'’-]*)?){1,2}/u;
+
+/**
+ * A place found without the particle and words that end its name takes them, and what was found inside them goes:
+ * the models stop at the particle ("Moraes" a place, "Norte" an organization); the whole is one place.
+ */
+export function joinPlaceParticles(sorted: Detection[], text: string): Detection[] {
+  if (!/ (?:d[aeiou]|de[ls]|della|di|am|an|im|in|ob|sur|sous|lès|upon|en) \p{Lu}/u.test(text)) return sorted;
+  let out = sorted;
+  for (const d of sorted) {
+    if (d.type !== 'location' || !out.includes(d)) continue;
+    const m = PLACE_PARTICLES.exec(text.slice(d.end, d.end + 80));
+    if (!m) continue;
+    const end = d.end + m[0].length;
+    // Only over what lies wholly inside the new end; a detection that runs past it keeps its own reading.
+    if (out.some((o) => o !== d && o.start < end && o.end > end)) continue;
+    const grown: Detection = { ...d, end, text: text.slice(d.start, end) };
+    out = out
+      .filter((o) => o !== d && !(o.start >= d.end && o.end <= end))
+      .concat(grown)
+      .sort(byStart);
+  }
+  return out;
+}
+
+/** Words written before a name that are never part of one: chat words and the abbreviations of mail and transfers. */
+const LEADING_NOISE: ReadonlySet<string> = new Set([...CHAT_WORDS, 're', 'ref', 'fao', 'cc', 'bcc', 'fw', 'fwd', 'dm', 'pm', 'via', 'cheers', 'thanks']);
+
+/**
+ * An entity span that opens with a lower-case chat word or a mail abbreviation ("lol caoilfhionn o'neill", "ref
+ * Putz") starts after it: the lower-case readers take in the word before a name when it is in no list.
+ */
+function trimLeadingNoise(sorted: Detection[], text: string): Detection[] {
+  return sorted.map((d) => {
+    if (!ENTITY_TYPES.has(d.type)) return d;
+    const m = /^(\p{Ll}+)[^\S\n]+(?=\p{L})/u.exec(text.slice(d.start, d.end));
+    if (!m || !LEADING_NOISE.has(m[1])) return d;
+    const start = d.start + m[0].length;
+    return { ...d, start, text: text.slice(start, d.end) };
+  });
+}
+
+/**
+ * A street address does not take in the label of the field after it: "R. de Neto, 47, 2947-489 Faro. Recipient:"
+ * ends at "Faro". The label is a word the colon right after the address follows.
+ */
+function endAddressesAtLabels(sorted: Detection[], text: string): Detection[] {
+  return sorted.map((d) => {
+    if (d.type !== 'address' || !/^[^\S\n]*:/.test(text.slice(d.end, d.end + 3))) return d;
+    const m = /[.,;][^\S\n]+\p{L}[\p{L}\p{M}'’-]*(?:[^\S\n]+\p{L}[\p{L}\p{M}'’-]*)?$/u.exec(text.slice(d.start, d.end));
+    if (!m || m.index === 0) return d;
+    const end = d.start + m.index;
+    return { ...d, end, text: text.slice(d.start, end) };
+  });
+}
+
+/** Words that end a lower-case firm's name after "at": the sentence's own words. */
+const FIRM_STOP: ReadonlySet<string> = new Set([
+  ...STOP_WORDS,
+  ...CHAT_WORDS,
+  'now',
+  'today',
+  'tomorrow',
+  'yesterday',
+  'since',
+  'until',
+  'last',
+  'next',
+  'this',
+  'starting',
+  'from',
+  'for',
+  'in',
+  'on',
+  'with',
+  'but',
+  'so',
+  'because',
+  'and',
+  'or',
+]);
+const FIRM_WORD = /^\p{Ll}[\p{Ll}\p{M}'’&.-]*$/u;
+/** Lower-case words that name no firm after "at": the time, a place of every day, a determiner. */
+const NOT_A_FIRM_START = /^(?:the|a|an|my|our|your|his|her|their|this|that|home|work|night|noon|least|most|all|once|first|last|times?)$/;
+
+/**
+ * The employer after a job, written in lower case ("just got hired as a Graphic designer at byrd group", "a nurse at
+ * st james"): the words after "at" up to the clause's end, a partnership ("evoy and o'devenny") included, when one
+ * of them is no common English word.
+ */
+function firmsAfterJobs(sorted: Detection[], text: string): Detection[] {
+  if (!/[^\S\n]at[^\S\n]+\p{Ll}/u.test(text)) return sorted;
+  const lex = lexicon();
+  const added: Detection[] = [];
+  for (const d of sorted) {
+    if (d.type !== 'title') continue;
+    const at = /^[^\S\n]+at[^\S\n]+/.exec(text.slice(d.end, d.end + 6));
+    if (!at) continue;
+    const start = d.end + at[0].length;
+    const rest = text.slice(start, start + 80);
+    const words = /^[^\s,;:!?()]+(?:(?:,?[^\S\n]+)[^\s,;:!?()]+){0,5}/u.exec(rest);
+    if (!words) continue;
+    const list = words[0].split(/(,?[^\S\n]+)/);
+    let end = start;
+    let taken = 0;
+    let joinedByAnd = false;
+    for (let k = 0; k < list.length; k += 2) {
+      const w = list[k].replace(/[.]$/, (dot) => (/\.\p{Ll}/u.test(list[k]) ? dot : ''));
+      const key = w.toLowerCase();
+      const isAnd = (key === 'and' || key === '&' || key === 'y' || key === 'e') && taken > 0 && k + 2 < list.length;
+      if (!isAnd && (!FIRM_WORD.test(w) || FIRM_STOP.has(key) || (taken === 0 && NOT_A_FIRM_START.test(key)))) break;
+      if (isAnd) joinedByAnd = true;
+      end = start + list.slice(0, k).join('').length + w.length;
+      taken++;
+      if (taken >= 5) break;
+    }
+    if (taken === 0) continue;
+    const value = text.slice(start, end);
+    // A comma inside the firm only in a partnership's list ("o'donohoe, evoy and o'devenny").
+    if (value.includes(',') && !joinedByAnd) continue;
+    // After "and", the firm's last name must close the clause, or the "and" was the sentence's.
+    if (joinedByAnd && !/^\s*(?:$|[.!?;\n])/.test(text.slice(end, end + 2))) continue;
+    const keys = value.split(/[,\s&-]+/).filter((w) => w && !['and', 'y', 'e'].includes(w));
+    if (keys.every((w) => lex.common.has(fold(w.replace(/[.'’]+$/, ''))) && !lex.lastNames.has(fold(w)))) continue;
+    if (sorted.some((o) => o.start < end && start < o.end)) continue;
+    added.push({ type: 'organization', start, end, text: value, confidence: 0.75, evidence: ['context', 'firm_after_job'] });
+  }
+  return added.length ? [...sorted, ...added].sort(byStart) : sorted;
+}
+
+/** A given name beside people's names, in lower case: "Bianka Szuta, Michał Jurczuk, and bianka", "tom and Ann Lee". */
+const AFTER_NAME = /^(?:,[^\S\n]*(?:and[^\S\n]+|&[^\S\n]+)?|[^\S\n]+(?:and|&|or)[^\S\n]+)(\p{Ll}[\p{Ll}\p{M}'’-]+)(?=[^\S\n]*(?:$|[.,;!?)\n]|[^\S\n]+(?:and|or)\b))/u;
+/** Before a name only with "and": a word and a comma before one is more often a label or an apposition ("the claimant, Ind. Boutin"). */
+const BEFORE_NAME = /(?:^|[^\p{L}\p{M}'’-])(?<!\b(?:the|a|an|my|our|your|his|her|their)[^\S\n]+)(\p{Ll}[\p{Ll}\p{M}'’-]+)[^\S\n]+(?:and|&|or)[^\S\n]+$/u;
+
+function namesBesideNames(sorted: Detection[], text: string): Detection[] {
+  if (!sorted.some((d) => d.type === 'name')) return sorted;
+  const lex = lexicon();
+  // A known given name that is no word; closing a list of names after a comma, also a word no list knows at all
+  // ("Bianka Szuta, Michał Jurczuk, and bianka"), which elsewhere is as often a noun the lists lack ("a minecraft
+  // gamer and grian", "Smith and environs").
+  const given = (w: string, unlisted: boolean): boolean => {
+    const k = fold(w);
+    return (lex.firstNames.has(k) && !lex.common.has(k) && !CHAT_WORDS.has(k) && !STOP_WORDS.has(k)) || (unlisted && unlistedWord(k));
+  };
+  const added: Detection[] = [];
+  const free = (start: number, end: number): boolean => ![...sorted, ...added].some((o) => o.start < end && start < o.end);
+  for (const d of sorted) {
+    // A lone lower-case word is no anchor: "davis, elliott and sheppard" is as often a firm as three people.
+    if (d.type !== 'name' || !/\p{Lu}|\s/u.test(text.slice(d.start, d.end))) continue;
+    const after = AFTER_NAME.exec(text.slice(d.end, d.end + 40));
+    if (after && given(after[1], after[0].startsWith(','))) {
+      const start = d.end + after[0].length - after[1].length;
+      const end = start + after[1].length;
+      if (free(start, end)) added.push({ type: 'name', start, end, text: after[1], confidence: 0.7, evidence: ['context', 'listed_with_names'] });
+    }
+    const before = BEFORE_NAME.exec(text.slice(Math.max(0, d.start - 40), d.start));
+    if (before && given(before[1], false)) {
+      const start = d.start - before[0].length + before[0].indexOf(before[1]);
+      const end = start + before[1].length;
+      if (free(start, end)) added.push({ type: 'name', start, end, text: before[1], confidence: 0.7, evidence: ['context', 'listed_with_names'] });
+    }
+  }
+  return added.length ? [...sorted, ...added].sort(byStart) : sorted;
+}
