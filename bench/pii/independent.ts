@@ -149,6 +149,11 @@ function main(): void {
   // than the wall clock (runs of Presidio cached before this was measured have none).
   const oursCpuSps = texts.length / median(cpuPasses);
   const presCpuSps = pres?.text_cpu_passes?.length ? texts.length / median(pres.text_cpu_passes) : null;
+  // The fastest CPU pass of each: the pass a neighbour's load disturbed least, which moves least from run to run on a
+  // shared machine (the median of three is still at its mercy: the same code read 9.6x and 16.4x by it).
+  const best = (xs: number[]): number => Math.min(...xs);
+  const oursBestCpuSps = texts.length / best(cpuPasses);
+  const presBestCpuSps = pres?.text_cpu_passes?.length ? texts.length / best(pres.text_cpu_passes) : null;
   const loadEnd = loadavg();
   const all = results.all;
   const sharedTypes = Object.keys(all.ours.perType).filter((t) => all.presidio && all.presidio.perType[t] && all.presidio.perType[t].tp + all.presidio.perType[t].fp > 0);
@@ -173,11 +178,11 @@ function main(): void {
     }
   lines.push('');
   lines.push(
-    `throughput: ours ${oursSps.toFixed(0)} sentences/s (median of ${PASSES} passes), Presidio ${presSps ? presSps.toFixed(1) : '—'} sentences/s${pres && args.presidio === 'reuse' ? ` (reused run of ${pres.at}, load ${pres.loadavg.map((x) => x.toFixed(1)).join(' ')})` : ''}, ratio ${presSps ? (oursSps / presSps).toFixed(1) + 'x' : '—'}; by CPU time ours ${oursCpuSps.toFixed(0)}, Presidio ${presCpuSps ? presCpuSps.toFixed(1) : '—'} sentences per CPU-second, ratio ${presCpuSps ? (oursCpuSps / presCpuSps).toFixed(1) + 'x' : '—'}; ${cpus().length} cores, load average ${loadStart.map((x) => x.toFixed(1)).join(' ')} → ${loadEnd.map((x) => x.toFixed(1)).join(' ')}`,
+    `throughput: ours ${oursSps.toFixed(0)} sentences/s (median of ${PASSES} passes), Presidio ${presSps ? presSps.toFixed(1) : '—'} sentences/s${pres && args.presidio === 'reuse' ? ` (reused run of ${pres.at}, load ${pres.loadavg.map((x) => x.toFixed(1)).join(' ')})` : ''}, ratio ${presSps ? (oursSps / presSps).toFixed(1) + 'x' : '—'}; by CPU time ours ${oursCpuSps.toFixed(0)}, Presidio ${presCpuSps ? presCpuSps.toFixed(1) : '—'} sentences per CPU-second, ratio ${presCpuSps ? (oursCpuSps / presCpuSps).toFixed(1) + 'x' : '—'}; fastest CPU pass of each: ours ${oursBestCpuSps.toFixed(0)}, Presidio ${presBestCpuSps ? presBestCpuSps.toFixed(1) : '—'}, ratio ${presBestCpuSps ? (oursBestCpuSps / presBestCpuSps).toFixed(1) + 'x' : '—'}; ${cpus().length} cores, load average ${loadStart.map((x) => x.toFixed(1)).join(' ')} → ${loadEnd.map((x) => x.toFixed(1)).join(' ')}`,
   );
   const met = (ok: boolean): string => (ok ? 'met' : 'NOT met');
   lines.push(
-    `targets: type-agnostic span F1 ≥ ${TARGETS.spanF1}: ${f3(all.ours.agnostic.f)} ${met(all.ours.agnostic.f >= TARGETS.spanF1)}; char recall ≥ ${TARGETS.charRecall}: ${f3(all.ours.chars.recall)} ${met(all.ours.chars.recall >= TARGETS.charRecall)}; above Presidio on every shared type: ${all.presidio ? (notAbove.length ? `NOT met (${notAbove.join(', ')})` : 'met') : '—'}; ≥ ${TARGETS.throughputRatio}x Presidio: ${presSps ? `${met(oursSps / presSps >= TARGETS.throughputRatio)} by the clock` : '—'}${presCpuSps ? `, ${met(oursCpuSps / presCpuSps >= TARGETS.throughputRatio)} by CPU time` : ''}`,
+    `targets: type-agnostic span F1 ≥ ${TARGETS.spanF1}: ${f3(all.ours.agnostic.f)} ${met(all.ours.agnostic.f >= TARGETS.spanF1)}; char recall ≥ ${TARGETS.charRecall}: ${f3(all.ours.chars.recall)} ${met(all.ours.chars.recall >= TARGETS.charRecall)}; above Presidio on every shared type: ${all.presidio ? (notAbove.length ? `NOT met (${notAbove.join(', ')})` : 'met') : '—'}; ≥ ${TARGETS.throughputRatio}x Presidio: ${presSps ? `${met(oursSps / presSps >= TARGETS.throughputRatio)} by the clock` : '—'}${presCpuSps ? `, ${met(oursCpuSps / presCpuSps >= TARGETS.throughputRatio)} by CPU time` : ''}${presBestCpuSps ? `, ${met(oursBestCpuSps / presBestCpuSps >= TARGETS.throughputRatio)} by the fastest CPU pass` : ''}`,
   );
   console.log(lines.join('\n'));
 
@@ -208,6 +213,7 @@ function main(): void {
           presidioCpuPassesSeconds: pres?.text_cpu_passes ?? null,
           ratio: presSps ? oursSps / presSps : null,
           cpuRatio: presCpuSps ? oursCpuSps / presCpuSps : null,
+          bestCpuPassRatio: presBestCpuSps ? oursBestCpuSps / presBestCpuSps : null,
         },
         results,
         targets: { ...TARGETS, sharedTypes, notAbovePresidio: notAbove },

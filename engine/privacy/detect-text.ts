@@ -136,6 +136,8 @@ const named = (d: Detection): boolean => d.evidence.includes('context');
 const fromModel = (d: Detection): boolean => d.evidence.includes('model');
 /** A rule whose format validator vouches for the characters (a check digit, a valid calendar date, libphonenumber). */
 const validated = (d: Detection): boolean => !fromModel(d) && d.evidence.some((e) => e === 'checksum' || e === 'validated' || e === 'libphonenumber');
+/** A rule whose check digit holds (Luhn, mod 97, …): stronger evidence of its type than a word nearby. */
+const checkDigit = (d: Detection): boolean => !fromModel(d) && d.evidence.includes('checksum');
 const overlap = (a: Detection, b: Detection): boolean => a.start < b.end && b.start < a.end;
 const inside = (d: Detection, outer: Detection): boolean => d.start >= outer.start && d.end <= outer.end;
 /** How much a model and a rule that agree on an entity add to the surer of the two. */
@@ -342,15 +344,24 @@ function absorbIntoAddresses(found: Detection[]): Detection[] {
  * Keep the best-supported of overlapping spans. First the model's proposals meet the rules (combineWithModel) and an
  * address takes in what lies inside it. On the very same span, a type named by the words around it beats one that is
  * not, whatever the confidences: "CPR: 231281-8937" is a Danish CPR number even though its digits also pass the
- * Finnish HETU check (a 1-in-31 coincidence); the writer's label is direct evidence of which identifier it is. Then
- * higher confidence, then longer, then earlier recognizer.
+ * Finnish HETU check (a 1-in-31 coincidence); the writer's label is direct evidence of which identifier it is. A
+ * label does not beat a check digit with a bare pattern, though: a card number whose Luhn digit and issuer range hold
+ * stays a card after "account". Then higher confidence, then longer, then earlier recognizer.
  */
 export function resolveOverlaps(found: Detection[], text?: string): Detection[] {
   const combined = absorbIntoAddresses(combineWithModel(found, text));
   for (const d of combined) if (d.text === '' && text !== undefined) d.text = text.slice(d.start, d.end);
-  const namedSpans = new Set<string>();
-  for (const d of combined) if (named(d)) namedSpans.add(`${d.start}:${d.end}`);
-  const order = combined.filter((d) => named(d) || !namedSpans.has(`${d.start}:${d.end}`)).map((d, i) => ({ d, i }));
+  // Span → whether a type named there also has a check digit that holds.
+  const namedSpans = new Map<string, boolean>();
+  for (const d of combined) if (named(d)) namedSpans.set(`${d.start}:${d.end}`, (namedSpans.get(`${d.start}:${d.end}`) ?? false) || checkDigit(d));
+  // A word nearby names a type, but it does not overrule a check digit with a mere pattern: "The account of Cody
+  // Moody (345927985970464)" is an Amex number whose Luhn digit and range say so, not a bank account.
+  const order = combined
+    .filter((d) => {
+      const namedThere = namedSpans.get(`${d.start}:${d.end}`);
+      return named(d) || namedThere === undefined || (checkDigit(d) && !namedThere);
+    })
+    .map((d, i) => ({ d, i }));
   order.sort((a, b) => b.d.confidence - a.d.confidence || b.d.end - b.d.start - (a.d.end - a.d.start) || a.i - b.i);
   const kept: Detection[] = [];
   for (const { d } of order) {

@@ -1112,6 +1112,11 @@ describe('tenth pass: names on tickets, jobs between bars, firms after jobs, and
     expect(spans('Transfer of 250 EUR to Mude Schomber GbR, ref Putz.', 'name')).toContain('Putz');
   });
 
+  it('keeps a card whose check digit and issuer range hold after a word that names another type', () => {
+    expect(typed('The account of Cody Moody (345927985970464) was closed.')).toContainEqual(['credit_card', '345927985970464']);
+    expect(typed('CPR: 231281-8937')).toEqual([['dk_cpr', '231281-8937']]);
+  });
+
   it('ends an address before the label of the field after it', () => {
     expect(spans('Sender: Nogueira, R. de Neto, 47, 2947-489 Faro. Recipient: Mr. Tomé Henriques.', 'address')).toEqual(['R. de Neto, 47, 2947-489 Faro']);
   });
