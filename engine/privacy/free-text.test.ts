@@ -1096,6 +1096,22 @@ describe('tenth pass: names on tickets, jobs between bars, firms after jobs, and
     expect(spans('Home | About | Contact', 'title')).toEqual([]);
   });
 
+  it('takes a job that fills a field between spaced dashes or a line of its own, with its qualifier', () => {
+    expect(spans('wilson moreira - Scientist, audiological - (351) 917203540', 'title')).toEqual(['Scientist, audiological']);
+    expect(spans('MRS AMANDA DAY\nGeographical information systems officer\nO’Brien-Manning', 'title')).toContain('Geographical information systems officer');
+    expect(spans('BADGE: KELLY MOORE | Pharmacist, community | Malone PLC', 'title')).toEqual(['Pharmacist, community']);
+    expect(spans('Guest speaker Miranda Patel, Surveyor, quantity, Wilson Group', 'title')).toEqual(['Surveyor, quantity']);
+  });
+
+  it('takes a job right before a full name, and a job alone in brackets after one', () => {
+    expect(spans('Colombian Herpetologist Francisca Rodrigues wins award in Almeirim', 'title')).toEqual(['Herpetologist']);
+    expect(spans('Civil engineer, consulting Joshua Davis (Farley and Sons) will chair the session.', 'title')).toEqual(['Civil engineer, consulting']);
+    expect(spans('Ewelina Plizga (Audiological scientist) transferred to the Grudziądz branch.', 'title')).toEqual(['Audiological scientist']);
+    expect(spans('The Claims inspector/assessor (Ada Putek, 54) reported the incident.', 'title')).toEqual(['Claims inspector/assessor']);
+    expect(spans('Yesterday John Smith met Mary Jones.', 'title')).toEqual([]);
+    expect(spans('The witness identified Bill Carson.', 'title')).toEqual([]);
+  });
+
   it('takes a job a full name follows over the names its words would be', () => {
     expect(spans('Our new Quarry manager, Frederico Neves (61), joins next month.', 'title')).toEqual(['Quarry manager']);
   });

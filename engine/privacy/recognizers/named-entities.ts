@@ -1239,7 +1239,7 @@ const TRAVEL_HONORIFICS = new Set(['mstr', 'ind.', 'misc.']);
  */
 function travelNames(text: string, out: EntityMatch[]): void {
   const lex = lexicon();
-  const isHonorific = (word: string, dotted: boolean): boolean => {
+  const honorificAfter = (word: string, dotted: boolean): boolean => {
     const key = fold(word.replace(/\.$/, ''));
     return HONORIFICS.has(key) || TRAVEL_HONORIFICS.has(key) || (dotted && (DOTTED_HONORIFICS.has(key) || TRAVEL_HONORIFICS.has(`${key}.`)));
   };
@@ -1248,13 +1248,14 @@ function travelNames(text: string, out: EntityMatch[]): void {
     const last = m[1];
     let [, , given, title] = m;
     let end = start + m[0].length;
-    let titled = title !== undefined && isHonorific(title, title.endsWith('.'));
+    let titled = title !== undefined && honorificAfter(title, title.endsWith('.'));
     // "Victor Dr." read as two given names (and what follows as the honorific): the second is the honorific.
     const lastGiven = /^(.+) (\p{L}+)$/u.exec(given);
     if (!titled && lastGiven) {
       const at = start + last.length + 1 + given.length;
-      const dot = text[at] === '.' ? '.' : '';
-      if (isHonorific(lastGiven[2] + dot, dot === '.')) {
+      // "Sr(a).": the bracket and the full stop belong to the honorific.
+      const dot = /^(?:\(a\))?\.?/.exec(text.slice(at))?.[0] ?? '';
+      if (honorificAfter(lastGiven[2] + dot, dot.endsWith('.'))) {
         given = lastGiven[1];
         title = lastGiven[2] + dot;
         end = at + dot.length;

@@ -4,7 +4,7 @@
  * phrase ending in a head word of the lexicon's list ("officer", "engineer", "manager"...), an executive acronym, or a
  * lower-case phrase after words that announce a job ("works as a", "position:").
  */
-import { lexicon } from '../lexicon';
+import { fold, lexicon } from '../lexicon';
 import { define, NEEDS_LETTER, type RawMatch, type Recognizer } from './define';
 import { HEAD_WORDS, headWord, JOB_HEAD_LIST, TRADE_ENDING } from './job-words';
 import { entities, groupBeforeJob } from './named-entities';
@@ -38,21 +38,22 @@ const FUNCTION_WORD = new RegExp(`^(?:${FUNCTION_WORDS})\\s+`, 'i');
  * A job title in apposition before the employer: "Troy Williams, Sports therapist at Simpson-Copeland", "…, Engineer,
  * petroleum at Nohlmans KGaA". A few words after a comma and before "at/for/with" and a capital, one of them a head word.
  */
-const APPOSITIVE = /(?<=,\s)\p{L}[\p{L}/()-]*(?:,?\s+[\p{L}/()-]+){0,4}(?=,?\s+(?:at|for|with)\s+\p{Lu})/gu;
+const APPOSITIVE = /(?<=,\s)\p{L}[\p{L}/()-]*(?:,?\s+[\p{L}/()-]+){0,4}(?=,?\s+(?:at|for|with)\s+(?:(?:da|de|do|dos|das|del|di|du|van|von|le|la)\s+)?\p{Lu})/gu;
 /** Words a capitalized title does not start with: they are the sentence's, not the title's. */
 const LEADING = /^(?:The|A|An|Our|My|Your|His|Her|Their|This|That|New|Former|Dear|Hi|Hello|Thanks|Please|Welcome|Signed|Regards|Best)\s+/u;
 const TITLE_CUE = /(?:,\s*|\bas (?:an?|the)\s+|\bour (?:new\s+)?|\bnew\s+|(?:title|position|role|job|occupation)\s*[:-]?\s*)$/i;
 
-/** A word of a job's qualifier: lower case, and none of the words that go on the sentence. */
-const QUALIFIER_WORD = "(?!(?:for|at|in|since|with|to|from|on|by|and|but|who|whom|which|we|they|you|i)\\b)[a-z][\\p{Ll}'’-]*(?:/[a-z][\\p{Ll}'’-]*)*";
+/** A word of a job's qualifier: lower case, and none of the words that go on the sentence (a verb in the past neither). */
+const QUALIFIER_WORD = "(?!(?:for|at|in|since|with|to|from|on|by|and|but|who|whom|which|we|they|you|i)\\b)(?!(?!chartered|certified|registered)[a-z]+ed\\b)[a-z][\\p{Ll}'’-]*(?:/[a-z][\\p{Ll}'’-]*)*";
 /**
  * A qualifier after a job, Faker-style and in lists of occupations: "Nurse, learning disability", "Engineer, civil
  * (contracting)", "Surveyor, land/geomatics". It ends the sentence or the clause, or comes before the name it describes
- * or a verb in the past ("a 46-year-old Optician, dispensing, identified Omar"), or closes a bracket ("Ann Lee (Doctor,
- * hospital)").
+ * or a verb in the past ("a 46-year-old Optician, dispensing, identified Omar"), closes a bracket ("Ann Lee (Doctor,
+ * hospital)"), or ends a field ("… - Scientist, audiological - …", "| Pharmacist, community |") or comes before a
+ * bracket or a full name ("The Pharmacist, hospital (Zachary Lynn, 26)").
  */
 const QUALIFIER = new RegExp(
-  `^, (${QUALIFIER_WORD}(?: (?:and |of |the )?${QUALIFIER_WORD}){0,3}(?: \\([a-z][\\p{Ll} /'’-]{1,40}\\))?)(?=[.;)\\n]|$| (?:at|for|in|since|we|who|from) |, \\p{Lu}|, \\p{Ll}+ed )`,
+  `^, (${QUALIFIER_WORD}(?: (?:and |of |the )?${QUALIFIER_WORD}){0,3}(?: \\([a-z][\\p{Ll} /'’-]{1,40}\\))?)(?=[.;)\\n]|$| (?:at|for|in|since|we|who|from|based|role) |, \\p{Lu}|, \\p{Ll}+ed | [-–—|] | \\(| \\p{Lu}\\p{Ll}+ \\p{Lu}\\p{Ll}|, (?:at|in|for|from|with) )`,
   'u',
 );
 
@@ -64,7 +65,7 @@ const JOB_CUE =
  * appointed Samantha Smith as Economist", "will join Acme as Head of Sales", "is working as Retail merchandiser".
  */
 const APPOINTED_AS =
-  /\b(?:(?:appointed|named|hired|elected|promoted|made|join|joins|joined|joining|rejoined)\s+(?:[^\s.;,]+\s+){1,4}?|(?:works?|worked|working|serves?|served|serving|employed|trained|qualified|retired)\s+)as\s+(?!an?\s|the\s)/giu;
+  /\b(?:(?:appointed|named|hired|elected|promoted|made|join|joins|joined|joining|rejoined)\s+(?:(?:[^\s.;,]+|[^\s;,]{1,4})\s+){1,6}?|(?:works?|worked|working|serves?|served|serving|employed|trained|qualified|retired)\s+)as\s+(?!an?\s|the\s)/giu;
 /** Where the job's words end: a preposition, a conjunction or a relative word starts the rest of the sentence. */
 const JOB_STOP = new Set([
   'at',
@@ -138,7 +139,7 @@ function cuedJobs(text: string): RawMatch[] {
       !text
         .slice(start, end)
         .split(/\s+/)
-        .some((w) => HEAD_WORDS.has(w.toLowerCase()) || TRADE_ENDING.test(w.toLowerCase()) || /^(?:CEO|CFO|CTO|COO|chair|chairman|chairwoman|president|director|head)$/i.test(w))
+        .some((w) => headWord(w.toLowerCase()) || /^(?:CEO|CFO|CTO|COO|chair|chairman|chairwoman|president|director|head)$/i.test(w))
     )
       continue;
     const qualifier = QUALIFIER.exec(text.slice(end, end + 80));
@@ -167,8 +168,8 @@ const AGE_OR_APPOSITION_ARTICLE = /\ban?\s+\d{1,3}[- ]years?[- ]old\s+|(?<=\p{L}
  */
 const PERSON_AFTER_JOB = /^(?:\s+(?:we|who|whom|i|you|they|she|he)\b|,\s+\p{Lu}\p{Ll}|\s*\(\s*\p{Lu}\p{Ll}+\s+\p{Lu}\p{Ll})/u;
 /** A person's full name right after the job, in commas or brackets (", Ana Ruiz", " (Tom Berg"). */
-const NAMED_AFTER_JOB = /^(?:,\s+|\s*\(\s*)\p{Lu}\p{Ll}+\s+\p{Lu}\p{Ll}/u;
-const SENTENCE_THE = /(?:^|(?<=[.!?\n]\s*))The\s+(?=\p{Lu}\p{Ll}+,?\s+\p{Ll})|\b[Tt]he\s+(?=[\p{Ll}-]+(?:\s+[\p{Ll}-]+){0,3}\s*[(,]\s*\p{Lu}\p{Ll}+\s+\p{Lu}\p{Ll})/gu;
+const NAMED_AFTER_JOB = /^(?:,\s+|\s*\(\s*)(?:(?:Mr|Mrs|Ms|Mx|Miss|Dr|Prof|Sr|Sra|Srta)\.?\s+)?\p{Lu}\p{Ll}+\s+\p{Lu}\p{Ll}/u;
+const SENTENCE_THE = /(?:^|(?<=[.!?\n]\s*))The\s+(?=\p{Lu}[\p{Ll}/]+,?\s+\p{Ll})|\b[Tt]he\s+(?=[\p{Ll}-]+(?:\s+[\p{Ll}-]+){0,3}\s*[(,]\s*\p{Lu}\p{Ll}+\s+\p{Lu}\p{Ll})/gu;
 /** Words a job's name never holds: the sentence's own ("for", "and", "very"), pronouns and the commonest adjectives. */
 const NOT_IN_JOB = new Set(
   'a an the and or but for of to in on at by with from as is was be been very so too also just not no good great bad best better new old own other same such this that these those it its he she they we you i me him her them us my your his their our who which what when where why how'.split(
@@ -230,6 +231,8 @@ function jobPhrase(text: string, start: number): { end: number; qualified: boole
  * break (a letter's addressee block: "SYBILLA KADE\nOperational researcher").
  */
 const AFTER_NAME = /^(?:,\s+|\s*\(\s*|\s+[-–—]\s+|[^\S\n]*\n[^\S\n]*)/;
+/** An opening bracket after a capitalized word, where a job may stand alone. */
+const BRACKETED = /(?<=\p{Lu}[\p{L}\p{M}'’-]*[^\S\n]*)\([^\S\n]*(?=\p{L})/gu;
 /** Where such a job ends: the sentence, the bracket, the line. */
 const JOB_CLOSE = /^\s*(?:$|[.;)\n]|,\s)/;
 
@@ -243,7 +246,14 @@ function jobsAfterNames(text: string): RawMatch[] {
     const start = e.end + join[0].length;
     const job = jobPhrase(text, start);
     if (!job || !JOB_CLOSE.test(text.slice(job.end, job.end + 3)) || (join[0].includes('(') && text[job.end] !== ')')) continue;
-    out.push({ start, end: job.end, score: 0.82, evidence: ['job_title', 'context'] });
+    // With its qualifier, surer than the capitalized head word inside it ("Surveyor" of "Surveyor, quantity").
+    out.push({ start, end: job.end, score: job.qualified ? 0.86 : 0.82, evidence: ['job_title', 'context'] });
+  }
+  // A job alone in brackets after a capitalized word: "Ewelina Plizga (Audiological scientist) transferred".
+  for (const m of text.includes('(') ? text.matchAll(BRACKETED) : []) {
+    const start = m.index + m[0].length;
+    const job = jobPhrase(text, start);
+    if (job && /^\s*\)/.test(text.slice(job.end, job.end + 3))) out.push({ start, end: job.end, score: job.qualified ? 0.86 : 0.82, evidence: ['job_title', 'context'] });
   }
   return out;
 }
@@ -266,19 +276,60 @@ function labelledJobs(text: string): RawMatch[] {
   return out;
 }
 
-/** A field of a line whose fields are split by bars: "JOAN MARSHALL | Animal nutritionist | Davis LLC". */
-const BAR_CELL = /(?<=(?:^|\n|\|)[^\S\n]*)[^|\s][^|\n]*?(?=[^\S\n]*(?:\||\n|$))/g;
+/** What splits a record into fields: a bar, a spaced dash, a line break. */
+const FIELD_SPLIT = /[^\S\n]+[|–—-][^\S\n]+|[^\S\n]*\|[^\S\n]*|[^\S\n]*\n[^\S\n]*/g;
 
-/** A field of a bar-split line that is a job and nothing else, as badges and e-mail signatures write one. */
-function jobCells(text: string): RawMatch[] {
+/**
+ * A field that is a job and nothing else, as badges, signatures, directories and addressee blocks write one: "JOAN
+ * MARSHALL | Animal nutritionist | Davis LLC", "robert yang - Production designer, theatre/television/film - 308…",
+ * "MRS AMANDA DAY\nGeographical information systems officer\nO'Brien-Manning". Never a record's first field (its
+ * label or a name), and the job's words must fill the field.
+ */
+function jobFields(text: string): RawMatch[] {
   const out: RawMatch[] = [];
-  if (!/\S[^\S\n]*\|[^\S\n]*\S/.test(text)) return out;
-  for (const m of text.matchAll(BAR_CELL)) {
-    // Only between bars: a line's first field is its label or a name.
-    const before = text.slice(Math.max(0, m.index - 3), m.index);
-    if (!before.includes('|')) continue;
-    const job = jobPhrase(text, m.index);
-    if (job && job.end === m.index + m[0].length) out.push({ start: m.index, end: job.end, score: 0.85, evidence: ['job_title', 'context'] });
+  if (!/\S[^\S\n]*(?:\||[^\S\n][–—-][^\S\n]|\n)[^\S\n]*\S/.test(text)) return out;
+  const bounds: number[] = [];
+  for (const m of text.matchAll(FIELD_SPLIT)) bounds.push(m.index, m.index + m[0].length);
+  for (let k = 1; k < bounds.length; k += 2) {
+    const start = bounds[k];
+    const end = k + 1 < bounds.length ? bounds[k + 1] : text.replace(/[\s.]+$/, '').length;
+    if (end <= start) continue;
+    const job = jobPhrase(text, start);
+    if (job && job.end === end) out.push({ start, end, score: 0.85, evidence: ['job_title', 'context'] });
+  }
+  return out;
+}
+
+/** Where a person's full name starts after a space: a given name the lists know, then a capitalized word. */
+const FULL_NAME_AHEAD = /[^\S\n]+(?=(\p{Lu}\p{Ll}+)(?:-\p{Lu}\p{Ll}+)?[^\S\n]+\p{Lu}\p{Ll})/gu;
+/** A word's start, looking back from a name. */
+const WORD_START = /(?<![\p{L}\p{M}'’/&(-])\p{L}/gu;
+
+/**
+ * A job right before a person's full name, as bylines, headlines and programmes write it: "Colombian Herpetologist
+ * Francisca Rodrigues wins award", "Charity fundraiser Giustino Tirabassi (…) will chair", "Civil engineer,
+ * consulting Joshua Davis". The job's words (with a qualifier) must end where the name starts; they begin after the
+ * sentence's own words, a nationality or a given name.
+ */
+function jobsBeforeNames(text: string): RawMatch[] {
+  const out: RawMatch[] = [];
+  const lex = lexicon();
+  for (const m of text.matchAll(FULL_NAME_AHEAD)) {
+    const end = m.index;
+    if (!lex.firstNames.has(fold(m[1]))) continue;
+    const from = Math.max(0, end - 90);
+    const starts = [...text.slice(from, end).matchAll(WORD_START)].map((w) => from + (w.index as number));
+    let best = -1;
+    for (let k = starts.length - 1; k >= 0 && k >= starts.length - 6; k--) {
+      const s0 = starts[k];
+      const word = /^[\p{L}\p{M}'’-]+/u.exec(text.slice(s0))?.[0] ?? '';
+      const key = fold(word);
+      if (NOT_IN_JOB.has(key) || lex.groups.has(key) || (lex.firstNames.has(key) && !headWord(key)) || /[.!?:;\n]\s*$/.test(text.slice(Math.max(0, s0 - 3), s0)) === false && /[,]\s*$/.test(text.slice(Math.max(0, s0 - 2), s0)) && best >= 0) break;
+      const job = jobPhrase(text, s0);
+      if (job && job.end === end) best = s0;
+      if (/[.!?:;\n]\s*$/.test(text.slice(Math.max(0, s0 - 3), s0))) break;
+    }
+    if (best >= 0) out.push({ start: best, end, score: 0.84, evidence: ['job_title', 'context'] });
   }
   return out;
 }
@@ -331,7 +382,7 @@ function jobTitles(text: string): RawMatch[] {
     // Surer than a capitalized head word inside it ("Engineer" of "Engineer, petroleum") or a word the name lists know.
     out.push({ start: m.index + (lead ? lead[0].length : 0), end: m.index + m[0].length, score: 0.86, evidence: ['job_title', 'context'] });
   }
-  out.push(...cuedJobs(text), ...determinedJobs(text), ...postJobs(text), ...jobsAfterNames(text), ...labelledJobs(text), ...jobCells(text));
+  out.push(...cuedJobs(text), ...determinedJobs(text), ...postJobs(text), ...jobsAfterNames(text), ...labelledJobs(text), ...jobFields(text), ...jobsBeforeNames(text));
   TITLE_BEFORE_NAME.lastIndex = 0;
   while ((m = TITLE_BEFORE_NAME.exec(text)) !== null) {
     const lead = FUNCTION_WORD.exec(m[0]);
