@@ -1133,6 +1133,15 @@ describe('tenth pass: names on tickets, jobs between bars, firms after jobs, and
     expect(typed('CPR: 231281-8937')).toEqual([['dk_cpr', '231281-8937']]);
   });
 
+  it('takes a number no numbering plan knows as a phone where a field or a call-back says so, not an amount', () => {
+    expect(spans('KAI KRUNS - 0611 004841 - Oentsjerk', 'phone')).toEqual(['0611 004841']);
+    expect(spans('Lost wallet near Fisherfurt; owner Mathew Martin, 0909 8790240.', 'phone')).toEqual(['0909 8790240']);
+    expect(spans('14:32 caller andré reported a fire at Hauptstr. 5, 10115 Berlin, callback 01915727422', 'phone')).toEqual(['01915727422']);
+    expect(spans('For sale by owner, ask for Greca on 073796956, viewing in Lovara.', 'phone')).toEqual(['073796956']);
+    expect(spans('Total due, 1250.50', 'phone')).toEqual([]);
+    expect(spans('Invoice 2023-10-04 - paid', 'phone')).toEqual([]);
+  });
+
   it('ends an address before the label of the field after it', () => {
     expect(spans('Sender: Nogueira, R. de Neto, 47, 2947-489 Faro. Recipient: Mr. Tomé Henriques.', 'address')).toEqual(['R. de Neto, 47, 2947-489 Faro']);
   });

@@ -52,6 +52,9 @@ const PHONE_WORDS = [
   'messaged',
   'voicemail',
   'caller',
+  'callback',
+  'call back',
+  'ask for',
   'ph',
   'landline',
   'hotline',
@@ -112,7 +115,29 @@ function phoneScore(candidate: string, cued: boolean): number {
   if (!cued) return shaped;
   for (let i = PHONE_REGIONS.length; i < CONTEXT_REGIONS.length; i++) if (parsePhoneNumberFromString(number, CONTEXT_REGIONS[i])?.isValid()) return 0.45;
   // A number of a valid length for the US with an extension or in a (area) format, near words that say phone.
-  return parsePhoneNumberFromString(number, 'US')?.isPossible() && (ext || /^\(\d{3}\)/.test(number)) ? 0.45 : 0;
+  if (parsePhoneNumberFromString(number, 'US')?.isPossible() && (ext || /^\(\d{3}\)/.test(number))) return 0.45;
+  // Any other number written as phone numbers are, near those words: the words raise it (callback 01915727422).
+  return phoneLike(number) ? UNPLANNED : 0;
+}
+
+/** A number no plan knows, written as phone numbers are; below the threshold until words or its field say phone. */
+const UNPLANNED = 0.3;
+/** A phone-like number alone in a field of a record ("KAI KRUNS - 0611 004841 - Oentsjerk", "…, 371122671"). */
+const FIELDED = 0.6;
+
+/** Digits in groups of two or more, with a phone's punctuation only; not a date, a quantity or an amount. */
+function phoneLike(number: string): boolean {
+  const n = number.replace(/^(?:\+|00)\d{1,3}[\s.-]?/, '');
+  if (DATE_SHAPE.test(n) || QUANTITY_SHAPE.test(n) || /^\d+\.\d{1,2}$/.test(n)) return false;
+  // A trunk or country digit may stand alone first ("1 (799) 158-9300").
+  return n.split(/[\s.\-()]+/).every((g, i) => g === '' || /^\d{2,}$/.test(g) || (i === 0 && /^\d$/.test(g)));
+}
+
+/** Whether a number fills a field alone: a bar, a spaced dash, a line or a comma before it, and the field's end after it. */
+function fieldAlone(text: string, start: number, end: number): boolean {
+  const before = text.slice(Math.max(0, start - 4), start);
+  const after = text.slice(end, end + 4);
+  return (start === 0 || /(?:\s[-–—|][^\S\n]*|\n[^\S\n]*|,[^\S\n]*)$/.test(before)) && /^(?:[^\S\n]*(?:$|\n)|[^\S\n]+[-–—|][^\S\n]|\.[^\S\n]*$)/.test(after);
 }
 
 /**
@@ -155,7 +180,9 @@ function findPhones(text: string): RawMatch[] {
     const raw = m[0];
     const cued = PHONE_CUE.test(text.slice(Math.max(0, m.index - 40), m.index).toLowerCase());
     const score = phoneScore(raw, cued);
-    if (score > 0) out.push({ start: m.index, end: m.index + raw.length, score, evidence: ['libphonenumber'] });
+    const end = m.index + raw.length;
+    if (score < FIELDED && digitsOf(raw) >= 8 && phoneLike(raw) && fieldAlone(text, m.index, end)) out.push({ start: m.index, end, score: FIELDED, evidence: ['phone_field'] });
+    else if (score > 0) out.push({ start: m.index, end, score, evidence: ['libphonenumber'] });
   }
   if (text.includes('(')) {
     BRACKETED_PHONE.lastIndex = 0;

@@ -319,15 +319,22 @@ function jobsBeforeNames(text: string): RawMatch[] {
     if (!lex.firstNames.has(fold(m[1]))) continue;
     const from = Math.max(0, end - 90);
     const starts = [...text.slice(from, end).matchAll(WORD_START)].map((w) => from + (w.index as number));
+    // A Faker-style qualifier before the name ("Civil engineer, consulting Joshua"): its words are the job's, read from
+    // the head word before its comma.
+    const qualifier = /,[^\S\n]+\p{Ll}[\p{Ll}'’/-]*(?:[^\S\n]+\p{Ll}[\p{Ll}'’/-]*){0,3}$/u.exec(text.slice(from, end));
+    const scanEnd = qualifier ? from + qualifier.index : end;
     let best = -1;
-    for (let k = starts.length - 1; k >= 0 && k >= starts.length - 6; k--) {
+    for (let k = starts.length - 1, n = 0; k >= 0 && n < 6; k--) {
       const s0 = starts[k];
+      if (s0 >= scanEnd) continue;
+      n++;
       const word = /^[\p{L}\p{M}'’-]+/u.exec(text.slice(s0))?.[0] ?? '';
       const key = fold(word);
-      if (NOT_IN_JOB.has(key) || lex.groups.has(key) || (lex.firstNames.has(key) && !headWord(key)) || /[.!?:;\n]\s*$/.test(text.slice(Math.max(0, s0 - 3), s0)) === false && /[,]\s*$/.test(text.slice(Math.max(0, s0 - 2), s0)) && best >= 0) break;
+      // The sentence's own words, a people's name, a given name, a verb form: the job starts after them.
+      if (NOT_IN_JOB.has(key) || lex.groups.has(key) || (lex.firstNames.has(key) && !headWord(key)) || /^\p{Ll}+(?:ed|ing|ly)$/u.test(word)) break;
       const job = jobPhrase(text, s0);
       if (job && job.end === end) best = s0;
-      if (/[.!?:;\n]\s*$/.test(text.slice(Math.max(0, s0 - 3), s0))) break;
+      if (/[.!?:;,\n]\s*$/.test(text.slice(Math.max(0, s0 - 3), s0))) break;
     }
     if (best >= 0) out.push({ start: best, end, score: 0.84, evidence: ['job_title', 'context'] });
   }
