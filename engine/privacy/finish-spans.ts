@@ -4,6 +4,7 @@
  * name listed with people) is settled here. Each step keeps the list sorted and never overlapping.
  */
 import { fold, lexicon } from './lexicon';
+import { AGE_BESIDE_NAME, AGE_OF_NAME, NOT_AGE_AFTER } from './recognizers/dates';
 import { unlistedWord } from './recognizers/named-entities';
 import { CHAT_WORDS, STOP_WORDS } from './recognizers/recase';
 import type { Detection } from './types';
@@ -14,7 +15,9 @@ export function finishSpans(sorted: Detection[], text: string): Detection[] {
   out = trimLeadingNoise(out, text);
   out = endAddressesAtLabels(out, text);
   out = firmsAfterJobs(out, text);
-  return namesBesideNames(out, text);
+  out = namesBesideNames(out, text);
+  out = lowerNamesWithAges(out, text);
+  return agesOfNames(out, text);
 }
 
 const byStart = (a: Detection, b: Detection): number => a.start - b.start;
@@ -190,4 +193,63 @@ function namesBesideNames(sorted: Detection[], text: string): Detection[] {
     }
   }
   return added.length ? [...sorted, ...added].sort(byStart) : sorted;
+}
+
+/** Degrees and suffixes after a name. */
+const NAME_LETTERS = /^[^\S\n]+(?:PhD|MD|MBA|DDS|DVM|Esq\.?|Jr\.?|Sr\.?|\p{Lu}\p{L}{0,3}\.(?:\p{Lu}\p{L}{0,3}\.)*)(?=[\s,])/u;
+/** The age that closes the bracket a name opens: "(Dylan van de Pavert, 21)". */
+const AGE_CLOSING_BRACKET = /^,[^\S\n]*(\d{1,3})\)/;
+/** A person's age in the bracket after the name, alone or after a nationality: "Megan van Bunschoten (69)", "(Bolivian, 90)". */
+const AGE_IN_BRACKET = /^[^\S\n]*\((?:\p{Lu}[\p{L}\p{M}'’ -]*,[^\S\n]*)?(\d{1,3})\)/u;
+
+/**
+ * A number stated of a person whatever found the name (the rules, the model or the tagger): "Sra. da Cunha (88)",
+ * "i think sherry is 87 or something", "Tammy Lee PhD is 37". The rules read ages after the names they find
+ * themselves (recognizers/dates.ts); names with particles or in lower case are often the model's.
+ */
+function agesOfNames(sorted: Detection[], text: string): Detection[] {
+  if (!/\d/.test(text)) return sorted;
+  const added: Detection[] = [];
+  for (const d of sorted) {
+    if (d.type !== 'name') continue;
+    // After the letters a name may carry ("Tammy Lee PhD", "Jose Klingelhöfer B.Eng.").
+    const letters = NAME_LETTERS.exec(text.slice(d.end, d.end + 16))?.[0].length ?? 0;
+    const after = text.slice(d.end + letters, d.end + letters + 40);
+    const inBracket = /\(\s*$/.test(text.slice(Math.max(0, d.start - 2), d.start));
+    const m = AGE_IN_BRACKET.exec(after) ?? AGE_OF_NAME.exec(after) ?? AGE_BESIDE_NAME.exec(after) ?? (inBracket ? AGE_CLOSING_BRACKET.exec(after) : null);
+    if (!m || Number.parseInt(m[1], 10) > 120) continue;
+    const start = d.end + letters + m[0].lastIndexOf(m[1]);
+    const end = start + m[1].length;
+    if (NOT_AGE_AFTER.test(text.slice(end, end + 10)) || sorted.some((o) => o.start < end && start < o.end)) continue;
+    added.push({ type: 'age', start, end, text: m[1], confidence: 0.65, evidence: ['age_phrase', 'context'] });
+  }
+  return added.length ? [...sorted, ...added].sort(byStart) : sorted;
+}
+
+/**
+ * A word in lower case that an age is stated of is a person's name when it is a given name or no word at all: "i
+ * think venancio is 33 or something", "about me: victor, 29, Chilean". An age in apposition only where a clause starts.
+ */
+const LOWER_NAME_AGED = /(?<![\p{L}\p{M}'’-])(\p{Ll}[\p{Ll}\p{M}'’-]{2,})(?: (?:is|was|turned|turns)(?: now| only| just| already| about| like)? \d{1,3}(?=\s*(?:$|[.!?;]|,\s|\s(?:years?|yrs?|next|this|today|in|and|but|or|now|lol)\b))|, \d{1,2},)/gu;
+
+function lowerNamesWithAges(sorted: Detection[], text: string): Detection[] {
+  if (!/\p{Ll}[^\S\n](?:is|was|turn)|\p{Ll}, \d/u.test(text)) return sorted;
+  const lex = lexicon();
+  const added: Detection[] = [];
+  for (const m of text.matchAll(LOWER_NAME_AGED)) {
+    const word = m[1];
+    const k = fold(word);
+    if (STOP_WORDS.has(k) || CHAT_WORDS.has(k) || !(lex.firstNames.has(k) || (k.length >= 4 && unlistedWord(k)))) continue;
+    // A thing has a determiner: "the lid is 3".
+    if (/\b(?:the|a|an|my|your|his|her|our|their|this|that|its|each|every|per)[^\S\n]+$/i.test(text.slice(Math.max(0, m.index - 8), m.index))) continue;
+    // In apposition, only after a clause's start: "about me: victor, 29," not "the seats, 12,".
+    if (m[0].startsWith(`${word},`) && !/(?:^|[:;\n])[^\S\n]*$/.test(text.slice(Math.max(0, m.index - 3), m.index))) continue;
+    const start = m.index;
+    const end = start + word.length;
+    if (sorted.some((o) => o.start < end && start < o.end && o.type !== 'location') || added.some((o) => o.start === start)) continue;
+    added.push({ type: 'name', start, end, text: word, confidence: 0.66, evidence: ['context', 'age_stated'] });
+  }
+  if (!added.length) return sorted;
+  // A place the model read in the same word ("georgia") gives way: an age is stated of people.
+  return [...sorted.filter((o) => !added.some((a) => o.start < a.end && a.start < o.end)), ...added].sort(byStart);
 }

@@ -1142,6 +1142,17 @@ describe('tenth pass: names on tickets, jobs between bars, firms after jobs, and
     expect(spans('Invoice 2023-10-04 - paid', 'phone')).toEqual([]);
   });
 
+  it('takes the age stated of a name any reader found, with particles, degrees or in lower case', () => {
+    expect(spans('Sra. da Cunha (88) lives at Favela de Gomes, 6, Vila Rica.', 'age')).toEqual(['88']);
+    expect(spans('Our records show Tammy Lee PhD is 37 and works in Leeds.', 'age')).toEqual(['37']);
+    expect(spans('The Armed forces operational officer (Dylan van de Pavert, 21) reported the incident.', 'age')).toEqual(['21']);
+    expect(spans('i think venancio is 33 or something', 'age')).toEqual(['33']);
+    expect(spans('i think venancio is 33 or something', 'name')).toEqual(['venancio']);
+    expect(spans('about me: victor, 29, Chilean, into hiking', 'age')).toEqual(['29']);
+    expect(spans('The box is 45 and the lid is 3.', 'age')).toEqual([]);
+    expect(spans('Our records show Dennis Dean MD is 87.', 'title')).toEqual([]);
+  });
+
   it('ends an address before the label of the field after it', () => {
     expect(spans('Sender: Nogueira, R. de Neto, 47, 2947-489 Faro. Recipient: Mr. Tomé Henriques.', 'address')).toEqual(['R. de Neto, 47, 2947-489 Faro']);
   });

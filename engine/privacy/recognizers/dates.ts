@@ -55,11 +55,11 @@ const AGE_OTHER =
  * A bare number stated of a person the entity reader found, in whatever case it is written: "i think john is 34 or
  * something", "ELIF KAYA IS 29". Right after the name, so "the total is 45" never qualifies.
  */
-const AGE_OF_NAME =
+export const AGE_OF_NAME =
   /^,? (?:is|was|turned|turns|IS|WAS|TURNED)(?: now| only| just| already| about| like)? (\d{1,3})(?=\s*(?:$|[.!?;]|,\s|\s(?:years?|yrs?|next|this|today|in|and|but|when|with|or|now|lol)\b))/;
 /** A number in apposition right after a person found in any case: "about me: robert, 65, swiss", "ELIF KAYA, 29, from Izmir". */
-const AGE_BESIDE_NAME = /^, (\d{1,2})(?=,\s|\s*$|\.(?:\s|$))/;
-const NOT_AGE_AFTER = /^\s*(?:%|percent|degrees|°|times|minutes|mins|hours|hrs|days|weeks|months|km|miles|kg|lbs|pounds|dollars|euros|pages|people|items|units)/i;
+export const AGE_BESIDE_NAME = /^, (\d{1,2})(?=,\s|\s*$|\.(?:\s|$))/;
+export const NOT_AGE_AFTER = /^\s*(?:%|percent|degrees|°|times|minutes|mins|hours|hrs|days|weeks|months|km|miles|kg|lbs|pounds|dollars|euros|pages|people|items|units)/i;
 
 function findAges(text: string): RawMatch[] {
   const out: RawMatch[] = [];

@@ -212,8 +212,11 @@ function jobPhrase(text: string, start: number): { end: number; qualified: boole
   if (!words) return undefined;
   const list = words[0].split(/[ \t]+/);
   let last = -1;
+  const lex = lexicon();
   for (let k = 0; k < list.length; k++) {
     const w = list[k].toLowerCase();
+    // A person's name ends the job's words: "Our records show Dennis Dean MD" holds no dean.
+    if (/^\p{Lu}\p{Ll}/u.test(list[k]) && lex.firstNames.has(w) && !lex.groups.has(w) && !headWord(w) && k + 1 < list.length && /^\p{Lu}/u.test(list[k + 1])) break;
     // "and" joins the fields of one job ("Training and development officer"); "IT" is no pronoun.
     if (NOT_IN_JOB.has(w) && !(w === 'and' && k > 0) && !/^\p{Lu}{2,}$/u.test(list[k])) break;
     if (headWord(w)) last = k;
