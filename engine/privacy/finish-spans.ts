@@ -216,11 +216,14 @@ function agesOfNames(sorted: Detection[], text: string): Detection[] {
     const letters = NAME_LETTERS.exec(text.slice(d.end, d.end + 16))?.[0].length ?? 0;
     const after = text.slice(d.end + letters, d.end + letters + 40);
     const inBracket = /\(\s*$/.test(text.slice(Math.max(0, d.start - 2), d.start));
-    const m = AGE_IN_BRACKET.exec(after) ?? AGE_OF_NAME.exec(after) ?? AGE_BESIDE_NAME.exec(after) ?? (inBracket ? AGE_CLOSING_BRACKET.exec(after) : null);
+    const beside = AGE_BESIDE_NAME.exec(after);
+    const m = AGE_IN_BRACKET.exec(after) ?? AGE_OF_NAME.exec(after) ?? beside ?? (inBracket ? AGE_CLOSING_BRACKET.exec(after) : null);
     if (!m || Number.parseInt(m[1], 10) > 120) continue;
     const start = d.end + letters + m[0].lastIndexOf(m[1]);
     const end = start + m[1].length;
     if (NOT_AGE_AFTER.test(text.slice(end, end + 10)) || sorted.some((o) => o.start < end && start < o.end)) continue;
+    // "R. de S. Brás, 96, 6531-353 Guimarães": a number a postcode follows is a house number.
+    if (m === beside && /\d/.test(text.slice(end, end + 12))) continue;
     added.push({ type: 'age', start, end, text: m[1], confidence: 0.65, evidence: ['age_phrase', 'context'] });
   }
   return added.length ? [...sorted, ...added].sort(byStart) : sorted;

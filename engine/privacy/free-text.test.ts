@@ -1153,6 +1153,14 @@ describe('tenth pass: names on tickets, jobs between bars, firms after jobs, and
     expect(spans('Our records show Dennis Dean MD is 87.', 'title')).toEqual([]);
   });
 
+  it('reads more street words and cities a region vouches for, and no house number as an age', () => {
+    expect(spans('Call me or drop by 292 Burrows Via, Rossburgh, W8U 9EE.', 'address')).toEqual(['292 Burrows Via, Rossburgh, W8U 9EE']);
+    expect(spans('Annette Lynn moved to 631 Andrew Well, New Holly, MB B3C7M9 last spring.', 'address')).toEqual(['631 Andrew Well, New Holly, MB B3C7M9']);
+    expect(spans('Sr(a). Bustos (64) lives at Diag. Belgrano N° 739, Chilecito 5360, La Rioja.', 'address')).toEqual(['Diag. Belgrano N° 739, Chilecito 5360, La Rioja']);
+    expect(spans('Send the parcel c/o Yasmin Rodrigues, R. de S. Brás, 96, 6531-353 Guimarães.', 'address')).toEqual(['R. de S. Brás, 96, 6531-353 Guimarães']);
+    expect(spans('Send the parcel c/o Yasmin Rodrigues, R. de S. Brás, 96, 6531-353 Guimarães.', 'age')).toEqual([]);
+  });
+
   it('ends an address before the label of the field after it', () => {
     expect(spans('Sender: Nogueira, R. de Neto, 47, 2947-489 Faro. Recipient: Mr. Tomé Henriques.', 'address')).toEqual(['R. de Neto, 47, 2947-489 Faro']);
   });

@@ -30,7 +30,7 @@ const either = (words: string): string =>
     .join('|');
 
 /** A capitalized word, or a short abbreviation with its full stop ("Col.", "Mt."). */
-const CAP_WORD = `(?:\\p{Lu}\\p{Ll}{1,3}\\.(?=[\\s,])|\\p{Lu}[${L}'’\\-]*)`;
+const CAP_WORD = `(?:\\p{Lu}\\p{Ll}{0,3}\\.(?=[\\s,])|\\p{Lu}[${L}'’\\-]*)`;
 /** The first word of a street name may be a number or an ordinal ("Calle 50", "5th Avenue"). */
 const NAME_WORD = `(?:${CAP_WORD}|\\d{1,3}(?:st|nd|rd|th|º|ª|°)?(?![\\d${L}]))`;
 const PARTICLE = "(?:de|del|de la|de las|de los|des|du|di|da|do|dos|das|della|delle|dei|degli|la|le|les|los|las|el|van|von|der|den|the|of|y|e|und|am|an|auf|zum|zur|im|d’|d')";
@@ -49,7 +49,7 @@ const ENGLISH_STREET =
  * is an address surely only with a city, postcode or address word near it ("0742 Wright Burgs Suite 953").
  */
 const RARE_STREET =
-  'Annex|Arcade|Bayou|Beach|Bend|Bluffs?|Bottom|Branch|Bridge|Brooks?|Burgs?|Bypass|Camp|Canyon|Cape|Centers?|Centre|Circles|Cliffs?|Commons?|Corners?|Course|Courts|Coves?|Creek|Crest|Crossroads?|Curve|Dale|Dam|Divide|Drives|Estates?|Extensions?|Falls|Ferry|Fields?|Flats?|Fords?|Forest|Forges?|Forks?|Fort|Garden|Gateway|Glens?|Greens|Groves|Harbors?|Haven|Hills|Hollow|Inlet|Islands?|Isle|Junctions?|Keys?|Knolls?|Lakes?|Landing|Lights?|Locks?|Lodge|Mall|Manors?|Meadows?|Mills?|Mission|Motorway|Mount|Mountains?|Neck|Orchard|Oval|Overpass|Parks|Pass|Passage|Pines?|Plains?|Points?|Ports?|Prairie|Radial|Ramp|Ranch|Rapids?|Rest|Ridges|River|Roads|Route|Shoals?|Shores?|Skyway|Springs?|Spurs?|Squares|Station|Stravenue|Stream|Streets|Summit|Throughway|Trace|Track|Trafficway|Club|Tunnel|Underpass|Unions?|Valleys?|Viaduct|Views|Villages?|Ville|Vista|Walks|Ways|Wells?|' +
+  'Annex|Arcade|Bayou|Beach|Bend|Bluffs?|Bottom|Branch|Bridge|Brooks?|Burgs?|Bypass|Camp|Canyon|Cape|Centers?|Centre|Circles|Cliffs?|Commons?|Corners?|Course|Courts|Coves?|Creek|Crest|Crossroads?|Curve|Dale|Dam|Divide|Drives|Estates?|Extensions?|Falls|Ferry|Fields?|Flats?|Fords?|Forest|Forges?|Forks?|Fort|Garden|Gateway|Glens?|Greens|Groves|Harbors?|Haven|Hills|Hollow|Inlet|Islands?|Isle|Junctions?|Keys?|Knolls?|Lakes?|Landing|Lights?|Locks?|Lodge|Mall|Manors?|Meadows?|Mills?|Mission|Motorway|Mount|Mountains?|Neck|Orchard|Oval|Overpass|Parks|Pass|Passage|Pines?|Plains?|Points?|Ports?|Prairie|Radial|Ramp|Ranch|Rapids?|Rest|Ridges|River|Roads|Route|Shoals?|Shores?|Skyway|Springs?|Spurs?|Squares|Station|Stravenue|Stream|Streets|Summit|Throughway|Trace|Track|Trafficway|Club|Tunnel|Underpass|Unions?|Valleys?|Via|Viaduct|Views|Villages?|Ville|Vista|Walks|Ways|Wells?|' +
   // Australia Post's street types and USPS's last few ("52 Ashley Tollway", "8/02 Anderson Foreshore")
   'Access|Alleyway|Amble|Anchorage|Artery|Basin|Block|Brace|Brae|Break|Brow|Byway|Centreway|Chase|Circlet|Circuit|Colonnade|Concourse|Copse|Corso|Courtyard|Cross|Crossway|Cruiseway|Cul-de-sac|Cutting|Dell|Deviation|Dip|Distributor|Driveway|Edge|Elbow|End|Entrance|Fairway|Fire Track|Firetrail|Follow|Footway|Foreshore|Formation|Front|Frontage|Gap|Gates?|Glade|Grange|Ground|Gully|Highroad|Interchange|Intersection|Laneway|Lees|Line|Link|Little|Lookout|Lower|Meander|Mew|Nook|Outlook|Parklands|Part|Pathway|Plateau|Pocket|Quad|Quadrangle|Quadrant|Ramble|Range|Reach|Reserve|Retreat|Ride|Ridgeway|Right Of Way|Ring|Riverway|Riviera|Roadside|Roadway|Ronde|Rosebowl|Rotary|Round|Run|Service Way|Siding|Slope|Sound|Stairs|State Highway|Steps|Strip|Subway|Tarn|Thoroughfare|Tollway|Top|Tor|Towers|Trailer|Triangle|Trunkway|Turn|Upper|Villas|Wade|Walkway|Fall|Land|Loaf|Wall';
 /** Every street suffix: capitalized, the full words also in lower case ("Jones walks") and the common ones in capitals. */
@@ -65,7 +65,7 @@ const ROMANCE_AFTER_NUMBER = either('rue|avenue|av|boulevard|bd|bld|place|allée
 const STREET_FIRST =
   'Calle|Avenida|Avda|Av|Paseo|Plaza|Pza|Camino|Carrera|Cra|Kra|Diagonal|Transversal|Jirón|Ronda|Travesía|Carretera|Ctra|Acceso|Bajada|Callejón|Cañada|Cuesta|Glorieta|Pasadizo|Pasaje|Rambla|Urbanización|Vía|Vial|Carrer|Avinguda|Passeig|Plaça|' +
   // Mexico's and Colombia's street words ("Privada Barrientos 386", "Cl. 71 # 95-37")
-  'Privada|Cerrada|Circuito|Circunvalación|Periférico|Viaducto|Continuación|Prolongación|Retorno|Andador|Calzada|Cl(?=\\.)|Cll|Recanto|Esplanada|R(?=\\.\\s+(?:da|de|do|dos|das)\\s)|' +
+  'Diag(?=\\.)|Privada|Cerrada|Circuito|Circunvalación|Periférico|Viaducto|Continuación|Prolongación|Retorno|Andador|Calzada|Cl(?=\\.)|Cll|Recanto|Esplanada|R(?=\\.\\s+(?:da|de|do|dos|das)\\s)|' +
   'Rua|Travessa|Praça|Largo|Alameda|Estrada|Rodovia|Jardim|Ladeira|Parque|Quadra|Setor|Vila|Viela|Chácara|Condomínio|Conjunto|Loteamento|Residencial|Trevo|Vereda|' +
   'Aeroporto|Área|Campo|Colônia|Distrito|Estação|Favela|Fazenda|Feira|Lago|Lagoa|Morro|Núcleo|Passarela|Pátio|Praia|Sítio|Trecho|Vale|Viaduto|Corredor|Ampliación|Peatonal|Eje vial|Blv|Bv|Bulevar|' +
   'Via|Viale|Piazza|Corso|Vicolo|Lungomare|Strada|Contrada|Borgo|Canale|Incrocio|Rotonda|Stretto|Rue|Avenue|Boulevard|Ulica|Ul|Aleja|Al|Plac|Osiedle|Calea|Str|Bulevardul|Piața|Odos|Sokak|Caddesi|Cad|Mahallesi|Rruga|Ulice|Náměstí|Třída|' +
@@ -179,10 +179,13 @@ function line(text: string, pos: number, spaceOnly: boolean, afterPostcode: bool
   if (spaceOnly && !afterPostcode) return undefined;
   const lex = lexicon();
   const words = city.split(/\s+/);
-  // A line of common words ("Please", "Thanks Anna") is the sentence going on, not a city.
+  // A line of common words ("Please", "Thanks Anna") is the sentence going on, not a city, unless a region or a
+  // postcode vouches for it ("New Holly, MB B3C7M9").
   const known = knownPlace(city);
-  if (!known && words.every((w) => lex.common.has(fold(w)))) return undefined;
-  const strong = !!(region || province || postcode || district) || known;
+  const vouched = !!(region || province || postcode || district);
+  // Common words need a region to be a city: "TEL 1155" is a label and a number.
+  if (!known && !(region || province) && words.every((w) => lex.common.has(fold(w)))) return undefined;
+  const strong = vouched || known;
   return { end: pos + m[0].length, strong: strong || afterPostcode, city: true, postcodeLast: !!postcode };
 }
 
