@@ -25,18 +25,18 @@ const ENTITY_TYPES: ReadonlySet<string> = new Set(['name', 'organization', 'loca
 
 /**
  * What continues a place's name after it: a particle and one or two capitalized words, once or twice ("Frankfurt am
- * Main", "Rio de Janeiro", "Moraes do Norte", "San Fernando del Valle de Catamarca"). Lower-case particles only, so
- * "Paris and London" or "Lisbon In May" stay apart.
+ * Main", "Rio de Janeiro", "Moraes do Norte", "San Fernando del Valle de Catamarca"), or a Mexican town's "los altos"
+ * ("San Luis los bajos"). Lower-case particles only, so "Paris and London" or "Lisbon In May" stay apart.
  */
 const PLACE_PARTICLES =
-  /^(?:[^\S\n]+(?:de la|de las|de los|de|da|do|das|dos|del|della|di|du|des|am|an der|an den|im|in der|ob der|sur|sous|lès|upon|en)[^\S\n]+\p{Lu}[\p{L}\p{M}'’-]*(?:[^\S\n]+\p{Lu}[\p{L}\p{M}'’-]*)?){1,2}/u;
+  /^(?:[^\S\n]+(?:de la|de las|de los|de|da|do|das|dos|del|della|di|du|des|am|an der|an den|im|in der|ob der|sur|sous|lès|upon|en)[^\S\n]+\p{Lu}[\p{L}\p{M}'’-]*(?:[^\S\n]+\p{Lu}[\p{L}\p{M}'’-]*)?){1,2}|^[^\S\n]+(?:los altos|los bajos|de arriba|de abajo)(?![\p{L}\p{M}])/u;
 
 /**
  * A place found without the particle and words that end its name takes them, and what was found inside them goes:
  * the models stop at the particle ("Moraes" a place, "Norte" an organization); the whole is one place.
  */
 export function joinPlaceParticles(sorted: Detection[], text: string): Detection[] {
-  if (!/ (?:d[aeiou]|de[ls]|della|di|am|an|im|in|ob|sur|sous|lès|upon|en) \p{Lu}/u.test(text)) return sorted;
+  if (!/ (?:d[aeiou]|de[ls]|della|di|am|an|im|in|ob|sur|sous|lès|upon|en) \p{Lu}| los (?:altos|bajos)| de (?:arriba|abajo)/u.test(text)) return sorted;
   let out = sorted;
   for (const d of sorted) {
     if (d.type !== 'location' || !out.includes(d)) continue;

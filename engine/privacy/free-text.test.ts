@@ -1161,6 +1161,16 @@ describe('tenth pass: names on tickets, jobs between bars, firms after jobs, and
     expect(spans('Send the parcel c/o Yasmin Rodrigues, R. de S. Brás, 96, 6531-353 Guimarães.', 'age')).toEqual([]);
   });
 
+  it('reads places after "moved from … to" and "works in", older country names, and a town "los bajos"', () => {
+    expect(spans('Our family moved from Dominica to Passau when Luc was 30.', 'location')).toEqual(['Dominica', 'Passau']);
+    expect(spans('Thea Reinhardt and Viola Barkholz both work in Goslar for Lehmann Seip KG.', 'location')).toEqual(['Goslar']);
+    expect(spans('Guest register - MRS DAWN BENNETT - Netherlands Antilles - room 214', 'location')).toEqual(['Netherlands Antilles']);
+    expect(spans('Hi, I am Annunziata, a Clinical embryologist from Antarctica (the territory South of 60 deg S).', 'location')).toEqual([
+      'Antarctica (the territory South of 60 deg S)',
+    ]);
+    expect(spans('Luis Manuel Salazar was born in San Luis los bajos and now lives in Guinea-Bissau.', 'location')).toEqual(['San Luis los bajos', 'Guinea-Bissau']);
+  });
+
   it('ends an address before the label of the field after it', () => {
     expect(spans('Sender: Nogueira, R. de Neto, 47, 2947-489 Faro. Recipient: Mr. Tomé Henriques.', 'address')).toEqual(['R. de Neto, 47, 2947-489 Faro']);
   });
