@@ -15,6 +15,7 @@ export function finishSpans(sorted: Detection[], text: string): Detection[] {
   out = trimLeadingNoise(out, text);
   out = endAddressesAtLabels(out, text);
   out = firmsAfterJobs(out, text);
+  out = lowerCaseFirms(out, text);
   out = namesBesideNames(out, text);
   out = lowerNamesWithAges(out, text);
   return agesOfNames(out, text);
@@ -255,4 +256,51 @@ function lowerNamesWithAges(sorted: Detection[], text: string): Detection[] {
   if (!added.length) return sorted;
   // A place the model read in the same word ("georgia") gives way: an age is stated of people.
   return [...sorted.filter((o) => !added.some((a) => o.start < a.end && a.start < o.end)), ...added].sort(byStart);
+}
+
+/** A firm's legal form or family ending as people type it in lower case ("s.coop.", "ohg mbh", "e hijos", "group"). */
+const LOWER_FIRM_END =
+  /(?<![\p{L}\p{M}])(?:s\.\s?a\.(?:\s?de\s?c\.\s?v\.|\s?s\.|\s?[utd]\.)?|s\.\s?coop\.|s\.\s?com\.|s\.\s?l\.(?:\s?[ul]\.)?|s\.\s?r\.\s?l\.(?:\s?de\s?c\.\s?v\.)?|s\.\s?p\.\s?a\.|s\.\s?c\.|sp\.\s?k\.|sp\.\s?j\.|sp\.\s?z\s?o\.\s?o\.|s\/a|ltda\.?|lda\.?|e\.\s?v\.|e\.\s?k\.|ohg(?:\s?mbh)?|kgaa|kg|gmbh(?:\s?&\s?co\.\s?kg)?|ag|sarl|sas|bv|nv|spa|srl|inc\.?|ltd\.?|llc|plc|llp|sa|group|and sons|(?:e|y|&) (?:hijos|filhos|figli|asociados|associados)|et fils|i syn)(?![\p{L}\p{M}])/gu;
+/** Words that introduce a firm before its name. */
+const FIRM_INTRO = /(?:^|\n|\b(?:from|at|for|with|of|by|to|behalf of|re|approved|still at)[:]?[^\S\n]+)$/i;
+/** A hyphenated pair of surnames after a word that introduces a firm ("from waters-coles", "on behalf of ballard-forbes"). */
+const LOWER_PAIR_FIRM = /(?<=\b(?:[Ff]rom|[Aa]t|[Ff]or|[Ww]ith|[Oo]f|[Bb]y|[Rr]e|[Aa]pproved|[Tt]o)[:]?[^\S\n]+)\p{Ll}[\p{Ll}\p{M}'’]+-\p{Ll}[\p{Ll}\p{M}'’]+(?![\p{L}\p{M}-])/gu;
+
+/**
+ * Firms written in lower case, as chat and quick notes do: "from arce & asociados s.a.", "r u still at ruppert
+ * jopich ohg mbh??", "jaramillo e hijos sent…", "on behalf of waters-coles". A legal form or family ending closes the
+ * name, whose words run back to the word that introduces it (or the line's start); a hyphenated pair needs that word
+ * and a surname the lists know. Lower-case readings of the same words by other readers give way.
+ */
+function lowerCaseFirms(sorted: Detection[], text: string): Detection[] {
+  if (!/\p{Ll}/u.test(text)) return sorted;
+  const lex = lexicon();
+  const found: Detection[] = [];
+  for (const m of text.matchAll(LOWER_FIRM_END)) {
+    const end = m.index + m[0].length;
+    // Back over up to five lower-case words, joined by spaces, "&", "y"/"e"/"and" or a comma in a list of partners.
+    const before = text.slice(Math.max(0, m.index - 80), m.index);
+    const words = /((?:\p{Ll}[\p{Ll}\p{M}'’.-]*(?:,?[^\S\n]+(?:(?:y|e|and|&)[^\S\n]+)?)){1,5})$/u.exec(before);
+    if (!words) continue;
+    let start = m.index - words[1].length;
+    // The firm starts after the word that introduces it.
+    const lead = /^(?:.*?\b(?:from|at|for|with|of|by|to|re|approved)[^\S\n]+)/u.exec(words[1]);
+    if (lead) start += lead[0].length;
+    if (start >= m.index || !FIRM_INTRO.test(text.slice(Math.max(0, start - 20), start))) continue;
+    const value = text.slice(start, end);
+    if (value.split(/[\s,&]+/).some((w) => STOP_WORDS.has(w) && !['y', 'e', 'and'].includes(w))) continue;
+    found.push({ type: 'organization', start, end, text: value, confidence: 0.75, evidence: ['context', 'lower_firm'] });
+  }
+  for (const m of text.matchAll(LOWER_PAIR_FIRM)) {
+    // A surname the lists know, or a word no list knows ("ballard-forbes"); never two common words ("long-term").
+    const parts = m[0].split('-').map(fold);
+    if (!parts.some((w) => lex.lastNames.has(w) || unlistedWord(w)) || parts.every((w) => lex.common.has(w))) continue;
+    found.push({ type: 'organization', start: m.index, end: m.index + m[0].length, text: m[0], confidence: 0.75, evidence: ['context', 'lower_firm'] });
+  }
+  if (!found.length) return sorted;
+  // What a reader made of some of the same lower-case words ("hijos sent", "rojas") gives way; a detection in capitals
+  // or of another kind stays, and the firm with it does not.
+  const kept = found.filter((f) => !sorted.some((o) => o.start < f.end && f.start < o.end && (!ENTITY_TYPES.has(o.type) || /\p{Lu}/u.test(o.text))));
+  if (!kept.length) return sorted;
+  return [...sorted.filter((o) => !kept.some((f) => o.start < f.end && f.start < o.end)), ...kept].sort(byStart);
 }

@@ -1171,6 +1171,15 @@ describe('tenth pass: names on tickets, jobs between bars, firms after jobs, and
     expect(spans('Luis Manuel Salazar was born in San Luis los bajos and now lives in Guinea-Bissau.', 'location')).toEqual(['San Luis los bajos', 'Guinea-Bissau']);
   });
 
+  it('takes firms typed in lower case by their legal form or a hyphenated pair after a word that introduces them', () => {
+    expect(spans('spoke to ale medina from arce & asociados s.a. re the invoice', 'organization')).toEqual(['arce & asociados s.a.']);
+    expect(spans('hans-wolfgang: r u still at ruppert jopich ohg mbh?? lol', 'organization')).toEqual(['ruppert jopich ohg mbh']);
+    expect(spans('Reviewed by Shane Flores, Professor Emeritus, on behalf of ballard-forbes.', 'organization')).toEqual(['ballard-forbes']);
+    expect(spans('Re: waters-coles / sandra chambers', 'organization')).toEqual(['waters-coles']);
+    expect(spans('we need a long-term fix from follow-up calls', 'organization')).toEqual([]);
+    expect(spans('the group met at noon', 'organization')).toEqual([]);
+  });
+
   it('ends an address before the label of the field after it', () => {
     expect(spans('Sender: Nogueira, R. de Neto, 47, 2947-489 Faro. Recipient: Mr. Tomé Henriques.', 'address')).toEqual(['R. de Neto, 47, 2947-489 Faro']);
   });

@@ -53,7 +53,7 @@ const QUALIFIER_WORD = "(?!(?:for|at|in|since|with|to|from|on|by|and|but|who|who
  * bracket or a full name ("The Pharmacist, hospital (Zachary Lynn, 26)").
  */
 const QUALIFIER = new RegExp(
-  `^, (${QUALIFIER_WORD}(?: (?:and |of |the )?${QUALIFIER_WORD}){0,3}(?: \\([a-z][\\p{Ll} /'’-]{1,40}\\))?)(?=[.;)\\n]|$| (?:at|for|in|since|we|who|from|based|role) |, \\p{Lu}|, \\p{Ll}+ed | [-–—|] | \\(| \\p{Lu}\\p{Ll}+ \\p{Lu}\\p{Ll}|, (?:at|in|for|from|with) )`,
+  `^, (${QUALIFIER_WORD}(?: (?:and |of |the )?${QUALIFIER_WORD}){0,3}(?: \\([a-z][\\p{Ll} /'’-]{1,40}\\))?)(?=[.;)\\n]|$| (?:at|for|in|since|we|who|from|based|role) |, \\p{Lu}|, \\p{Ll}+ed | [-–—|] | \\(| \\p{Lu}\\p{Ll}+ \\p{Lu}\\p{Ll}|, (?:at|in|for|from|with|on) )`,
   'u',
 );
 
