@@ -5,7 +5,7 @@
  * Presidio in the same run.
  *
  *   ~/.cache/mlsvc/venv-pii/bin/pip install faker   # once
- *   node .build-pii/bench/pii/faker-bench.js [PER_LOCALE=25] [SEED=20261128] [first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth]   # → bench/results/pii-faker.json
+ *   node .build-pii/bench/pii/faker-bench.js [PER_LOCALE=25] [SEED=20261128] [first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth|sixteenth]   # → bench/results/pii-faker.json
  *
  * Per type: spans found (at least half of a value's non-space characters inside a detection of any type), spans found
  * as their type, and the share of the value characters redacted; over all types, the span F1 of exact boundaries. The carriers hold no other personal data, so a
@@ -411,6 +411,29 @@ const FIFTEENTH_CARRIERS = [
   'Sender: {company}, {address}. Recipient: {prefix} {first_last}.',
 ];
 
+/**
+ * A sixteenth set, written on 2026-11-29 late in the session that wrote the fifteenth, after all of that session's
+ * changes and before any build ran on it: the held-out check of those changes (`… SEED sixteenth`). Scholarship
+ * letters, car hire, lost property, pharmacy labels, choir rotas, alumni chat, visa letters, gym sign-ups, press
+ * releases, complaint forms, shift swaps, tenancy renewals, condolence notes, quiz results.
+ */
+const SIXTEENTH_CARRIERS = [
+  'To whom it may concern: {first_last} ({nationality}) has been offered a place to study in {city}.',
+  'Vehicle hired by {name} on licence from {country}; additional driver {first_lower}.',
+  'Found on the 08:12 from {city}: a wallet belonging to {name_upper}, call {phone}.',
+  'Dispense to {prefix} {last}, aged {age}. Prescriber: {first_last}, {company}.',
+  'choir rota this sunday: {first_lower}, {name_lower} and me',
+  'omg {first_lower} from school is a {job} now?? at {company_lower}??',
+  'The embassy in {city} confirms that {name}, {job}, may travel to {country}.',
+  'New member: {first_last} | {age} | {address}',
+  '{company} announced today that {first_last} will lead its office in {city}.',
+  'Complaint #5512 from {name} ({phone}) about card {card}.',
+  'Can {first} swap shifts with {first_last} on Friday? - {company}',
+  'Tenancy renewed: {address_block}\nTenant: {name}',
+  'With deepest sympathy to the family of {first_last} of {city}, {country}.',
+  'Quiz night winners: {name_lower} ({company_lower}), {first_last} ({company}).',
+];
+
 interface Gold {
   type: string;
   start: number;
@@ -605,6 +628,7 @@ function main(): void {
     thirteenth: THIRTEENTH_CARRIERS,
     fourteenth: FOURTEENTH_CARRIERS,
     fifteenth: FIFTEENTH_CARRIERS,
+    sixteenth: SIXTEENTH_CARRIERS,
   };
   const setName = args[2] ?? 'first';
   const carriers = sets[setName];
