@@ -55,6 +55,8 @@ export function joinPlaceParticles(sorted: Detection[], text: string): Detection
   return out;
 }
 
+/** An auxiliary verb that opens a question, and the given name after it. */
+const QUESTION_AUX = /^(?:Can|Could|Will|Would|Should|Did|Does|Do|Has|Have|May|Might|Shall)[^\S\n]+(?=(\p{Lu}[\p{L}\p{M}'’-]*))/u;
 /** Words written before a name that are never part of one: chat words and the abbreviations of mail and transfers. */
 const LEADING_NOISE: ReadonlySet<string> = new Set([...CHAT_WORDS, 're', 'ref', 'fao', 'cc', 'bcc', 'fw', 'fwd', 'dm', 'pm', 'via', 'cheers', 'thanks']);
 
@@ -65,6 +67,12 @@ const LEADING_NOISE: ReadonlySet<string> = new Set([...CHAT_WORDS, 're', 'ref', 
 function trimLeadingNoise(sorted: Detection[], text: string): Detection[] {
   return sorted.map((d) => {
     if (!ENTITY_TYPES.has(d.type)) return d;
+    // A question's auxiliary before a name that opens the sentence: "Can Katie swap shifts…?" is Katie.
+    const aux = QUESTION_AUX.exec(text.slice(d.start, d.end));
+    if (aux && /(?:^|[.!?\n:]\s*)$/.test(text.slice(Math.max(0, d.start - 3), d.start)) && lexicon().firstNames.has(fold(aux[1]))) {
+      const start = d.start + aux[0].length;
+      return { ...d, start, text: text.slice(start, d.end) };
+    }
     const m = /^(\p{Ll}+)[^\S\n]+(?=\p{L})/u.exec(text.slice(d.start, d.end));
     if (!m || !LEADING_NOISE.has(m[1])) return d;
     const start = d.start + m[0].length;
@@ -200,6 +208,8 @@ function namesBesideNames(sorted: Detection[], text: string): Detection[] {
 const NAME_LETTERS = /^[^\S\n]+(?:PhD|MD|MBA|DDS|DVM|Esq\.?|Jr\.?|Sr\.?|\p{Lu}\p{L}{0,3}\.(?:\p{Lu}\p{L}{0,3}\.)*)(?=[\s,])/u;
 /** The age that closes the bracket a name opens: "(Dylan van de Pavert, 21)". */
 const AGE_CLOSING_BRACKET = /^,[^\S\n]*(\d{1,3})\)/;
+/** The field after a name's in a record split by bars: "New member: Kimberly Adkins | 48 | 823 Russell Centers". */
+const AGE_FIELD = /^[^\S\n]*\|[^\S\n]*(\d{1,3})(?=[^\S\n]*(?:\||\n|$))/;
 /** A person's age in the bracket after the name, alone or after a nationality: "Megan van Bunschoten (69)", "(Bolivian, 90)". */
 const AGE_IN_BRACKET = /^[^\S\n]*\((?:\p{Lu}[\p{L}\p{M}'’ -]*,[^\S\n]*)?(\d{1,3})\)/u;
 
@@ -218,7 +228,7 @@ function agesOfNames(sorted: Detection[], text: string): Detection[] {
     const after = text.slice(d.end + letters, d.end + letters + 40);
     const inBracket = /\(\s*$/.test(text.slice(Math.max(0, d.start - 2), d.start));
     const beside = AGE_BESIDE_NAME.exec(after);
-    const m = AGE_IN_BRACKET.exec(after) ?? AGE_OF_NAME.exec(after) ?? beside ?? (inBracket ? AGE_CLOSING_BRACKET.exec(after) : null);
+    const m = AGE_IN_BRACKET.exec(after) ?? AGE_OF_NAME.exec(after) ?? beside ?? AGE_FIELD.exec(after) ?? (inBracket ? AGE_CLOSING_BRACKET.exec(after) : null);
     if (!m || Number.parseInt(m[1], 10) > 120) continue;
     const start = d.end + letters + m[0].lastIndexOf(m[1]);
     const end = start + m[1].length;
@@ -264,7 +274,7 @@ const LOWER_FIRM_END =
 /** Words that introduce a firm before its name. */
 const FIRM_INTRO = /(?:^|\n|\b(?:from|at|for|with|of|by|to|behalf of|re|approved|still at)[:]?[^\S\n]+)$/i;
 /** A hyphenated pair of surnames after a word that introduces a firm ("from waters-coles", "on behalf of ballard-forbes"). */
-const LOWER_PAIR_FIRM = /(?<=\b(?:[Ff]rom|[Aa]t|[Ff]or|[Ww]ith|[Oo]f|[Bb]y|[Rr]e|[Aa]pproved|[Tt]o)[:]?[^\S\n]+)\p{Ll}[\p{Ll}\p{M}'’]+-\p{Ll}[\p{Ll}\p{M}'’]+(?![\p{L}\p{M}-])/gu;
+const LOWER_PAIR_FIRM = /(?<=\b(?:[Ff]rom|[Aa]t|[Ff]or|[Ww]ith|[Oo]f|[Bb]y|[Rr]e|[Aa]pproved|[Tt]o)[:]?[^\S\n]+|\p{L}[^\S\n]\()\p{Ll}[\p{Ll}\p{M}'’]+-\p{Ll}[\p{Ll}\p{M}'’]+(?![\p{L}\p{M}-])/gu;
 
 /**
  * Firms written in lower case, as chat and quick notes do: "from arce & asociados s.a.", "r u still at ruppert

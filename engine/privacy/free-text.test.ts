@@ -1180,6 +1180,17 @@ describe('tenth pass: names on tickets, jobs between bars, firms after jobs, and
     expect(spans('the group met at noon', 'organization')).toEqual([]);
   });
 
+  it('reads an age and a phone in the fields of a record, a firm in the bracket after a name, a question before a name', () => {
+    expect(spans('New member: Kimberly Adkins | 48 | 823 Russell Centers, West Jillfort, GU 21510', 'age')).toEqual(['48']);
+    expect(spans('Complaint #5512 from Jack Cruz ((986) 298-8262 x987) about card 2275702695932645.', 'phone')).toEqual(['(986) 298-8262 x987']);
+    expect(spans('Quiz night winners: vanessa khan (fitzgerald-archer), Charlotte James (Fitzgerald-Archer).', 'organization')).toEqual([
+      'fitzgerald-archer',
+      'Fitzgerald-Archer',
+    ]);
+    expect(spans('Can Katie swap shifts with Ann Lee on Friday?', 'name')).toEqual(['Katie', 'Ann Lee']);
+    expect(spans('Will Smith arrived.', 'name')).toEqual(['Will Smith']);
+  });
+
   it('ends an address before the label of the field after it', () => {
     expect(spans('Sender: Nogueira, R. de Neto, 47, 2947-489 Faro. Recipient: Mr. Tomé Henriques.', 'address')).toEqual(['R. de Neto, 47, 2947-489 Faro']);
   });

@@ -20,10 +20,10 @@ const EXTENSION = '(?:\\s*,?\\s*(?:x|ext\\.?|extn\\.?|extension|#|poste|Durchwah
 /**
  * Digit groups that may be a phone number; libphonenumber then decides on each (its own text scanner is ~10x slower).
  * Not inside a bracket ("(555) 123-4567" is read from its bracket on): BRACKETED_PHONE reads a bracket that is all
- * number.
+ * number; a number whose area code opens a bracket may stand in another ("Jack Cruz ((986) 298-8262 x987)").
  */
 const PHONE_CANDIDATE = new RegExp(
-  `(?<![\\w+\\-./(])(?:(?:\\+|00)\\d{1,3}[\\s.-]?(?:\\(0\\)[\\s.-]?)?|\\(\\+\\d{1,3}\\)[\\s.-]?|\\+\\(\\d{1,3}\\)[\\s.-]?|1[\\s.-](?=\\(\\d{3}\\)))?(?:\\(\\d{1,5}\\)[\\s.-]?)?\\d{1,5}(?:[\\s.-]?\\d{1,5}){1,5}(?!(?!x\\d|ext)[\\w@]|[-./]\\d)${EXTENSION}(?![\\w@]|[-./]\\d)`,
+  `(?<![\\w+\\-./])(?:(?<!\\()|(?=\\())(?:(?:\\+|00)\\d{1,3}[\\s.-]?(?:\\(0\\)[\\s.-]?)?|\\(\\+\\d{1,3}\\)[\\s.-]?|\\+\\(\\d{1,3}\\)[\\s.-]?|1[\\s.-](?=\\(\\d{3}\\)))?(?:\\(\\d{1,5}\\)[\\s.-]?)?\\d{1,5}(?:[\\s.-]?\\d{1,5}){1,5}(?!(?!x\\d|ext)[\\w@]|[-./]\\d)${EXTENSION}(?![\\w@]|[-./]\\d)`,
   'gi',
 );
 /** A number that fills a bracket after a name: "Jean Muller (0144066826)", "(+441144960250)". */

@@ -1336,8 +1336,11 @@ function finder(kind: EntityKind): (text: string) => RawMatch[] {
 const SURNAME = "(?:Mc|Mac|O['’]|D['’])?\\p{Lu}[\\p{Ll}\\p{M}'’]+";
 /** A firm named after its partners: "Ross, Shaffer and Mueller", "Dixon, Bennett & Farley". */
 const PARTNERS = new RegExp(`(?<![\\p{L}\\p{M}])${SURNAME}(?:,\\s+${SURNAME})+,?\\s+(?:and|&|y|e|und|et|en)\\s+${SURNAME}(?![\\p{L}\\p{M}])`, 'gu');
-/** Two surnames joined by a hyphen after a word that introduces a company ("works at Frey-Ramirez", "for Torres-Butler"). */
-const HYPHENATED_FIRM = new RegExp(`(?<=\\b(?:at|for|from|joined|by|of)\\s)${SURNAME}-${SURNAME}(?![\\p{L}\\p{M}\\-])`, 'gu');
+/**
+ * Two surnames joined by a hyphen after a word that introduces a company ("works at Frey-Ramirez", "for Torres-Butler"),
+ * or in the bracket after a person's name, where an affiliation stands ("Brandon Campbell (Hanson-Woods)").
+ */
+const HYPHENATED_FIRM = new RegExp(`(?<=\\b(?:at|for|from|joined|by|of)\\s|\\p{L}\\s\\()${SURNAME}-${SURNAME}(?![\\p{L}\\p{M}\\-])`, 'gu');
 
 /** The family and partnership endings of firm names: "e Filhos", "y Asociados", "i syn", "et Fils", "& Sons". */
 const FAMILY_ENDING =
