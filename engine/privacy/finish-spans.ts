@@ -244,7 +244,8 @@ function agesOfNames(sorted: Detection[], text: string): Detection[] {
  * A word in lower case that an age is stated of is a person's name when it is a given name or no word at all: "i
  * think venancio is 33 or something", "about me: victor, 29, Chilean". An age in apposition only where a clause starts.
  */
-const LOWER_NAME_AGED = /(?<![\p{L}\p{M}'’-])(\p{Ll}[\p{Ll}\p{M}'’-]{2,})(?: (?:is|was|turned|turns)(?: now| only| just| already| about| like)? \d{1,3}(?=\s*(?:$|[.!?;]|,\s|\s(?:years?|yrs?|next|this|today|in|and|but|or|now|lol)\b))|, \d{1,2},)/gu;
+const LOWER_NAME_AGED =
+  /(?<![\p{L}\p{M}'’-])(\p{Ll}[\p{Ll}\p{M}'’-]{2,})(?: (?:is|was|turned|turns)(?: now| only| just| already| about| like)? \d{1,3}(?=\s*(?:$|[.!?;]|,\s|\s(?:years?|yrs?|next|this|today|in|and|but|or|now|lol)\b))|, \d{1,2},)/gu;
 
 function lowerNamesWithAges(sorted: Detection[], text: string): Detection[] {
   if (!/\p{Ll}[^\S\n](?:is|was|turn)|\p{Ll}, \d/u.test(text)) return sorted;

@@ -1165,9 +1165,7 @@ describe('tenth pass: names on tickets, jobs between bars, firms after jobs, and
     expect(spans('Our family moved from Dominica to Passau when Luc was 30.', 'location')).toEqual(['Dominica', 'Passau']);
     expect(spans('Thea Reinhardt and Viola Barkholz both work in Goslar for Lehmann Seip KG.', 'location')).toEqual(['Goslar']);
     expect(spans('Guest register - MRS DAWN BENNETT - Netherlands Antilles - room 214', 'location')).toEqual(['Netherlands Antilles']);
-    expect(spans('Hi, I am Annunziata, a Clinical embryologist from Antarctica (the territory South of 60 deg S).', 'location')).toEqual([
-      'Antarctica (the territory South of 60 deg S)',
-    ]);
+    expect(spans('Hi, I am Annunziata, a Clinical embryologist from Antarctica (the territory South of 60 deg S).', 'location')).toEqual(['Antarctica (the territory South of 60 deg S)']);
     expect(spans('Luis Manuel Salazar was born in San Luis los bajos and now lives in Guinea-Bissau.', 'location')).toEqual(['San Luis los bajos', 'Guinea-Bissau']);
   });
 
@@ -1183,10 +1181,7 @@ describe('tenth pass: names on tickets, jobs between bars, firms after jobs, and
   it('reads an age and a phone in the fields of a record, a firm in the bracket after a name, a question before a name', () => {
     expect(spans('New member: Kimberly Adkins | 48 | 823 Russell Centers, West Jillfort, GU 21510', 'age')).toEqual(['48']);
     expect(spans('Complaint #5512 from Jack Cruz ((986) 298-8262 x987) about card 2275702695932645.', 'phone')).toEqual(['(986) 298-8262 x987']);
-    expect(spans('Quiz night winners: vanessa khan (fitzgerald-archer), Charlotte James (Fitzgerald-Archer).', 'organization')).toEqual([
-      'fitzgerald-archer',
-      'Fitzgerald-Archer',
-    ]);
+    expect(spans('Quiz night winners: vanessa khan (fitzgerald-archer), Charlotte James (Fitzgerald-Archer).', 'organization')).toEqual(['fitzgerald-archer', 'Fitzgerald-Archer']);
     expect(spans('Can Katie swap shifts with Ann Lee on Friday?', 'name')).toEqual(['Katie', 'Ann Lee']);
     expect(spans('Will Smith arrived.', 'name')).toEqual(['Will Smith']);
   });

@@ -160,6 +160,6 @@ export const COUNTRY_NAMES: readonly string[] = (
   'Western Sahara|Yemen|Zambia|Zimbabwe|the State of Eritrea|the State of Palestine|Åland Islands' +
   // Older and longer forms other lists and generators still write (Faker's en_US country list, for one)
   "|Antarctica (the territory South of 60 deg S)|Bouvet Island (Bouvetoya)|British Indian Ocean Territory (Chagos Archipelago)|Cape Verde|Cote d'Ivoire|Korea|" +
-  "Libyan Arab Jamahiriya|Micronesia|Netherlands Antilles|Palestinian Territory|Pitcairn Islands|Reunion|Saint Barthelemy|Saint Helena|Saint Martin|" +
+  'Libyan Arab Jamahiriya|Micronesia|Netherlands Antilles|Palestinian Territory|Pitcairn Islands|Reunion|Saint Barthelemy|Saint Helena|Saint Martin|' +
   'Slovakia (Slovak Republic)|Svalbard & Jan Mayen Islands|Swaziland|Turkey|United States Virgin Islands'
 ).split('|');

@@ -1264,7 +1264,10 @@ function travelNames(text: string, out: EntityMatch[]): void {
     }
     // Without an honorific, only in capitals and of words that are names or no common word ("SMITH/JOHN", not "YES/NO").
     const nameLike = (w: string): boolean =>
-      w === w.toUpperCase() && fold(w).split(' ').every((k) => !lex.common.has(k) || lex.lastNames.has(k) || lex.firstNames.has(k) || WORD_SURNAMES.has(k) || WORD_NAMES.has(k));
+      w === w.toUpperCase() &&
+      fold(w)
+        .split(' ')
+        .every((k) => !lex.common.has(k) || lex.lastNames.has(k) || lex.firstNames.has(k) || WORD_SURNAMES.has(k) || WORD_NAMES.has(k));
     if (!titled && !(nameLike(last) && nameLike(given))) continue;
     if (!titled) end = start + last.length + 1 + given.length;
     for (let k = out.length - 1; k >= 0; k--) if (out[k].start < end && start < out[k].end) out.splice(k, 1);
